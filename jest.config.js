@@ -1,0 +1,59 @@
+// Three tiers (DEVELOPERS.md rule 8): unit specs beside the code, integration specs against a real
+// database, e2e specs that boot the whole app over HTTP. SWC transpiles (with decorator metadata,
+// which NestJS and class-validator need); `npm test` type-checks with tsc first.
+const transform = {
+  '^.+\\.(t|j|mj)s$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+// NestJS 12 and some of its dependencies ship only ES modules. Node 20.19 loads them from CommonJS
+// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, so for tests SWC
+// turns every package that declares "type": "module" into CommonJS. The list is read from
+// node_modules, so a new ESM-only dependency needs no change here.
+const fs = require('node:fs');
+const path = require('node:path');
+function esmPackages(root) {
+  const names = [];
+  const visit = (dir, scope) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      if (!scope && entry.name.startsWith('@')) {
+        visit(path.join(dir, entry.name), entry.name);
+        continue;
+      }
+      try {
+        const pkg = JSON.parse(fs.readFileSync(path.join(dir, entry.name, 'package.json'), 'utf8'));
+        if (pkg.type === 'module') names.push(scope ? `${scope}/${entry.name}` : entry.name);
+      } catch {
+        /* not a package */
+      }
+    }
+  };
+  visit(path.join(root, 'node_modules'));
+  return names;
+}
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const ESM_ONLY = esmPackages(__dirname).map(escape);
+const common = {
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`, '/node_modules/@electric-sql/'],
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+};
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

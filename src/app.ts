@@ -1,0 +1,71 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppError } from './common/errors/app-error';
+import { ErrorCode } from './common/errors/error-codes';
+import { GatewayRequestState, newRequestId } from './common/http/request-state';
+import { AppConfig } from './config/app-config';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Builds the gateway on Fastify: request ids, the 64 KiB body limit, JSON-only bodies (415
+ * otherwise), raw bodies kept for signature checks, Swagger at /docs. Used by main.ts and by the
+ * e2e tests, so tests boot exactly what production runs.
+ */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newRequestId(),
+    requestIdHeader: false,
+    logger: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    bufferLogs: true,
+    rawBody: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.decorateRequest('gateway', null as unknown as GatewayRequestState);
+  fastify.addHook('onRequest', async (req, reply) => {
+    req.gateway = { requestId: req.id };
+    reply.header('x-request-id', req.id);
+    if (BODY_METHODS.has(req.method) && hasBody(req.headers)) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
+    }
+  });
+
+  setupOpenApi(app);
+  await app.init();
+  return app;
+}
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+function setupOpenApi(app: NestFastifyApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Pix Gateway API')
+      .setDescription(
+        'Create Pix payments, read their status, and receive provider events. Every body is the envelope ' +
+          '`{success, data | error, request_id, provider}`; `X-Request-Id` repeats `request_id`.',
+      )
+      .setVersion('1')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Merchant-Key' }, 'merchantKey')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' }, 'adminToken')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+}

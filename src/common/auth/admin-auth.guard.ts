@@ -1,0 +1,42 @@
+import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, Optional, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '../../config/app-config';
+import { safeEqual } from '../crypto/hash';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-codes';
+import { ApiErrorResponses } from '../http/api-docs';
+
+/**
+ * A second way in for the admin API besides the bearer token: the dashboard's session (cookie +
+ * CSRF token). The dashboard module provides it under this token; without it only the bearer works.
+ */
+export const ADMIN_SESSION_VERIFIER = Symbol('ADMIN_SESSION_VERIFIER');
+export interface AdminSessionVerifier {
+  /** True when the request carries a valid session (and, for state-changing methods, a valid CSRF token). */
+  verify(req: FastifyRequest): Promise<boolean>;
+}
+
+/** `Authorization: Bearer $ADMIN_API_TOKEN` (constant-time) or a dashboard session; else 401 UNAUTHORIZED. */
+@Injectable()
+export class AdminAuthGuard implements CanActivate {
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() @Inject(ADMIN_SESSION_VERIFIER) private readonly sessions?: AdminSessionVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const header = req.headers.authorization;
+    if (typeof header === 'string' && /^Bearer\s+/i.test(header)) {
+      if (safeEqual(header.replace(/^Bearer\s+/i, '').trim(), this.config.adminApiToken.reveal())) return true;
+      throw new AppError(ErrorCode.UNAUTHORIZED);
+    }
+    if (this.sessions && (await this.sessions.verify(req))) return true;
+    throw new AppError(ErrorCode.UNAUTHORIZED);
+  }
+}
+
+export function AdminAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(UseGuards(AdminAuthGuard), ApiBearerAuth('adminToken'), ApiErrorResponses(ErrorCode.UNAUTHORIZED));
+}

@@ -1,0 +1,87 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../../config/app-config';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-codes';
+import { ErrorEnvelope } from './envelope';
+import { requestState } from './request-state';
+
+/** HTTP statuses that Nest or Fastify raise on their own, and the code each one means here. */
+const STATUS_TO_CODE: Readonly<Record<number, ErrorCode>> = {
+  400: ErrorCode.VALIDATION_ERROR,
+  401: ErrorCode.UNAUTHORIZED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.NOT_FOUND,
+  409: ErrorCode.CONFLICT,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  429: ErrorCode.RATE_LIMITED,
+  503: ErrorCode.SERVICE_UNAVAILABLE,
+};
+
+/**
+ * Turns anything thrown into an AppError. Framework errors with a known 4xx status keep their
+ * meaning (malformed JSON is a validation error, an oversized body 413); everything else,
+ * including any error we did not expect, is INTERNAL_ERROR (500), never a 400.
+ */
+export function toAppError(exception: unknown): AppError {
+  if (exception instanceof AppError) return exception;
+  if (exception instanceof HttpException) {
+    const code = STATUS_TO_CODE[exception.getStatus()];
+    if (code === ErrorCode.NOT_FOUND) return new AppError(code);
+    if (code) return new AppError(code, { message: exception.getStatus() === 400 ? exception.message : undefined });
+    return new AppError(ErrorCode.INTERNAL_ERROR, { cause: exception });
+  }
+  const fastifyError = exception as { code?: unknown; statusCode?: unknown; message?: unknown };
+  if (typeof fastifyError?.code === 'string' && fastifyError.code.startsWith('FST_') && typeof fastifyError.statusCode === 'number') {
+    const code = STATUS_TO_CODE[fastifyError.statusCode];
+    if (code === ErrorCode.VALIDATION_ERROR) {
+      return AppError.validation([{ field: 'body', message: String(fastifyError.message) }], 'The request body is not valid JSON.');
+    }
+    if (code && fastifyError.statusCode < 500) return new AppError(code);
+  }
+  if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
+    return AppError.validation([{ field: 'body', message: exception.message }], 'The request body is not valid JSON.');
+  }
+  return new AppError(ErrorCode.INTERNAL_ERROR, { cause: exception });
+}
+
+/** The one global filter: renders every failure as the error envelope (spec 7) on Fastify's reply. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  constructor(private readonly config: AppConfig) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const req = http.getRequest<FastifyRequest>();
+    const error = toAppError(exception);
+    const state = requestState(req);
+    if (error.status >= 500 && error.code !== ErrorCode.PAYMENT_CREATE_FAILED && error.code !== ErrorCode.UPSTREAM_ERROR && error.code !== ErrorCode.SERVICE_UNAVAILABLE) {
+      const cause = error.cause ?? exception;
+      this.logger.error(
+        { request_id: state.requestId, method: req.method, url: req.url, err: cause },
+        `Unexpected error on ${req.method} ${req.url} (request ${state.requestId})`,
+      );
+    }
+    const body: ErrorEnvelope = {
+      success: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.upstreamStatus !== undefined ? { upstream_status: error.upstreamStatus } : {}),
+        ...(error.details ? { details: error.details } : {}),
+      },
+      request_id: state.requestId,
+      provider: state.provider ?? this.config.defaultProvider,
+    };
+    if (reply.sent) return;
+    reply.status(error.status);
+    reply.header('x-request-id', state.requestId);
+    for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
+    reply.type('application/json; charset=utf-8').send(body);
+  }
+}

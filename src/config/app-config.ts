@@ -1,0 +1,72 @@
+/**
+ * The gateway's configuration, validated once at boot (contract section 1). Injected by class:
+ * `constructor(private readonly config: AppConfig)`. Secret fields are wrapped in `Secret` so a
+ * stray log line or JSON.stringify never shows them.
+ */
+export class Secret<T = string> {
+  readonly #value: T;
+  constructor(value: T) {
+    this.#value = value;
+  }
+  reveal(): T {
+    return this.#value;
+  }
+  toString(): string {
+    return '[secret]';
+  }
+  toJSON(): string {
+    return '[secret]';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return '[secret]';
+  }
+}
+
+export type NodeEnv = 'production' | 'development' | 'test';
+
+export class AppConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly host: string;
+  /** `postgres://…` when running on PostgreSQL; undefined for the embedded database. */
+  readonly databaseUrl?: Secret;
+  readonly dataDir: string;
+  readonly adminApiToken: Secret;
+  readonly adminEmail: string;
+  readonly adminPassword: Secret;
+  /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
+  readonly secretsKey: Secret<Buffer>;
+  readonly publicBaseUrl: string;
+  readonly defaultProvider: string;
+  readonly webhookAllowPrivateUrls: boolean;
+  readonly sandboxWebhookSecret?: Secret;
+  /** Whether the gateway serves the simulated PSP under /sandbox. */
+  readonly sandboxEnabled: boolean;
+  /** Where the sandbox adapter calls the simulated PSP. */
+  readonly sandboxBaseUrl: string;
+  /** Largest payment amount, in centavos. */
+  readonly maxAmountCents: number;
+  readonly idempotencyTtlSeconds: number;
+  /** How long an in-flight idempotency record is held before another request may take it over. */
+  readonly idempotencyLockSeconds: number;
+  readonly upstreamTimeoutMs: number;
+  /** Requests per second allowed per merchant key (0 turns the limit off). */
+  readonly rateLimitPerSecond: number;
+  readonly logLevel: string;
+  /** Seconds a Pix charge stays payable. */
+  readonly pixExpirySeconds: number;
+  /** Payments still pending this long are read back from their provider. */
+  readonly reconcileAfterSeconds: number;
+  /** How often background jobs (reconciliation, purges) run; 0 turns them off. */
+  readonly jobIntervalMs: number;
+  /** How often the delivery worker polls for due deliveries; 0 turns it off. */
+  readonly deliveryPollMs: number;
+  readonly deliveryTimeoutMs: number;
+
+  constructor(values: AppConfigValues) {
+    Object.assign(this, values);
+  }
+}
+
+export type AppConfigValues = { -readonly [K in keyof AppConfig]: AppConfig[K] };

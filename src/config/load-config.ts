@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AppConfig, AppConfigValues, NodeEnv, Secret } from './app-config';
+
+type Env = Record<string, string | undefined>;
+
+/** Secrets the gateway generates on first start when they are not given, kept in DATA_DIR. */
+export interface LocalSecrets {
+  adminApiToken?: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  secretsKey?: string;
+}
+
+export interface LoadedConfig {
+  config: AppConfig;
+  /** Names of the values generated on this start (to be printed once). */
+  generated: (keyof LocalSecrets)[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const LOCAL_SECRETS_FILE = 'local-secrets.json';
+
+function parseIntStrict(env: Env, name: string, fallback: number, problems: string[], min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    problems.push(`${name} must be a whole number, got "${raw}".`);
+    return fallback;
+  }
+  const value = Number(raw.trim());
+  if (value < min || value > max) problems.push(`${name} must be between ${min} and ${max}, got ${value}.`);
+  return value;
+}
+
+function parseBool(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  problems.push(`${name} must be true or false, got "${env[name]}".`);
+  return fallback;
+}
+
+function parseAmountToCents(env: Env, name: string, fallbackCents: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallbackCents;
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(raw.trim());
+  if (!match) {
+    problems.push(`${name} must be an amount in reais with at most 2 decimals, got "${raw}".`);
+    return fallbackCents;
+  }
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+function readLocalSecrets(dataDir: string): LocalSecrets {
+  const file = join(dataDir, LOCAL_SECRETS_FILE);
+  if (!existsSync(file)) return {};
+  return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+}
+
+function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, LOCAL_SECRETS_FILE), JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+}
+
+/**
+ * Reads and validates the environment (contract section 1). Missing admin credentials and
+ * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
+ * refuses insecure settings with one line each). Throws ConfigError listing every problem.
+ */
+export function loadConfig(env: Env = process.env, options: { persistGenerated?: boolean } = {}): LoadedConfig {
+  const problems: string[] = [];
+  const nodeEnvRaw = (env.NODE_ENV ?? 'development').trim();
+  const nodeEnv: NodeEnv = nodeEnvRaw === 'production' ? 'production' : nodeEnvRaw === 'test' ? 'test' : 'development';
+  const isProduction = nodeEnv === 'production';
+  const port = parseIntStrict(env, 'PORT', 3000, problems, 0, 65535);
+  const dataDirRaw = env.DATA_DIR?.trim() || './data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
+
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://.');
+
+  if (isProduction) {
+    if (!env.SECRETS_KEY) problems.push('NODE_ENV=production requires SECRETS_KEY (64 hex characters); generated keys are for development only.');
+    if (!databaseUrl) problems.push('NODE_ENV=production requires DATABASE_URL: the embedded database does not fsync and is for development only.');
+    if (!env.ADMIN_API_TOKEN) problems.push('NODE_ENV=production requires ADMIN_API_TOKEN; a generated admin token is for development only.');
+    if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
+  }
+  if (env.ADMIN_API_TOKEN !== undefined && env.ADMIN_API_TOKEN.length < 16) problems.push('ADMIN_API_TOKEN must be at least 16 characters.');
+  if (isProduction && env.ADMIN_PASSWORD !== undefined && env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
+  if (env.SECRETS_KEY !== undefined && !/^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY.trim())) problems.push('SECRETS_KEY must be 64 hex characters (32 bytes).');
+
+  const sandboxWebhookSecret = env.SANDBOX_WEBHOOK_SECRET || undefined;
+  const sandboxEnabled = parseBool(env, 'SANDBOX_ENABLED', !isProduction, problems);
+  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL.');
+  const sandboxBaseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${port}/sandbox`).replace(/\/+$/, '');
+  const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name such as "sandbox".');
+
+  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'> = {
+    nodeEnv,
+    isProduction,
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl: databaseUrl ? new Secret(databaseUrl) : undefined,
+    dataDir,
+    publicBaseUrl,
+    defaultProvider,
+    webhookAllowPrivateUrls: parseBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', !isProduction, problems),
+    sandboxWebhookSecret: sandboxWebhookSecret ? new Secret(sandboxWebhookSecret) : undefined,
+    sandboxEnabled,
+    sandboxBaseUrl,
+    maxAmountCents: parseAmountToCents(env, 'MAX_PAYMENT_AMOUNT', 100_000_000, problems),
+    idempotencyTtlSeconds: parseIntStrict(env, 'IDEMPOTENCY_TTL_HOURS', 24, problems, 1, 24 * 365) * 3600,
+    idempotencyLockSeconds: parseIntStrict(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, problems, 1, 3600),
+    upstreamTimeoutMs: parseIntStrict(env, 'UPSTREAM_TIMEOUT_MS', 10_000, problems, 100, 120_000),
+    rateLimitPerSecond: parseIntStrict(env, 'RATE_LIMIT_PER_SECOND', 100, problems, 0, 1_000_000),
+    logLevel: env.LOG_LEVEL?.trim() || (nodeEnv === 'test' ? 'silent' : 'info'),
+    pixExpirySeconds: parseIntStrict(env, 'PIX_EXPIRY_SECONDS', 3600, problems, 60, 30 * 24 * 3600),
+    reconcileAfterSeconds: parseIntStrict(env, 'RECONCILE_AFTER_SECONDS', 300, problems, 1, 30 * 24 * 3600),
+    jobIntervalMs: parseIntStrict(env, 'JOB_INTERVAL_MS', 30_000, problems, 0, 24 * 3600 * 1000),
+    deliveryPollMs: parseIntStrict(env, 'DELIVERY_POLL_MS', 500, problems, 0, 3600 * 1000),
+    deliveryTimeoutMs: parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000),
+  };
+  if (problems.length) throw new ConfigError(problems);
+
+  // Generated secrets: only outside production, kept in DATA_DIR so they survive restarts.
+  const persist = options.persistGenerated ?? true;
+  const stored = persist ? readLocalSecrets(dataDir) : {};
+  const generated: (keyof LocalSecrets)[] = [];
+  const pick = (name: keyof LocalSecrets, given: string | undefined, make: () => string): string => {
+    if (given) return given;
+    if (stored[name]) return stored[name]!;
+    stored[name] = make();
+    generated.push(name);
+    return stored[name]!;
+  };
+  const adminApiToken = pick('adminApiToken', env.ADMIN_API_TOKEN, () => `adm_${randomBytes(24).toString('base64url')}`);
+  const adminEmail = pick('adminEmail', env.ADMIN_EMAIL?.trim(), () => 'admin@localhost');
+  const adminPassword = pick('adminPassword', env.ADMIN_PASSWORD, () => randomBytes(12).toString('base64url'));
+  const secretsKeyHex = pick('secretsKey', env.SECRETS_KEY?.trim(), () => randomBytes(32).toString('hex'));
+  if (generated.length && persist) writeLocalSecrets(dataDir, stored);
+
+  const config = new AppConfig({
+    ...values,
+    adminApiToken: new Secret(adminApiToken),
+    adminEmail,
+    adminPassword: new Secret(adminPassword),
+    secretsKey: new Secret(Buffer.from(secretsKeyHex, 'hex')),
+  });
+  return { config, generated };
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import type { DataSourceOptions } from 'typeorm';
+import { ALL_MIGRATIONS } from '../../migrations';
+import { AppConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { EmbeddedLock } from './embedded-lock';
+
+export const IN_MEMORY_DATA_DIR = ':memory:';
+
+/** What the data source needs, and what must be closed after it (TypeORM does not close PGlite). */
+export interface DatabaseSetup {
+  kind: 'postgres' | 'embedded';
+  options: DataSourceOptions;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL when DATABASE_URL is set; otherwise PGlite through its own `pg` adapter with a pool of
+ * exactly one connection, which keeps transactions isolated (shared/design/embedded-database.md).
+ * `synchronize` is never on: the hand-written migrations in migrations/ are the schema.
+ */
+export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSetup> {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: ALL_MIGRATIONS,
+    migrationsRun: false, // run under an advisory lock by DatabaseService
+    synchronize: false,
+    installExtensions: false,
+    connectTimeoutMS: 10_000,
+    logging: false,
+  };
+  if (config.databaseUrl) {
+    return {
+      kind: 'postgres',
+      options: {
+        ...common,
+        url: config.databaseUrl.reveal(),
+        poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+        extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway' },
+      },
+      close: async () => undefined,
+    };
+  }
+  const inMemory = config.dataDir === IN_MEMORY_DATA_DIR;
+  const lock = inMemory ? undefined : EmbeddedLock.acquire(config.dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = inMemory ? new PGlite() : new PGlite(join(config.dataDir, 'pgdata'));
+    await pglite.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  return {
+    kind: 'embedded',
+    options: {
+      ...common,
+      poolSize: 1,
+      extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
+    },
+    close: async () => {
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}

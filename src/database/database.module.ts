@@ -1,0 +1,81 @@
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { createDatabaseSetup, DatabaseSetup } from './database-options';
+
+export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
+
+/** Arbitrary, fixed key for the advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK_KEY = 724_119_001;
+
+/**
+ * Runs the migrations. On PostgreSQL an advisory lock makes concurrent starts take turns (two
+ * gateway processes booting together must not both create the tables); the embedded database has
+ * a single process by construction, and its one connection must stay free for the migrations.
+ */
+export async function runMigrations(dataSource: DataSource, kind: DatabaseSetup['kind']): Promise<void> {
+  if (kind === 'embedded') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+@Global()
+@Module({
+  providers: [{ provide: DATABASE_SETUP, inject: [AppConfig], useFactory: (config: AppConfig) => createDatabaseSetup(config) }],
+  exports: [DATABASE_SETUP],
+})
+class DatabaseSetupModule {}
+
+/** Closes PGlite after TypeORM lets go of it (TypeORM's destroy() does not close it). */
+@Injectable()
+class DatabaseCloser implements OnApplicationShutdown {
+  private readonly logger = new Logger('Database');
+  constructor(
+    @Inject(DATABASE_SETUP) private readonly setup: DatabaseSetup,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.setup.close();
+    this.logger.log(`${this.setup.kind === 'embedded' ? 'Embedded database' : 'PostgreSQL pool'} closed`);
+  }
+}
+
+@Module({
+  imports: [
+    DatabaseSetupModule,
+    TypeOrmModule.forRootAsync({
+      inject: [DATABASE_SETUP],
+      useFactory: (setup: DatabaseSetup) => ({ ...setup.options, retryAttempts: 2, retryDelay: 1000 }),
+      dataSourceFactory: async (options) => {
+        const dataSource = await new DataSource(options!).initialize();
+        return dataSource;
+      },
+    }),
+  ],
+  providers: [
+    DatabaseCloser,
+    {
+      provide: 'DATABASE_MIGRATED',
+      inject: [DataSource, DATABASE_SETUP],
+      useFactory: async (dataSource: DataSource, setup: DatabaseSetup) => {
+        await runMigrations(dataSource, setup.kind);
+        return true;
+      },
+    },
+  ],
+  exports: ['DATABASE_MIGRATED'],
+})
+export class DatabaseModule {}

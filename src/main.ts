@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { createApp } from './app';
+import { ConfigError, loadConfig, LOCAL_SECRETS_FILE } from './config/load-config';
+
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) console.error(`config: ${problem}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { config, generated } = loaded;
+  const app = await createApp(config);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.listen({ port: config.port, host: config.host });
+
+  const base = `http://localhost:${config.port}`;
+  const lines = [
+    `Pix gateway listening on http://${config.host}:${config.port}`,
+    `  database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`,
+    `  API docs: ${base}/docs    dashboard: ${base}/admin    health: ${base}/health`,
+  ];
+  if (generated.includes('adminApiToken')) lines.push(`  admin API token (shown once, kept in ${config.dataDir}/${LOCAL_SECRETS_FILE}): ${config.adminApiToken.reveal()}`);
+  if (generated.includes('adminPassword')) lines.push(`  dashboard login (shown once): ${config.adminEmail} / ${config.adminPassword.reveal()}`);
+  if (generated.includes('secretsKey')) lines.push(`  generated SECRETS_KEY into ${config.dataDir}/${LOCAL_SECRETS_FILE}; set SECRETS_KEY yourself in production`);
+  console.log(lines.join('\n'));
+}
+
+main().catch((error) => {
+  console.error(`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

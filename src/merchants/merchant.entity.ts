@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'merchants' })
+export class Merchant {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'boolean', default: true })
+  active: boolean;
+
+  @Column({ name: 'webhook_url', type: 'text', nullable: true })
+  webhookUrl: string | null;
+
+  /** AES-256-GCM ciphertext of the signing secret (SecretBox); never returned by the API. */
+  @Column({ name: 'webhook_signing_secret_enc', type: 'text', nullable: true })
+  webhookSigningSecretEnc: string | null;
+
+  /** Provider name; null means DEFAULT_PROVIDER. */
+  @Column({ type: 'text', nullable: true })
+  provider: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,61 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { bigintCents } from '../common/money';
+import type { PaymentStatus } from './payment-status';
+
+@Entity({ name: 'payments' })
+export class Payment {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ name: 'merchant_id', type: 'text' })
+  merchantId: string;
+
+  @Column({ type: 'text' })
+  status: PaymentStatus;
+
+  @Column({ name: 'amount_cents', type: 'bigint', transformer: bigintCents })
+  amountCents: number;
+
+  @Column({ type: 'text' })
+  currency: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ name: 'external_id', type: 'text' })
+  externalId: string;
+
+  @Column({ name: 'recipient_document', type: 'text' })
+  recipientDocument: string;
+
+  @Column({ name: 'recipient_name', type: 'text' })
+  recipientName: string;
+
+  @Column({ type: 'text', default: 'pix' })
+  method: string;
+
+  @Column({ type: 'text' })
+  provider: string;
+
+  @Column({ name: 'provider_payment_id', type: 'text', nullable: true })
+  providerPaymentId: string | null;
+
+  /** Pix transaction id; also the upstream idempotency key, so a retry never charges twice. */
+  @Column({ type: 'text' })
+  txid: string;
+
+  @Column({ name: 'pix_copy_paste', type: 'text' })
+  pixCopyPaste: string;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
+  paidAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app';
+import { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { IN_MEMORY_DATA_DIR } from '../../src/database/database-options';
+
+export type TestDatabaseKind = 'embedded' | 'postgres';
+
+/** The databases integration specs run against: always the embedded one, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testDatabases(): TestDatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+}
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_SECRETS_KEY = 'a'.repeat(64);
+
+/** A fresh, empty PostgreSQL database for one test file, dropped by the returned function. */
+export async function createTestPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Environment for a test app: embedded in memory unless a DATABASE_URL is given; quiet logs; fast jobs off. */
+export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'test',
+    DATA_DIR: IN_MEMORY_DATA_DIR,
+    ADMIN_API_TOKEN: TEST_ADMIN_TOKEN,
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'correct horse battery staple',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_PER_SECOND: '0',
+    JOB_INTERVAL_MS: '0',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  /** Base URL where the app listens on 127.0.0.1 (a real port, for real HTTP clients). */
+  url: string;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the whole gateway as production does (createApp), listening on a free loopback port.
+ * `db: 'postgres'` gives it a fresh PostgreSQL database of its own.
+ */
+export async function startTestApp(options: { db?: TestDatabaseKind; env?: Record<string, string | undefined> } = {}): Promise<TestApp> {
+  const pg = options.db === 'postgres' ? await createTestPostgresDatabase() : undefined;
+  // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
+  // reserved port then point the config at it.
+  const port = await freePort();
+  const env = testEnv({ PORT: String(port), ...(pg ? { DATABASE_URL: pg.url } : {}), ...options.env });
+  const { config } = loadConfig(env, { persistGenerated: false });
+  const app = await createApp(config);
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    config,
+    url: `http://127.0.0.1:${port}`,
+    dataSource: app.get(DataSource),
+    close: async () => {
+      await app.close();
+      await pg?.drop();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
