@@ -1,3 +1,4 @@
+import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 describe('envelope and error table (HTTP)', () => {
@@ -14,8 +15,8 @@ describe('envelope and error table (HTTP)', () => {
   });
 
   it('renders unknown routes as NOT_FOUND in the envelope with X-Request-Id = request_id', async () => {
-    const res = await fetch(`${t.url}/v1/nope`);
-    const body = await res.json();
+    const res = await http(t.url, 'GET', '/v1/nope');
+    const body = res.body;
     expect(res.status).toBe(404);
     expect(body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'NOT_FOUND' } });
     expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
