@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { SecretBox } from '../../src/common/crypto/secret-box';
+import { newId } from '../../src/common/ids';
+import { generateApiKey } from '../../src/merchants/api-key-material';
+import { ApiKey } from '../../src/merchants/api-key.entity';
+import { Merchant } from '../../src/merchants/merchant.entity';
+import { Payment } from '../../src/payments/payment.entity';
+import type { TestApp } from './test-app';
+
+export interface MerchantFixture {
+  merchant: Merchant;
+  /** A working X-Merchant-Key for this merchant. */
+  apiKey: string;
+  apiKeyId: string;
+}
+
+/** A merchant with one API key, written straight to the database. */
+export async function newMerchant(
+  t: Pick<TestApp, 'app' | 'dataSource'>,
+  overrides: Partial<Pick<Merchant, 'name' | 'active' | 'webhookUrl' | 'provider'>> & { signingSecret?: string } = {},
+): Promise<MerchantFixture> {
+  const { signingSecret, ...fields } = overrides;
+  const repo = t.dataSource.getRepository(Merchant);
+  const merchant = await repo.save(
+    repo.create({
+      id: newId('mer'),
+      name: `Loja ${randomBytes(3).toString('hex')}`,
+      active: true,
+      webhookUrl: null,
+      provider: null,
+      webhookSigningSecretEnc: signingSecret ? t.app.get(SecretBox).seal(signingSecret) : null,
+      ...fields,
+    }),
+  );
+  const key = generateApiKey();
+  const apiKeyId = newId('key');
+  await t.dataSource.getRepository(ApiKey).insert({ id: apiKeyId, merchantId: merchant.id, keyHash: key.hash, prefix: key.prefix, revokedAt: null });
+  return { merchant, apiKey: key.key, apiKeyId };
+}
+
+/** A pending payment written straight to the database (for webhook and admin specs). */
+export async function newPayment(dataSource: DataSource, merchantId: string, overrides: Partial<Payment> = {}): Promise<Payment> {
+  const repo = dataSource.getRepository(Payment);
+  const txid = randomBytes(16).toString('hex');
+  return repo.save(
+    repo.create({
+      id: newId('pay'),
+      merchantId,
+      status: 'pending',
+      amountCents: 1050,
+      currency: 'BRL',
+      description: 'Pedido de teste',
+      externalId: `order-${randomBytes(4).toString('hex')}`,
+      recipientDocument: '12345678909',
+      recipientName: 'Ana Souza',
+      method: 'pix',
+      provider: 'sandbox',
+      providerPaymentId: `sbx_${randomBytes(8).toString('hex')}`,
+      txid,
+      pixCopyPaste: '00020101021226',
+      expiresAt: new Date(Date.now() + 3600_000),
+      paidAt: null,
+      ...overrides,
+    }),
+  );
+}
+
+/** A valid payment creation body (CPF with correct check digits). */
+export function paymentBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount: 10.5,
+    currency: 'BRL',
+    recipientDocument: '123.456.789-09',
+    recipientName: 'Ana Souza',
+    description: 'Pedido 1234',
+    externalId: `order-${randomBytes(4).toString('hex')}`,
+    ...overrides,
+  };
+}
