@@ -46,6 +46,7 @@ export class InitialSchema1763800000000 implements MigrationInterface {
         provider_payment_id text,
         txid text NOT NULL,
         pix_copy_paste text NOT NULL,
+        pix_qr_png text NOT NULL,
         expires_at timestamptz,
         paid_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),

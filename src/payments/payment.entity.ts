@@ -47,6 +47,10 @@ export class Payment {
   @Column({ name: 'pix_copy_paste', type: 'text' })
   pixCopyPaste: string;
 
+  /** The QR image of pixCopyPaste as a PNG data URL, rendered once at creation. */
+  @Column({ name: 'pix_qr_png', type: 'text' })
+  pixQrPng: string;
+
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt: Date | null;
 

@@ -59,6 +59,7 @@ export async function newPayment(dataSource: DataSource, merchantId: string, ove
       providerPaymentId: `sbx_${randomBytes(8).toString('hex')}`,
       txid,
       pixCopyPaste: '00020101021226',
+      pixQrPng: 'data:image/png;base64,',
       expiresAt: new Date(Date.now() + 3600_000),
       paidAt: null,
       ...overrides,

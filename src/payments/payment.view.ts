@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { centsToReais } from '../common/money';
+import type { Payment } from './payment.entity';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status';
+
+export class RecipientView {
+  @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ, digits only.' }) document: string;
+  @ApiProperty({ example: 'Ana Souza' }) name: string;
+}
+
+export class PixView {
+  @ApiProperty({ example: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', description: 'Pix transaction id.' }) txid: string;
+  @ApiProperty({ example: '00020126…6304ABCD', description: 'BR Code ("Pix copia e cola"), EMV MPM with CRC16.' }) copyPaste: string;
+  @ApiProperty({ example: 'data:image/png;base64,iVBORw0KGgo…', description: 'QR image of copyPaste.' }) qrCodePng: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
+}
+
+/** The normalised payment every payment endpoint returns in `data` (contract section 3). */
+export class PaymentView {
+  @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES, example: 'pending' }) status: PaymentStatus;
+  @ApiProperty({ example: 10.5, description: 'Decimal reais.' }) amount: number;
+  @ApiProperty({ example: 'BRL' }) currency: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Order 1234' }) description: string | null;
+  @ApiProperty({ example: 'order-1234' }) externalId: string;
+  @ApiProperty({ type: RecipientView }) recipient: RecipientView;
+  @ApiProperty({ type: PixView }) pix: PixView;
+  @ApiProperty({ example: 'sandbox' }) provider: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'sbx_8f2k…' }) providerPaymentId: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
+}
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+export function toPaymentView(payment: Payment): PaymentView {
+  return {
+    id: payment.id,
+    status: payment.status,
+    amount: centsToReais(payment.amountCents),
+    currency: payment.currency,
+    description: payment.description,
+    externalId: payment.externalId,
+    recipient: { document: payment.recipientDocument, name: payment.recipientName },
+    pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: iso(payment.expiresAt) },
+    provider: payment.provider,
+    providerPaymentId: payment.providerPaymentId,
+    createdAt: payment.createdAt.toISOString(),
+    updatedAt: payment.updatedAt.toISOString(),
+    paidAt: iso(payment.paidAt),
+  };
+}
