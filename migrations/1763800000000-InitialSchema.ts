@@ -67,10 +67,11 @@ export class InitialSchema1763800000000 implements MigrationInterface {
         request_path text NOT NULL,
         state text NOT NULL CHECK (state IN ('in_progress', 'retryable', 'completed')),
         locked_until timestamptz,
+        attempt integer NOT NULL DEFAULT 1,
         payment_id text NOT NULL,
         txid text NOT NULL,
         response_status integer,
-        response_body jsonb,
+        response_body text,
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz NOT NULL,
         PRIMARY KEY (merchant_id, key)

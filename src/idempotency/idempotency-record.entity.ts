@@ -28,6 +28,13 @@ export class IdempotencyRecord {
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
+  /**
+   * Fencing token: bumped whenever a request takes the record over from a holder whose lock
+   * lapsed, so a slow earlier holder can no longer complete it.
+   */
+  @Column({ type: 'integer', default: 1 })
+  attempt: number;
+
   /** Reserved on the first attempt and reused by every retry. */
   @Column({ name: 'payment_id', type: 'text' })
   paymentId: string;
@@ -39,8 +46,9 @@ export class IdempotencyRecord {
   @Column({ name: 'response_status', type: 'integer', nullable: true })
   responseStatus: number | null;
 
-  @Column({ name: 'response_body', type: 'jsonb', nullable: true })
-  responseBody: unknown;
+  /** The response body exactly as first sent (text, so a replay is byte-identical). */
+  @Column({ name: 'response_body', type: 'text', nullable: true })
+  responseBody: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
