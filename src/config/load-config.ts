@@ -83,7 +83,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const isProduction = nodeEnv === 'production';
   const port = parseIntStrict(env, 'PORT', 3000, problems, 0, 65535);
   const dataDirRaw = env.DATA_DIR?.trim() || './data';
-  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
+  // ':memory:' keeps the embedded database in memory (tests); anything else is a directory.
+  const dataDir = dataDirRaw === ':memory:' || isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://.');
@@ -134,7 +135,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   if (problems.length) throw new ConfigError(problems);
 
   // Generated secrets: only outside production, kept in DATA_DIR so they survive restarts.
-  const persist = options.persistGenerated ?? true;
+  const persist = (options.persistGenerated ?? true) && dataDir !== ':memory:';
   const stored = persist ? readLocalSecrets(dataDir) : {};
   const generated: (keyof LocalSecrets)[] = [];
   const pick = (name: keyof LocalSecrets, given: string | undefined, make: () => string): string => {
