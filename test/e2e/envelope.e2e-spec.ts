@@ -1,25 +1,126 @@
-import { http } from '../helpers/http';
+import { ApiKey } from '../../src/merchants/api-key.entity';
+import { Merchant } from '../../src/merchants/merchant.entity';
+import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
+/** The envelope (spec 7, contract 2) on every kind of failure the HTTP layer itself produces. */
 describe('envelope and error table (HTTP)', () => {
   let t: TestApp;
+  let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp();
+    shop = await newMerchant(t);
   });
   afterAll(() => t.close());
 
+  function expectError(res: HttpResult, status: number, code: string): void {
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({
+      success: false,
+      request_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      provider: 'sandbox',
+      error: expect.objectContaining({ code, message: expect.any(String) }),
+    });
+    expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
+    expect(res.text).not.toMatch(/at .*\.(ts|js):\d+/); // never a stack
+  }
+  const createWith = (headers: Record<string, string>) => http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'idempotency-key': 'k', ...headers } });
+
   it('answers /health with {"status":"ok"} once migrated', async () => {
-    const res = await fetch(`${t.url}/health`);
+    const res = await http(t.url, 'GET', '/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok' });
   });
 
-  it('renders unknown routes as NOT_FOUND in the envelope with X-Request-Id = request_id', async () => {
-    const res = await http(t.url, 'GET', '/v1/nope');
-    const body = res.body;
-    expect(res.status).toBe(404);
-    expect(body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'NOT_FOUND' } });
-    expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.headers.get('x-request-id')).toBe(body.request_id);
+  it('MISSING_MERCHANT_KEY without the header', async () => expectError(await createWith({}), 401, 'MISSING_MERCHANT_KEY'));
+
+  it('INVALID_MERCHANT_KEY for an unknown, a revoked key, and an inactive merchant', async () => {
+    expectError(await createWith({ 'x-merchant-key': `mk_live_${'A'.repeat(32)}` }), 401, 'INVALID_MERCHANT_KEY');
+    expectError(await createWith({ 'x-merchant-key': 'garbage' }), 401, 'INVALID_MERCHANT_KEY');
+    const revoked = await newMerchant(t);
+    await t.dataSource.getRepository(ApiKey).update({ id: revoked.apiKeyId }, { revokedAt: new Date() });
+    expectError(await createWith({ 'x-merchant-key': revoked.apiKey }), 401, 'INVALID_MERCHANT_KEY');
+    const inactive = await newMerchant(t);
+    await t.dataSource.getRepository(Merchant).update({ id: inactive.merchant.id }, { active: false });
+    expectError(await createWith({ 'x-merchant-key': inactive.apiKey }), 401, 'INVALID_MERCHANT_KEY');
+  });
+
+  it('NOT_FOUND for unknown routes and methods', async () => {
+    expectError(await http(t.url, 'GET', '/v1/nope'), 404, 'NOT_FOUND');
+    expectError(await http(t.url, 'DELETE', '/v1/payments/create'), 404, 'NOT_FOUND');
+  });
+
+  it('VALIDATION_ERROR for malformed JSON', async () => {
+    const res = await http(t.url, 'POST', '/v1/payments/create', {
+      rawBody: '{"amount": 10.5,',
+      headers: { 'content-type': 'application/json', 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k' },
+    });
+    expectError(res, 400, 'VALIDATION_ERROR');
+  });
+
+  it('PAYLOAD_TOO_LARGE over 64 KiB', async () => {
+    const res = await http(t.url, 'POST', '/v1/payments/create', {
+      body: paymentBody({ description: 'x'.repeat(70 * 1024) }),
+      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k' },
+    });
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('UNSUPPORTED_MEDIA_TYPE for a body that is not JSON', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await http(t.url, 'POST', '/v1/payments/create', {
+        rawBody: 'amount=10.5',
+        headers: { 'content-type': type, 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k' },
+      });
+      expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('UNAUTHORIZED on the admin API without a valid bearer token', async () => {
+    expectError(await http(t.url, 'GET', '/admin/api/payments'), 401, 'UNAUTHORIZED');
+    expectError(await http(t.url, 'GET', '/admin/api/payments', { headers: { authorization: 'Bearer wrong' } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('serves the OpenAPI document with both auth schemes and the payment routes', async () => {
+    const res = await http(t.url, 'GET', '/docs/json');
+    expect(res.status).toBe(200);
+    expect(res.body.components.securitySchemes).toMatchObject({ merchantKey: { in: 'header', name: 'X-Merchant-Key' }, adminToken: { scheme: 'bearer' } });
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/payments/create', '/v1/pix/create', '/v1/payments/{id}', '/v1/pix/{id}']));
+    expect(res.body.paths['/v1/payments/create'].post.responses).toHaveProperty('502');
+    expect((await http(t.url, 'GET', '/docs')).status).toBe(200);
+  });
+});
+
+describe('rate limit and unexpected faults (HTTP)', () => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: '3' } });
+    shop = await newMerchant(t);
+  });
+  afterAll(() => t.close());
+
+  it('RATE_LIMITED past the per-key limit, with Retry-After', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => http(t.url, 'GET', `/v1/payments/pay_${'x'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } })),
+    );
+    const limited = results.filter((res) => res.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0]!.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('INTERNAL_ERROR (500, no stack) when something unexpected breaks', async () => {
+    await t.dataSource.query('ALTER TABLE payments RENAME TO payments_gone');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // next rate-limit window
+      const res = await http(t.url, 'GET', `/v1/payments/pay_${'y'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } });
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.' } });
+      expect(res.text).not.toContain('payments');
+    } finally {
+      await t.dataSource.query('ALTER TABLE payments_gone RENAME TO payments');
+    }
   });
 });

@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** Body of `POST /v1/payments/create` (contract section 3). Unknown fields are refused. */
+export class CreatePaymentDto {
+  @ApiProperty({ example: 10.5, description: 'Decimal reais: > 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT (1,000,000.00).' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a JSON number with at most 2 decimal places' })
+  @IsPositive({ message: 'amount must be greater than 0' })
+  amount: number;
+
+  @ApiProperty({ example: 'BRL', enum: ['BRL'] })
+  @IsString()
+  @IsIn(['BRL'], { message: 'currency must be "BRL"' })
+  currency: string;
+
+  @ApiProperty({ example: '123.456.789-09', description: 'CPF (11 digits) or CNPJ (14 digits) of the payer; punctuation allowed; check digits verified.' })
+  @IsString()
+  @IsCpfOrCnpj()
+  recipientDocument: string;
+
+  @ApiProperty({ example: 'Ana Souza', minLength: 1, maxLength: 140 })
+  @Transform(trim)
+  @IsString()
+  @Length(1, 140, { message: 'recipientName must be 1 to 140 characters' })
+  recipientName: string;
+
+  @ApiPropertyOptional({ example: 'Order 1234', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  description?: string | null;
+
+  @ApiProperty({ example: 'order-1234', description: 'Your order id: 1–64 characters of [A-Za-z0-9._:-].' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'externalId must be 1 to 64 characters of A-Z a-z 0-9 . _ : -' })
+  externalId: string;
+
+  @ApiPropertyOptional({ example: 'pix', enum: ['pix'], description: 'Payment method; only "pix" for now.' })
+  @IsOptional()
+  @IsIn(['pix'], { message: 'method must be "pix"' })
+  method?: 'pix';
+}
+
+/** Body of `POST /v1/pix/create`: the same operation with the method fixed to Pix. */
+export class CreatePixPaymentDto extends OmitType(CreatePaymentDto, ['method'] as const) {}

@@ -1,0 +1,78 @@
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentMerchant } from '../common/auth/current-merchant.decorator';
+import { MerchantAuth } from '../common/auth/merchant-key.guard';
+import { ErrorCode } from '../common/errors/error-codes';
+import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
+import type { PreparedResponse } from '../common/http/envelope';
+import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
+import { CreateRequest, type CreateRequestContext } from './create-request.decorator';
+import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
+import { PaymentView } from './payment.view';
+import { PaymentsService } from './payments.service';
+
+const CREATE_ERRORS = [
+  ErrorCode.VALIDATION_ERROR,
+  ErrorCode.PAYMENT_CREATE_FAILED,
+  ErrorCode.IDEMPOTENCY_KEY_REUSED,
+  ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+  ErrorCode.PAYLOAD_TOO_LARGE,
+  ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  ErrorCode.INTERNAL_ERROR,
+] as const;
+
+const CreateDocs = (summary: string, body: Function) =>
+  applyDecorators(
+    ApiOperation({
+      summary,
+      description:
+        "Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. " +
+        'Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); ' +
+        'a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.',
+    }),
+    ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per logical payment (1–255 printable ASCII).' }),
+    ApiBody({ type: body }),
+    ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).' }),
+    ApiErrorResponses(...CREATE_ERRORS),
+  );
+
+const ReadDocs = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'Read a payment and its status', description: "Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND." }),
+    ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }),
+    ApiEnvelopeResponse(200, PaymentView),
+    ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR),
+  );
+
+@ApiTags('payments')
+@MerchantAuth()
+@Controller('v1')
+export class PaymentsController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post('payments/create')
+  @HttpCode(201)
+  @CreateDocs('Create a payment', CreatePaymentDto)
+  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+    return this.payments.create(merchant, body, request);
+  }
+
+  @Post('pix/create')
+  @HttpCode(201)
+  @CreateDocs('Create a Pix payment', CreatePixPaymentDto)
+  createPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+    return this.payments.create(merchant, body, request);
+  }
+
+  @Get('payments/:id')
+  @ReadDocs()
+  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string): Promise<PaymentView> {
+    return this.payments.get(merchant.id, id);
+  }
+
+  @Get('pix/:id')
+  @ReadDocs()
+  getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string): Promise<PaymentView> {
+    return this.payments.get(merchant.id, id);
+  }
+}

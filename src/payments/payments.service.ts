@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { PreparedResponse, successEnvelope } from '../common/http/envelope';
+import { hasIdShape } from '../common/ids';
+import { reaisToCents } from '../common/money';
+import { normaliseDocument } from '../common/validation/brazilian-document';
+import { AppConfig } from '../config/app-config';
+import { sqlRows } from '../database/sql';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
+import { requestFingerprint } from '../idempotency/request-fingerprint';
+import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
+import { PaymentProvider, ProviderCharge, UpstreamError } from '../providers/payment-provider';
+import { ProviderRegistry } from '../providers/provider-registry';
+import type { CreatePaymentDto } from './dto/create-payment.dto';
+import type { CreateRequestContext } from './create-request.decorator';
+import { Payment } from './payment.entity';
+import { toPaymentView, PaymentView } from './payment.view';
+import { renderQrPngDataUrl } from './qr-png';
+import { upstreamToAppError } from './upstream-errors';
+
+/** Printable ASCII, 1–255 characters (contract section 3). */
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+
+@Injectable()
+export class PaymentsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly providers: ProviderRegistry,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /**
+   * Creates a Pix payment at the merchant's provider, exactly once per Idempotency-Key. The
+   * response is stored with the completed idempotency record and the payment row in one
+   * statement, so a replay returns byte for byte what the first request returned.
+   */
+  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: CreateRequestContext): Promise<PreparedResponse> {
+    const key = request.idempotencyKey;
+    if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
+      throw AppError.validation([
+        { field: 'Idempotency-Key', message: key === undefined ? 'The Idempotency-Key header is required' : 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
+      ]);
+    }
+    const amountCents = this.amountInCents(dto.amount);
+    const providerName = merchant.provider ?? this.config.defaultProvider;
+    const provider = this.providers.find(providerName);
+    if (!provider) {
+      throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
+    }
+
+    const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
+    if (outcome.kind === 'replay') return outcome.response;
+    const claim = outcome.claim;
+
+    let charge: ProviderCharge;
+    try {
+      charge = await provider.createCharge({
+        paymentId: claim.paymentId,
+        txid: claim.txid,
+        amountCents,
+        currency: 'BRL',
+        description: dto.description ?? null,
+        externalId: dto.externalId,
+        debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
+        expiresInSeconds: this.config.pixExpirySeconds,
+        notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider.name}`,
+      });
+      if (charge.txid !== claim.txid || charge.amountCents !== amountCents) {
+        throw new UpstreamError('malformed', `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos`);
+      }
+    } catch (error) {
+      await this.idempotency.release(claim);
+      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.PAYMENT_CREATE_FAILED, error, provider.name);
+      throw error;
+    }
+
+    try {
+      return await this.complete(claim, provider, charge, dto, amountCents, request.requestId);
+    } catch (error) {
+      await this.idempotency.release(claim);
+      throw error;
+    }
+  }
+
+  /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. */
+  async get(merchantId: string, id: string): Promise<PaymentView> {
+    if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
+    const payment = await this.dataSource.getRepository(Payment).findOneBy({ id, merchantId });
+    if (!payment) throw AppError.notFound('Payment not found.');
+    return toPaymentView(payment);
+  }
+
+  private amountInCents(amount: number): number {
+    const cents = reaisToCents(amount);
+    if (cents === undefined || cents <= 0) throw AppError.validation([{ field: 'amount', message: 'amount must be greater than 0 with at most 2 decimal places' }]);
+    if (cents > this.config.maxAmountCents) {
+      throw AppError.validation([{ field: 'amount', message: `amount must be at most ${(this.config.maxAmountCents / 100).toFixed(2)}` }]);
+    }
+    return cents;
+  }
+
+  private async complete(
+    claim: IdempotencyClaim,
+    provider: PaymentProvider,
+    charge: ProviderCharge,
+    dto: CreatePaymentDto,
+    amountCents: number,
+    requestId: string,
+  ): Promise<PreparedResponse> {
+    const now = new Date();
+    const payment = Object.assign(new Payment(), {
+      id: claim.paymentId,
+      merchantId: claim.merchantId,
+      status: charge.status,
+      amountCents,
+      currency: 'BRL',
+      description: dto.description ?? null,
+      externalId: dto.externalId,
+      recipientDocument: normaliseDocument(dto.recipientDocument),
+      recipientName: dto.recipientName,
+      method: 'pix',
+      provider: provider.name,
+      providerPaymentId: charge.providerPaymentId,
+      txid: charge.txid,
+      pixCopyPaste: charge.copyPaste,
+      pixQrPng: renderQrPngDataUrl(charge.copyPaste),
+      expiresAt: charge.expiresAt,
+      paidAt: charge.paidAt,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Payment);
+    const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider.name));
+
+    // One statement: the record completes (only for the attempt that still holds it) and the
+    // payment is written, or neither happens.
+    const inserted = await sqlRows<{ id: string }>(
+      this.dataSource,
+      `WITH done AS (
+         UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = 201, response_body = $1
+          WHERE merchant_id = $2 AND key = $3 AND attempt = $4 AND state = 'in_progress'
+          RETURNING 1)
+       INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
+                             recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
+                             expires_at, paid_at, created_at, updated_at)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21
+        WHERE EXISTS (SELECT 1 FROM done)
+       RETURNING id`,
+      [
+        body, claim.merchantId, claim.key, claim.attempt,
+        payment.id, payment.status, payment.amountCents, payment.currency, payment.description, payment.externalId,
+        payment.recipientDocument, payment.recipientName, payment.method, payment.provider, payment.providerPaymentId,
+        payment.txid, payment.pixCopyPaste, payment.pixQrPng, payment.expiresAt, payment.paidAt, now,
+      ],
+    );
+    if (!inserted[0]) return this.idempotency.replayOrInProgress(claim);
+    return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
+  }
+}

@@ -1,0 +1,155 @@
+import { IdempotencyService } from '../../src/idempotency/idempotency.service';
+import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { http } from '../helpers/http';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/** Contract section 3, idempotency: every rule, through real HTTP against the real sandbox PSP. */
+describe('idempotency (HTTP)', () => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
+    shop = await newMerchant(t);
+  });
+  afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures'));
+  afterAll(() => t.close());
+
+  const post = (key: string, body: unknown, path = '/v1/payments/create', merchant = shop) =>
+    http(t.url, 'POST', path, { body, headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': key } });
+  const countPayments = async (merchantId: string) => Number((await t.dataSource.query('SELECT count(*) AS n FROM payments WHERE merchant_id = $1', [merchantId]))[0].n);
+  const failNext = (mode: string, count = 1) => http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode, count, operation: 'create' } });
+  const sandboxCharges = async (txid: string) =>
+    ((await http(t.url, 'GET', '/sandbox/_control/charges')).body as { txid: string }[]).filter((charge) => charge.txid === txid);
+
+  it('replays the first response byte for byte, with its request id and Idempotent-Replayed', async () => {
+    const merchant = await newMerchant(t);
+    const body = paymentBody();
+    const first = await post('replay-1', body, '/v1/payments/create', merchant);
+    const again = await post('replay-1', { ...body }, '/v1/payments/create', merchant);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('x-request-id')).toBe(first.body.request_id);
+    expect(await countPayments(merchant.merchant.id)).toBe(1);
+  });
+
+  it('treats the same fields in another order as the same request', async () => {
+    const body = paymentBody();
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    await post('order-1', body);
+    expect((await post('order-1', reordered)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('refuses the key with a different body or path (422)', async () => {
+    const body = paymentBody();
+    await post('reuse-1', body);
+    const otherBody = await post('reuse-1', { ...body, amount: 99 });
+    const otherPath = await post('reuse-1', body, '/v1/pix/create');
+    for (const res of [otherBody, otherPath]) {
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    }
+  });
+
+  it('scopes keys per merchant', async () => {
+    const other = await newMerchant(t);
+    const body = paymentBody();
+    expect((await post('shared-key', body)).status).toBe(201);
+    const theirs = await post('shared-key', body, '/v1/payments/create', other);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('answers 409 while the first request is still in flight', async () => {
+    await failNext('timeout');
+    const body = paymentBody();
+    const first = post('inflight-1', body);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await post('inflight-1', body);
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect((await first).status).toBe(502);
+  });
+
+  it.each([
+    ['http_500', 500],
+    ['http_503', 503],
+    ['http_400', 400],
+    ['malformed', undefined],
+    ['timeout', undefined],
+    ['reset', undefined],
+  ])('maps an upstream %s to 502 PAYMENT_CREATE_FAILED, stores nothing final, and a retry charges once', async (mode, upstreamStatus) => {
+    const merchant = await newMerchant(t);
+    const body = paymentBody();
+    await failNext(mode);
+    const failed = await post(`upstream-${mode}`, body, '/v1/payments/create', merchant);
+    expect(failed.status).toBe(502);
+    expect(failed.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'PAYMENT_CREATE_FAILED' } });
+    expect(failed.body.error.upstream_status).toBe(upstreamStatus);
+    expect(await countPayments(merchant.merchant.id)).toBe(0);
+
+    const retried = await post(`upstream-${mode}`, body, '/v1/payments/create', merchant);
+    expect(retried.status).toBe(201);
+    expect(await countPayments(merchant.merchant.id)).toBe(1);
+    const txid = retried.body.data.pix.txid;
+    expect(await sandboxCharges(txid)).toHaveLength(1); // the provider never saw two charges for one key
+    const [record] = await t.dataSource.query('SELECT txid, attempt FROM idempotency_records WHERE merchant_id = $1', [merchant.merchant.id]);
+    expect(record).toEqual({ txid, attempt: 2 });
+  });
+
+  it('creates exactly one payment when many requests with one key race', async () => {
+    const merchant = await newMerchant(t);
+    const body = paymentBody();
+    const results = await Promise.all(Array.from({ length: 20 }, () => post('race-1', body, '/v1/payments/create', merchant)));
+    const statuses = results.map((res) => res.status);
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    const created = results.filter((res) => res.status === 201);
+    expect(new Set(created.map((res) => res.body.data.id)).size).toBe(1);
+    expect(await countPayments(merchant.merchant.id)).toBe(1);
+  });
+
+  it('forgets records after their retention: purged, and the key then starts afresh', async () => {
+    const merchant = await newMerchant(t);
+    const body = paymentBody();
+    const first = await post('expire-1', body, '/v1/payments/create', merchant);
+    await t.dataSource.query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE merchant_id = $1`, [merchant.merchant.id]);
+    const fresh = await post('expire-1', body, '/v1/payments/create', merchant);
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.data.id).not.toBe(first.body.data.id);
+    await t.dataSource.query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE merchant_id = $1`, [merchant.merchant.id]);
+    expect(await t.app.get(IdempotencyService).purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await t.dataSource.query('SELECT 1 FROM idempotency_records WHERE merchant_id = $1', [merchant.merchant.id])).toHaveLength(0);
+  });
+});
+
+const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+describeOnPostgres('idempotency across two gateway processes on one PostgreSQL', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await startTestApp({ db: 'postgres' });
+    // The second instance shares the first one's database and sandbox PSP.
+    b = await startTestApp({ env: { DATABASE_URL: a.config.databaseUrl!.reveal(), SANDBOX_BASE_URL: `${a.url}/sandbox` } });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('creates exactly one payment when both race with one key', async () => {
+    const shop = await newMerchant(a);
+    const body = paymentBody();
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        http((i % 2 ? a : b).url, 'POST', '/v1/payments/create', { body, headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'cross-process' } }),
+      ),
+    );
+    expect(results.every((res) => res.status === 201 || res.status === 409)).toBe(true);
+    expect(new Set(results.filter((res) => res.status === 201).map((res) => res.body.data.id)).size).toBe(1);
+    const [{ n }] = await a.dataSource.query('SELECT count(*) AS n FROM payments WHERE merchant_id = $1', [shop.merchant.id]);
+    expect(Number(n)).toBe(1);
+  });
+});

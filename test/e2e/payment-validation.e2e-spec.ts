@@ -1,0 +1,83 @@
+import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { http } from '../helpers/http';
+import { startTestApp, TestApp } from '../helpers/test-app';
+
+/** Every body rule of contract section 3: each bad input is a VALIDATION_ERROR naming its field, and stores nothing. */
+describe('payment validation (HTTP)', () => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { MAX_PAYMENT_AMOUNT: '1000000.00' } });
+    shop = await newMerchant(t);
+  });
+  afterAll(() => t.close());
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    http(t.url, 'POST', '/v1/payments/create', { body, headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'validation-key', ...headers } });
+
+  it.each([
+    ['amount', { amount: '10.50' }],
+    ['amount', { amount: 0 }],
+    ['amount', { amount: -5 }],
+    ['amount', { amount: 10.505 }],
+    ['amount', { amount: 1000000.01 }],
+    ['amount', { amount: null }],
+    ['currency', { currency: 'USD' }],
+    ['currency', { currency: 'brl' }],
+    ['recipientDocument', { recipientDocument: '123.456.789-00' }],
+    ['recipientDocument', { recipientDocument: '11111111111' }],
+    ['recipientDocument', { recipientDocument: '11.222.333/0001-82' }],
+    ['recipientDocument', { recipientDocument: 12345678909 }],
+    ['recipientName', { recipientName: '   ' }],
+    ['recipientName', { recipientName: 'x'.repeat(141) }],
+    ['description', { description: 'x'.repeat(141) }],
+    ['externalId', { externalId: 'order 1' }],
+    ['externalId', { externalId: 'x'.repeat(65) }],
+    ['externalId', { externalId: '' }],
+    ['method', { method: 'boleto' }],
+    ['surprise', { surprise: true }],
+  ])('refuses a bad %s (%j)', async (field, override) => {
+    const res = await post(paymentBody(override));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'VALIDATION_ERROR' } });
+    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+  });
+
+  it('accepts the edges: 0.01, the maximum, a CNPJ, a trimmed 140-character name, no description', async () => {
+    const bodies = [
+      paymentBody({ amount: 0.01 }),
+      paymentBody({ amount: 1000000 }),
+      paymentBody({ recipientDocument: '11.222.333/0001-81' }),
+      paymentBody({ recipientName: `  ${'y'.repeat(140)}  `, description: undefined }),
+    ];
+    for (const [i, body] of bodies.entries()) {
+      const res = await post(body, { 'idempotency-key': `edge-${i}` });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it('requires a well-formed Idempotency-Key, named as a field', async () => {
+    const missing = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey } });
+    const tooLong = await post(paymentBody(), { 'idempotency-key': 'k'.repeat(256) });
+    for (const res of [missing, tooLong]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
+    }
+  });
+
+  it('refuses bodies that are not JSON objects', async () => {
+    for (const rawBody of ['[]', '"text"', 'null', '42']) {
+      const res = await http(t.url, 'POST', '/v1/payments/create', {
+        rawBody,
+        headers: { 'content-type': 'application/json', 'x-merchant-key': shop.apiKey, 'idempotency-key': 'shape' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it('stores nothing for a refused request, so the key stays usable', async () => {
+    expect((await post(paymentBody({ amount: -1 }), { 'idempotency-key': 'reuse-after-400' })).status).toBe(400);
+    expect((await post(paymentBody(), { 'idempotency-key': 'reuse-after-400' })).status).toBe(201);
+  });
+});
