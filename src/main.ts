@@ -15,7 +15,23 @@ async function main(): Promise<void> {
   }
   const { config, generated } = loaded;
   const app = await createApp(config);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, stop the jobs,
+  // close the database, exit 0. A second signal exits at once.
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    console.log(`${signal} received: finishing requests in flight, then closing the database`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
   await app.listen({ port: config.port, host: config.host });
 
   const base = `http://localhost:${config.port}`;
