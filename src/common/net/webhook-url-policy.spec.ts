@@ -167,8 +167,8 @@ describe('checkWebhookUrl (save time)', () => {
     });
 
     it('refuses a host that does not resolve or resolves to nothing', async () => {
-      expect(await rejection(checkWebhookUrl('https://nowhere.example/h', strict()))).toBe('host "nowhere.example" could not be resolved');
-      expect(await rejection(checkWebhookUrl('https://empty.example/h', strict({ 'empty.example': [] })))).toBe('host "empty.example" could not be resolved');
+      expect(await rejection(checkWebhookUrl('https://nowhere.example/h', strict()))).toBe('must name a host that resolves ("nowhere.example" did not)');
+      expect(await rejection(checkWebhookUrl('https://empty.example/h', strict({ 'empty.example': [] })))).toBe('must name a host that resolves ("empty.example" did not)');
     });
   });
 

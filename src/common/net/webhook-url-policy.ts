@@ -166,7 +166,7 @@ export async function checkWebhookUrl(raw: string, options: WebhookUrlPolicyOpti
   try {
     addresses = await addressesOf(url, options.resolve ?? systemResolver);
   } catch {
-    throw new WebhookUrlRejectedError(`host "${bareHost(url.hostname)}" could not be resolved`);
+    throw new WebhookUrlRejectedError(`must name a host that resolves ("${bareHost(url.hostname)}" did not)`);
   }
   assertAllPublic(url, addresses);
   return url.href;
