@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { hasIdShape } from '../common/ids';
+import { centsToDecimalString, centsToReais, reaisToCents } from '../common/money';
+import { AppConfig } from '../config/app-config';
+import { WebhookDeliveryAttempt } from '../deliveries/webhook-delivery-attempt.entity';
+import { WebhookDelivery } from '../deliveries/webhook-delivery.entity';
+import { Payment } from '../payments/payment.entity';
+import { toPaymentView } from '../payments/payment.view';
+import type { PaymentDetailView, PaymentEventView, SandboxSimulationView, SimulationResultView } from './dto/payment-detail.view';
+import type { SimulateEventDto } from './dto/simulate-event.dto';
+import { PaymentEvent } from './payment-event.entity';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** The admin's view of one payment's life, and the sandbox's "make this happen" button. */
+@Injectable()
+export class AdminPaymentEventsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  async detail(id: string): Promise<PaymentDetailView> {
+    const payment = await this.find(id);
+    const [events, deliveries] = await Promise.all([
+      this.dataSource.getRepository(PaymentEvent).find({ where: { paymentId: payment.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      this.dataSource.getRepository(WebhookDelivery).find({ where: { paymentId: payment.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    const attempts = deliveries.length
+      ? await this.dataSource
+          .getRepository(WebhookDeliveryAttempt)
+          .find({ where: { deliveryId: In(deliveries.map((d) => d.id)) }, order: { attemptedAt: 'ASC', attempt: 'ASC' } })
+      : [];
+    return {
+      ...toPaymentView(payment),
+      merchantId: payment.merchantId,
+      events: events.map(toEventView),
+      deliveries: deliveries.map((delivery) => ({
+        id: delivery.id,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        status: delivery.status,
+        attempt_count: delivery.attempts,
+        next_attempt_at: delivery.nextAttemptAt.toISOString(),
+        last_status_code: delivery.lastStatusCode,
+        last_error: delivery.lastError,
+        delivered_at: iso(delivery.deliveredAt),
+        created_at: delivery.createdAt.toISOString(),
+        attempts: attempts
+          .filter((attempt) => attempt.deliveryId === delivery.id)
+          .map((attempt) => ({
+            attempt: attempt.attempt,
+            attempted_at: attempt.attemptedAt.toISOString(),
+            url: attempt.url,
+            status_code: attempt.statusCode,
+            latency_ms: attempt.latencyMs,
+            error: attempt.error,
+          })),
+      })),
+    };
+  }
+
+  /**
+   * Asks the sandbox PSP to make `event` happen to this payment's charge. The sandbox then sends a
+   * real, signed event to the charge's notification URL (`/webhooks/sandbox`), so the whole intake
+   * path runs as it would with a real provider; the sandbox answers after that delivery, so the
+   * payment read back here already shows the outcome.
+   */
+  async simulate(id: string, dto: SimulateEventDto): Promise<SimulationResultView> {
+    const payment = await this.find(id);
+    if (payment.provider !== 'sandbox') {
+      throw new AppError(ErrorCode.CONFLICT, {
+        message: `Only sandbox payments can be simulated; this payment is held by the provider "${payment.provider}".`,
+      });
+    }
+    if (!payment.providerPaymentId) throw new AppError(ErrorCode.CONFLICT, { message: 'This payment has no sandbox charge to simulate an event on.' });
+    const sandbox = await this.callSandbox(payment.providerPaymentId, dto);
+    return { sandbox, payment: await this.detail(payment.id) };
+  }
+
+  private async find(id: string): Promise<Payment> {
+    const payment = hasIdShape(id, 'pay') ? await this.dataSource.getRepository(Payment).findOneBy({ id }) : null;
+    if (!payment) throw AppError.notFound('Payment not found.');
+    return payment;
+  }
+
+  private async callSandbox(chargeId: string, dto: SimulateEventDto): Promise<SandboxSimulationView> {
+    const url = `${this.config.sandboxBaseUrl}/charges/${encodeURIComponent(chargeId)}/simulate`;
+    const body: Record<string, string> = { event: dto.event };
+    const amountCents = dto.amount === undefined ? undefined : reaisToCents(dto.amount);
+    if (amountCents !== undefined) body.amount = centsToDecimalString(amountCents);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.config.upstreamTimeoutMs),
+      });
+    } catch (error) {
+      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The sandbox at ${this.config.sandboxBaseUrl} could not be reached.`, cause: error });
+    }
+    const text = await res.text();
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      answer = undefined;
+    }
+    if (!res.ok) {
+      const error = (answer as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      throw new AppError(ErrorCode.UPSTREAM_ERROR, {
+        message: `The sandbox refused the simulation (HTTP ${res.status}).`,
+        upstreamStatus: res.status,
+        details: error ? { provider_code: error.code, provider_message: error.message } : undefined,
+      });
+    }
+    if (!answer || typeof answer !== 'object') {
+      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: 'The sandbox answered the simulation with a body that is not JSON.', upstreamStatus: res.status });
+    }
+    return answer as SandboxSimulationView;
+  }
+}
+
+function toEventView(event: PaymentEvent): PaymentEventView {
+  return {
+    id: event.id,
+    type: event.type,
+    source: event.source,
+    outcome: event.outcome,
+    from_status: event.fromStatus,
+    to_status: event.toStatus,
+    amount: event.amountCents === null ? null : centsToReais(event.amountCents),
+    forward: event.forward,
+    note: event.note,
+    provider_event_id: event.providerEventId,
+    request_id: event.requestId,
+    created_at: event.createdAt.toISOString(),
+  };
+}

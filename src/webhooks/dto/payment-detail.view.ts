@@ -1,0 +1,61 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PaymentView } from '../../payments/payment.view';
+
+/** One entry of a payment's event history: what arrived, and what the gateway did with it. */
+export class PaymentEventView {
+  @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
+  @ApiProperty({ example: 'payment.confirmed' }) type: string;
+  @ApiProperty({ enum: ['webhook', 'reconciliation'] }) source: string;
+  @ApiProperty({ enum: ['applied', 'ignored', 'amount_mismatch', 'unmatched'] }) outcome: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'pending' }) from_status: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'paid', description: 'The status the event asked for.' }) to_status: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'The amount the event reported, in reais.' }) amount: number | null;
+  @ApiProperty({ enum: ['queued', 'no_webhook_url', 'none'] }) forward: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'A paid payment cannot become expired.' }) note: string | null;
+  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The provider's event id (deduplication key)." }) provider_event_id: string;
+  @ApiProperty({ format: 'uuid', description: 'The intake request (the X-Request-Id of its forwards).' }) request_id: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class DeliveryAttemptView {
+  @ApiProperty({ example: 1 }) attempt: number;
+  @ApiProperty({ format: 'date-time' }) attempted_at: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix' }) url: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) status_code: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 84 }) latency_ms: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'timeout after 10000 ms' }) error: string | null;
+}
+
+/** One forward of one event to the merchant, with every HTTP attempt made so far. */
+export class PaymentDeliveryView {
+  @ApiProperty({ example: 'dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: 'Also the Standard Webhooks `webhook-id`.' }) id: string;
+  @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) event_id: string;
+  @ApiProperty({ example: 'payment.confirmed' }) event_type: string;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
+  @ApiProperty({ example: 1 }) attempt_count: number;
+  @ApiProperty({ format: 'date-time' }) next_attempt_at: string;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) last_status_code: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) delivered_at: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: [DeliveryAttemptView] }) attempts: DeliveryAttemptView[];
+}
+
+/** `GET /admin/api/payments/:id`: the payment, its event history (oldest first) and its deliveries. */
+export class PaymentDetailView extends PaymentView {
+  @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
+  @ApiProperty({ type: [PaymentEventView] }) events: PaymentEventView[];
+  @ApiProperty({ type: [PaymentDeliveryView] }) deliveries: PaymentDeliveryView[];
+}
+
+export class SandboxSimulationView {
+  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The sandbox's id for the event it sent." }) eventId: string;
+  @ApiProperty({ example: true, description: 'Whether the gateway answered the signed event with a 2xx.' }) delivered: boolean;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: "The gateway's HTTP status for the event." }) status: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "The sandbox's charge after the event." }) charge: Record<string, unknown>;
+}
+
+export class SimulationResultView {
+  @ApiProperty({ type: SandboxSimulationView }) sandbox: SandboxSimulationView;
+  @ApiProperty({ type: PaymentDetailView, description: 'The payment read again after the sandbox delivered its event.' }) payment: PaymentDetailView;
+}
