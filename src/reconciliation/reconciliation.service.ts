@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { sqlRows } from '../database/sql';
+import type { PaymentStatus } from '../payments/payment-status';
+import type { PaymentProvider, ProviderCharge, ProviderEventType } from '../providers/payment-provider';
+import { ProviderRegistry } from '../providers/provider-registry';
+import { PaymentEventsService } from '../webhooks/payment-events.service';
+
+/** Payments claimed per run; the rest wait for the next run. */
+const BATCH_SIZE = 100;
+/** Provider reads in flight at once within a run. */
+const CONCURRENCY = 4;
+/**
+ * How long past `expires_at` a charge the provider still calls pending is given before the gateway
+ * expires it. A Pix payment settles in seconds, and the payer's bank refuses an expired charge, so
+ * after this margin "pending" can only mean the provider never marks expiry (BCB's API has no such
+ * status) or has not yet.
+ */
+const EXPIRY_GRACE_MS = 60_000;
+
+interface ClaimedPayment {
+  id: string;
+  provider: string;
+  provider_payment_id: string | null;
+  txid: string;
+  expires_at: Date | null;
+}
+
+export interface ReconciliationSummary {
+  /** Payments read back from their provider. */
+  checked: number;
+  /** Events applied to payments. */
+  applied: number;
+  /** Provider reads that failed (retried on the next run). */
+  failed: number;
+}
+
+/**
+ * Reads payments that stayed pending too long back from their provider and applies any change as a
+ * synthetic event through the same path as webhooks, so a lost provider webhook is not a lost
+ * payment. The event id is deterministic (`reconcile:<payment>:<status>`), so a change is applied,
+ * and forwarded, once however many runs or processes see it.
+ */
+@Injectable()
+export class ReconciliationService {
+  private readonly logger = new Logger('Reconciliation');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly providers: ProviderRegistry,
+    private readonly events: PaymentEventsService,
+  ) {}
+
+  async runOnce(now: Date = new Date()): Promise<ReconciliationSummary> {
+    const summary: ReconciliationSummary = { checked: 0, applied: 0, failed: 0 };
+    const claimed = await this.claim(now);
+    let next = 0;
+    const worker = async () => {
+      while (next < claimed.length) await this.reconcile(claimed[next++]!, now, summary);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
+    return summary;
+  }
+
+  /**
+   * Takes a batch of due pending payments in one statement: old enough, or past expiry plus the
+   * grace. Moving `next_reconcile_at` forward is the lease; SKIP LOCKED keeps a second process off
+   * rows being claimed right now, and the moved lease keeps it off them afterwards.
+   */
+  private claim(now: Date): Promise<ClaimedPayment[]> {
+    return sqlRows<ClaimedPayment>(
+      this.dataSource,
+      `UPDATE payments SET next_reconcile_at = $4
+        WHERE id IN (
+          SELECT id FROM payments
+           WHERE status = 'pending'
+             AND (created_at <= $1 OR expires_at <= $2)
+             AND (next_reconcile_at IS NULL OR next_reconcile_at <= $3)
+           ORDER BY next_reconcile_at NULLS FIRST, created_at
+           LIMIT $5
+             FOR UPDATE SKIP LOCKED)
+        RETURNING id, provider, provider_payment_id, txid, expires_at`,
+      [
+        new Date(now.getTime() - this.config.reconcileAfterSeconds * 1000),
+        new Date(now.getTime() - EXPIRY_GRACE_MS),
+        now,
+        new Date(now.getTime() + this.config.reconcileAfterSeconds * 1000),
+        BATCH_SIZE,
+      ],
+    );
+  }
+
+  private async reconcile(payment: ClaimedPayment, now: Date, summary: ReconciliationSummary): Promise<void> {
+    const provider = this.providers.find(payment.provider);
+    if (!provider) {
+      this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
+      return;
+    }
+    let charge: ProviderCharge;
+    try {
+      charge = await provider.getCharge({ providerPaymentId: payment.provider_payment_id, txid: payment.txid });
+    } catch (error) {
+      summary.failed++;
+      this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${provider.name}; retrying on the next run.`);
+      // Due again at once, but sorted behind payments never checked, so a few that always fail cannot starve the rest.
+      await this.dataSource.query(`UPDATE payments SET next_reconcile_at = $2 WHERE id = $1`, [payment.id, now]);
+      return;
+    }
+    summary.checked++;
+    const pastExpiry = payment.expires_at !== null && payment.expires_at.getTime() + EXPIRY_GRACE_MS <= now.getTime();
+    const status: PaymentStatus = charge.status === 'pending' && pastExpiry ? 'expired' : charge.status;
+    const requestId = randomUUID();
+    for (const step of STEPS[status]) {
+      const result = await this.events.apply(
+        provider.name,
+        {
+          eventId: `reconcile:${payment.id}:${step.to}`,
+          type: step.event,
+          paymentRef: payment.id,
+          amountCents: charge.amountCents,
+          occurredAt: step.to === 'paid' ? (charge.paidAt ?? now) : now,
+        },
+        { source: 'reconciliation', requestId, payload: snapshot(provider, charge, status !== charge.status), onlyFromStatus: step.from },
+      );
+      if (result.kind === 'recorded' && result.outcome === 'applied') summary.applied++;
+    }
+  }
+}
+
+interface Step {
+  from: PaymentStatus;
+  to: PaymentStatus;
+  event: ProviderEventType;
+}
+
+/**
+ * The events that take a pending payment to the status the provider reports. A refund seen only
+ * now means both webhooks were lost: the payment is confirmed first, then refunded, so the
+ * merchant hears both.
+ */
+const STEPS: Readonly<Record<PaymentStatus, readonly Step[]>> = {
+  pending: [],
+  paid: [{ from: 'pending', to: 'paid', event: 'payment.confirmed' }],
+  expired: [{ from: 'pending', to: 'expired', event: 'payment.expired' }],
+  cancelled: [{ from: 'pending', to: 'cancelled', event: 'payment.cancelled' }],
+  failed: [{ from: 'pending', to: 'failed', event: 'payment.failed' }],
+  refunded: [
+    { from: 'pending', to: 'paid', event: 'payment.confirmed' },
+    { from: 'paid', to: 'refunded', event: 'payment.refunded' },
+  ],
+};
+
+/** What the provider said, stored as the synthetic event's payload. */
+function snapshot(provider: PaymentProvider, charge: ProviderCharge, expiredByGateway: boolean): Record<string, unknown> {
+  return {
+    provider: provider.name,
+    charge: {
+      providerPaymentId: charge.providerPaymentId,
+      txid: charge.txid,
+      status: charge.status,
+      amountCents: charge.amountCents,
+      expiresAt: charge.expiresAt,
+      paidAt: charge.paidAt,
+    },
+    ...(expiredByGateway ? { expiredByGateway: true } : {}),
+  };
+}
