@@ -1,0 +1,21 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ActiveField, NameField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+
+/** Body of `POST /admin/api/merchants` (contract section 5). Unknown fields are refused. */
+export class CreateMerchantDto {
+  @ApiProperty({ example: 'Loja da Ana', minLength: 1, maxLength: 200 })
+  @NameField(true)
+  name: string;
+
+  @WebhookUrlField()
+  webhook_url?: string | null;
+
+  @SigningSecretField()
+  webhook_signing_secret?: string | null;
+
+  @ProviderField()
+  provider?: string | null;
+
+  @ActiveField()
+  active?: boolean;
+}

@@ -1,0 +1,89 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ValidateBy, ValidateIf } from 'class-validator';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../common/net/webhook-url-policy';
+
+/**
+ * Field rules shared by create and update, one message per bad field. class-validator's
+ * @IsOptional() lets `null` through as well as a missing field, but here null means something
+ * ("remove the webhook URL") for some fields and is an error for others; so presence is decided
+ * with @ValidateIf instead. Checks that need the database, DNS or the provider registry (URL
+ * policy, secret format, provider name) are made by the service.
+ */
+const present = ValidateIf((_object, value) => value !== undefined);
+const presentAndNotNull = ValidateIf((_object, value) => value !== undefined && value !== null);
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+/** A validator whose message is the problem `check` finds (null = valid): one message per field. */
+export function Rule(name: string, check: (value: unknown) => string | null): PropertyDecorator {
+  return ValidateBy({
+    name,
+    validator: {
+      validate: (value) => check(value) === null,
+      defaultMessage: (args) => check(args?.value) ?? 'is invalid',
+    },
+  });
+}
+
+function nameProblem(value: unknown): string | null {
+  if (value === undefined || value === null) return 'name is required';
+  if (typeof value !== 'string') return 'name must be a string';
+  if (value.length < 1 || value.length > 200) return 'name must be 1 to 200 characters';
+  if (/[\x00-\x1f\x7f]/.test(value)) return 'name must not contain control characters';
+  return null;
+}
+
+const stringOrNull = (field: string, maxLength: number) => (value: unknown) => {
+  if (typeof value !== 'string') return `${field} must be a string or null`;
+  if (value.length > maxLength) return `${field} must be at most ${maxLength} characters`;
+  return null;
+};
+
+/** Required on create; on update it may be left out but not set to null. */
+export function NameField(required: boolean): PropertyDecorator {
+  return applyDecorators(trim, ...(required ? [] : [present]), Rule('merchantName', nameProblem));
+}
+
+export const ActiveField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ example: true, description: 'An inactive merchant\'s keys answer INVALID_MERCHANT_KEY.' }),
+    present,
+    Rule('merchantActive', (value) => (typeof value === 'boolean' ? null : 'active must be true or false')),
+  );
+
+export const WebhookUrlField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      example: 'https://shop.example.com/webhooks/pix',
+      description:
+        'Where payment events are forwarded; null for none. With WEBHOOK_ALLOW_PRIVATE_URLS=false (the production default) only https URLs ' +
+        'whose host resolves to public addresses are accepted. Stored in canonical form (`new URL(…).href`).',
+      maxLength: MAX_WEBHOOK_URL_LENGTH,
+    }),
+    presentAndNotNull,
+    Rule('webhookUrl', stringOrNull('webhook_url', MAX_WEBHOOK_URL_LENGTH)),
+  );
+
+export const SigningSecretField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      example: 'generate',
+      description:
+        '`"generate"`: the gateway makes a `whsec_…` secret and returns it in this response only. A value of your own: `whsec_<base64 of 24–64 bytes>` ' +
+        'or 16–256 printable ASCII characters. `null` removes the secret (events are then sent unsigned). Stored encrypted; never returned.',
+    }),
+    presentAndNotNull,
+    Rule('webhookSigningSecret', stringOrNull('webhook_signing_secret', 1024)),
+  );
+
+export const ProviderField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, example: 'sandbox', description: 'A provider registered on this gateway; null uses DEFAULT_PROVIDER.' }),
+    presentAndNotNull,
+    Rule('provider', stringOrNull('provider', 64)),
+  );

@@ -1,0 +1,24 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ActiveField, NameField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+
+/**
+ * Body of `PATCH /admin/api/merchants/:id`: only the fields present change. `null` clears
+ * `webhook_url`, `webhook_signing_secret` and `provider`; it is refused for `name` and `active`.
+ */
+export class UpdateMerchantDto {
+  @ApiPropertyOptional({ example: 'Loja da Ana', minLength: 1, maxLength: 200 })
+  @NameField(false)
+  name?: string;
+
+  @ActiveField()
+  active?: boolean;
+
+  @WebhookUrlField()
+  webhook_url?: string | null;
+
+  @SigningSecretField()
+  webhook_signing_secret?: string | null;
+
+  @ProviderField()
+  provider?: string | null;
+}
