@@ -1,6 +1,7 @@
 import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
 import { WebhookPipeline1763810000000 } from './1763810000000-WebhookPipeline';
 import { PaymentReconciliation1795334244681 } from './1795334244681-PaymentReconciliation';
+import { AdminSessions1795334469860 } from './1795334469860-AdminSessions';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
-export const ALL_MIGRATIONS = [InitialSchema1763800000000, WebhookPipeline1763810000000, PaymentReconciliation1795334244681];
+export const ALL_MIGRATIONS = [InitialSchema1763800000000, WebhookPipeline1763810000000, PaymentReconciliation1795334244681, AdminSessions1795334469860];

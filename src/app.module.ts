@@ -8,6 +8,7 @@ import { AllExceptionsFilter } from './common/http/exception.filter';
 import { AppValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
@@ -40,6 +41,7 @@ export class AppModule {
         DatabaseModule,
         HealthModule,
         MerchantsModule,
+        DashboardModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

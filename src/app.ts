@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -5,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
+import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
 import { AppConfig } from './config/app-config';
 
@@ -42,6 +44,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
+
+  // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
+  await app.register(fastifyCookie);
+  await registerDashboard(app);
 
   setupOpenApi(app);
   await app.init();

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { hash, verify } from '@node-rs/argon2';
+import type { FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import type { AdminSessionVerifier } from '../common/auth/admin-auth.guard';
+import { safeEqual, sha256 } from '../common/crypto/hash';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { sqlRows } from '../database/sql';
+import type { LoginDto } from './dto/login.dto';
+import type { SessionView } from './dto/session.view';
+import { LoginThrottle } from './login-throttle';
+import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, sessionCookie } from './session-cookie';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A session's idle expiry is pushed forward at most once a minute, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+interface SessionRow {
+  id: string;
+  email: string;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  idle_expires_at: Date;
+  expires_at: Date;
+}
+
+const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+function toView(row: SessionRow): SessionView {
+  return {
+    email: row.email,
+    csrf_token: row.csrf_token,
+    created_at: new Date(row.created_at).toISOString(),
+    idle_expires_at: new Date(row.idle_expires_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+  };
+}
+
+/**
+ * Dashboard sign-in with ADMIN_EMAIL / ADMIN_PASSWORD, and the sessions it opens. The configured
+ * password is hashed with argon2id once at boot and every attempt is verified against that hash,
+ * whether or not the email matched, so a wrong email costs as long as a wrong password. Sessions
+ * live in the database (every process sees them); the browser holds a random 256-bit token in an
+ * httpOnly cookie, the table only its SHA-256. As the admin guard's session verifier it also
+ * enforces CSRF: a state-changing call made with the cookie must carry the session's token in
+ * `X-CSRF-Token` (a page on another site can make the browser send a cookie, never a header).
+ */
+@Injectable()
+export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
+  private readonly logger = new Logger('AdminSession');
+  private readonly throttle = new LoginThrottle();
+  private passwordHash!: string;
+  /** The session each authenticated request carried (read by GET /admin/api/session). */
+  private readonly byRequest = new WeakMap<FastifyRequest, SessionRow>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.passwordHash = await hash(this.config.adminPassword.reveal());
+  }
+
+  /** Opens a session; returns the cookie value (to set) and the session. */
+  async login(dto: LoginDto, req: FastifyRequest): Promise<{ token: string; session: SessionView }> {
+    const keys = [`ip:${req.ip}`, `email:${normaliseEmail(dto.email)}`];
+    const waitMs = this.throttle.retryAfterMs(keys);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError(ErrorCode.RATE_LIMITED, {
+        message: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    // Both checks always run: the time taken does not tell whether the email was right.
+    const emailMatches = safeEqual(normaliseEmail(dto.email), normaliseEmail(this.config.adminEmail));
+    const passwordMatches = await verify(this.passwordHash, dto.password);
+    if (!emailMatches || !passwordMatches) {
+      this.throttle.recordFailure(keys);
+      this.logger.warn({ ip: req.ip }, 'Dashboard sign-in failed');
+      throw new AppError(ErrorCode.UNAUTHORIZED, { message: 'The email or password is wrong.' });
+    }
+    this.throttle.recordSuccess(keys);
+
+    const token = randomBytes(32).toString('base64url');
+    await this.dataSource.query(`DELETE FROM admin_sessions WHERE expires_at <= now() OR idle_expires_at <= now()`);
+    const [row] = await sqlRows<SessionRow>(
+      this.dataSource,
+      `INSERT INTO admin_sessions (id, token_hash, email, csrf_token, ip, user_agent, idle_expires_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), now() + make_interval(secs => $8))
+       RETURNING id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at`,
+      [
+        newId('ses'),
+        sha256(token),
+        this.config.adminEmail,
+        randomBytes(24).toString('base64url'),
+        req.ip ?? null,
+        (req.headers['user-agent'] ?? '').slice(0, 300) || null,
+        SESSION_IDLE_SECONDS,
+        SESSION_ABSOLUTE_SECONDS,
+      ],
+    );
+    this.logger.log({ session: row!.id, ip: req.ip }, 'Dashboard sign-in');
+    return { token, session: toView(row!) };
+  }
+
+  /**
+   * The admin guard's second way in: a live session, and for POST/PATCH/DELETE the matching CSRF
+   * token (403 FORBIDDEN when it is missing or wrong, so the dashboard can tell it from an expiry).
+   */
+  async verify(req: FastifyRequest): Promise<boolean> {
+    const session = await this.find(req);
+    if (!session) return false;
+    if (!SAFE_METHODS.has(req.method)) {
+      const header = req.headers['x-csrf-token'];
+      if (typeof header !== 'string' || !safeEqual(header, session.csrf_token)) {
+        throw new AppError(ErrorCode.FORBIDDEN, { message: 'This change needs the X-CSRF-Token header of your dashboard session; reload the page and try again.' });
+      }
+    }
+    this.byRequest.set(req, session);
+    return true;
+  }
+
+  /** The signed-in session, or 401 when the request has none. */
+  async describe(req: FastifyRequest): Promise<SessionView> {
+    const session = this.byRequest.get(req) ?? (await this.find(req));
+    if (!session) throw new AppError(ErrorCode.UNAUTHORIZED, { message: 'You are not signed in, or your session has expired.' });
+    return toView(session);
+  }
+
+  /** Ends the request's session (the caller has verified it, CSRF included). */
+  async logout(req: FastifyRequest): Promise<void> {
+    const token = sessionCookie(req);
+    if (token) await this.dataSource.query(`DELETE FROM admin_sessions WHERE token_hash = $1`, [sha256(token)]);
+  }
+
+  private async find(req: FastifyRequest): Promise<SessionRow | undefined> {
+    const token = sessionCookie(req);
+    // A real token is 43 base64url characters; anything else cannot match, so spare the database.
+    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+    const [row] = await sqlRows<SessionRow>(
+      this.dataSource,
+      `SELECT id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at
+         FROM admin_sessions WHERE token_hash = $1 AND idle_expires_at > now() AND expires_at > now()`,
+      [sha256(token)],
+    );
+    if (!row) return undefined;
+    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+      const [touched] = await sqlRows<SessionRow>(
+        this.dataSource,
+        `UPDATE admin_sessions SET last_seen_at = now(), idle_expires_at = LEAST(now() + make_interval(secs => $2), expires_at)
+          WHERE id = $1 RETURNING id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at`,
+        [row.id, SESSION_IDLE_SECONDS],
+      );
+      return touched ?? row;
+    }
+    return row;
+  }
+}

@@ -1,0 +1,19 @@
+import { Global, Module } from '@nestjs/common';
+import { ADMIN_SESSION_VERIFIER } from '../common/auth/admin-auth.guard';
+import { AdminSessionController } from './admin-session.controller';
+import { AdminSessionService } from './admin-session.service';
+import { DashboardStatsController } from './dashboard-stats.controller';
+import { DashboardStatsService } from './dashboard-stats.service';
+
+/**
+ * The dashboard's server side: sign-in sessions and the overview numbers. Global because the admin
+ * guard, used by controllers in several modules, takes the session verifier from here; the page
+ * itself is served by registerDashboard (dashboard-static.ts).
+ */
+@Global()
+@Module({
+  controllers: [AdminSessionController, DashboardStatsController],
+  providers: [AdminSessionService, DashboardStatsService, { provide: ADMIN_SESSION_VERIFIER, useExisting: AdminSessionService }],
+  exports: [ADMIN_SESSION_VERIFIER],
+})
+export class DashboardModule {}
