@@ -1,0 +1,85 @@
+import { centsToDecimalString } from '../../../common/money';
+import type { SandboxChargeStatus, SandboxChargeWire } from '../sandbox-api';
+
+export interface StoredCharge {
+  id: string;
+  txid: string;
+  status: SandboxChargeStatus;
+  amountCents: number;
+  description: string | null;
+  externalId: string;
+  debtor: { document: string; name: string };
+  pixCopiaECola: string;
+  notificationUrl: string;
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt: Date | null;
+}
+
+/**
+ * The sandbox's charges, in memory, findable by sandbox id or txid. Capped: past `maxCharges` the
+ * oldest are forgotten (a Map iterates in insertion order), so a long benchmark cannot exhaust memory.
+ */
+export class ChargeStore {
+  private readonly byId = new Map<string, StoredCharge>();
+  private readonly byTxid = new Map<string, StoredCharge>();
+
+  constructor(private readonly maxCharges: number) {
+    if (!Number.isSafeInteger(maxCharges) || maxCharges < 1) throw new Error(`maxCharges must be a positive integer, got ${maxCharges}`);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(charge: StoredCharge): void {
+    this.byId.set(charge.id, charge);
+    this.byTxid.set(charge.txid, charge);
+    while (this.byId.size > this.maxCharges) {
+      const oldest = this.byId.values().next().value as StoredCharge;
+      this.byId.delete(oldest.id);
+      this.byTxid.delete(oldest.txid);
+    }
+  }
+
+  /** By sandbox id or txid; an active charge past its expiry is expired on the way out. */
+  find(ref: string, now: number): StoredCharge | undefined {
+    const charge = this.byId.get(ref) ?? this.byTxid.get(ref);
+    if (charge) expireIfDue(charge, now);
+    return charge;
+  }
+
+  findByTxid(txid: string, now: number): StoredCharge | undefined {
+    const charge = this.byTxid.get(txid);
+    if (charge) expireIfDue(charge, now);
+    return charge;
+  }
+
+  list(now: number): StoredCharge[] {
+    const charges = [...this.byId.values()];
+    for (const charge of charges) expireIfDue(charge, now);
+    return charges;
+  }
+}
+
+function expireIfDue(charge: StoredCharge, now: number): void {
+  if (charge.status === 'ATIVA' && charge.expiresAt.getTime() <= now) charge.status = 'EXPIRADA';
+}
+
+export function toWire(charge: StoredCharge): SandboxChargeWire {
+  return {
+    id: charge.id,
+    txid: charge.txid,
+    status: charge.status,
+    amount: centsToDecimalString(charge.amountCents),
+    currency: 'BRL',
+    description: charge.description,
+    externalId: charge.externalId,
+    debtor: charge.debtor,
+    pixCopiaECola: charge.pixCopiaECola,
+    notificationUrl: charge.notificationUrl,
+    createdAt: charge.createdAt.toISOString(),
+    expiresAt: charge.expiresAt.toISOString(),
+    paidAt: charge.paidAt ? charge.paidAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { centsToReais } from '../../../common/money';
+import {
+  SANDBOX_EVENTS,
+  SANDBOX_FAILURE_MODES,
+  SANDBOX_FAILURE_OPERATIONS,
+  type SandboxCreateChargeBody,
+  type SandboxErrorBody,
+  type SandboxEventBody,
+  type SandboxEventType,
+  type SandboxFailureMode,
+  type SandboxFailureOperation,
+  statusAfterEvent,
+  wireAmountToCents,
+} from '../sandbox-api';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../sandbox-signature';
+import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
+import { ChargeStore, type StoredCharge, toWire } from './charge-store';
+import { FailureQueue, type SandboxOperation } from './failure-queue';
+
+export interface SandboxServerOptions {
+  /** When set, simulated events carry `X-Sandbox-Signature` (contract section 6). */
+  webhookSecret?: string;
+  /** Charges kept in memory; the oldest are forgotten beyond this. */
+  maxCharges?: number;
+  /** How long a simulated event's POST to the notification URL may take. */
+  webhookTimeoutMs?: number;
+  /** The sandbox's clock in epoch milliseconds (charge times and expiry); tests move it forward. */
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_CHARGES = 50_000;
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
+/** A "timeout" failure holds the request until the client gives up, but never longer than this. */
+const HOLD_LIMIT_MS = 120_000;
+
+class SandboxHttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+
+  toBody(): SandboxErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  }
+}
+
+const invalid = (message: string, field?: string) => new SandboxHttpError(400, 'INVALID_REQUEST', message, field);
+const notFound = (id: string) => new SandboxHttpError(404, 'NOT_FOUND', `No charge with id or txid "${id}".`);
+
+const CHARGE_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    txid: { type: 'string' },
+    status: { type: 'string' },
+    amount: { type: 'string' },
+    currency: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    externalId: { type: 'string' },
+    debtor: { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } },
+    pixCopiaECola: { type: 'string' },
+    notificationUrl: { type: 'string' },
+    createdAt: { type: 'string' },
+    expiresAt: { type: 'string' },
+    paidAt: { type: ['string', 'null'] },
+  },
+} as const;
+
+const CREATE_BODY_SCHEMA = {
+  type: 'object',
+  required: ['txid', 'amount', 'currency', 'externalId', 'debtor', 'expiresIn', 'notificationUrl'],
+  properties: {
+    // BCB: a txid is 26 to 35 characters of [a-zA-Z0-9].
+    txid: { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$' },
+    // BR Code field 54 holds at most 13 characters.
+    amount: { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' },
+    currency: { type: 'string', enum: ['BRL'] },
+    description: { type: ['string', 'null'], maxLength: 140 },
+    externalId: { type: 'string', minLength: 1, maxLength: 64 },
+    debtor: {
+      type: 'object',
+      required: ['document', 'name'],
+      properties: {
+        document: { type: 'string', pattern: '^(\\d{11}|\\d{14})$' },
+        name: { type: 'string', minLength: 1, maxLength: 140 },
+      },
+    },
+    expiresIn: { type: 'integer', minimum: 1, maximum: 30 * 24 * 3600 },
+    notificationUrl: { type: 'string', pattern: '^https?://', maxLength: 2048 },
+  },
+} as const;
+
+const SIMULATE_BODY_SCHEMA = {
+  type: 'object',
+  required: ['event'],
+  properties: {
+    event: { type: 'string', enum: SANDBOX_EVENTS },
+    amount: { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' },
+  },
+} as const;
+
+const FAILURES_BODY_SCHEMA = {
+  type: 'object',
+  required: ['mode'],
+  properties: {
+    mode: { type: 'string', enum: SANDBOX_FAILURE_MODES },
+    count: { type: 'integer', minimum: 1, maximum: 10_000, default: 1 },
+    operation: { type: 'string', enum: SANDBOX_FAILURE_OPERATIONS, default: 'any' },
+  },
+} as const;
+
+const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+
+/**
+ * The sandbox PSP: a simulated Pix provider speaking the fixed HTTP API of SANDBOX_API.md. A plain,
+ * encapsulated Fastify plugin, so it runs alone (standalone.ts) or inside the gateway under
+ * `/sandbox`, answering with its own bodies, parser, 404 and error handler in both cases.
+ *
+ * Injected failures that model a lost answer (timeout, reset, http_500, malformed) happen after the
+ * charge is created, as with a real PSP that acted before failing: a retry with the same txid must
+ * get that same charge back. Refusals (http_400, http_422, http_503) happen before anything is done.
+ */
+export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (app, options) => {
+  const clock = options.now ?? Date.now;
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
+  const failures = new FailureQueue();
+  const held = new Set<Socket>();
+
+  // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
+  // bodies) and alone, and an empty body with a JSON content type is no body rather than a 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(invalid('The body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(new SandboxHttpError(404, 'NOT_FOUND', `No sandbox route ${request.method} ${request.url}.`).toBody());
+  });
+
+  app.setErrorHandler((error: FastifyError | SandboxHttpError, request, reply) => {
+    if (error instanceof SandboxHttpError) return reply.code(error.statusCode).send(error.toBody());
+    if ('validation' in error && error.validation) {
+      const issue = error.validation[0];
+      const path = issue?.instancePath.slice(1).replaceAll('/', '.') ?? '';
+      const missing = (issue?.params as { missingProperty?: string } | undefined)?.missingProperty;
+      const field = [path, missing].filter(Boolean).join('.') || undefined;
+      const message = missing ? `${field} is required.` : `${field ?? 'body'} ${issue?.message ?? 'is invalid'}.`;
+      return reply.code(400).send(invalid(message, field).toBody());
+    }
+    // Fastify's own errors carry statusCode; errors thrown by a host's hooks (the gateway's 415
+    // rule) carry status. Either way the sandbox answers in its own shape.
+    const status = (error as { statusCode?: number }).statusCode ?? (error as { status?: number }).status ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'sandbox fault');
+    const code = SANDBOX_CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_REQUEST');
+    return reply.code(status >= 400 && status < 600 ? status : 500).send({ error: { code, message: status >= 500 ? 'Sandbox fault.' : error.message } });
+  });
+
+  app.addHook('preClose', (done) => {
+    for (const socket of held) socket.destroy();
+    done();
+  });
+
+  app.post<{ Body: SandboxCreateChargeBody }>(
+    '/charges',
+    { schema: { body: CREATE_BODY_SCHEMA, response: { 200: CHARGE_SCHEMA, 201: CHARGE_SCHEMA } } },
+    async (request, reply) => {
+      const body = request.body;
+      if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
+      const amountCents = wireAmountToCents(body.amount)!;
+      if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
+
+      const failure = failures.take('create');
+      if (failure && refuse(reply, failure.mode)) return reply;
+
+      const now = clock();
+      let charge = store.findByTxid(body.txid, now);
+      let status = 200;
+      if (charge) {
+        if (charge.amountCents !== amountCents) {
+          throw new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${charge.amountCents / 100} BRL.`);
+        }
+      } else {
+        charge = newCharge(body, amountCents, now);
+        store.add(charge);
+        status = 201;
+      }
+      if (failure) return failAfterActing(request, reply, failure, status, charge);
+      return reply.code(status).send(toWire(charge));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/charges/:id',
+    { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } },
+    async (request, reply) => {
+      const failure = failures.take('get');
+      if (failure && refuse(reply, failure.mode)) return reply;
+      const charge = store.find(request.params.id, clock());
+      if (!charge) throw notFound(request.params.id);
+      if (failure) return failAfterActing(request, reply, failure, 200, charge);
+      return toWire(charge);
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { event: SandboxEventType; amount?: string } }>(
+    '/charges/:id/simulate',
+    { schema: { params: ID_PARAMS_SCHEMA, body: SIMULATE_BODY_SCHEMA } },
+    async (request, reply) => {
+      const now = clock();
+      const charge = store.find(request.params.id, now);
+      if (!charge) throw notFound(request.params.id);
+      const { event: type, amount } = request.body;
+      // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
+      charge.status = statusAfterEvent(type);
+      if (type === 'payment.confirmed' && !charge.paidAt) charge.paidAt = new Date(now);
+      const event: SandboxEventBody = {
+        event: type,
+        id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
+        created_at: new Date(now).toISOString(),
+        data: {
+          id: charge.id,
+          txid: charge.txid,
+          amount: centsToReais(amount === undefined ? charge.amountCents : wireAmountToCents(amount)!),
+          status: charge.status,
+        },
+      };
+      const delivery = await deliver(charge.notificationUrl, event, request);
+      return reply.code(202).send({ eventId: event.id, delivered: delivery.delivered, status: delivery.status, charge: toWire(charge) });
+    },
+  );
+
+  app.post<{ Body: { mode: SandboxFailureMode; count: number; operation: SandboxFailureOperation } }>(
+    '/_control/failures',
+    { schema: { body: FAILURES_BODY_SCHEMA } },
+    async (request, reply) => {
+      failures.push(request.body.mode, request.body.count, request.body.operation);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/_control/failures', async (_request, reply) => {
+    failures.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () =>
+    store.list(clock()).map(toWire),
+  );
+
+  app.get('/health', async () => ({ status: 'ok' }));
+
+  function newCharge(body: SandboxCreateChargeBody, amountCents: number, now: number): StoredCharge {
+    const id = `sbx_${randomUUID().replaceAll('-', '')}`;
+    // The BR Code's reference field is shorter than a txid, so it carries the sandbox's own reference.
+    const reference = `SBX${id.slice(4, 4 + BR_CODE_REFERENCE_LENGTH - 3)}`.toUpperCase();
+    return {
+      id,
+      txid: body.txid,
+      status: 'ATIVA',
+      amountCents,
+      description: body.description ?? null,
+      externalId: body.externalId,
+      debtor: { document: body.debtor.document, name: body.debtor.name },
+      pixCopiaECola: sandboxBrCode(reference, amountCents),
+      notificationUrl: body.notificationUrl,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + body.expiresIn * 1000),
+      paidAt: null,
+    };
+  }
+
+  /** Injected failures that refuse before acting. True when the reply was sent. */
+  function refuse(reply: FastifyReply, mode: SandboxFailureMode): boolean {
+    switch (mode) {
+      case 'http_400':
+        void reply.code(400).send(injected('INVALID_REQUEST', mode));
+        return true;
+      case 'http_422':
+        void reply.code(422).send(injected('UNPROCESSABLE', mode));
+        return true;
+      case 'http_503':
+        void reply.code(503).header('retry-after', '1').send(injected('UNAVAILABLE', mode));
+        return true;
+      case 'timeout':
+      case 'reset':
+      case 'http_500':
+      case 'malformed':
+        return false;
+    }
+  }
+
+  /** Injected failures that lose or garble the answer after the charge was created or read. */
+  function failAfterActing(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    failure: { mode: SandboxFailureMode; index: number },
+    status: number,
+    charge: StoredCharge,
+  ): FastifyReply {
+    switch (failure.mode) {
+      case 'timeout': {
+        reply.hijack();
+        const socket = request.raw.socket;
+        held.add(socket);
+        const limit = setTimeout(() => socket.destroy(), HOLD_LIMIT_MS).unref();
+        socket.once('close', () => {
+          clearTimeout(limit);
+          held.delete(socket);
+        });
+        return reply;
+      }
+      case 'reset':
+        reply.hijack();
+        request.raw.socket.destroy();
+        return reply;
+      case 'http_500':
+        return reply.code(500).send(injected('INTERNAL', failure.mode));
+      case 'malformed':
+        // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
+        return failure.index % 2 === 0
+          ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
+          : reply.code(status).type('application/json').send(JSON.stringify({ data: toWire(charge) }));
+      default:
+        throw new Error(`failure mode ${failure.mode} refuses before acting`);
+    }
+  }
+
+  async function deliver(url: string, event: SandboxEventBody, request: FastifyRequest): Promise<{ delivered: boolean; status: number | null }> {
+    const raw = JSON.stringify(event);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pix-gateway-sandbox/1' };
+    // The signature is about transport freshness, so it uses the real time even when tests move the charge clock.
+    if (options.webhookSecret) headers[SANDBOX_SIGNATURE_HEADER] = signSandboxPayload(options.webhookSecret, raw, Date.now() / 1000);
+    try {
+      const res = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(webhookTimeoutMs) });
+      await res.arrayBuffer();
+      return { delivered: res.ok, status: res.status };
+    } catch (error) {
+      request.log.warn({ err: error, url }, 'sandbox could not deliver a simulated event');
+      return { delivered: false, status: null };
+    }
+  }
+};
+
+const SANDBOX_CODE_BY_STATUS: Record<number, string> = {
+  400: 'INVALID_REQUEST',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+function injected(code: string, mode: SandboxFailureMode): SandboxErrorBody {
+  return { error: { code, message: `Injected failure (${mode}).` } };
+}
