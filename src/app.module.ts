@@ -12,6 +12,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
+import { ProvidersModule } from './providers/providers.module';
 
 /** Header values never written to logs. */
 const REDACTED_PATHS = ['req.headers["x-merchant-key"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
@@ -41,6 +42,7 @@ export class AppModule {
         DatabaseModule,
         HealthModule,
         MerchantsModule,
+        ProvidersModule,
         DashboardModule,
       ],
       providers: [

@@ -9,6 +9,7 @@ import { ErrorCode } from './common/errors/error-codes';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
 import { AppConfig } from './config/app-config';
+import { sandboxServer } from './providers/sandbox/server/sandbox-server';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -48,6 +49,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
   await app.register(fastifyCookie);
   await registerDashboard(app);
+
+  // The simulated PSP (SANDBOX_API.md): a plain Fastify plugin with its own bodies, parser and error
+  // handling, so its answers are the sandbox's, not the gateway's envelope.
+  if (config.sandboxEnabled) {
+    await app.register(sandboxServer, { prefix: '/sandbox', webhookSecret: config.sandboxWebhookSecret?.reveal() });
+  }
 
   setupOpenApi(app);
   await app.init();

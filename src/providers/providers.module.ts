@@ -1,0 +1,33 @@
+import { HttpModule } from '@nestjs/axios';
+import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import type { PaymentProvider } from './payment-provider';
+import { PAYMENT_PROVIDERS, ProviderRegistry } from './provider-registry';
+import { SandboxProvider } from './sandbox/sandbox.provider';
+
+/**
+ * Every payment provider adapter, and the registry that picks one by name. A new provider is one
+ * folder under src/providers/ plus one entry in the PAYMENT_PROVIDERS factory below. Global, like
+ * the config: payments, webhooks and reconciliation all resolve ProviderRegistry without importing it.
+ */
+@Global()
+@Module({
+  imports: [HttpModule],
+  providers: [
+    SandboxProvider,
+    {
+      provide: PAYMENT_PROVIDERS,
+      inject: [AppConfig, SandboxProvider],
+      useFactory: (config: AppConfig, sandbox: SandboxProvider): PaymentProvider[] => {
+        const providers: PaymentProvider[] = [];
+        // In production the sandbox (which accepts unsigned events without a secret) is off unless asked for;
+        // elsewhere its adapter stays on even when the gateway does not serve it, to reach one run alone.
+        if (config.sandboxEnabled || !config.isProduction) providers.push(sandbox);
+        return providers;
+      },
+    },
+    ProviderRegistry,
+  ],
+  exports: [PAYMENT_PROVIDERS, ProviderRegistry, HttpModule],
+})
+export class ProvidersModule {}
