@@ -2,10 +2,19 @@ import { Global, Module } from '@nestjs/common';
 import { MerchantAuthService } from './merchant-auth.service';
 import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
 import { MerchantRateLimitGuard } from '../common/auth/rate-limit.guard';
+import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
+import { AdminMerchantsController } from './admin-merchants.controller';
+import { AdminMerchantsService } from './admin-merchants.service';
 
+/**
+ * Merchants, their keys and the key guard. Global so every merchant route can use the guard; it
+ * also exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again
+ * when the delivery worker calls them.
+ */
 @Global()
 @Module({
-  providers: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard],
-  exports: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard],
+  controllers: [AdminMerchantsController],
+  providers: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard, WebhookUrlPolicy, AdminMerchantsService],
+  exports: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard, WebhookUrlPolicy],
 })
 export class MerchantsModule {}
