@@ -63,6 +63,12 @@ export class AppConfig {
   /** How often the delivery worker polls for due deliveries; 0 turns it off. */
   readonly deliveryPollMs: number;
   readonly deliveryTimeoutMs: number;
+  /** Forwards one process has in flight at once. */
+  readonly deliveryConcurrency: number;
+  /** Waits between attempts (ms); the contract's schedule unless DELIVERY_RETRY_SCHEDULE_MS says otherwise. */
+  readonly deliveryRetryScheduleMs: readonly number[];
+  /** How long a claimed delivery stays with its process; after a crash it is retried once this lapses. */
+  readonly deliveryLeaseMs: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);

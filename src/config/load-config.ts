@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../deliveries/retry-schedule';
 import { AppConfig, AppConfigValues, NodeEnv, Secret } from './app-config';
 
 type Env = Record<string, string | undefined>;
@@ -60,6 +61,17 @@ function parseAmountToCents(env: Env, name: string, fallbackCents: number, probl
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
 }
 
+function retrySchedule(env: Env, problems: string[]): readonly number[] {
+  const raw = env.DELIVERY_RETRY_SCHEDULE_MS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_SCHEDULE_MS;
+  const parsed = parseRetrySchedule(raw);
+  if ('problem' in parsed) {
+    problems.push(parsed.problem);
+    return DEFAULT_RETRY_SCHEDULE_MS;
+  }
+  return parsed.scheduleMs;
+}
+
 function readLocalSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, LOCAL_SECRETS_FILE);
   if (!existsSync(file)) return {};
@@ -107,6 +119,12 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name such as "sandbox".');
 
+  const deliveryTimeoutMs = parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000);
+  // The lease must outlast an attempt (timeout, then recording it), or a slow attempt's delivery
+  // could be claimed again by another process while it is still running.
+  const deliveryLeaseMs = parseIntStrict(env, 'DELIVERY_LEASE_MS', deliveryTimeoutMs + 30_000, problems, 1_000, 3600 * 1000);
+  if (deliveryLeaseMs < deliveryTimeoutMs + 1_000) problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
+
   const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'> = {
     nodeEnv,
     isProduction,
@@ -130,7 +148,10 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     reconcileAfterSeconds: parseIntStrict(env, 'RECONCILE_AFTER_SECONDS', 300, problems, 1, 30 * 24 * 3600),
     jobIntervalMs: parseIntStrict(env, 'JOB_INTERVAL_MS', 30_000, problems, 0, 24 * 3600 * 1000),
     deliveryPollMs: parseIntStrict(env, 'DELIVERY_POLL_MS', 500, problems, 0, 3600 * 1000),
-    deliveryTimeoutMs: parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000),
+    deliveryTimeoutMs,
+    deliveryConcurrency: parseIntStrict(env, 'DELIVERY_CONCURRENCY', 16, problems, 1, 256),
+    deliveryRetryScheduleMs: retrySchedule(env, problems),
+    deliveryLeaseMs,
   };
   if (problems.length) throw new ConfigError(problems);
 
