@@ -13,6 +13,8 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { ProvidersModule } from './providers/providers.module';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Header values never written to logs. */
 const REDACTED_PATHS = ['req.headers["x-merchant-key"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
@@ -43,6 +45,8 @@ export class AppModule {
         HealthModule,
         MerchantsModule,
         ProvidersModule,
+        WebhooksModule,
+        ReconciliationModule,
         DashboardModule,
       ],
       providers: [
