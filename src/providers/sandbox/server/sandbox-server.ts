@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { centsToReais } from '../../../common/money';
+import { centsToDecimalString, centsToReais } from '../../../common/money';
 import {
   SANDBOX_EVENTS,
   SANDBOX_FAILURE_MODES,
   SANDBOX_FAILURE_OPERATIONS,
+  type SandboxChargeWire,
   type SandboxCreateChargeBody,
   type SandboxErrorBody,
   type SandboxEventBody,
@@ -123,9 +124,10 @@ const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', m
  * encapsulated Fastify plugin, so it runs alone (standalone.ts) or inside the gateway under
  * `/sandbox`, answering with its own bodies, parser, 404 and error handler in both cases.
  *
- * Injected failures that model a lost answer (timeout, reset, http_500, malformed) happen after the
- * charge is created, as with a real PSP that acted before failing: a retry with the same txid must
- * get that same charge back. Refusals (http_400, http_422, http_503) happen before anything is done.
+ * Injected failures that model a lost or garbled answer (timeout, reset, http_500, malformed) happen
+ * after the call was carried out, as with a real PSP that acted before failing: a create has made its
+ * charge, and a retry with the same txid gets that charge back. Refusals (http_400, http_422,
+ * http_503) happen before anything is done. Only charge calls (create, get) take queued failures.
  */
 export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (app, options) => {
   const clock = options.now ?? Date.now;
@@ -184,21 +186,9 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
 
       const failure = failures.take('create');
       if (failure && refuse(reply, failure.mode)) return reply;
-
-      const now = clock();
-      let charge = store.findByTxid(body.txid, now);
-      let status = 200;
-      if (charge) {
-        if (charge.amountCents !== amountCents) {
-          throw new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${charge.amountCents / 100} BRL.`);
-        }
-      } else {
-        charge = newCharge(body, amountCents, now);
-        store.add(charge);
-        status = 201;
-      }
-      if (failure) return failAfterActing(request, reply, failure, status, charge);
-      return reply.code(status).send(toWire(charge));
+      const { status, payload } = createOrReplay(body, amountCents, clock());
+      if (failure) return failAfterActing(request, reply, failure, status, payload);
+      return reply.code(status).send(payload);
     },
   );
 
@@ -209,9 +199,10 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       const failure = failures.take('get');
       if (failure && refuse(reply, failure.mode)) return reply;
       const charge = store.find(request.params.id, clock());
-      if (!charge) throw notFound(request.params.id);
-      if (failure) return failAfterActing(request, reply, failure, 200, charge);
-      return toWire(charge);
+      const status = charge ? 200 : 404;
+      const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+      if (failure) return failAfterActing(request, reply, failure, status, payload);
+      return reply.code(status).send(payload);
     },
   );
 
@@ -262,11 +253,20 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
 
   app.get('/health', async () => ({ status: 'ok' }));
 
-  function newCharge(body: SandboxCreateChargeBody, amountCents: number, now: number): StoredCharge {
+  /** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
+  function createOrReplay(body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
+    const existing = store.findByTxid(body.txid, now);
+    if (existing) {
+      if (existing.amountCents === amountCents) return { status: 200, payload: toWire(existing) };
+      return {
+        status: 409,
+        payload: new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${centsToDecimalString(existing.amountCents)} BRL.`).toBody(),
+      };
+    }
     const id = `sbx_${randomUUID().replaceAll('-', '')}`;
     // The BR Code's reference field is shorter than a txid, so it carries the sandbox's own reference.
     const reference = `SBX${id.slice(4, 4 + BR_CODE_REFERENCE_LENGTH - 3)}`.toUpperCase();
-    return {
+    const charge: StoredCharge = {
       id,
       txid: body.txid,
       status: 'ATIVA',
@@ -280,6 +280,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       expiresAt: new Date(now + body.expiresIn * 1000),
       paidAt: null,
     };
+    store.add(charge);
+    return { status: 201, payload: toWire(charge) };
   }
 
   /** Injected failures that refuse before acting. True when the reply was sent. */
@@ -302,13 +304,13 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     }
   }
 
-  /** Injected failures that lose or garble the answer after the charge was created or read. */
+  /** Injected failures that lose or garble the answer to a call that was carried out (whatever its outcome). */
   function failAfterActing(
     request: FastifyRequest,
     reply: FastifyReply,
     failure: { mode: SandboxFailureMode; index: number },
     status: number,
-    charge: StoredCharge,
+    payload: unknown,
   ): FastifyReply {
     switch (failure.mode) {
       case 'timeout': {
@@ -332,7 +334,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
         // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
         return failure.index % 2 === 0
           ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
-          : reply.code(status).type('application/json').send(JSON.stringify({ data: toWire(charge) }));
+          : reply.code(status).type('application/json').send(JSON.stringify({ data: payload }));
       default:
         throw new Error(`failure mode ${failure.mode} refuses before acting`);
     }

@@ -1,0 +1,332 @@
+import { createHmac } from 'node:crypto';
+import { HttpService } from '@nestjs/axios';
+import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { loadConfig } from '../../config/load-config';
+import type { PaymentStatus } from '../../payments/payment-status';
+import { type CreateChargeRequest, UpstreamError, WebhookParseError, type WebhookRequest } from '../payment-provider';
+import { SANDBOX_STATUSES, type SandboxChargeStatus } from './sandbox-api';
+import { SandboxProvider, sandboxStatusToPaymentStatus } from './sandbox.provider';
+
+const BASE_URL = 'http://sandbox.test/sandbox';
+const SECRET = 'whsec_adapter_unit';
+
+type Answer = { status: number; body?: unknown } | Error;
+
+/** An adapter whose HTTP exchanges are answered by `answer` (no sockets: the contract suite covers real HTTP). */
+function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer, env: Record<string, string> = {}) {
+  const seen: InternalAxiosRequestConfig[] = [];
+  const instance = axios.create({
+    adapter: async (config) => {
+      seen.push(config);
+      const result = answer(config);
+      if (result instanceof Error) throw result;
+      const data = typeof result.body === 'string' || result.body === undefined ? result.body : JSON.stringify(result.body);
+      return { data, status: result.status, statusText: '', headers: {}, config, request: {} } as AxiosResponse;
+    },
+  });
+  const { config } = loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env },
+    { persistGenerated: false },
+  );
+  // @nestjs/axios and this file may see axios's ESM and CJS typings; the instance is the same at runtime.
+  const provider = new SandboxProvider(new HttpService(instance as never), config);
+  return { provider, seen };
+}
+
+const request: CreateChargeRequest = {
+  paymentId: 'pay_1',
+  txid: 'abcdefghijklmnopqrstuvwxyz012345',
+  amountCents: 1050,
+  currency: 'BRL',
+  description: 'Pedido 1234',
+  externalId: 'order-1234',
+  debtor: { document: '12345678909', name: 'Ana Souza' },
+  expiresInSeconds: 3600,
+  notificationUrl: 'http://gateway.test/webhooks/sandbox',
+};
+
+const wireCharge = (overrides: Record<string, unknown> = {}) => ({
+  id: 'sbx_1',
+  txid: request.txid,
+  status: 'ATIVA',
+  amount: '10.50',
+  currency: 'BRL',
+  description: 'Pedido 1234',
+  externalId: 'order-1234',
+  debtor: request.debtor,
+  pixCopiaECola: '00020126…6304ABCD',
+  notificationUrl: request.notificationUrl,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: '2026-01-01T01:00:00.000Z',
+  paidAt: null,
+  ...overrides,
+});
+
+const axiosError = (code: string, message = code) => new AxiosError(message, code, { headers: {}, data: JSON.stringify(request) } as InternalAxiosRequestConfig);
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
+}
+
+describe('SandboxProvider', () => {
+  describe('status mapping', () => {
+    const expected: Record<SandboxChargeStatus, PaymentStatus> = {
+      ATIVA: 'pending',
+      CONCLUIDA: 'paid',
+      EXPIRADA: 'expired',
+      CANCELADA: 'cancelled',
+      FALHOU: 'failed',
+      DEVOLVIDA: 'refunded',
+    };
+    it.each(SANDBOX_STATUSES)('maps %s', (status) => {
+      expect(sandboxStatusToPaymentStatus(status)).toBe(expected[status]);
+    });
+
+    it('maps the status of a charge read back', async () => {
+      const { provider } = adapterAnswering(() => ({ status: 200, body: wireCharge({ status: 'CONCLUIDA', paidAt: '2026-01-01T00:10:00.000Z' }) }));
+      await expect(provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid })).resolves.toEqual({
+        providerPaymentId: 'sbx_1',
+        txid: request.txid,
+        status: 'paid',
+        amountCents: 1050,
+        copyPaste: '00020126…6304ABCD',
+        expiresAt: new Date('2026-01-01T01:00:00.000Z'),
+        paidAt: new Date('2026-01-01T00:10:00.000Z'),
+      });
+    });
+  });
+
+  describe('requests', () => {
+    it('creates with the txid as Idempotency-Key, a two-place amount, the configured timeout and a kept-alive agent', async () => {
+      const { provider, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }));
+      await provider.createCharge(request);
+      await provider.createCharge(request);
+      const [first, second] = seen;
+      expect(first).toMatchObject({ method: 'post', url: `${BASE_URL}/charges`, timeout: 2500, maxRedirects: 0 });
+      expect(first!.headers['idempotency-key']).toBe(request.txid);
+      expect(JSON.parse(first!.data as string)).toEqual({
+        txid: request.txid,
+        amount: '10.50',
+        currency: 'BRL',
+        description: 'Pedido 1234',
+        externalId: 'order-1234',
+        debtor: { document: '12345678909', name: 'Ana Souza' },
+        expiresIn: 3600,
+        notificationUrl: request.notificationUrl,
+      });
+      expect((first!.httpAgent as { keepAlive: boolean }).keepAlive).toBe(true);
+      expect(second!.httpAgent).toBe(first!.httpAgent);
+    });
+
+    it('reads by sandbox id, or by txid when there is none yet', async () => {
+      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
+      await provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid });
+      await provider.getCharge({ providerPaymentId: null, txid: request.txid });
+      expect(seen.map((config) => `${config.method} ${config.url}`)).toEqual([`get ${BASE_URL}/charges/sbx_1`, `get ${BASE_URL}/charges/${request.txid}`]);
+    });
+
+    it('accepts 200 (the same txid again) as well as 201', async () => {
+      const { provider } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
+      await expect(provider.createCharge(request)).resolves.toMatchObject({ providerPaymentId: 'sbx_1', status: 'pending', amountCents: 1050 });
+    });
+  });
+
+  describe('failure mapping', () => {
+    it.each([
+      ['ETIMEDOUT', 'timeout'],
+      ['ECONNABORTED', 'timeout'],
+      ['ECONNREFUSED', 'network'],
+      ['ECONNRESET', 'network'],
+      ['ENOTFOUND', 'network'],
+      ['EPIPE', 'network'],
+    ])('a transport error %s is %s, with no upstream status', async (code, kind) => {
+      const { provider } = adapterAnswering(() => axiosError(code));
+      const error = await failure(provider.createCharge(request));
+      expect(error).toMatchObject({ kind, upstreamStatus: undefined });
+      expect(error.ambiguous).toBe(true);
+    });
+
+    it('a response cut off mid-way is a network failure; one over the size limit is malformed', async () => {
+      const cut = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'stream has been aborted'));
+      await expect(failure(cut.provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'network' });
+      const big = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'maxContentLength size of 262144 exceeded'));
+      await expect(failure(big.provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'malformed' });
+    });
+
+    it('an error that is not axios’s is still an UpstreamError', async () => {
+      const { provider } = adapterAnswering(() => new TypeError('Invalid URL'));
+      await expect(failure(provider.createCharge(request))).resolves.toMatchObject({ kind: 'network' });
+    });
+
+    it('never lets the axios error (which holds the payer’s data) out, not even as the cause', async () => {
+      const { provider } = adapterAnswering(() => axiosError('ECONNRESET', 'socket hang up'));
+      const error = await failure(provider.createCharge(request));
+      expect(error.cause).not.toBeInstanceOf(AxiosError);
+      expect(JSON.stringify({ ...error, cause: String(error.cause), message: error.message })).not.toContain('12345678909');
+      expect(String(error.cause)).toContain('ECONNRESET');
+    });
+
+    it.each([
+      [500, { error: { code: 'INTERNAL', message: 'boom' } }, 'INTERNAL', 'boom', true],
+      [503, { error: { code: 'UNAVAILABLE', message: 'later' } }, 'UNAVAILABLE', 'later', true],
+      [400, { error: { code: 'INVALID_REQUEST', message: 'amount must match', field: 'amount' } }, 'INVALID_REQUEST', 'amount must match', false],
+      [409, { error: { code: 'TXID_CONFLICT', message: 'txid taken' } }, 'TXID_CONFLICT', 'txid taken', false],
+      [422, { error: { code: 'UNPROCESSABLE', message: 'no' } }, 'UNPROCESSABLE', 'no', false],
+      [502, '<html>Bad gateway</html>', undefined, undefined, true],
+      [404, { error: { code: 42 } }, undefined, undefined, false],
+      [302, '', undefined, undefined, false],
+    ])('HTTP %i is an http failure carrying the provider code and message', async (status, body, providerCode, providerMessage, ambiguous) => {
+      const { provider } = adapterAnswering(() => ({ status, body }));
+      const error = await failure(provider.createCharge(request));
+      expect(error).toMatchObject({ kind: 'http', upstreamStatus: status, providerCode, providerMessage });
+      expect(error.ambiguous).toBe(ambiguous);
+    });
+
+    it.each([
+      ['a body that is not JSON', '<html>ok</html>'],
+      ['an empty body', ''],
+      ['a JSON array', [wireCharge()]],
+      ['a wrapped charge', { data: wireCharge() }],
+      ['no id', wireCharge({ id: undefined })],
+      ['no txid', wireCharge({ txid: '' })],
+      ['an unknown status', wireCharge({ status: 'PROCESSANDO' })],
+      ['a numeric amount', wireCharge({ amount: 10.5 })],
+      ['an amount with three places', wireCharge({ amount: '10.500' })],
+      ['no BR Code', wireCharge({ pixCopiaECola: null })],
+      ['a bad expiresAt', wireCharge({ expiresAt: 'tomorrow' })],
+      ['a bad paidAt', wireCharge({ paidAt: 5 })],
+    ])('a 2xx with %s is malformed', async (_label, body) => {
+      const { provider } = adapterAnswering(() => ({ status: 201, body }));
+      const error = await failure(provider.createCharge(request));
+      expect(error).toMatchObject({ kind: 'malformed', upstreamStatus: 201 });
+      expect(error.ambiguous).toBe(false);
+    });
+
+    it('a 2xx other than 200/201 is malformed', async () => {
+      const { provider } = adapterAnswering(() => ({ status: 204 }));
+      await expect(failure(provider.createCharge(request))).resolves.toMatchObject({ kind: 'malformed', upstreamStatus: 204 });
+    });
+  });
+
+  describe('health', () => {
+    it('is ok when the sandbox answers {status:"ok"}', async () => {
+      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }));
+      await expect(provider.health()).resolves.toMatchObject({ ok: true, latencyMs: expect.any(Number) });
+      expect(seen[0]).toMatchObject({ method: 'get', url: `${BASE_URL}/health` });
+    });
+
+    it.each([
+      ['an error status', { status: 503, body: { status: 'ok' } } as Answer, 'HTTP 503'],
+      ['an unexpected body', { status: 200, body: 'fine' } as Answer, 'unexpected health body'],
+      ['no answer', axiosError('ECONNREFUSED') as Answer, 'ECONNREFUSED'],
+    ])('is not ok on %s, and does not throw', async (_label, answer, detail) => {
+      const { provider } = adapterAnswering(() => answer);
+      const health = await provider.health();
+      expect(health.ok).toBe(false);
+      expect(health.detail).toContain(detail);
+    });
+  });
+
+  describe('verifyWebhook', () => {
+    const body = Buffer.from('{"event":"payment.confirmed","id":"evt_sbx_1","created_at":"2026-01-01T00:00:00.000Z","data":{"id":"sbx_1","amount":10.5}}');
+    const sign = (t: number, secret = SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body.toString()}`).digest('hex')}`;
+    const now = () => Math.floor(Date.now() / 1000);
+    const hook = (headers: WebhookRequest['headers'], rawBody = body): WebhookRequest => ({ headers, rawBody, body: JSON.parse(rawBody.toString()) });
+    const signed = adapterAnswering(() => ({ status: 200 }), { SANDBOX_WEBHOOK_SECRET: SECRET }).provider;
+    const unsigned = adapterAnswering(() => ({ status: 200 })).provider;
+
+    it('accepts a good signature, whatever the header name’s case', () => {
+      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now()) }))).toBe(true);
+      expect(signed.verifyWebhook(hook({ 'X-Sandbox-Signature': sign(now()) }))).toBe(true);
+    });
+
+    it('refuses a bad signature, a stale timestamp, or a missing header', () => {
+      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now(), 'another-secret') }))).toBe(false);
+      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now() - 301) }))).toBe(false);
+      expect(signed.verifyWebhook(hook({}))).toBe(false);
+    });
+
+    it('checks the raw body, not the parsed one', () => {
+      const altered = Buffer.from(body.toString().replace('10.5', '1000'));
+      expect(signed.verifyWebhook({ headers: { 'x-sandbox-signature': sign(now()) }, rawBody: altered, body: JSON.parse(body.toString()) })).toBe(false);
+    });
+
+    it('accepts unsigned events only when no SANDBOX_WEBHOOK_SECRET is configured', () => {
+      expect(unsigned.verifyWebhook(hook({}))).toBe(true);
+      expect(signed.verifyWebhook(hook({}))).toBe(false);
+    });
+  });
+
+  describe('parseEvent', () => {
+    const { provider } = adapterAnswering(() => ({ status: 200 }));
+    const event = (overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) => ({
+      event: 'payment.confirmed',
+      id: 'evt_sbx_1',
+      created_at: '2026-01-01T00:00:00.000Z',
+      data: { id: 'sbx_1', txid: request.txid, amount: 10.5, status: 'CONCLUIDA', ...data },
+      ...overrides,
+    });
+    const parse = (body: unknown) => provider.parseEvent({ headers: {}, rawBody: Buffer.from(JSON.stringify(body) ?? ''), body });
+
+    it.each(['payment.confirmed', 'payment.expired', 'payment.cancelled', 'payment.failed', 'payment.refunded'])('parses %s', (type) => {
+      expect(parse(event({ event: type }))).toEqual({
+        eventId: 'evt_sbx_1',
+        type,
+        paymentRef: 'sbx_1',
+        amountCents: 1050,
+        occurredAt: new Date('2026-01-01T00:00:00.000Z'),
+      });
+    });
+
+    it('takes the amount exactly (0.29 reais is 29 centavos) and allows a gateway payment id', () => {
+      expect(parse(event({}, { id: 'pay_123', amount: 0.29 }))).toMatchObject({ paymentRef: 'pay_123', amountCents: 29 });
+    });
+
+    it('reads the raw body when the host did not parse one', () => {
+      const raw = Buffer.from(JSON.stringify(event()));
+      expect(provider.parseEvent({ headers: {}, rawBody: raw, body: undefined })).toMatchObject({ eventId: 'evt_sbx_1', amountCents: 1050 });
+    });
+
+    it('uses the time of receipt when the event has no created_at (the spec’s documented test call)', () => {
+      const before = Date.now();
+      const parsed = parse(event({ created_at: undefined }));
+      expect(parsed.occurredAt.getTime()).toBeGreaterThanOrEqual(before);
+    });
+
+    it.each([
+      ['a JSON array', [event()], 'body'],
+      ['null', null, 'body'],
+      ['a string', 'payment.confirmed', 'body'],
+      ['no event kind', event({ event: undefined }), 'event'],
+      ['an unknown event kind', event({ event: 'payment.exploded' }), 'event'],
+      ['a non-string event kind', event({ event: 7 }), 'event'],
+      ['no id', event({ id: undefined }), 'id'],
+      ['an empty id', event({ id: '  ' }), 'id'],
+      ['a numeric id', event({ id: 12 }), 'id'],
+      ['an over-long id', event({ id: 'e'.repeat(201) }), 'id'],
+      ['a bad created_at', event({ created_at: 'yesterday' }), 'created_at'],
+      ['no data', event({ data: undefined }), 'data'],
+      ['data that is an array', event({ data: [] }), 'data'],
+      ['no data.id', event({}, { id: undefined }), 'data.id'],
+      ['a string amount', event({}, { amount: '10.50' }), 'data.amount'],
+      ['no amount', event({}, { amount: undefined }), 'data.amount'],
+      ['a negative amount', event({}, { amount: -1 }), 'data.amount'],
+      ['an amount with three places', event({}, { amount: 10.505 }), 'data.amount'],
+    ])('throws WebhookParseError for %s', (_label, body, field) => {
+      let thrown: unknown;
+      try {
+        parse(body);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(WebhookParseError);
+      expect((thrown as WebhookParseError).field).toBe(field);
+    });
+  });
+});
+
