@@ -1,0 +1,275 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { reaisToCents } from '../../src/common/money';
+import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { http, HttpResult } from '../helpers/http';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+
+const SECRET = 'sandbox-webhook-secret-for-tests';
+const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+/** Nothing listens on the discard port: forwards queued here fail, which these specs do not look at. */
+const MERCHANT_URL = 'http://127.0.0.1:9/pix-hook';
+
+/** The sandbox scheme of contract section 6. */
+function signature(raw: string, t = Math.floor(Date.now() / 1000), secret = SECRET): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+}
+
+/** A sandbox event body as the sandbox PSP sends it. */
+function sandboxEvent(paymentRef: string, overrides: { event?: string; amount?: number; id?: string } = {}) {
+  return {
+    event: overrides.event ?? 'payment.confirmed',
+    id: overrides.id ?? `evt_sbx_${randomBytes(8).toString('hex')}`,
+    created_at: new Date().toISOString(),
+    data: { id: paymentRef, txid: 'irrelevant', amount: overrides.amount ?? 10.5, status: 'CONCLUIDA' },
+  };
+}
+
+describe('webhook intake (HTTP)', () => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SANDBOX_WEBHOOK_SECRET: SECRET } });
+    shop = await newMerchant(t, { webhookUrl: MERCHANT_URL });
+  });
+  afterAll(() => t.close());
+
+  const post = (body: unknown, headers: Record<string, string> = {}, provider = 'sandbox'): Promise<HttpResult> => {
+    const raw = typeof body === 'string' ? body : JSON.stringify(body);
+    const all = { 'content-type': 'application/json', 'x-sandbox-signature': signature(raw), ...headers };
+    // An empty value stands for "header not sent".
+    return http(t.url, 'POST', `/webhooks/${provider}`, { rawBody: raw, headers: Object.fromEntries(Object.entries(all).filter(([, value]) => value !== '')) });
+  };
+  const paymentRow = async (id: string) => (await t.dataSource.query(`SELECT status, paid_at FROM payments WHERE id = $1`, [id]))[0];
+  const eventsOf = (paymentId: string) =>
+    t.dataSource.query(`SELECT id, type, source, outcome, from_status, to_status, forward, note, request_id, created_at FROM payment_events WHERE payment_id = $1 ORDER BY created_at`, [paymentId]);
+  const deliveriesOf = (paymentId: string) => t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]);
+
+  describe('signature (SANDBOX_WEBHOOK_SECRET set)', () => {
+    it('accepts a good signature and applies the event', async () => {
+      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const res = await post(sandboxEvent(payment.id));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, provider: 'sandbox', data: { received: true, duplicate: false, matched: true, applied: true, status: 'paid' } });
+      expect((await paymentRow(payment.id)).status).toBe('paid');
+    });
+
+    it.each([
+      ['missing', () => ({ 'x-sandbox-signature': '' })],
+      ['wrong', (raw: string) => ({ 'x-sandbox-signature': signature(raw, undefined, 'another-secret') })],
+      ['stale (over 300 s old)', (raw: string) => ({ 'x-sandbox-signature': signature(raw, Math.floor(Date.now() / 1000) - 301) })],
+      ['for another body', () => ({ 'x-sandbox-signature': signature('{"event":"payment.confirmed"}') })],
+      ['garbled', () => ({ 'x-sandbox-signature': 't=abc,v1=zz' })],
+    ])('refuses a %s signature with 401 INVALID_SIGNATURE and changes nothing', async (_name, headers) => {
+      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const event = sandboxEvent(payment.id);
+      const raw = JSON.stringify(event);
+      const res = await post(raw, headers(raw));
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'INVALID_SIGNATURE' } });
+      expect((await paymentRow(payment.id)).status).toBe('pending');
+      expect(await t.dataSource.query(`SELECT 1 FROM payment_events WHERE provider_event_id = $1`, [event.id])).toHaveLength(0);
+      expect(await deliveriesOf(payment.id)).toHaveLength(0);
+    });
+  });
+
+  it('answers 404 NOT_FOUND for a provider the gateway does not run', async () => {
+    const res = await post(sandboxEvent('pay_x'), {}, 'acme-pay');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers 400 VALIDATION_ERROR for malformed JSON and for a body that is not a sandbox event', async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    for (const body of ['{"event": "payment.confirmed",', { ...sandboxEvent(payment.id), event: 'payment.teleported' }, { id: 'evt_1', data: {} }, '[]']) {
+      const res = await post(body);
+      expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
+    }
+    expect((await paymentRow(payment.id)).status).toBe('pending');
+  });
+
+  it('applies a repeated event id once and queues one forward', async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const event = sandboxEvent(payment.id);
+    const first = await post(event);
+    const second = await post(event);
+    expect(first.body.data).toMatchObject({ duplicate: false, applied: true, forward: 'queued' });
+    expect(second.status).toBe(200);
+    expect(second.body.data).toEqual({ received: true, duplicate: true });
+    expect(await eventsOf(payment.id)).toHaveLength(1);
+    expect(await deliveriesOf(payment.id)).toHaveLength(1);
+  });
+
+  it('keeps an event for an unknown payment, answers matched:false and forwards nothing', async () => {
+    const event = sandboxEvent('sbx_no_such_charge');
+    const res = await post(event);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ received: true, duplicate: false, matched: false });
+    const [stored] = await t.dataSource.query(`SELECT id, payment_id, outcome, forward, payload FROM payment_events WHERE provider_event_id = $1`, [event.id]);
+    expect(stored).toMatchObject({ payment_id: null, outcome: 'unmatched', forward: 'none', payload: event });
+    expect(await t.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [stored.id])).toHaveLength(0);
+  });
+
+  it("never matches another provider's payment, even by the gateway's id", async () => {
+    const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
+    const res = await post(sandboxEvent(foreign.id));
+    expect(res.body.data.matched).toBe(false);
+    expect((await paymentRow(foreign.id)).status).toBe('pending');
+  });
+
+  it('does not apply an event whose amount differs from the payment, and says so', async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id, { amountCents: 1050 });
+    const res = await post(sandboxEvent(payment.id, { amount: 10.49 }));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ matched: true, applied: false, reason: 'amount_mismatch', status: 'pending', forward: 'none' });
+    expect((await paymentRow(payment.id)).status).toBe('pending');
+    expect(await eventsOf(payment.id)).toEqual([expect.objectContaining({ outcome: 'amount_mismatch', note: expect.stringContaining('10.49') })]);
+    expect(await deliveriesOf(payment.id)).toHaveLength(0);
+  });
+
+  it('records an out-of-order event in the history and otherwise ignores it', async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    await post(sandboxEvent(payment.id));
+    const late = await post(sandboxEvent(payment.id, { event: 'payment.expired' }));
+    expect(late.body.data).toMatchObject({ matched: true, applied: false, reason: 'transition_not_allowed', status: 'paid' });
+    expect((await paymentRow(payment.id)).status).toBe('paid');
+    expect(await eventsOf(payment.id)).toEqual([
+      expect.objectContaining({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', forward: 'queued' }),
+      expect.objectContaining({ type: 'payment.expired', outcome: 'ignored', from_status: 'paid', to_status: 'expired', forward: 'none', note: 'A paid payment cannot become expired.' }),
+    ]);
+    expect(await deliveriesOf(payment.id)).toHaveLength(1);
+  });
+
+  it("finds the payment by the provider's payment id", async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const res = await post(sandboxEvent(payment.providerPaymentId!));
+    expect(res.body.data).toMatchObject({ matched: true, applied: true, payment_id: payment.id });
+    expect((await paymentRow(payment.id)).status).toBe('paid');
+  });
+
+  it('writes the event, the new status and the forward of contract section 7 together', async () => {
+    const payment = await newPayment(t.dataSource, shop.merchant.id, { amountCents: 123456, externalId: 'order-outbox' });
+    const res = await post(sandboxEvent(payment.id, { amount: 1234.56 }));
+    const [event] = await eventsOf(payment.id);
+    const [delivery] = await deliveriesOf(payment.id);
+    const { status, paid_at } = await paymentRow(payment.id);
+    expect(status).toBe('paid');
+    expect(delivery).toMatchObject({ event_id: event.id, merchant_id: shop.merchant.id, event_type: 'payment.confirmed', request_id: res.body.request_id, status: expect.any(String) });
+    expect(delivery.body).toEqual({
+      event: 'payment.confirmed',
+      id: event.id,
+      created_at: event.created_at.toISOString(),
+      data: { id: payment.id, amount: 1234.56, status: 'paid', externalId: 'order-outbox', provider: 'sandbox', paidAt: paid_at.toISOString() },
+    });
+    expect(event.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
+    expect(delivery.created_at).toEqual(event.created_at); // one clock reading: written by one transaction
+  });
+
+  it('records that a merchant without a webhook_url was not forwarded to', async () => {
+    const quiet = await newMerchant(t);
+    const payment = await newPayment(t.dataSource, quiet.merchant.id);
+    const res = await post(sandboxEvent(payment.id));
+    expect(res.body.data).toMatchObject({ applied: true, forward: 'no_webhook_url' });
+    expect(await eventsOf(payment.id)).toEqual([expect.objectContaining({ outcome: 'applied', forward: 'no_webhook_url' })]);
+    expect(await deliveriesOf(payment.id)).toHaveLength(0);
+  });
+
+  describe('GET /admin/api/payments/:id', () => {
+    it('returns the payment with its history (oldest first) and deliveries with their attempts', async () => {
+      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const confirmed = await post(sandboxEvent(payment.id));
+      await post(sandboxEvent(payment.id, { event: 'payment.cancelled' }));
+      const [delivery] = await deliveriesOf(payment.id);
+      await t.dataSource.query(
+        `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at) VALUES ($1, $2, 99, $3, 503, 42, 'HTTP 503', now())`,
+        [`att_${randomBytes(12).toString('hex')}`, delivery.id, MERCHANT_URL],
+      );
+
+      const res = await http(t.url, 'GET', `/admin/api/payments/${payment.id}`, { headers: ADMIN });
+      expect(res.status).toBe(200);
+      const data = res.body.data;
+      expect(data).toMatchObject({ id: payment.id, merchantId: shop.merchant.id, status: 'paid', amount: 10.5, provider: 'sandbox', paidAt: expect.any(String) });
+      expect(data.events).toEqual([
+        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', from_status: 'pending', to_status: 'paid', forward: 'queued', note: null, amount: 10.5, request_id: confirmed.body.request_id }),
+        expect.objectContaining({ type: 'payment.cancelled', source: 'webhook', outcome: 'ignored', from_status: 'paid', to_status: 'cancelled', note: expect.any(String) }),
+      ]);
+      expect(data.events[0].created_at < data.events[1].created_at).toBe(true);
+      expect(data.deliveries).toEqual([
+        expect.objectContaining({ id: delivery.id, event_id: data.events[0].id, event_type: 'payment.confirmed', status: expect.stringMatching(/^(pending|delivered|failed)$/) }),
+      ]);
+      expect(data.deliveries[0].attempts).toContainEqual({ attempt: 99, attempted_at: expect.any(String), url: MERCHANT_URL, status_code: 503, latency_ms: 42, error: 'HTTP 503' });
+    });
+
+    it('is 404 for an unknown id and 401 without admin credentials', async () => {
+      expect((await http(t.url, 'GET', `/admin/api/payments/pay_${'x'.repeat(24)}`, { headers: ADMIN })).body.error.code).toBe('NOT_FOUND');
+      expect((await http(t.url, 'GET', `/admin/api/payments/not-an-id`, { headers: ADMIN })).status).toBe(404);
+      expect((await http(t.url, 'GET', `/admin/api/payments/pay_${'x'.repeat(24)}`)).status).toBe(401);
+    });
+  });
+
+  describe('POST /admin/api/payments/:id/simulate', () => {
+    const simulate = (id: string, body: unknown) => http(t.url, 'POST', `/admin/api/payments/${id}/simulate`, { body, headers: ADMIN });
+    /** A charge in the sandbox mounted in the gateway, notifying the gateway's intake as a created payment's does, and its payment. */
+    async function sandboxPayment(amount: number) {
+      const txid = randomBytes(16).toString('hex');
+      const charge = await http(t.config.sandboxBaseUrl, 'POST', '/charges', {
+        headers: { 'idempotency-key': txid },
+        body: {
+          txid,
+          amount: amount.toFixed(2),
+          currency: 'BRL',
+          description: null,
+          externalId: `order-${txid.slice(0, 8)}`,
+          debtor: { document: '12345678909', name: 'Ana Souza' },
+          expiresIn: 3600,
+          notificationUrl: `${t.config.publicBaseUrl}/webhooks/sandbox`,
+        },
+      });
+      expect(charge.status).toBe(201);
+      return newPayment(t.dataSource, shop.merchant.id, { providerPaymentId: charge.body.id, txid, amountCents: reaisToCents(amount)! });
+    }
+
+    it('has the sandbox send a real signed event through /webhooks/sandbox', async () => {
+      const payment = await sandboxPayment(10.5);
+      const res = await simulate(payment.id, { event: 'payment.confirmed' });
+      expect(res.status).toBe(200);
+      expect(res.body.data.sandbox).toMatchObject({ delivered: true, status: 200, eventId: expect.any(String) });
+      expect(res.body.data.payment).toMatchObject({ id: payment.id, status: 'paid' });
+      expect(res.body.data.payment.events).toEqual([
+        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', provider_event_id: res.body.data.sandbox.eventId }),
+      ]);
+      expect(res.body.data.payment.deliveries).toHaveLength(1);
+    });
+
+    it('reports an amount the sandbox was told to misstate as a mismatch', async () => {
+      const payment = await sandboxPayment(20);
+      const res = await simulate(payment.id, { event: 'payment.confirmed', amount: 19.99 });
+      expect(res.body.data.payment.status).toBe('pending');
+      expect(res.body.data.payment.events).toEqual([expect.objectContaining({ outcome: 'amount_mismatch', amount: 19.99 })]);
+    });
+
+    it('refuses payments of other providers, unknown events and unknown payments', async () => {
+      const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
+      const refused = await simulate(foreign.id, { event: 'payment.confirmed' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('sandbox') });
+      expect((await simulate(foreign.id, { event: 'payment.teleported' })).body.error.code).toBe('VALIDATION_ERROR');
+      expect((await simulate(`pay_${'x'.repeat(24)}`, { event: 'payment.confirmed' })).status).toBe(404);
+    });
+  });
+});
+
+describe('webhook intake without SANDBOX_WEBHOOK_SECRET (HTTP)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('accepts unsigned simulated events, the spec\'s "simulate an event for testing"', async () => {
+    const shop = await newMerchant(t);
+    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: 'evt_manual_1', data: { id: payment.id, amount: 10.5 } } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ duplicate: false, matched: true, applied: true, status: 'paid' });
+  });
+});

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { http } from '../helpers/http';
+import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+
+/** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
+const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
+
+describe.each(testDatabases())('reconciliation (%s database)', (db) => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  let reconciliation: ReconciliationService;
+  beforeAll(async () => {
+    t = await startTestApp({ db });
+    shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
+    reconciliation = t.app.get(ReconciliationService);
+  });
+  afterAll(() => t.close());
+
+  /** A moment at which every payment created so far is old enough to be read back. */
+  const later = () => new Date(Date.now() + (t.config.reconcileAfterSeconds + 1) * 1000);
+  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers });
+
+  /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
+  async function lostCharge(options: { expiresIn?: number; expiresAt?: Date } = {}) {
+    const txid = randomBytes(16).toString('hex');
+    const charge = await sandbox(
+      'POST',
+      '/charges',
+      {
+        txid,
+        amount: '10.50',
+        currency: 'BRL',
+        description: null,
+        externalId: `order-${txid.slice(0, 8)}`,
+        debtor: { document: '12345678909', name: 'Ana Souza' },
+        expiresIn: options.expiresIn ?? 3600,
+        notificationUrl: LOST,
+      },
+      { 'idempotency-key': txid },
+    );
+    expect(charge.status).toBe(201);
+    const payment = await newPayment(t.dataSource, shop.merchant.id, {
+      providerPaymentId: charge.body.id,
+      txid,
+      amountCents: 1050,
+      expiresAt: options.expiresAt ?? new Date(charge.body.expiresAt),
+    });
+    return { payment, chargeId: charge.body.id as string };
+  }
+  const status = async (id: string) => (await t.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status;
+  const events = (id: string) => t.dataSource.query(`SELECT type, source, outcome, forward, provider_event_id FROM payment_events WHERE payment_id = $1 ORDER BY created_at`, [id]);
+  const deliveries = (id: string) => t.dataSource.query(`SELECT event_type, body FROM webhook_deliveries WHERE payment_id = $1`, [id]);
+
+  it('confirms a payment whose confirmation webhook was lost, and forwards it once', async () => {
+    const { payment, chargeId } = await lostCharge();
+    const simulated = await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    expect(simulated.body.delivered).toBe(false);
+    expect(await status(payment.id)).toBe('pending');
+
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('paid');
+    expect(await events(payment.id)).toEqual([
+      { type: 'payment.confirmed', source: 'reconciliation', outcome: 'applied', forward: 'queued', provider_event_id: `reconcile:${payment.id}:paid` },
+    ]);
+    expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.confirmed', body: expect.objectContaining({ data: expect.objectContaining({ status: 'paid' }) }) })]);
+  });
+
+  it('leaves a payment alone until it is old enough', async () => {
+    const { payment, chargeId } = await lostCharge();
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    await reconciliation.runOnce(new Date());
+    expect(await status(payment.id)).toBe('pending');
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('paid');
+  });
+
+  it('expires a payment the provider reports expired, and forwards payment.expired', async () => {
+    const { payment, chargeId } = await lostCharge();
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.expired' });
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('expired');
+    expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.expired', body: expect.objectContaining({ event: 'payment.expired' }) })]);
+  });
+
+  it('expires a charge past its expires_at that the provider still calls pending', async () => {
+    const { payment } = await lostCharge({ expiresAt: new Date(Date.now() - 10 * 60_000) });
+    await reconciliation.runOnce(new Date()); // past expiry: due at once, however young the payment is
+    expect(await status(payment.id)).toBe('expired');
+    expect(await events(payment.id)).toEqual([expect.objectContaining({ type: 'payment.expired', source: 'reconciliation', outcome: 'applied', forward: 'queued' })]);
+    const [{ payload }] = await t.dataSource.query(`SELECT payload FROM payment_events WHERE payment_id = $1`, [payment.id]);
+    expect(payload).toMatchObject({ charge: { status: 'pending' }, expiredByGateway: true });
+  });
+
+  it('is idempotent: later runs, and two runs at once, apply each change once', async () => {
+    const lost = await Promise.all([lostCharge(), lostCharge(), lostCharge()]);
+    for (const { chargeId } of lost) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    const at = later();
+    const [a, b] = await Promise.all([reconciliation.runOnce(at), reconciliation.runOnce(at)]);
+    expect(a.checked + b.checked).toBe(lost.length); // each payment claimed by one run only
+    await reconciliation.runOnce(new Date(at.getTime() + 3600_000));
+    for (const { payment } of lost) {
+      expect(await status(payment.id)).toBe('paid');
+      expect(await events(payment.id)).toHaveLength(1);
+      expect(await deliveries(payment.id)).toHaveLength(1);
+    }
+  });
+
+  it('confirms then refunds a payment whose two webhooks were both lost', async () => {
+    const { payment, chargeId } = await lostCharge();
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.refunded' });
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('refunded');
+    expect((await events(payment.id)).map((e: { type: string }) => e.type)).toEqual(['payment.confirmed', 'payment.refunded']);
+  });
+
+  it('survives a failing provider and retries on the next run', async () => {
+    const { payment, chargeId } = await lostCharge();
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    await sandbox('POST', '/_control/failures', { mode: 'http_503', count: 1000, operation: 'get' });
+    try {
+      const failed = await reconciliation.runOnce(later());
+      expect(failed.failed).toBeGreaterThan(0);
+      expect(await status(payment.id)).toBe('pending');
+    } finally {
+      await sandbox('DELETE', '/_control/failures');
+    }
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('paid');
+  });
+});
