@@ -49,7 +49,9 @@ export class AdminPaymentEventsService {
         last_status_code: delivery.lastStatusCode,
         last_error: delivery.lastError,
         delivered_at: iso(delivery.deliveredAt),
+        request_id: delivery.requestId,
         created_at: delivery.createdAt.toISOString(),
+        updated_at: delivery.updatedAt.toISOString(),
         attempts: attempts
           .filter((attempt) => attempt.deliveryId === delivery.id)
           .map((attempt) => ({

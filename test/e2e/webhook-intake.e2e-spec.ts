@@ -194,7 +194,13 @@ describe('webhook intake (HTTP)', () => {
       ]);
       expect(data.events[0].created_at < data.events[1].created_at).toBe(true);
       expect(data.deliveries).toEqual([
-        expect.objectContaining({ id: delivery.id, event_id: data.events[0].id, event_type: 'payment.confirmed', status: expect.stringMatching(/^(pending|delivered|failed)$/) }),
+        expect.objectContaining({
+          id: delivery.id,
+          event_id: data.events[0].id,
+          event_type: 'payment.confirmed',
+          request_id: confirmed.body.request_id,
+          status: expect.stringMatching(/^(pending|delivered|failed)$/),
+        }),
       ]);
       expect(data.deliveries[0].attempts).toContainEqual({ attempt: 99, attempted_at: expect.any(String), url: MERCHANT_URL, status_code: 503, latency_ms: 42, error: 'HTTP 503' });
     });

@@ -32,13 +32,15 @@ export class PaymentDeliveryView {
   @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) event_id: string;
   @ApiProperty({ example: 'payment.confirmed' }) event_type: string;
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
-  @ApiProperty({ example: 1 }) attempt_count: number;
+  @ApiProperty({ example: 1, description: 'Attempts started so far (one may still be in flight, not yet in `attempts`).' }) attempt_count: number;
   @ApiProperty({ format: 'date-time' }) next_attempt_at: string;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) last_status_code: number | null;
   @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) delivered_at: string | null;
+  @ApiProperty({ format: 'uuid', description: 'The intake request id, sent as X-Request-Id on every attempt.' }) request_id: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: [DeliveryAttemptView] }) attempts: DeliveryAttemptView[];
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({ type: [DeliveryAttemptView], description: 'Every attempt made, oldest first.' }) attempts: DeliveryAttemptView[];
 }
 
 /** `GET /admin/api/payments/:id`: the payment, its event history (oldest first) and its deliveries. */
