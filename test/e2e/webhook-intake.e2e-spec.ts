@@ -173,6 +173,14 @@ describe('webhook intake (HTTP)', () => {
     expect(await deliveriesOf(payment.id)).toHaveLength(0);
   });
 
+  it('documents intake, payment detail and simulate in the OpenAPI document', async () => {
+    const { body } = await http(t.url, 'GET', '/docs/json');
+    expect(Object.keys(body.paths['/webhooks/{provider}'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(body.paths['/admin/api/payments/{id}'].get.responses).toHaveProperty('200');
+    expect(body.paths['/admin/api/payments/{id}/simulate'].post.responses).toHaveProperty('409');
+    expect(Object.keys(body.components.schemas.PaymentDetailView.properties)).toEqual(expect.arrayContaining(['events', 'deliveries', 'status', 'amount']));
+  });
+
   describe('GET /admin/api/payments/:id', () => {
     it('returns the payment with its history (oldest first) and deliveries with their attempts', async () => {
       const payment = await newPayment(t.dataSource, shop.merchant.id);
