@@ -1,16 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Where `npm run build:web` (Vite) puts the dashboard: dist/web. Compiled, this file is
- * dist/src/dashboard/, so it is two folders up; run from source (tests), it is under dist/.
+ * Where `npm run build:web` (Vite) puts the dashboard: dist/web under the project root, the folder
+ * with package.json above this file (src/dashboard/ when run from source, dist/src/dashboard/ when
+ * compiled, /app/dist/src/dashboard/ in the container). Undefined until it has been built.
  */
 export function dashboardRoot(): string | undefined {
-  return [resolve(__dirname, '../../web'), resolve(__dirname, '../../dist/web')].find((dir) => existsSync(join(dir, 'index.html')));
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) {
+      const web = join(dir, 'dist', 'web');
+      return existsSync(join(web, 'index.html')) ? web : undefined;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { api, onUnauthorized, setCsrfToken } from './api';
+import { Link, navigate, useLocation } from './router';
+import type { Session } from './types';
+import { Button, Spinner } from './ui';
+import { Deliveries } from './pages/Deliveries';
+import { Login } from './pages/Login';
+import { MerchantDetail } from './pages/MerchantDetail';
+import { Merchants } from './pages/Merchants';
+import { Overview } from './pages/Overview';
+import { PaymentDetail } from './pages/PaymentDetail';
+import { Payments } from './pages/Payments';
+
+const NAV = [
+  { to: '/admin', label: 'Overview', match: (p: string) => p === '/admin' },
+  { to: '/admin/merchants', label: 'Merchants', match: (p: string) => p.startsWith('/admin/merchants') },
+  { to: '/admin/payments', label: 'Payments', match: (p: string) => p.startsWith('/admin/payments') },
+  { to: '/admin/deliveries', label: 'Deliveries', match: (p: string) => p.startsWith('/admin/deliveries') },
+];
+
+function route(path: string) {
+  const merchant = /^\/admin\/merchants\/([^/]+)$/.exec(path);
+  const payment = /^\/admin\/payments\/([^/]+)$/.exec(path);
+  if (path === '/admin') return <Overview />;
+  if (path === '/admin/merchants') return <Merchants />;
+  if (merchant) return <MerchantDetail id={decodeURIComponent(merchant[1]!)} />;
+  if (path === '/admin/payments') return <Payments />;
+  if (payment) return <PaymentDetail id={decodeURIComponent(payment[1]!)} />;
+  if (path === '/admin/deliveries') return <Deliveries />;
+  return (
+    <div className="card">
+      <h1>Page not found</h1>
+      <p>
+        There is no dashboard page at <code>{path}</code>. <Link to="/admin">Go to the overview</Link>.
+      </p>
+    </div>
+  );
+}
+
+export function App() {
+  const { path } = useLocation();
+  // undefined: still asking the gateway; null: signed out.
+  const [session, setSession] = useState<Session | null>();
+  const [signedOutReason, setSignedOutReason] = useState<string>();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  const signedIn = (value: Session | null) => {
+    setCsrfToken(value?.csrf_token ?? null);
+    setSession(value);
+  };
+
+  useEffect(() => {
+    onUnauthorized(() => {
+      signedIn(null);
+      setSignedOutReason('Your session has expired. Please sign in again.');
+    });
+    api<Session>('GET', '/session').then(signedIn, () => signedIn(null));
+  }, []);
+
+  useEffect(() => setMenuOpen(false), [path]);
+
+  if (session === undefined) return <Spinner label="Opening the dashboard…" />;
+  if (session === null) {
+    return (
+      <Login
+        reason={signedOutReason}
+        onSignedIn={(value) => {
+          setSignedOutReason(undefined);
+          signedIn(value);
+          if (path === '/admin/login') navigate('/admin', { replace: true });
+        }}
+      />
+    );
+  }
+  if (path === '/admin/login') {
+    navigate('/admin', { replace: true });
+    return null;
+  }
+
+  const signOut = async () => {
+    try {
+      await api('DELETE', '/session');
+    } finally {
+      signedIn(null);
+      setSignedOutReason('You have signed out.');
+    }
+  };
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/admin" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Pix Gateway
+        </Link>
+        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <nav id="main-nav" className={`nav${menuOpen ? ' nav-open' : ''}`} aria-label="Main">
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} className={item.match(path) ? 'active' : undefined} aria-current={item.match(path) ? 'page' : undefined}>
+              {item.label}
+            </Link>
+          ))}
+          <div className="nav-user">
+            <span className="nav-email" title={session.email}>
+              {session.email}
+            </span>
+            <Button kind="ghost" onClick={signOut}>
+              Sign out
+            </Button>
+          </div>
+        </nav>
+      </header>
+      <main className="content">{route(path)}</main>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+const shortDay = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
+
+export const formatMoney = (reais: number): string => money.format(reais);
+export const formatDate = (iso: string | null | undefined): string => (iso ? dateTime.format(new Date(iso)) : '—');
+export const formatDateSeconds = (iso: string | null | undefined): string => (iso ? dateTimeSeconds.format(new Date(iso)) : '—');
+export const formatDay = (iso: string): string => shortDay.format(new Date(iso));
+export const formatPercent = (ratio: number | null): string => (ratio === null ? '—' : `${(ratio * 100).toFixed(ratio > 0 && ratio < 0.01 ? 2 : 1)}%`);
+
+/** CPF as 123.456.789-09, CNPJ as 12.345.678/0001-95. */
+export function formatDocument(digits: string): string {
+  if (/^\d{11}$/.test(digits)) return digits.replace(/(\d{3})(\d{3})(\d{3})(\d{2})/, '$1.$2.$3-$4');
+  if (/^\d{14}$/.test(digits)) return digits.replace(/(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})/, '$1.$2.$3/$4-$5');
+  return digits;
+}
+
+/** "in 5 min", "3 h ago": for delivery retry times. */
+export function relative(iso: string): string {
+  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
+  const abs = Math.abs(seconds);
+  const text = abs < 60 ? `${abs} s` : abs < 3600 ? `${Math.round(abs / 60)} min` : abs < 86400 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86400)} d`;
+  return seconds >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+/** Local midnight of the day `date` is in. */
+export function localMidnight(date = new Date()): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate());
+}

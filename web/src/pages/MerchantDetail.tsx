@@ -1,0 +1,265 @@
+import { useState } from 'react';
+import { api } from '../api';
+import { formatDate } from '../format';
+import { Link } from '../router';
+import type { ApiKey, IssuedApiKey, Merchant } from '../types';
+import { Badge, Button, Card, Confirm, Empty, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad } from '../ui';
+import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, useMerchantForm, validateMerchant } from './merchant-form';
+
+type Dialog =
+  | { kind: 'deactivate' }
+  | { kind: 'revoke'; key: ApiKey }
+  | { kind: 'rotate-secret' }
+  | { kind: 'remove-secret' }
+  | { kind: 'reveal-key'; key: IssuedApiKey }
+  | { kind: 'reveal-secret'; secret: string };
+
+export function MerchantDetail({ id }: { id: string }) {
+  const merchant = useLoad(() => api<Merchant>('GET', `/merchants/${encodeURIComponent(id)}`), [id]);
+  const keys = useLoad(() => api<ApiKey[]>('GET', `/merchants/${encodeURIComponent(id)}/api-keys`), [id]);
+  const [dialog, setDialog] = useState<Dialog>();
+  const [done, setDone] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState<string>();
+
+  if (merchant.error && !merchant.data) {
+    return (
+      <>
+        <PageHeader title="Merchant" />
+        <Notice>{merchant.error}</Notice>
+        <Link to="/admin/merchants">Back to merchants</Link>
+      </>
+    );
+  }
+  if (!merchant.data) return <Spinner />;
+  const m = merchant.data;
+
+  const patch = async (body: Record<string, unknown>, message: string) => {
+    const updated = await api<Merchant>('PATCH', `/merchants/${m.id}`, body);
+    merchant.setData(updated);
+    setDone(message);
+    setFailure(undefined);
+    return updated;
+  };
+
+  const run = async (name: string, action: () => Promise<unknown>) => {
+    setBusy(name);
+    setFailure(undefined);
+    setDone(undefined);
+    try {
+      await action();
+    } catch (e) {
+      setFailure(messageOf(e));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const issueKey = () =>
+    run('issue', async () => {
+      const key = await api<IssuedApiKey>('POST', `/merchants/${m.id}/api-keys`);
+      setDialog({ kind: 'reveal-key', key });
+      await keys.reload();
+    });
+
+  const generateSecret = async () => {
+    const updated = await patch({ webhook_signing_secret: 'generate' }, 'A new signing secret is in place.');
+    if (updated.webhook_signing_secret) setDialog({ kind: 'reveal-secret', secret: updated.webhook_signing_secret });
+  };
+
+  const activeKeys = keys.data?.filter((k) => !k.revoked_at) ?? [];
+  return (
+    <>
+      <div className="crumbs">
+        <Link to="/admin/merchants">Merchants</Link> / <span>{m.name}</span>
+      </div>
+      <PageHeader
+        title={
+          <>
+            {m.name} <Badge value={m.active ? 'active' : 'inactive'} />
+          </>
+        }
+        subtitle={<span className="mono">{m.id}</span>}
+        actions={
+          <>
+            <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
+              Payments
+            </Link>
+            {m.active ? (
+              <Button kind="danger" onClick={() => setDialog({ kind: 'deactivate' })}>
+                Deactivate
+              </Button>
+            ) : (
+              <Button kind="primary" busy={busy === 'reactivate'} onClick={() => run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}>
+                Reactivate
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Notice kind="success" onClose={() => setDone(undefined)}>
+        {done}
+      </Notice>
+      <Notice onClose={() => setFailure(undefined)}>{failure}</Notice>
+      {!m.active && <Notice kind="warning">This merchant is inactive: every request with its keys is refused (INVALID_MERCHANT_KEY) until it is reactivated.</Notice>}
+
+      <div className="grid-2">
+        <Settings key={m.updated_at} merchant={m} onSave={(body) => patch(body, 'Changes saved.')} />
+
+        <div className="stack">
+          <Card
+            title="API keys"
+            actions={
+              <Button kind="primary" busy={busy === 'issue'} onClick={issueKey}>
+                Issue key
+              </Button>
+            }
+          >
+            <Notice>{keys.error}</Notice>
+            {keys.data && keys.data.length === 0 && <Empty>No keys yet. Issue one and give it to the merchant: it goes in the X-Merchant-Key header.</Empty>}
+            {keys.data && keys.data.length > 0 && (
+              <table className="table table-cards" aria-label="API keys">
+                <thead>
+                  <tr>
+                    <th>Prefix</th>
+                    <th>Created</th>
+                    <th>Status</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {keys.data.map((k) => (
+                    <tr key={k.id}>
+                      <td data-label="Prefix" className="mono">
+                        {k.prefix}…
+                      </td>
+                      <td data-label="Created">{formatDate(k.created_at)}</td>
+                      <td data-label="Status">{k.revoked_at ? <Badge value="revoked" label={`revoked ${formatDate(k.revoked_at)}`} /> : <Badge value="active" />}</td>
+                      <td className="actions-cell">
+                        {!k.revoked_at && (
+                          <Button kind="danger" onClick={() => setDialog({ kind: 'revoke', key: k })}>
+                            Revoke
+                          </Button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {activeKeys.length > 1 && <p className="muted small">Several keys are active: revoke the old one once the merchant has switched to the new one.</p>}
+          </Card>
+
+          <Card title="Webhook signing secret">
+            <p>
+              {m.has_webhook_signing_secret ? (
+                <>
+                  <Badge value="active" label="set" /> Events to this merchant are signed (Standard Webhooks headers).
+                </>
+              ) : (
+                <>
+                  <Badge value="inactive" label="not set" /> Events are sent unsigned.
+                </>
+              )}
+            </p>
+            <div className="button-row">
+              {m.has_webhook_signing_secret ? (
+                <>
+                  <Button onClick={() => setDialog({ kind: 'rotate-secret' })}>Rotate secret</Button>
+                  <Button kind="danger" onClick={() => setDialog({ kind: 'remove-secret' })}>
+                    Remove secret
+                  </Button>
+                </>
+              ) : (
+                <Button kind="primary" busy={busy === 'secret'} onClick={() => run('secret', generateSecret)}>
+                  Generate secret
+                </Button>
+              )}
+            </div>
+          </Card>
+        </div>
+      </div>
+
+      {dialog?.kind === 'deactivate' && (
+        <Confirm title="Deactivate this merchant?" confirmLabel="Deactivate" onClose={() => setDialog(undefined)} onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}>
+          <p>
+            Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
+          </p>
+        </Confirm>
+      )}
+      {dialog?.kind === 'revoke' && (
+        <Confirm
+          title="Revoke this key?"
+          confirmLabel="Revoke key"
+          onClose={() => setDialog(undefined)}
+          onConfirm={async () => {
+            await api('DELETE', `/merchants/${m.id}/api-keys/${dialog.key.id}`);
+            setDone(`Key ${dialog.key.prefix}… is revoked.`);
+            await keys.reload();
+          }}
+        >
+          <p>
+            The key <code>{dialog.key.prefix}…</code> stops working immediately: anything still using it gets 401. This cannot be undone.
+          </p>
+        </Confirm>
+      )}
+      {dialog?.kind === 'rotate-secret' && (
+        <Confirm title="Rotate the signing secret?" confirmLabel="Rotate secret" onClose={() => setDialog(undefined)} onConfirm={generateSecret}>
+          <p>A new secret replaces the current one at once: events from now on are signed with the new secret, so the merchant must switch to it to keep verifying them.</p>
+        </Confirm>
+      )}
+      {dialog?.kind === 'remove-secret' && (
+        <Confirm title="Remove the signing secret?" confirmLabel="Remove secret" onClose={() => setDialog(undefined)} onConfirm={() => patch({ webhook_signing_secret: null }, 'The signing secret is removed: events are sent unsigned.')}>
+          <p>Events to this merchant will be sent without a signature, so it can no longer tell them from forged ones.</p>
+        </Confirm>
+      )}
+      {dialog?.kind === 'reveal-key' && <SecretReveal title="New API key" what="API key" value={dialog.key.key} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'reveal-secret' && <SecretReveal title="New webhook signing secret" what="signing secret" value={dialog.secret} onClose={() => setDialog(undefined)} />}
+    </>
+  );
+}
+
+function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Record<string, unknown>) => Promise<unknown> }) {
+  const { values, setValues, errors, setErrors } = useMerchantForm(merchant);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const original = initialValues(merchant);
+  const changed = (Object.keys(values) as (keyof MerchantFormValues)[]).filter((key) => values[key].trim() !== original[key]);
+
+  const submit = async () => {
+    const problems = validateMerchant(values);
+    setErrors(problems);
+    setFailure(undefined);
+    if (Object.values(problems).some(Boolean) || changed.length === 0) return;
+    const body: Record<string, unknown> = {};
+    for (const key of changed) body[key] = key === 'name' ? values.name.trim() : values[key].trim() || null;
+    setBusy(true);
+    try {
+      await onSave(body);
+    } catch (e) {
+      setErrors(apiFieldErrors(e));
+      setFailure(messageOf(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Settings">
+      <form onSubmit={onSubmit(submit)} noValidate aria-label="Merchant settings">
+        <Notice>{failure}</Notice>
+        <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={setValues} />
+        <div className="button-row">
+          <Button kind="primary" type="submit" busy={busy} disabled={changed.length === 0}>
+            Save changes
+          </Button>
+          {changed.length > 0 && (
+            <Button kind="ghost" onClick={() => setValues(original)}>
+              Discard
+            </Button>
+          )}
+        </div>
+        <p className="muted small">Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}</p>
+      </form>
+    </Card>
+  );
+}

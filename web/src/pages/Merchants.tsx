@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'react';
+import { api, query } from '../api';
+import { formatDate } from '../format';
+import { Link, navigate, useLocation } from '../router';
+import type { Merchant, Page } from '../types';
+import { Badge, Button, Empty, Modal, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad } from '../ui';
+import { apiFieldErrors, MerchantFields, useMerchantForm, validateMerchant } from './merchant-form';
+
+export function Merchants() {
+  const { search } = useLocation();
+  const q = search.get('q') ?? '';
+  const [term, setTerm] = useState(q);
+  const [extra, setExtra] = useState<Merchant[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [moreError, setMoreError] = useState<string>();
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const { data, error, loading } = useLoad(() => api<Page<Merchant>>('GET', `/merchants${query({ q, limit: 25 })}`), [q]);
+
+  useEffect(() => {
+    setExtra([]);
+    setCursor(data?.next_cursor ?? null);
+  }, [data]);
+
+  // Search as the operator types, once they pause.
+  useEffect(() => {
+    if (term === q) return;
+    const timer = setTimeout(() => navigate(`/admin/merchants${query({ q: term.trim() })}`, { replace: true }), 300);
+    return () => clearTimeout(timer);
+  }, [term, q]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await api<Page<Merchant>>('GET', `/merchants${query({ q, limit: 25, cursor })}`);
+      setExtra((items) => [...items, ...page.items]);
+      setCursor(page.next_cursor);
+      setMoreError(undefined);
+    } catch (e) {
+      setMoreError(messageOf(e));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const merchants = [...(data?.items ?? []), ...extra];
+  return (
+    <>
+      <PageHeader
+        title="Merchants"
+        actions={
+          <Button kind="primary" onClick={() => setCreating(true)}>
+            New merchant
+          </Button>
+        }
+      />
+      <form className="toolbar" role="search" onSubmit={onSubmit(() => navigate(`/admin/merchants${query({ q: term.trim() })}`, { replace: true }))}>
+        <label className="sr-only" htmlFor="merchant-search">
+          Search merchants
+        </label>
+        <input id="merchant-search" type="search" placeholder="Search by name or merchant id" value={term} onChange={(e) => setTerm(e.target.value)} />
+      </form>
+      <Notice>{error}</Notice>
+      {loading && !data && <Spinner />}
+      {data && merchants.length === 0 && <Empty>{q ? `No merchant matches “${q}”.` : 'No merchants yet. Create the first one to issue it an API key.'}</Empty>}
+      {merchants.length > 0 && (
+        <div className="card card-flush">
+          <table className="table table-cards">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Status</th>
+                <th>Webhook URL</th>
+                <th>Provider</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {merchants.map((m) => (
+                <tr key={m.id} className="row-link" onClick={() => navigate(`/admin/merchants/${m.id}`)}>
+                  <td data-label="Name">
+                    <Link to={`/admin/merchants/${m.id}`} className="strong">
+                      {m.name}
+                    </Link>
+                    <div className="mono muted small">{m.id}</div>
+                  </td>
+                  <td data-label="Status">
+                    <Badge value={m.active ? 'active' : 'inactive'} />
+                  </td>
+                  <td data-label="Webhook URL" className="truncate">
+                    {m.webhook_url ?? <span className="muted">none</span>}
+                  </td>
+                  <td data-label="Provider">{m.provider ?? <span className="muted">default</span>}</td>
+                  <td data-label="Created">{formatDate(m.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Notice>{moreError}</Notice>
+      {cursor && (
+        <div className="pager">
+          <Button onClick={loadMore} busy={loadingMore}>
+            Load more
+          </Button>
+        </div>
+      )}
+      {creating && <CreateMerchant onClose={() => setCreating(false)} />}
+    </>
+  );
+}
+
+function CreateMerchant({ onClose }: { onClose: () => void }) {
+  const { values, setValues, errors, setErrors } = useMerchantForm();
+  const [generateSecret, setGenerateSecret] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [created, setCreated] = useState<Merchant>();
+
+  const submit = async () => {
+    const problems = validateMerchant(values);
+    setErrors(problems);
+    setFailure(undefined);
+    if (Object.values(problems).some(Boolean)) return;
+    setBusy(true);
+    try {
+      const merchant = await api<Merchant>('POST', '/merchants', {
+        name: values.name.trim(),
+        ...(values.webhook_url.trim() ? { webhook_url: values.webhook_url.trim() } : {}),
+        ...(values.provider.trim() ? { provider: values.provider.trim() } : {}),
+        ...(generateSecret ? { webhook_signing_secret: 'generate' } : {}),
+      });
+      if (merchant.webhook_signing_secret) setCreated(merchant);
+      else navigate(`/admin/merchants/${merchant.id}`);
+    } catch (e) {
+      setErrors(apiFieldErrors(e));
+      setFailure(messageOf(e));
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <SecretReveal
+        title={`${created.name} created: webhook signing secret`}
+        what="signing secret"
+        value={created.webhook_signing_secret!}
+        onClose={() => navigate(`/admin/merchants/${created.id}`)}
+      />
+    );
+  }
+  return (
+    <Modal
+      title="New merchant"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button kind="primary" type="submit" form="create-merchant" busy={busy}>
+            Create merchant
+          </Button>
+        </>
+      }
+    >
+      <form id="create-merchant" onSubmit={onSubmit(submit)} noValidate>
+        <Notice>{failure}</Notice>
+        <MerchantFields idPrefix="new-merchant" values={values} errors={errors} onChange={setValues} />
+        <label className="checkbox">
+          <input type="checkbox" checked={generateSecret} onChange={(e) => setGenerateSecret(e.target.checked)} />
+          Generate a webhook signing secret (shown once), so the merchant can verify the events it receives
+        </label>
+      </form>
+    </Modal>
+  );
+}

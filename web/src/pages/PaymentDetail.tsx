@@ -1,0 +1,226 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../format';
+import { Link } from '../router';
+import type { Merchant, PaymentDetail as Detail, PaymentEvent } from '../types';
+import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, Spinner, messageOf, useLoad } from '../ui';
+import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
+
+const SIMULATIONS = [
+  { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
+  { event: 'payment.expired', label: 'Simulate expire', kind: 'secondary' as const },
+  { event: 'payment.cancelled', label: 'Simulate cancel', kind: 'secondary' as const },
+];
+
+export function PaymentDetail({ id }: { id: string }) {
+  const detail = useLoad(() => api<Detail>('GET', `/payments/${encodeURIComponent(id)}`), [id]);
+  const [merchant, setMerchant] = useState<Merchant>();
+  const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
+  const [simulating, setSimulating] = useState<string>();
+  const p = detail.data;
+
+  useEffect(() => {
+    if (!p || merchant?.id === p.merchantId) return;
+    api<Merchant>('GET', `/merchants/${p.merchantId}`).then(setMerchant, () => undefined);
+  }, [p, merchant]);
+
+  // While a forward is waiting for its next attempt, keep the page current.
+  const waiting = p?.deliveries.some((d) => d.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => void detail.reload(), 2000);
+    return () => clearInterval(timer);
+  }, [waiting, detail.reload]);
+
+  if (detail.error && !p) {
+    return (
+      <>
+        <PageHeader title="Payment" />
+        <Notice>{detail.error}</Notice>
+        <Link to="/admin/payments">Back to payments</Link>
+      </>
+    );
+  }
+  if (!p) return <Spinner />;
+
+  const simulate = async (event: string) => {
+    setSimulating(event);
+    setNotice(undefined);
+    try {
+      const result = await api<{ payment: Detail; sandbox: { delivered: boolean; status: number | null } }>('POST', `/payments/${p.id}/simulate`, { event });
+      detail.setData(result.payment);
+      setNotice(
+        result.sandbox.delivered
+          ? { ok: true, text: `The sandbox sent ${event} to the gateway; the payment is now ${result.payment.status}.` }
+          : { ok: false, text: `The sandbox sent ${event}, but the gateway answered ${result.sandbox.status ?? 'nothing'}.` },
+      );
+    } catch (e) {
+      setNotice({ ok: false, text: messageOf(e) });
+    } finally {
+      setSimulating(undefined);
+    }
+  };
+
+  return (
+    <>
+      <div className="crumbs">
+        <Link to="/admin/payments">Payments</Link> / <span className="mono">{p.id}</span>
+      </div>
+      <PageHeader
+        title={
+          <>
+            {formatMoney(p.amount)} <Badge value={p.status} />
+          </>
+        }
+        subtitle={
+          <>
+            {p.externalId} · {merchant ? <Link to={`/admin/merchants/${merchant.id}`}>{merchant.name}</Link> : <span className="mono">{p.merchantId}</span>}
+          </>
+        }
+        actions={
+          <Button onClick={detail.reload} busy={detail.loading}>
+            Refresh
+          </Button>
+        }
+      />
+      {notice && (
+        <Notice kind={notice.ok ? 'success' : 'error'} onClose={() => setNotice(undefined)}>
+          {notice.text}
+        </Notice>
+      )}
+      {p.provider === 'sandbox' && (
+        <Card title="Sandbox" className="card-sandbox">
+          {p.status === 'pending' ? (
+            <>
+              <p className="muted small">Make the simulated PSP send a real, signed event for this payment, as a bank would.</p>
+              <div className="button-row">
+                {SIMULATIONS.map((s) => (
+                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => simulate(s.event)}>
+                    {s.label}
+                  </Button>
+                ))}
+              </div>
+            </>
+          ) : (
+            <p className="muted small">This payment is {p.status}: simulations apply to pending payments.</p>
+          )}
+        </Card>
+      )}
+
+      <div className="grid-2">
+        <Card title="Details">
+          <dl className="fields">
+            <dt>Payment id</dt>
+            <dd className="mono">{p.id}</dd>
+            <dt>External id</dt>
+            <dd className="mono">{p.externalId}</dd>
+            <dt>Amount</dt>
+            <dd>
+              {formatMoney(p.amount)} {p.currency}
+            </dd>
+            <dt>Description</dt>
+            <dd>{p.description ?? <span className="muted">none</span>}</dd>
+            <dt>Recipient</dt>
+            <dd>
+              {p.recipient.name} · <span className="mono">{formatDocument(p.recipient.document)}</span>
+            </dd>
+            <dt>Provider</dt>
+            <dd>
+              {p.provider} {p.providerPaymentId && <span className="mono muted small">{p.providerPaymentId}</span>}
+            </dd>
+            <dt>Pix txid</dt>
+            <dd className="mono">{p.pix.txid}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateSeconds(p.createdAt)}</dd>
+            <dt>Updated</dt>
+            <dd>{formatDateSeconds(p.updatedAt)}</dd>
+            <dt>Paid</dt>
+            <dd>{formatDateSeconds(p.paidAt)}</dd>
+            <dt>Expires</dt>
+            <dd>{formatDateSeconds(p.pix.expiresAt)}</dd>
+          </dl>
+        </Card>
+        <Card title="Pix QR code">
+          <div className="qr">
+            {p.pix.qrCodePng.length > 'data:image/png;base64,'.length ? <img src={p.pix.qrCodePng} alt="QR code of the Pix BR Code" width={200} height={200} /> : <Empty>No QR image.</Empty>}
+          </div>
+          <label className="label" htmlFor="br-code">
+            BR Code (Pix copia e cola)
+          </label>
+          <div className="secret-row">
+            <textarea id="br-code" className="mono brcode" readOnly value={p.pix.copyPaste} rows={3} onFocus={(e) => e.currentTarget.select()} />
+            <CopyButton text={p.pix.copyPaste} />
+          </div>
+        </Card>
+      </div>
+
+      <Card title="Event timeline">
+        {p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}
+      </Card>
+
+      <Card title="Webhook deliveries">
+        {p.deliveries.length === 0 ? (
+          <Empty>{merchant && !merchant.webhook_url ? 'This merchant has no webhook URL: events are not forwarded.' : 'Nothing forwarded yet.'}</Empty>
+        ) : (
+          p.deliveries.map((d) => (
+            <div key={d.id} className="delivery" data-testid="delivery">
+              <div className="delivery-head">
+                <div>
+                  <strong>{d.event_type}</strong> <Badge value={d.status} />
+                  <div className="muted small">
+                    {deliveryState(d)} · last result: {lastResult(d)}
+                  </div>
+                </div>
+                {d.status === 'failed' && (
+                  <RedeliverButton
+                    delivery={d}
+                    onDone={(text, ok) => {
+                      setNotice({ text, ok });
+                      void detail.reload();
+                    }}
+                  />
+                )}
+              </div>
+              <AttemptsTable attempts={d.attempts ?? []} />
+            </div>
+          ))
+        )}
+      </Card>
+    </>
+  );
+}
+
+const OUTCOME_TEXT: Record<string, string> = {
+  applied: 'applied',
+  ignored: 'ignored (not a possible change)',
+  amount_mismatch: 'not applied: amount differs',
+  unmatched: 'unmatched',
+};
+const FORWARD_TEXT: Record<string, string> = { queued: 'forwarded to the merchant', no_webhook_url: 'not forwarded: no webhook URL', none: 'not forwarded' };
+
+function Timeline({ events }: { events: PaymentEvent[] }) {
+  return (
+    <ol className="timeline">
+      {events.map((e) => (
+        <li key={e.id} className={`timeline-item outcome-${e.outcome}`}>
+          <div className="timeline-dot" aria-hidden="true" />
+          <div>
+            <div>
+              <strong>{e.type}</strong> <Badge value={e.outcome} label={OUTCOME_TEXT[e.outcome] ?? e.outcome} />
+            </div>
+            <div className="small">
+              {e.from_status && e.to_status ? (
+                <>
+                  {e.from_status} → {e.to_status}
+                </>
+              ) : null}
+              {e.amount !== null && <> · reported {formatMoney(e.amount)}</>} · {FORWARD_TEXT[e.forward] ?? e.forward} · via {e.source}
+            </div>
+            {e.note && <div className="small muted">{e.note}</div>}
+            <div className="small muted">{formatDate(e.created_at)}</div>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}

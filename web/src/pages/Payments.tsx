@@ -1,0 +1,200 @@
+import { useEffect, useState } from 'react';
+import { api, query } from '../api';
+import { formatDate, formatMoney } from '../format';
+import { Link, navigate, useLocation } from '../router';
+import { PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
+import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
+
+interface Filters {
+  merchant_id: string;
+  status: string;
+  external_id: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { merchant_id: '', status: '', external_id: '', from: '', to: '' };
+const PAGE_SIZE = 20;
+
+/** yyyy-mm-dd (a date input's value) to the instant of that local midnight. */
+const localDayStart = (day: string): Date => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y!, m! - 1, d!);
+};
+
+function filtersFrom(search: URLSearchParams): Filters {
+  return {
+    merchant_id: search.get('merchant_id') ?? '',
+    status: search.get('status') ?? '',
+    external_id: search.get('external_id') ?? '',
+    from: search.get('from') ?? '',
+    to: search.get('to') ?? '',
+  };
+}
+
+function validate(filters: Filters): Partial<Record<keyof Filters, string>> {
+  const errors: Partial<Record<keyof Filters, string>> = {};
+  if (filters.external_id && !/^[A-Za-z0-9._:-]{1,64}$/.test(filters.external_id.trim())) {
+    errors.external_id = 'An external id is 1–64 letters, digits or . _ : -';
+  }
+  if (filters.from && filters.to && filters.from > filters.to) errors.to = 'The end date is before the start date.';
+  return errors;
+}
+
+export function Payments() {
+  const { search } = useLocation();
+  const applied = filtersFrom(search);
+  const cursor = search.get('cursor') ?? '';
+  const [draft, setDraft] = useState<Filters>(applied);
+  const [errors, setErrors] = useState<Partial<Record<keyof Filters, string>>>({});
+  const [previous, setPrevious] = useState<string[]>([]);
+  const key = search.toString();
+
+  useEffect(() => setDraft(filtersFrom(new URLSearchParams(key))), [key]);
+
+  const merchants = useLoad(() => api<Page<Merchant>>('GET', `/merchants${query({ limit: 100 })}`), []);
+  const names = new Map((merchants.data?.items ?? []).map((m) => [m.id, m.name]));
+  const payments = useLoad(
+    () =>
+      api<Page<Payment>>(
+        'GET',
+        `/payments${query({
+          merchant_id: applied.merchant_id,
+          status: applied.status,
+          external_id: applied.external_id.trim(),
+          created_from: applied.from ? localDayStart(applied.from).toISOString() : undefined,
+          // Up to the end of the chosen day: the API's bound is exclusive.
+          created_to: applied.to ? new Date(localDayStart(applied.to).getTime() + 86_400_000).toISOString() : undefined,
+          limit: PAGE_SIZE,
+          cursor,
+        })}`,
+      ),
+    [key],
+  );
+
+  const go = (filters: Filters, nextCursor = '') => navigate(`/admin/payments${query({ ...filters, cursor: nextCursor })}`);
+  const apply = () => {
+    const problems = validate(draft);
+    setErrors(problems);
+    if (Object.values(problems).some(Boolean)) return;
+    setPrevious([]);
+    go({ ...draft, external_id: draft.external_id.trim() });
+  };
+  const set = (name: keyof Filters) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setDraft({ ...draft, [name]: event.target.value });
+  const filtered = Object.values(applied).some(Boolean);
+
+  return (
+    <>
+      <PageHeader title="Payments" subtitle="Newest first, across all merchants." />
+      <form className="filters card" onSubmit={onSubmit(apply)} noValidate aria-label="Filter payments">
+        <Field label="Merchant" htmlFor="f-merchant">
+          <select id="f-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
+            <option value="">All merchants</option>
+            {draft.merchant_id && !names.has(draft.merchant_id) && <option value={draft.merchant_id}>{draft.merchant_id}</option>}
+            {(merchants.data?.items ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Status" htmlFor="f-status">
+          <select id="f-status" value={draft.status} onChange={set('status')}>
+            <option value="">Any status</option>
+            {PAYMENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="External id" htmlFor="f-external" error={errors.external_id}>
+          <input id="f-external" placeholder="order-1234" value={draft.external_id} onChange={set('external_id')} aria-invalid={!!errors.external_id} />
+        </Field>
+        <Field label="Created from" htmlFor="f-from" error={errors.from}>
+          <input id="f-from" type="date" value={draft.from} onChange={set('from')} />
+        </Field>
+        <Field label="Created to" htmlFor="f-to" error={errors.to}>
+          <input id="f-to" type="date" value={draft.to} onChange={set('to')} aria-invalid={!!errors.to} />
+        </Field>
+        <div className="filters-actions">
+          <Button kind="primary" type="submit">
+            Apply
+          </Button>
+          {filtered && (
+            <Button
+              kind="ghost"
+              onClick={() => {
+                setErrors({});
+                setPrevious([]);
+                go(EMPTY);
+              }}
+            >
+              Clear
+            </Button>
+          )}
+        </div>
+      </form>
+
+      <Notice>{payments.error}</Notice>
+      {payments.loading && !payments.data && <Spinner />}
+      {payments.data && payments.data.items.length === 0 && <Empty>{filtered ? 'No payment matches these filters.' : 'No payments yet.'}</Empty>}
+      {payments.data && payments.data.items.length > 0 && (
+        <div className={`card card-flush${payments.loading ? ' is-loading' : ''}`}>
+          <table className="table table-cards" aria-label="Payments">
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Payment</th>
+                <th>Merchant</th>
+                <th className="num">Amount</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.data.items.map((p) => (
+                <tr key={p.id} className="row-link" onClick={() => navigate(`/admin/payments/${p.id}`)}>
+                  <td data-label="Created">{formatDate(p.createdAt)}</td>
+                  <td data-label="Payment">
+                    <Link to={`/admin/payments/${p.id}`} className="strong">
+                      {p.externalId}
+                    </Link>
+                    <div className="mono muted small">{p.id}</div>
+                  </td>
+                  <td data-label="Merchant">{names.get(p.merchantId) ?? <span className="mono small">{p.merchantId}</span>}</td>
+                  <td data-label="Amount" className="num">
+                    {formatMoney(p.amount)}
+                  </td>
+                  <td data-label="Status">
+                    <Badge value={p.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="pager">
+        <Button
+          disabled={previous.length === 0 && !cursor}
+          onClick={() => {
+            const back = previous.slice(0, -1);
+            setPrevious(back);
+            go(applied, previous[previous.length - 1] ?? '');
+          }}
+        >
+          ← Newer
+        </Button>
+        <Button
+          disabled={!payments.data?.next_cursor}
+          onClick={() => {
+            setPrevious([...previous, cursor]);
+            go(applied, payments.data!.next_cursor!);
+          }}
+        >
+          Older →
+        </Button>
+      </div>
+    </>
+  );
+}

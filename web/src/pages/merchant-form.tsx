@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { ApiError } from '../api';
+import type { Merchant } from '../types';
+import { Field } from '../ui';
+
+export interface MerchantFormValues {
+  name: string;
+  webhook_url: string;
+  provider: string;
+}
+
+export type MerchantFormErrors = Partial<Record<keyof MerchantFormValues, string>>;
+
+export function initialValues(merchant?: Merchant): MerchantFormValues {
+  return { name: merchant?.name ?? '', webhook_url: merchant?.webhook_url ?? '', provider: merchant?.provider ?? '' };
+}
+
+/** The same rules the API applies to shape; the API still has the last word (URL policy, known providers). */
+export function validateMerchant(values: MerchantFormValues): MerchantFormErrors {
+  const errors: MerchantFormErrors = {};
+  const name = values.name.trim();
+  if (!name) errors.name = 'Give the merchant a name.';
+  else if (name.length > 200) errors.name = 'The name can have at most 200 characters.';
+  const url = values.webhook_url.trim();
+  if (url) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) errors.webhook_url = 'Enter a full http:// or https:// address, or leave it empty.';
+    else if (url.length > 2048) errors.webhook_url = 'The address can have at most 2048 characters.';
+  }
+  const provider = values.provider.trim();
+  if (provider && !/^[a-z][a-z0-9_-]{0,31}$/.test(provider)) errors.provider = 'A provider name is lower-case letters, digits, - or _ (for example "sandbox").';
+  return errors;
+}
+
+/** The API's field errors, placed beside the fields they are about. */
+export function apiFieldErrors(error: unknown): MerchantFormErrors {
+  if (!(error instanceof ApiError)) return {};
+  return { name: error.fieldMessage('name'), webhook_url: error.fieldMessage('webhook_url'), provider: error.fieldMessage('provider') };
+}
+
+export function MerchantFields({ values, errors, onChange, idPrefix }: { values: MerchantFormValues; errors: MerchantFormErrors; onChange: (values: MerchantFormValues) => void; idPrefix: string }) {
+  const set = (key: keyof MerchantFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => onChange({ ...values, [key]: event.target.value });
+  return (
+    <>
+      <Field label="Name" htmlFor={`${idPrefix}-name`} error={errors.name}>
+        <input id={`${idPrefix}-name`} value={values.name} onChange={set('name')} maxLength={220} aria-invalid={!!errors.name} />
+      </Field>
+      <Field label="Webhook URL" htmlFor={`${idPrefix}-webhook`} error={errors.webhook_url} hint="Where payment events are sent. Leave empty to send none.">
+        <input id={`${idPrefix}-webhook`} type="url" inputMode="url" placeholder="https://shop.example.com/webhooks/pix" value={values.webhook_url} onChange={set('webhook_url')} aria-invalid={!!errors.webhook_url} />
+      </Field>
+      <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider} hint="Leave empty to use the gateway's default provider.">
+        <input id={`${idPrefix}-provider`} list="known-providers" placeholder="default" value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider} />
+        <datalist id="known-providers">
+          <option value="sandbox" />
+        </datalist>
+      </Field>
+    </>
+  );
+}
+
+export function useMerchantForm(merchant?: Merchant) {
+  const [values, setValues] = useState(initialValues(merchant));
+  const [errors, setErrors] = useState<MerchantFormErrors>({});
+  return { values, setValues, errors, setErrors };
+}

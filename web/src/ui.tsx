@@ -1,0 +1,276 @@
+import { FormEvent, ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from './api';
+
+export function Notice({ kind = 'error', children, onClose }: { kind?: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onClose?: () => void }) {
+  if (!children) return null;
+  return (
+    <div className={`notice notice-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      <div className="notice-body">{children}</div>
+      {onClose && (
+        <button type="button" className="notice-close" aria-label="Dismiss" onClick={onClose}>
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="spinner" role="status">
+      <span className="spinner-dot" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}
+
+const STATUS_TONE: Record<string, string> = {
+  pending: 'amber',
+  paid: 'green',
+  delivered: 'green',
+  active: 'green',
+  applied: 'green',
+  expired: 'gray',
+  cancelled: 'gray',
+  inactive: 'gray',
+  revoked: 'gray',
+  ignored: 'gray',
+  failed: 'red',
+  amount_mismatch: 'red',
+  refunded: 'blue',
+};
+
+export function Badge({ value, label }: { value: string; label?: string }) {
+  return <span className={`badge badge-${STATUS_TONE[value] ?? 'gray'}`}>{label ?? value.replace(/_/g, ' ')}</span>;
+}
+
+export function Button({
+  children,
+  kind = 'secondary',
+  busy = false,
+  ...rest
+}: { children: ReactNode; kind?: 'primary' | 'secondary' | 'danger' | 'ghost'; busy?: boolean } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="button" className={`btn btn-${kind}`} disabled={busy || rest.disabled} aria-busy={busy || undefined} {...rest}>
+      {busy ? <span className="btn-spinner" aria-hidden="true" /> : null}
+      {children}
+    </button>
+  );
+}
+
+export function Field({ label, hint, error, children, htmlFor }: { label: string; hint?: ReactNode; error?: string; children: ReactNode; htmlFor: string }) {
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={htmlFor}>{label}</label>
+      {children}
+      {error ? (
+        <div className="field-error" id={`${htmlFor}-error`}>
+          {error}
+        </div>
+      ) : hint ? (
+        <div className="field-hint">{hint}</div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A modal on the native <dialog>: focus stays inside, Esc closes it. */
+export function Modal({ title, onClose, children, footer, wide }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={`modal${wide ? ' modal-wide' : ''}`}
+      aria-labelledby="modal-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="modal-head">
+        <h2 id="modal-title">{title}</h2>
+        <button type="button" className="modal-close" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <div className="modal-body">{children}</div>
+      {footer && <div className="modal-foot">{footer}</div>}
+    </dialog>
+  );
+}
+
+/** "Are you sure?" for changes that cannot be undone; shows the API's answer if it fails. */
+export function Confirm({
+  title,
+  children,
+  confirmLabel,
+  danger = true,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+      onClose();
+    } catch (e) {
+      setError(messageOf(e));
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button kind={danger ? 'danger' : 'primary'} busy={busy} onClick={confirm}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+      <Notice>{error}</Notice>
+    </Modal>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+    setTimeout(() => setState('idle'), 2500);
+  };
+  return (
+    <Button kind="secondary" onClick={copy} aria-live="polite">
+      {state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Select and copy' : label}
+    </Button>
+  );
+}
+
+/** A secret the gateway shows only once: the value, a copy button, and a warning that says so. */
+export function SecretReveal({ title, value, what, onClose }: { title: string; value: string; what: string; onClose: () => void }) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <Button kind="primary" onClick={onClose}>
+          I have stored it safely
+        </Button>
+      }
+    >
+      <Notice kind="warning">
+        <strong>Copy this {what} now. It will not be shown again.</strong> The gateway keeps only a fingerprint of it; if it is lost, issue a new one.
+      </Notice>
+      <div className="secret-row">
+        <code className="secret" data-testid="revealed-secret" onFocus={(e) => selectAll(e.currentTarget)} tabIndex={0}>
+          {value}
+        </code>
+        <CopyButton text={value} />
+      </div>
+    </Modal>
+  );
+}
+
+function selectAll(element: HTMLElement) {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const selection = window.getSelection();
+  selection?.removeAllRanges();
+  selection?.addRange(range);
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something unexpected happened in the dashboard. Reload the page and try again.';
+}
+
+/** Loads data for a page: the value, the error in words, and a reload function. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: string; loading: boolean; reload: () => Promise<void>; setData: (value: T) => void } {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(true);
+  const generation = useRef(0);
+  const reload = useCallback(async () => {
+    const mine = ++generation.current;
+    setLoading(true);
+    try {
+      const value = await load();
+      if (mine !== generation.current) return;
+      setData(value);
+      setError(undefined);
+    } catch (e) {
+      if (mine !== generation.current) return;
+      setError(messageOf(e));
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { data, error, loading, reload, setData };
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-head">
+      <div>
+        <h1>{title}</h1>
+        {subtitle && <div className="page-subtitle">{subtitle}</div>}
+      </div>
+      {actions && <div className="page-actions">{actions}</div>}
+    </div>
+  );
+}
+
+export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <section className={`card${className ? ` ${className}` : ''}`}>
+      {(title || actions) && (
+        <div className="card-head">
+          {title && <h2>{title}</h2>}
+          {actions && <div className="card-actions">{actions}</div>}
+        </div>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function onSubmit(handler: () => void) {
+  return (event: FormEvent) => {
+    event.preventDefault();
+    handler();
+  };
+}
