@@ -12,6 +12,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
+import { PaymentsModule } from './payments/payments.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -45,6 +46,7 @@ export class AppModule {
         HealthModule,
         MerchantsModule,
         ProvidersModule,
+        PaymentsModule,
         WebhooksModule,
         ReconciliationModule,
         DashboardModule,
