@@ -43,6 +43,11 @@ export async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
 
+/** A link of the main navigation (desktop width, where it is always shown). */
+export function nav(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+}
+
 /** Saves a full-page screenshot under test-artifacts/screenshots/ (gitignored). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -84,7 +84,9 @@ export function Deliveries() {
                 <tr key={d.id}>
                   <td data-label="Created">{formatDate(d.created_at)}</td>
                   <td data-label="Event">
-                    {d.event_type} <Badge value={d.status} />
+                    <span>
+                      {d.event_type} <Badge value={d.status} />
+                    </span>
                   </td>
                   <td data-label="Merchant">{d.merchant_id ? <Link to={`/admin/merchants/${d.merchant_id}`}>{names.get(d.merchant_id) ?? d.merchant_id}</Link> : '—'}</td>
                   <td data-label="Payment">{d.payment_id ? <Link to={`/admin/payments/${d.payment_id}`} className="mono small">{d.payment_id}</Link> : '—'}</td>

@@ -83,7 +83,7 @@ export function MerchantDetail({ id }: { id: string }) {
         actions={
           <>
             <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
-              Payments
+              View payments
             </Link>
             {m.active ? (
               <Button kind="danger" onClick={() => setDialog({ kind: 'deactivate' })}>

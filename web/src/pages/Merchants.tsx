@@ -80,16 +80,18 @@ export function Merchants() {
               {merchants.map((m) => (
                 <tr key={m.id} className="row-link" onClick={() => navigate(`/admin/merchants/${m.id}`)}>
                   <td data-label="Name">
-                    <Link to={`/admin/merchants/${m.id}`} className="strong">
-                      {m.name}
-                    </Link>
-                    <div className="mono muted small">{m.id}</div>
+                    <div className="cell-stack">
+                      <Link to={`/admin/merchants/${m.id}`} className="strong">
+                        {m.name}
+                      </Link>
+                      <div className="mono muted small">{m.id}</div>
+                    </div>
                   </td>
                   <td data-label="Status">
                     <Badge value={m.active ? 'active' : 'inactive'} />
                   </td>
-                  <td data-label="Webhook URL" className="truncate">
-                    {m.webhook_url ?? <span className="muted">none</span>}
+                  <td data-label="Webhook URL">
+                    <span className="truncate">{m.webhook_url ?? <span className="muted">none</span>}</span>
                   </td>
                   <td data-label="Provider">{m.provider ?? <span className="muted">default</span>}</td>
                   <td data-label="Created">{formatDate(m.created_at)}</td>

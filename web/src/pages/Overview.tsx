@@ -87,43 +87,25 @@ function Metric({ label, value, note, tone }: { label: string; value: string; no
   );
 }
 
-/** Seven bars of paid volume, the payment count under each day. */
+/** Seven bars of paid volume, the payment count under each day. HTML, so labels stay readable on a phone. */
 function VolumeChart({ daily }: { daily: Stats['daily'] }) {
   const max = Math.max(...daily.map((d) => d.paid_volume), 0);
-  const width = 700;
-  const height = 220;
-  const top = 24;
-  const bottom = 44;
-  const slot = width / daily.length;
-  const barWidth = Math.min(56, slot * 0.6);
-  const scale = (value: number) => (max === 0 ? 0 : ((height - top - bottom) * value) / max);
   return (
-    <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label="Paid volume per day for the last 7 days">
-        <line x1="0" x2={width} y1={height - bottom} y2={height - bottom} className="chart-axis" />
-        {daily.map((day, i) => {
-          const h = scale(day.paid_volume);
-          const x = i * slot + (slot - barWidth) / 2;
-          const y = height - bottom - h;
-          return (
-            <g key={day.day_start}>
-              <title>{`${formatDay(day.day_start)}: ${formatMoney(day.paid_volume)} paid, ${day.payments} payments created`}</title>
-              <rect x={x} y={y} width={barWidth} height={Math.max(h, day.paid_volume > 0 ? 2 : 0)} rx="4" className={i === daily.length - 1 ? 'chart-bar chart-bar-today' : 'chart-bar'} />
-              {day.paid_volume > 0 && (
-                <text x={x + barWidth / 2} y={y - 6} className="chart-value">
-                  {compactMoney(day.paid_volume)}
-                </text>
-              )}
-              <text x={x + barWidth / 2} y={height - bottom + 18} className="chart-label">
-                {formatDay(day.day_start)}
-              </text>
-              <text x={x + barWidth / 2} y={height - bottom + 34} className="chart-sublabel">
-                {day.payments} pay.
-              </text>
-            </g>
-          );
-        })}
-      </svg>
+    <figure className="chart" role="img" aria-label="Paid volume per day for the last 7 days">
+      <div className="chart-bars">
+        {daily.map((day, i) => (
+          <div key={day.day_start} className="chart-col" title={`${formatDay(day.day_start)}: ${formatMoney(day.paid_volume)} paid, ${day.payments} payments created`}>
+            <div className="chart-plot">
+              <span className="chart-value">{day.paid_volume > 0 ? compactMoney(day.paid_volume) : ''}</span>
+              <div className={i === daily.length - 1 ? 'chart-bar chart-bar-today' : 'chart-bar'} style={{ height: day.paid_volume === 0 ? '0' : `max(3px, ${(day.paid_volume / max) * 100}%)` }} />
+            </div>
+            <div className="chart-label">{formatDay(day.day_start)}</div>
+            <div className="chart-sublabel">
+              {day.payments} {day.payments === 1 ? 'payment' : 'payments'}
+            </div>
+          </div>
+        ))}
+      </div>
       {max === 0 && <figcaption className="muted small">No payments were paid in the last 7 days.</figcaption>}
     </figure>
   );
@@ -131,7 +113,7 @@ function VolumeChart({ daily }: { daily: Stats['daily'] }) {
 
 function compactMoney(value: number): string {
   if (value >= 1_000_000) return `R$ ${(value / 1_000_000).toFixed(1)}M`;
-  if (value >= 10_000) return `R$ ${Math.round(value / 1000)}k`;
+  if (value >= 1_000) return `R$ ${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)}k`;
   return formatMoney(value);
 }
 

@@ -148,7 +148,7 @@ export function PaymentDetail({ id }: { id: string }) {
             BR Code (Pix copia e cola)
           </label>
           <div className="secret-row">
-            <textarea id="br-code" className="mono brcode" readOnly value={p.pix.copyPaste} rows={3} onFocus={(e) => e.currentTarget.select()} />
+            <textarea id="br-code" className="mono brcode" readOnly value={p.pix.copyPaste} rows={4} onFocus={(e) => e.currentTarget.select()} />
             <CopyButton text={p.pix.copyPaste} />
           </div>
         </Card>

@@ -156,10 +156,12 @@ export function Payments() {
                 <tr key={p.id} className="row-link" onClick={() => navigate(`/admin/payments/${p.id}`)}>
                   <td data-label="Created">{formatDate(p.createdAt)}</td>
                   <td data-label="Payment">
-                    <Link to={`/admin/payments/${p.id}`} className="strong">
-                      {p.externalId}
-                    </Link>
-                    <div className="mono muted small">{p.id}</div>
+                    <div className="cell-stack">
+                      <Link to={`/admin/payments/${p.id}`} className="strong">
+                        {p.externalId}
+                      </Link>
+                      <div className="mono muted small">{p.id}</div>
+                    </div>
                   </td>
                   <td data-label="Merchant">{names.get(p.merchantId) ?? <span className="mono small">{p.merchantId}</span>}</td>
                   <td data-label="Amount" className="num">
