@@ -51,9 +51,14 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await registerDashboard(app);
 
   // The simulated PSP (SANDBOX_API.md): a plain Fastify plugin with its own bodies, parser and error
-  // handling, so its answers are the sandbox's, not the gateway's envelope.
+  // handling, so its answers are the sandbox's, not the gateway's envelope. In production it only
+  // posts events back to this gateway.
   if (config.sandboxEnabled) {
-    await app.register(sandboxServer, { prefix: '/sandbox', webhookSecret: config.sandboxWebhookSecret?.reveal() });
+    await app.register(sandboxServer, {
+      prefix: '/sandbox',
+      webhookSecret: config.sandboxWebhookSecret?.reveal(),
+      notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
+    });
   }
 
   setupOpenApi(app);

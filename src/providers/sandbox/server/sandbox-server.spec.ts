@@ -273,6 +273,20 @@ describe('sandbox PSP server limits', () => {
     await app.close();
   });
 
+  it('with notificationUrlPrefix, refuses charges that would notify anywhere else', async () => {
+    const app = Fastify();
+    await app.register(sandboxServer, { notificationUrlPrefix: 'https://pix.example.com/webhooks/' });
+    const post = (notificationUrl: string) => {
+      const body = chargeBody({ notificationUrl });
+      return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
+    };
+    const refused = await post('http://169.254.169.254/latest/meta-data');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', field: 'notificationUrl' } });
+    expect((await post('https://pix.example.com/webhooks/sandbox')).statusCode).toBe(201);
+    await app.close();
+  });
+
   it('a held (timeout) request does not keep the server from closing', async () => {
     const app = Fastify();
     await app.register(sandboxServer);

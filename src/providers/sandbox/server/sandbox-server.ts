@@ -30,6 +30,11 @@ export interface SandboxServerOptions {
   webhookTimeoutMs?: number;
   /** The sandbox's clock in epoch milliseconds (charge times and expiry); tests move it forward. */
   now?: () => number;
+  /**
+   * When set, charges may only name notification URLs starting with it, so a sandbox exposed by a
+   * production gateway cannot be used to make the gateway post to arbitrary (internal) addresses.
+   */
+  notificationUrlPrefix?: string;
 }
 
 export const DEFAULT_MAX_CHARGES = 50_000;
@@ -183,6 +188,9 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
       const amountCents = wireAmountToCents(body.amount)!;
       if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
+      if (options.notificationUrlPrefix !== undefined && !body.notificationUrl.startsWith(options.notificationUrlPrefix)) {
+        throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
+      }
 
       const failure = failures.take('create');
       if (failure && refuse(reply, failure.mode)) return reply;
