@@ -10,6 +10,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -48,6 +49,7 @@ export class AppModule {
         ProvidersModule,
         PaymentsModule,
         WebhooksModule,
+        DeliveriesModule,
         ReconciliationModule,
         DashboardModule,
       ],

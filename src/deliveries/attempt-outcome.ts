@@ -1,0 +1,48 @@
+import type { DeliveryStatus } from './webhook-delivery.entity';
+import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './retry-schedule';
+
+/** What one attempt produced, whether or not the merchant answered. */
+export interface AttemptResult {
+  statusCode: number | null;
+  /** Why there was no usable answer (network, timeout, refused URL…); null when the merchant answered. */
+  error: string | null;
+  latencyMs: number | null;
+  retryAfter?: string | string[];
+  location?: string;
+}
+
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  /** When the next attempt is due (for `pending`); otherwise the time of this decision. */
+  nextAttemptAt: Date;
+  /** The text kept as the attempt's and the delivery's last error. */
+  error: string | null;
+}
+
+const isSuccess = (code: number | null): boolean => code !== null && code >= 200 && code < 300;
+
+/**
+ * Contract section 7: 2xx is delivered; 410 Gone means the merchant wants no more of these, so the
+ * delivery is failed at once (an operator can still redeliver); anything else is retried on the
+ * schedule, no sooner than the merchant's Retry-After, and failed once the schedule is used up.
+ * `attempt` is this attempt's number (1 for the first).
+ */
+export function decideOutcome(attempt: number, result: AttemptResult, policy: RetryPolicy, now: Date): AttemptOutcome {
+  if (isSuccess(result.statusCode)) return { status: 'delivered', nextAttemptAt: now, error: null };
+  const error = result.error ?? answerError(result);
+  if (result.statusCode === 410) return { status: 'failed', nextAttemptAt: now, error };
+  const delay = nextRetryDelayMs(attempt, policy, parseRetryAfter(result.retryAfter, now));
+  if (delay === null) return { status: 'failed', nextAttemptAt: now, error };
+  return { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error };
+}
+
+function answerError(result: AttemptResult): string | null {
+  const code = result.statusCode;
+  if (code === null) return null;
+  if (code >= 300 && code < 400) {
+    const to = result.location ? ` to ${result.location.slice(0, 200)}` : '';
+    return `redirect${to} not followed: the webhook URL must answer 2xx itself`;
+  }
+  if (code === 410) return 'HTTP 410 Gone: the merchant asked for no more deliveries';
+  return `HTTP ${code}`;
+}

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { newId } from '../common/ids';
+import { sqlRows } from '../database/sql';
+import type { AttemptOutcome, AttemptResult } from './attempt-outcome';
+
+/** A delivery this process holds until `leaseUntil`, with what is needed to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  eventType: string;
+  requestId: string;
+  body: unknown;
+  /** Attempts recorded before this one. */
+  attempts: number;
+  /** The lease, also the fencing token when the attempt is recorded. */
+  leaseUntil: Date;
+  /** The merchant's URL and secret now, not when the event arrived: a fixed URL helps the next retry. */
+  webhookUrl: string | null;
+  signingSecretEnc: string | null;
+  provider: string;
+}
+
+interface ClaimRow {
+  id: string;
+  event_type: string;
+  request_id: string;
+  body: unknown;
+  attempts: number;
+  locked_until: Date;
+  webhook_url: string | null;
+  webhook_signing_secret_enc: string | null;
+  provider: string;
+}
+
+export interface RecordedAttempt {
+  claim: ClaimedDelivery;
+  attempt: number;
+  attemptedAt: Date;
+  url: string | null;
+  result: AttemptResult;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * The delivery worker's two statements. Neither holds a transaction across the HTTP call: the
+ * claim is one statement, the record one short transaction, so the embedded database's single
+ * connection is never tied up waiting for a merchant.
+ */
+@Injectable()
+export class DeliveryStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes up to `limit` due deliveries and leases them for `leaseMs`. SKIP LOCKED lets several
+   * processes claim side by side without waiting on or taking each other's rows; the lease keeps
+   * a claimed row away from them after this statement commits, until it is recorded or, if this
+   * process dies, until the lease lapses and another process retries it (at-least-once).
+   * The lease is cut to milliseconds so it survives the round trip through a JavaScript Date.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const rows = await sqlRows<ClaimRow>(
+      this.dataSource,
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+          ORDER BY next_attempt_at
+          LIMIT $1
+            FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d
+          SET locked_until = date_trunc('milliseconds', now()) + make_interval(secs => $2::double precision / 1000)
+         FROM due, merchants m, payments p
+        WHERE d.id = due.id AND m.id = d.merchant_id AND p.id = d.payment_id
+       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, m.webhook_url, m.webhook_signing_secret_enc, p.provider`,
+      [limit, leaseMs],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      eventType: row.event_type,
+      requestId: row.request_id,
+      body: row.body,
+      attempts: row.attempts,
+      leaseUntil: row.locked_until,
+      webhookUrl: row.webhook_url,
+      signingSecretEnc: row.webhook_signing_secret_enc,
+      provider: row.provider,
+    }));
+  }
+
+  /**
+   * Keeps the attempt and moves the delivery on, in one transaction. The update only applies while
+   * this process still holds the lease it claimed with: if the lease lapsed (a stalled process) and
+   * another process took the delivery, that process decides its state, and this attempt is only
+   * added to the history. Returns whether the delivery was updated.
+   */
+  async record({ claim, attempt, attemptedAt, url, result, outcome }: RecordedAttempt): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const updated = await sqlRows<{ id: string }>(
+        manager,
+        `UPDATE webhook_deliveries
+            SET status = $2::text, attempts = attempts + 1, next_attempt_at = $3, locked_until = NULL,
+                last_status_code = $4, last_error = $5,
+                delivered_at = CASE WHEN $2::text = 'delivered' THEN $6 ELSE delivered_at END,
+                updated_at = now()
+          WHERE id = $1 AND locked_until = $7
+        RETURNING id`,
+        [claim.id, outcome.status, outcome.nextAttemptAt, result.statusCode, outcome.error, new Date(), claim.leaseUntil],
+      );
+      await manager.query(
+        `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [newId('att'), claim.id, attempt, url, result.statusCode, result.latencyMs, outcome.error, attemptedAt],
+      );
+      return updated.length > 0;
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SecretBox } from '../common/crypto/secret-box';
+import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
+import { AppConfig } from '../config/app-config';
+import type { DeliveryNudge } from '../webhooks/delivery-nudge';
+import { AttemptResult, decideOutcome } from './attempt-outcome';
+import { ClaimedDelivery, DeliveryStore } from './delivery-store';
+import { describeNetworkError, MerchantHttpClient } from './merchant-http';
+import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
+import { WebhookSigner } from './webhook-signer';
+
+const USER_AGENT = 'pix-gateway-webhooks/1';
+
+/**
+ * Sends queued forwards to merchants (contract section 7). Every DELIVERY_POLL_MS, and at once when
+ * intake nudges it after a commit, it claims due deliveries (DeliveryStore.claimDue), posts each
+ * with at most DELIVERY_CONCURRENCY in flight, and records the attempt. DELIVERY_POLL_MS=0 turns
+ * the worker off in this process (another process, or a later start, delivers).
+ *
+ * Guarantees come from the database, not from this object: a delivery is sent only by the process
+ * holding its lease, and one that crashed mid-attempt is retried by whoever claims it after the
+ * lease lapses, so every forward arrives at least once. Merchants deduplicate by `webhook-id`.
+ */
+@Injectable()
+export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DeliveryWorker');
+  private readonly http = new MerchantHttpClient();
+  private readonly policy: RetryPolicy;
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private claiming?: Promise<void>;
+  /** Set when there may be due work that has not been claimed yet (a nudge, a tick, a full claim). */
+  private wanted = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: DeliveryStore,
+    private readonly urlPolicy: WebhookUrlPolicy,
+    private readonly secrets: SecretBox,
+  ) {
+    this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.deliveryPollMs <= 0) return;
+    this.running = true;
+    this.timer = setInterval(() => this.nudge(), this.config.deliveryPollMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** Stops claiming, then lets attempts in flight finish and be recorded (each is bounded by the timeout). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.running = false;
+    clearInterval(this.timer);
+    await this.claiming;
+    await Promise.allSettled([...this.inFlight]);
+    this.http.close();
+  }
+
+  /** Look for due deliveries now. Returns at once and never throws (intake calls it after committing). */
+  nudge(): void {
+    this.wanted = true;
+    this.claimMore();
+  }
+
+  private claimMore(): void {
+    if (!this.running || this.claiming || !this.wanted) return;
+    const free = this.config.deliveryConcurrency - this.inFlight.size;
+    if (free <= 0) return; // the next attempt to finish calls back here
+    this.wanted = false;
+    this.claiming = this.store
+      .claimDue(free, this.config.deliveryLeaseMs)
+      .then((claims) => {
+        for (const claim of claims) this.start(claim);
+        // A full batch suggests more is due; claim again as soon as there is room.
+        if (claims.length === free) this.wanted = true;
+      })
+      .catch((error: unknown) => this.logger.error({ err: error }, 'Claiming deliveries failed; trying again on the next poll'))
+      .finally(() => {
+        this.claiming = undefined;
+        this.claimMore();
+      });
+  }
+
+  private start(claim: ClaimedDelivery): void {
+    const task = this.deliver(claim)
+      .catch((error: unknown) => this.logger.error({ err: error, delivery_id: claim.id }, 'Recording a delivery attempt failed; it is retried when its lease lapses'))
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.claimMore();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async deliver(claim: ClaimedDelivery): Promise<void> {
+    const attempt = claim.attempts + 1;
+    const attemptedAt = new Date();
+    const result = await this.send(claim, attemptedAt);
+    const outcome = decideOutcome(attempt, result, this.policy, new Date());
+    const current = await this.store.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
+    if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
+    else if (outcome.status === 'failed') this.logger.warn({ delivery_id: claim.id, attempt, error: outcome.error }, 'Delivery failed for good');
+  }
+
+  /** One POST; every failure, ours or the merchant's, becomes the attempt's result rather than an exception. */
+  private async send(claim: ClaimedDelivery, attemptedAt: Date): Promise<AttemptResult> {
+    if (!claim.webhookUrl) return { statusCode: null, latencyMs: null, error: 'the merchant has no webhook_url' };
+    let headers: Record<string, string>;
+    const body = JSON.stringify(claim.body);
+    try {
+      headers = this.headers(claim, body, attemptedAt);
+    } catch (error) {
+      // Never send unsigned to a merchant that expects a signature.
+      this.logger.error({ err: error, delivery_id: claim.id }, 'Could not open the merchant signing secret (is SECRETS_KEY the one it was saved with?)');
+      return { statusCode: null, latencyMs: null, error: 'the signing secret could not be decrypted; check SECRETS_KEY' };
+    }
+    let target;
+    try {
+      target = await this.urlPolicy.resolveForDelivery(claim.webhookUrl);
+    } catch (error) {
+      const reason = error instanceof WebhookUrlRejectedError ? `webhook URL refused: ${error.message}` : `DNS: ${describeNetworkError(error)}`;
+      return { statusCode: null, latencyMs: null, error: reason };
+    }
+    const answer = await this.http.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(body, 'utf8'), timeoutMs: this.config.deliveryTimeoutMs });
+    const location = answer.headers.location;
+    return { statusCode: answer.statusCode, latencyMs: answer.latencyMs, error: answer.error, retryAfter: answer.headers['retry-after'], location };
+  }
+
+  /** Contract section 7; the signature covers exactly `body`, the bytes sent. */
+  private headers(claim: ClaimedDelivery, body: string, attemptedAt: Date): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-webhook-source': claim.provider,
+      'x-webhook-event': claim.eventType,
+      'x-request-id': claim.requestId,
+    };
+    if (claim.signingSecretEnc) {
+      const signature = new WebhookSigner(this.secrets.open(claim.signingSecretEnc)).sign(claim.id, attemptedAt, body);
+      headers['webhook-id'] = claim.id;
+      headers['webhook-timestamp'] = String(Math.floor(attemptedAt.getTime() / 1000));
+      headers['webhook-signature'] = signature;
+      headers['x-webhook-signature'] = signature;
+    }
+    return headers;
+  }
+}
