@@ -98,8 +98,14 @@ export interface Delivery {
   delivered_at: string | null;
   created_at: string;
   attempts?: DeliveryAttempt[];
-  merchant_id?: string;
-  payment_id?: string;
+}
+
+/** A delivery as `GET /admin/api/webhook-deliveries` lists it: `attempts` is a count there. */
+export interface ListedDelivery extends Omit<Delivery, 'attempts' | 'attempt_count'> {
+  attempts: number;
+  merchant_id: string;
+  merchant_name: string;
+  payment_id: string;
 }
 
 export interface PaymentDetail extends Payment {

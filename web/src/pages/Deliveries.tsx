@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
-import type { Delivery, DeliveryStatus, Merchant, Page } from '../types';
+import type { DeliveryStatus, ListedDelivery, Page } from '../types';
 import { Badge, Button, Empty, Notice, PageHeader, Spinner, messageOf, useLoad } from '../ui';
 import { deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 
@@ -15,14 +15,11 @@ const TABS: { status: DeliveryStatus; label: string; empty: string }[] = [
 export function Deliveries() {
   const { search } = useLocation();
   const status = (TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed') as DeliveryStatus;
-  const [more, setMore] = useState<Delivery[]>([]);
+  const [more, setMore] = useState<ListedDelivery[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
-  const merchants = useLoad(() => api<Page<Merchant>>('GET', `/merchants${query({ limit: 100 })}`), []);
-  const names = new Map((merchants.data?.items ?? []).map((m) => [m.id, m.name]));
   const list = useLoad(async () => {
-    const data = await api<Page<Delivery> | Delivery[]>('GET', `/webhook-deliveries${query({ status, limit: 50 })}`);
-    const page = Array.isArray(data) ? { items: data, next_cursor: null } : data;
+    const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status, limit: 50 })}`);
     setMore([]);
     setCursor(page.next_cursor);
     return page.items;
@@ -30,7 +27,7 @@ export function Deliveries() {
 
   const loadMore = async () => {
     try {
-      const page = await api<Page<Delivery>>('GET', `/webhook-deliveries${query({ status, limit: 50, cursor })}`);
+      const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status, limit: 50, cursor })}`);
       setMore((items) => [...items, ...page.items]);
       setCursor(page.next_cursor);
     } catch (e) {
@@ -88,14 +85,20 @@ export function Deliveries() {
                       {d.event_type} <Badge value={d.status} />
                     </span>
                   </td>
-                  <td data-label="Merchant">{d.merchant_id ? <Link to={`/admin/merchants/${d.merchant_id}`}>{names.get(d.merchant_id) ?? d.merchant_id}</Link> : '—'}</td>
-                  <td data-label="Payment">{d.payment_id ? <Link to={`/admin/payments/${d.payment_id}`} className="mono small">{d.payment_id}</Link> : '—'}</td>
-                  <td data-label="State">{deliveryState(d)}</td>
+                  <td data-label="Merchant">
+                    <Link to={`/admin/merchants/${d.merchant_id}`}>{d.merchant_name}</Link>
+                  </td>
+                  <td data-label="Payment">
+                    <Link to={`/admin/payments/${d.payment_id}`} className="mono small">
+                      {d.payment_id}
+                    </Link>
+                  </td>
+                  <td data-label="State">{deliveryState(d, d.attempts)}</td>
                   <td data-label="Last result" className="wrap">
                     {lastResult(d)}
                   </td>
                   <td className="actions-cell">
-                    {d.status === 'failed' && (
+                    {d.status !== 'delivered' && (
                       <RedeliverButton
                         delivery={d}
                         onDone={(text, ok) => {

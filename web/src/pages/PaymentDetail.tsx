@@ -168,10 +168,10 @@ export function PaymentDetail({ id }: { id: string }) {
                 <div>
                   <strong>{d.event_type}</strong> <Badge value={d.status} />
                   <div className="muted small">
-                    {deliveryState(d)} · last result: {lastResult(d)}
+                    {deliveryState(d, d.attempt_count)} · last result: {lastResult(d)}
                   </div>
                 </div>
-                {d.status === 'failed' && (
+                {d.status !== 'delivered' && (
                   <RedeliverButton
                     delivery={d}
                     onDone={(text, ok) => {

@@ -5,14 +5,14 @@ import type { Delivery, DeliveryAttempt } from '../types';
 import { Badge, Button, messageOf } from '../ui';
 
 /** What happens next to a delivery, in words. */
-export function deliveryState(d: Delivery): string {
+export function deliveryState(d: Pick<Delivery, 'status' | 'delivered_at' | 'next_attempt_at'>, attempts: number): string {
   if (d.status === 'delivered') return `Delivered ${formatDateSeconds(d.delivered_at)}`;
-  if (d.status === 'failed') return `Gave up after ${d.attempt_count} attempt${d.attempt_count === 1 ? '' : 's'}`;
-  return d.attempt_count === 0 ? `First attempt ${relative(d.next_attempt_at)}` : `Next attempt ${relative(d.next_attempt_at)}`;
+  if (d.status === 'failed') return `Gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  return attempts === 0 ? `First attempt ${relative(d.next_attempt_at)}` : `Attempt ${attempts + 1} ${relative(d.next_attempt_at)}`;
 }
 
 export function lastResult(d: Pick<Delivery, 'last_status_code' | 'last_error'>): string {
-  if (d.last_status_code && d.last_error) return `HTTP ${d.last_status_code}: ${d.last_error}`;
+  if (d.last_status_code && d.last_error) return d.last_error.includes(String(d.last_status_code)) ? d.last_error : `HTTP ${d.last_status_code}: ${d.last_error}`;
   if (d.last_status_code) return `HTTP ${d.last_status_code}`;
   return d.last_error ?? '—';
 }
