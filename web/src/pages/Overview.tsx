@@ -101,7 +101,8 @@ function VolumeChart({ daily }: { daily: Stats['daily'] }) {
             </div>
             <div className="chart-label">{formatDay(day.day_start)}</div>
             <div className="chart-sublabel">
-              {day.payments} {day.payments === 1 ? 'payment' : 'payments'}
+              {day.payments}
+              <span className="chart-unit"> {day.payments === 1 ? 'payment' : 'payments'}</span>
             </div>
           </div>
         ))}
