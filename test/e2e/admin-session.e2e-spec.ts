@@ -149,6 +149,27 @@ describe('admin session API', () => {
     expect(res.body.data.idle_expires_at).toBe(res.body.data.expires_at);
   });
 
+  describe('the page at /admin', () => {
+    it('answers every /admin path with the dashboard page, under a strict Content-Security-Policy', async () => {
+      for (const path of ['/admin', '/admin/', '/admin/payments/pay_123?status=paid']) {
+        const res = await http(t.url, 'GET', path);
+        // 503 with an explanation when dist/web has not been built (npm install builds it).
+        expect([200, 503]).toContain(res.status);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+      }
+    });
+
+    it('never lets the page shadow the API: an unknown /admin/api path is the 404 envelope', async () => {
+      for (const path of ['/admin/api/nope', '/admin/api/merchants/mer_x/nothing', '/admin/api']) {
+        const res = await http(t.url, 'GET', path);
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+      }
+    });
+  });
+
   describe('GET /admin/api/stats', () => {
     it('counts payments and paid volume today and over 7 days, statuses, failed deliveries and the provider error rate', async () => {
       const shop = await newMerchant(t);
