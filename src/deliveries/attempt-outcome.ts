@@ -13,8 +13,11 @@ export interface AttemptResult {
 
 export interface AttemptOutcome {
   status: DeliveryStatus;
-  /** When the next attempt is due (for `pending`); otherwise the time of this decision. */
-  nextAttemptAt: Date;
+  /**
+   * For `pending`: how long until the next attempt. A wait, not a time, so the database's clock
+   * places it, the one that due-ness and leases are judged by, whichever host made the attempt.
+   */
+  retryInMs: number | null;
   /** The text kept as the attempt's and the delivery's last error. */
   error: string | null;
 }
@@ -25,15 +28,15 @@ const isSuccess = (code: number | null): boolean => code !== null && code >= 200
  * Contract section 7: 2xx is delivered; 410 Gone means the merchant wants no more of these, so the
  * delivery is failed at once (an operator can still redeliver); anything else is retried on the
  * schedule, no sooner than the merchant's Retry-After, and failed once the schedule is used up.
- * `attempt` is this attempt's number (1 for the first).
+ * `attempt` is this attempt's number (1 for the first); `now` dates a Retry-After given as an HTTP date.
  */
 export function decideOutcome(attempt: number, result: AttemptResult, policy: RetryPolicy, now: Date): AttemptOutcome {
-  if (isSuccess(result.statusCode)) return { status: 'delivered', nextAttemptAt: now, error: null };
+  if (isSuccess(result.statusCode)) return { status: 'delivered', retryInMs: null, error: null };
   const error = result.error ?? answerError(result);
-  if (result.statusCode === 410) return { status: 'failed', nextAttemptAt: now, error };
+  if (result.statusCode === 410) return { status: 'failed', retryInMs: null, error };
   const delay = nextRetryDelayMs(attempt, policy, parseRetryAfter(result.retryAfter, now));
-  if (delay === null) return { status: 'failed', nextAttemptAt: now, error };
-  return { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error };
+  if (delay === null) return { status: 'failed', retryInMs: null, error };
+  return { status: 'pending', retryInMs: delay, error };
 }
 
 function answerError(result: AttemptResult): string | null {

@@ -99,13 +99,14 @@ export class DeliveryStore {
       const updated = await sqlRows<{ id: string }>(
         manager,
         `UPDATE webhook_deliveries
-            SET status = $2::text, attempts = attempts + 1, next_attempt_at = $3, locked_until = NULL,
+            SET status = $2::text, attempts = attempts + 1, locked_until = NULL,
+                next_attempt_at = CASE WHEN $3::int8 IS NULL THEN now() ELSE now() + $3::int8 * interval '1 millisecond' END,
                 last_status_code = $4, last_error = $5,
-                delivered_at = CASE WHEN $2::text = 'delivered' THEN $6 ELSE delivered_at END,
+                delivered_at = CASE WHEN $2::text = 'delivered' THEN now() ELSE delivered_at END,
                 updated_at = now()
-          WHERE id = $1 AND locked_until = $7
+          WHERE id = $1 AND locked_until = $6
         RETURNING id`,
-        [claim.id, outcome.status, outcome.nextAttemptAt, result.statusCode, outcome.error, new Date(), claim.leaseUntil],
+        [claim.id, outcome.status, outcome.retryInMs, result.statusCode, outcome.error, claim.leaseUntil],
       );
       await manager.query(
         `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at)
