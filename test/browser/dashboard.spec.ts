@@ -100,7 +100,7 @@ describe('dashboard (Chromium)', () => {
     await page.waitForURL(`**/admin/payments/${paymentId}`);
     await page.getByRole('heading', { name: /pending/ }).waitFor();
     expect(await page.getByLabel('BR Code (Pix copia e cola)').inputValue()).toBe(created.body.data.pix.copyPaste);
-    expect(await page.getByAltText('QR code of the Pix BR Code').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await page.getByAltText('QR code of the Pix BR Code').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)).toBe(true);
 
     // Simulate the confirmation: status and delivery change on the page.
     await page.getByRole('button', { name: 'Simulate confirm' }).click();
@@ -149,7 +149,7 @@ describe('dashboard (Chromium)', () => {
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await page.locator('.spinner').waitFor({ state: 'detached' });
         // Nothing may stick out sideways at phone width.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
         await screenshot(page, `${label}-${name}`);
       }
     }

@@ -50,22 +50,22 @@ describe('dashboard sign-in (Chromium)', () => {
     await signIn(page, t.url);
     const [cookie] = (await browser.context.cookies()).filter((c) => c.name === 'gw_admin_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin', secure: false });
-    expect(await page.evaluate(() => document.cookie)).not.toContain('gw_admin_session');
+    expect(await page.evaluate('document.cookie')).not.toContain('gw_admin_session');
   });
 
   it('refuses a change made with the cookie alone (no X-CSRF-Token): 403, nothing created', async () => {
     const attempt = (withToken: boolean) =>
       page.evaluate(async (withToken) => {
-        const session = await (await fetch('/admin/api/session')).json();
+        const session = (await (await fetch('/admin/api/session')).json()) as { data: { csrf_token: string } };
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (withToken) headers['x-csrf-token'] = session.data.csrf_token;
         const res = await fetch('/admin/api/merchants', { method: 'POST', headers, body: JSON.stringify({ name: 'Forged' }) });
-        return { status: res.status, body: await res.json() };
+        return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
       }, withToken);
     const forged = await attempt(false);
     expect(forged.status).toBe(403);
-    expect(forged.body.error.code).toBe('FORBIDDEN');
-    const list = await page.evaluate(async () => (await (await fetch('/admin/api/merchants')).json()).data.items.length);
+    expect(forged.body.error?.code).toBe('FORBIDDEN');
+    const list = await page.evaluate(async () => ((await (await fetch('/admin/api/merchants')).json()) as { data: { items: unknown[] } }).data.items.length);
     expect(list).toBe(0);
     expect((await attempt(true)).status).toBe(201);
   });
