@@ -77,7 +77,7 @@ describe('idempotency (HTTP)', () => {
     ['http_500', 500],
     ['http_503', 503],
     ['http_400', 400],
-    ['malformed', undefined],
+    ['malformed', 201], // the provider answered, with a body that is not a charge
     ['timeout', undefined],
     ['reset', undefined],
   ])('maps an upstream %s to 502 PAYMENT_CREATE_FAILED, stores nothing final, and a retry charges once', async (mode, upstreamStatus) => {

@@ -8,6 +8,8 @@ import { http } from '../helpers/http';
 import { TEST_ADMIN_TOKEN } from '../helpers/test-app';
 
 /** The gateway as a real process: start-up, refusals in production, one process per data dir, SIGTERM. */
+jest.setTimeout(180_000);
+
 describe('gateway process', () => {
   const dirs: string[] = [];
   const tempDir = () => {
@@ -66,11 +68,14 @@ describe('gateway process', () => {
     const gw = await startGatewayProcess({ DATA_DIR: dataDir, UPSTREAM_TIMEOUT_MS: '1500', LOG_LEVEL: 'info' });
     const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
     await http(gw.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'timeout', operation: 'create' } });
-    const inFlight = http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } });
-    await new Promise((r) => setTimeout(r, 300));
+    const request = { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } };
+    const inFlight = http(gw.url, 'POST', '/v1/payments/create', request);
+    // The same key answering 409 IDEMPOTENCY_IN_PROGRESS proves the first request is in flight.
+    while ((await http(gw.url, 'POST', '/v1/payments/create', request)).status !== 409) await new Promise((r) => setTimeout(r, 20));
     gw.kill('SIGTERM');
     const res = await inFlight;
-    expect(res.status).toBe(502); // answered (the sandbox held it until the upstream timeout), not cut off
+    // Answered, not cut off: a 502 because the in-process sandbox PSP goes down with the server.
+    expect(res.status).toBe(502);
     expect(await gw.exited).toBe(0);
     expect(gw.output()).toContain('Embedded database closed');
     expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
