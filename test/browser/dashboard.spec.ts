@@ -158,7 +158,13 @@ describe('dashboard (Chromium)', () => {
       await page.getByRole('link', { name: 'pedido-browser-1' }).click();
     });
     await page.getByRole('heading', { name: /paid/ }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await screenshot(page, 'phone-payment');
+    await page.getByRole('link', { name: 'Loja da Ana' }).click();
+    await page.getByRole('heading', { name: /Loja da Ana/ }).waitFor();
+    await page.getByRole('table', { name: 'API keys' }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(page, 'phone-merchant');
     await page.setViewportSize(DESKTOP);
   });
 });
