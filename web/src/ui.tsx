@@ -79,7 +79,7 @@ export function Field({ label, hint, error, children, htmlFor }: { label: string
 }
 
 /** A modal on the native <dialog>: focus stays inside, Esc closes it. */
-export function Modal({ title, onClose, children, footer, wide }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -89,7 +89,7 @@ export function Modal({ title, onClose, children, footer, wide }: { title: strin
   return (
     <dialog
       ref={ref}
-      className={`modal${wide ? ' modal-wide' : ''}`}
+      className="modal"
       aria-labelledby="modal-title"
       onCancel={(event) => {
         event.preventDefault();
@@ -234,7 +234,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `load` is a new closure on every render; `deps` says when it means something new.
   }, deps);
   useEffect(() => {
     void reload();
