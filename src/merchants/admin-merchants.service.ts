@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, FieldError } from '../common/errors/app-error';
+import { afterCursorSql, decodeCursor, microsecondsSql, toPage } from '../common/http/cursor';
 import { hasIdShape, newId } from '../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { sqlRows } from '../database/sql';
@@ -36,7 +37,7 @@ interface ApiKeyRow {
 
 /** The columns the views need; `created_us` keeps the full timestamp precision a JS Date would drop. */
 const MERCHANT_COLUMNS = `id, name, active, webhook_url, webhook_signing_secret_enc IS NOT NULL AS has_secret, provider, created_at, updated_at,
-  (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_us`;
+  ${microsecondsSql('created_at')} AS created_us`;
 
 /** Column values derived from the settable fields; absent keys are left unchanged. */
 interface MerchantSettings {
@@ -48,7 +49,6 @@ interface MerchantSettings {
 }
 
 const DEFAULT_PAGE_SIZE = 50;
-const CURSOR_SHAPE = /^(\d{1,20})\.(mer_[A-Za-z0-9]{24})$/;
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
@@ -67,21 +67,6 @@ function toMerchantView(row: MerchantRow): MerchantView {
 
 function toApiKeyView(row: ApiKeyRow): ApiKeyView {
   return { id: row.id, prefix: row.prefix, created_at: iso(row.created_at), revoked_at: row.revoked_at === null ? null : iso(row.revoked_at) };
-}
-
-/**
- * Keyset cursor over (created_at DESC, id DESC). The position is kept in microseconds, the
- * precision of timestamptz: a millisecond Date would skip rows created within the same millisecond
- * as a page's last row.
- */
-function encodeCursor(row: MerchantRow): string {
-  return Buffer.from(`${row.created_us}.${row.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdUs: string; id: string } {
-  const match = CURSOR_SHAPE.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw AppError.validation([{ field: 'cursor', message: 'cursor is not a cursor this API returned' }]);
-  return { createdUs: match[1]!, id: match[2]! };
 }
 
 /** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
@@ -128,7 +113,7 @@ export class AdminMerchantsService {
     if (query.cursor !== undefined) {
       const after = decodeCursor(query.cursor);
       params.push(after.createdUs, after.id);
-      where.push(`(created_at, id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`);
+      where.push(afterCursorSql('created_at', 'id', `$${params.length - 1}`, `$${params.length}`));
     }
     params.push(limit + 1);
     const rows = await sqlRows<MerchantRow>(
@@ -137,8 +122,7 @@ export class AdminMerchantsService {
         ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
       params,
     );
-    const page = rows.slice(0, limit);
-    return { items: page.map(toMerchantView), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+    return toPage(rows, limit, toMerchantView);
   }
 
   async get(id: string): Promise<MerchantView> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { decodeCursor, encodeCursor, Page } from '../common/http/cursor';
+import { afterCursorSql, decodeCursor, microsecondsSql, Page, toPage } from '../common/http/cursor';
 import type { ListPaymentsQuery } from './dto/list-payments.query';
 import { Payment } from './payment.entity';
 import { PaymentView, toPaymentView } from './payment.view';
@@ -15,7 +15,7 @@ export class AdminPaymentsService {
   /** Payments across merchants, newest first, one keyset page at a time. */
   async list(query: ListPaymentsQuery): Promise<Page<AdminPaymentItem>> {
     const limit = query.limit ?? 50;
-    const qb = this.dataSource.getRepository(Payment).createQueryBuilder('p');
+    const qb = this.dataSource.getRepository(Payment).createQueryBuilder('p').addSelect(microsecondsSql('p.created_at'), 'created_us');
     if (query.merchant_id) qb.andWhere('p.merchant_id = :merchantId', { merchantId: query.merchant_id });
     if (query.status) qb.andWhere('p.status = :status', { status: query.status });
     if (query.external_id) qb.andWhere('p.external_id = :externalId', { externalId: query.external_id });
@@ -23,14 +23,10 @@ export class AdminPaymentsService {
     if (query.created_to) qb.andWhere('p.created_at < :to', { to: new Date(query.created_to) });
     if (query.cursor) {
       const after = decodeCursor(query.cursor);
-      qb.andWhere('(p.created_at, p.id) < (:afterCreatedAt, :afterId)', { afterCreatedAt: after.createdAt, afterId: after.id });
+      qb.andWhere(afterCursorSql('p.created_at', 'p.id', ':afterUs', ':afterId'), { afterUs: after.createdUs, afterId: after.id });
     }
-    const rows = await qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(limit + 1).getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map((payment) => ({ ...toPaymentView(payment), merchantId: payment.merchantId })),
-      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    const { entities, raw } = await qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(limit + 1).getRawAndEntities<{ created_us: string }>();
+    const rows = entities.map((payment, i) => ({ payment, id: payment.id, created_us: raw[i]!.created_us }));
+    return toPage(rows, limit, ({ payment }) => ({ ...toPaymentView(payment), merchantId: payment.merchantId }));
   }
 }
