@@ -1,6 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
@@ -64,22 +67,50 @@ describe('gateway process', () => {
   });
 
   it('on SIGTERM lets the request in flight finish, then closes the database and exits 0', async () => {
-    const dataDir = tempDir();
-    const gw = await startGatewayProcess({ DATA_DIR: dataDir, UPSTREAM_TIMEOUT_MS: '5000', LOG_LEVEL: 'info' });
-    const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
-    await http(gw.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'timeout', operation: 'create' } });
-    const request = { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } };
-    const inFlight = http(gw.url, 'POST', '/v1/payments/create', request);
-    // The same key answering 409 IDEMPOTENCY_IN_PROGRESS proves the first request is in flight.
-    let probe = await http(gw.url, 'POST', '/v1/payments/create', request);
-    while (probe.status !== 409 && probe.status !== 201) probe = await http(gw.url, 'POST', '/v1/payments/create', request);
-    expect(probe.status).toBe(409);
-    gw.kill('SIGTERM');
-    const res = await inFlight;
-    // Answered, not cut off: a 502 because the in-process sandbox PSP goes down with the server.
-    expect(res.status).toBe(502);
-    expect(await gw.exited).toBe(0);
-    expect(gw.output()).toContain('Embedded database closed');
-    expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
+    // The provider: a standalone sandbox PSP behind a proxy that holds each create until released.
+    const sandbox = await startSandboxServer({ logLevel: 'silent' });
+    let release!: () => void;
+    const released = new Promise<void>((resolveRelease) => (release = resolveRelease));
+    let arrived!: () => void;
+    const createArrived = new Promise<void>((resolveArrived) => (arrived = resolveArrived));
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        if (req.method === 'POST' && req.url === '/charges') {
+          arrived();
+          await released;
+        }
+        try {
+          const headers: Record<string, string> = {};
+          for (const name of ['content-type', 'idempotency-key']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
+          const upstream = await fetch(`${sandbox.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+        } catch (error) {
+          res.writeHead(599).end(String(error));
+        }
+      });
+    });
+    await new Promise<void>((resolveListen) => proxy.listen(0, '127.0.0.1', () => resolveListen()));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const dataDir = tempDir();
+      const gw = await startGatewayProcess({ DATA_DIR: dataDir, SANDBOX_BASE_URL: proxyUrl, LOG_LEVEL: 'info' });
+      const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
+      const inFlight = http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } });
+      await createArrived;
+      gw.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500)); // the gateway is closing while the provider still holds the call
+      release();
+      const res = await inFlight;
+      expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });
+      expect(await gw.exited).toBe(0);
+      expect(gw.output()).toContain('Embedded database closed');
+      expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+      await sandbox.close();
+    }
   });
 });
