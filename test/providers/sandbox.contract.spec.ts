@@ -32,7 +32,7 @@ async function startSandboxFake(webhookSecret: string | undefined): Promise<Prov
       await sandbox.close();
     },
     close: async () => {
-      provider.onModuleDestroy();
+      provider.onApplicationShutdown();
       if (!stopped) await sandbox.close();
     },
   };

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { isAxiosError, type AxiosResponse } from 'axios';
 import { centsToDecimalString, reaisToCents } from '../../common/money';
 import { AppConfig } from '../../config/app-config';
@@ -58,7 +58,7 @@ type Operation = 'create' | 'get' | 'health';
  * document and name) into whatever logs them.
  */
 @Injectable()
-export class SandboxProvider implements PaymentProvider, OnModuleDestroy {
+export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
   readonly name = 'sandbox';
   private readonly baseUrl: string;
   // One pool of kept-alive sockets for the adapter's life: a TCP handshake per create would cost
@@ -73,7 +73,9 @@ export class SandboxProvider implements PaymentProvider, OnModuleDestroy {
     this.baseUrl = config.sandboxBaseUrl.replace(/\/+$/, '');
   }
 
-  onModuleDestroy(): void {
+  // Not onModuleDestroy: Nest runs that before the HTTP server drains, which cut the upstream calls
+  // of requests still in flight at SIGTERM. onApplicationShutdown runs after the drain.
+  onApplicationShutdown(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
