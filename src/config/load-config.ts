@@ -149,7 +149,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     jobIntervalMs: parseIntStrict(env, 'JOB_INTERVAL_MS', 30_000, problems, 0, 24 * 3600 * 1000),
     deliveryPollMs: parseIntStrict(env, 'DELIVERY_POLL_MS', 500, problems, 0, 3600 * 1000),
     deliveryTimeoutMs,
-    deliveryConcurrency: parseIntStrict(env, 'DELIVERY_CONCURRENCY', 16, problems, 1, 256),
+    deliveryConcurrency: parseIntStrict(env, 'DELIVERY_CONCURRENCY', 32, problems, 1, 256),
     deliveryRetryScheduleMs: retrySchedule(env, problems),
     deliveryLeaseMs,
   };

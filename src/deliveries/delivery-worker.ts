@@ -4,12 +4,21 @@ import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook
 import { AppConfig } from '../config/app-config';
 import type { DeliveryNudge } from '../webhooks/delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
-import { ClaimedDelivery, DeliveryStore } from './delivery-store';
+import { ClaimedDelivery, DeliveryStore, RecordedAttempt } from './delivery-store';
 import { describeNetworkError, MerchantHttpClient } from './merchant-http';
 import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
 import { WebhookSigner } from './webhook-signer';
 
 const USER_AGENT = 'pix-gateway-webhooks/1';
+
+/** Most attempts recorded by one statement. */
+const MAX_RECORD_BATCH = 256;
+
+interface QueuedRecord {
+  attempt: RecordedAttempt;
+  done: (current: boolean) => void;
+  failed: (error: unknown) => void;
+}
 
 /**
  * Sends queued forwards to merchants (contract section 7). Every DELIVERY_POLL_MS, and at once when
@@ -32,6 +41,10 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private claiming?: Promise<void>;
   /** Set when there may be due work that has not been claimed yet (a nudge, a tick, a full claim). */
   private wanted = false;
+  /** Finished attempts waiting for the statement in progress to end, to be recorded by the next one. */
+  private toRecord: QueuedRecord[] = [];
+  private recording?: Promise<void>;
+  private recordScheduled = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -65,10 +78,15 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     this.claimMore();
   }
 
+  /**
+   * Claims as many deliveries as there are free slots. While others are in flight it waits for a
+   * quarter of the slots to be free, so a busy worker claims in batches rather than one statement
+   * per finished attempt; an idle worker claims at once.
+   */
   private claimMore(): void {
     if (!this.running || this.claiming || !this.wanted) return;
     const free = this.config.deliveryConcurrency - this.inFlight.size;
-    if (free <= 0) return; // the next attempt to finish calls back here
+    if (free <= 0 || (this.inFlight.size > 0 && free < Math.ceil(this.config.deliveryConcurrency / 4))) return; // a finishing attempt calls back here
     this.wanted = false;
     this.claiming = this.store
       .claimDue(free, this.config.deliveryLeaseMs)
@@ -99,9 +117,47 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const attemptedAt = new Date();
     const result = await this.send(claim, attemptedAt);
     const outcome = decideOutcome(attempt, result, this.policy, new Date());
-    const current = await this.store.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
+    const current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
     else if (outcome.status === 'failed') this.logger.warn({ delivery_id: claim.id, attempt, error: outcome.error }, 'Delivery failed for good');
+  }
+
+  /**
+   * Group commit: finished attempts are recorded together, by one statement per batch. A batch
+   * is taken on the event loop turn after an attempt finishes (setImmediate), so every response
+   * that arrived meanwhile is in it; and while a statement runs, newly finished attempts wait for
+   * the next. This matters most on the embedded database, whose queries run on this very thread:
+   * no response is read while one runs. Resolves with whether the lease still held.
+   */
+  private record(attempt: RecordedAttempt): Promise<boolean> {
+    return new Promise((done, failed) => {
+      this.toRecord.push({ attempt, done, failed });
+      this.scheduleRecording();
+    });
+  }
+
+  private scheduleRecording(): void {
+    if (this.recording || this.recordScheduled || this.toRecord.length === 0) return;
+    this.recordScheduled = true;
+    setImmediate(() => {
+      this.recordScheduled = false;
+      this.flushRecords();
+    });
+  }
+
+  private flushRecords(): void {
+    if (this.recording || this.toRecord.length === 0) return;
+    const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
+    this.recording = this.store
+      .record(batch.map((queued) => queued.attempt))
+      .then(
+        (current) => batch.forEach((queued) => queued.done(current.has(queued.attempt.claim.id))),
+        (error: unknown) => batch.forEach((queued) => queued.failed(error)),
+      )
+      .finally(() => {
+        this.recording = undefined;
+        this.scheduleRecording();
+      });
   }
 
   /** One POST; every failure, ours or the merchant's, becomes the attempt's result rather than an exception. */

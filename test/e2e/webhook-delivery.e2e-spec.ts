@@ -308,8 +308,11 @@ describe('delivery leases (the worker off, DeliveryStore driven by hand)', () =>
     const current = (await claimOne(id, 60_000))!;
 
     const failedAttempt = { status: 'pending' as const, retryInMs: 60_000, error: 'HTTP 500' };
-    expect(await store.record({ claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt })).toBe(true);
-    expect(await store.record({ claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } })).toBe(false);
+    const updated = await store.record([
+      { claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt },
+      { claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } },
+    ]);
+    expect([...updated]).toEqual([id]);
 
     expect(await t.dataSource.query(`SELECT status, attempts, last_status_code, locked_until FROM webhook_deliveries WHERE id = $1`, [id])).toEqual([
       { status: 'pending', attempts: 1, last_status_code: 500, locked_until: null },
