@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
@@ -5,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import type { DeliveryNudge } from '../webhooks/delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
 import { ClaimedDelivery, DeliveryStore, RecordedAttempt } from './delivery-store';
-import { describeNetworkError, MerchantHttpClient } from './merchant-http';
+import { AttemptTimeout, describeNetworkError, MerchantHttpClient } from './merchant-http';
 import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
 import { WebhookSigner } from './webhook-signer';
 
@@ -172,14 +173,17 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       this.logger.error({ err: error, delivery_id: claim.id }, 'Could not open the merchant signing secret (is SECRETS_KEY the one it was saved with?)');
       return { statusCode: null, latencyMs: null, error: 'the signing secret could not be decrypted; check SECRETS_KEY' };
     }
+    // DELIVERY_TIMEOUT_MS bounds the whole attempt, DNS included, so an attempt always ends
+    // well inside its lease (DELIVERY_LEASE_MS is at least the timeout plus a second).
+    const deadline = performance.now() + this.config.deliveryTimeoutMs;
     let target;
     try {
-      target = await this.urlPolicy.resolveForDelivery(claim.webhookUrl);
+      target = await beforeDeadline(this.urlPolicy.resolveForDelivery(claim.webhookUrl), deadline, this.config.deliveryTimeoutMs);
     } catch (error) {
       const reason = error instanceof WebhookUrlRejectedError ? `webhook URL refused: ${error.message}` : `DNS: ${describeNetworkError(error)}`;
       return { statusCode: null, latencyMs: null, error: reason };
     }
-    const answer = await this.http.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(body, 'utf8'), timeoutMs: this.config.deliveryTimeoutMs });
+    const answer = await this.http.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(body, 'utf8'), timeoutMs: this.config.deliveryTimeoutMs, deadline });
     const location = answer.headers.location;
     return { statusCode: answer.statusCode, latencyMs: answer.latencyMs, error: answer.error, retryAfter: answer.headers['retry-after'], location };
   }
@@ -202,4 +206,13 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     }
     return headers;
   }
+}
+
+/** `promise`, or AttemptTimeout once `deadline` (performance.now()) passes; the lookup itself cannot be cancelled and is left to finish. */
+function beforeDeadline<T>(promise: Promise<T>, deadline: number, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AttemptTimeout(timeoutMs)), Math.max(0, deadline - performance.now()));
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }

@@ -20,7 +20,10 @@ export interface MerchantRequest {
   lookup: LookupFunction;
   headers: Record<string, string>;
   body: Buffer;
+  /** The attempt's whole budget, for the error text. */
   timeoutMs: number;
+  /** `performance.now()` by which the response headers must have arrived (the budget may have started before, e.g. with DNS). */
+  deadline: number;
 }
 
 /** A merchant's answer body is not needed; reading more than this only costs memory. */
@@ -32,7 +35,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  */
 const IDLE_SOCKET_MS = 4_000;
 
-class AttemptTimeout extends Error {
+export class AttemptTimeout extends Error {
   constructor(ms: number) {
     super(`timeout after ${ms} ms`);
   }
@@ -51,11 +54,10 @@ export class MerchantHttpClient {
   };
 
   async post(request: MerchantRequest): Promise<MerchantAnswer> {
-    const deadline = performance.now() + request.timeoutMs;
-    const first = await this.once(request, deadline);
+    const first = await this.once(request);
     // A kept-alive socket the merchant closed while it sat idle fails at once with a reset, before
     // the request could have been read: that is our connection's fault, so try a fresh one.
-    if (first.staleSocket && performance.now() < deadline) return (await this.once(request, deadline)).answer;
+    if (first.staleSocket && performance.now() < request.deadline) return (await this.once(request)).answer;
     return first.answer;
   }
 
@@ -64,7 +66,7 @@ export class MerchantHttpClient {
     this.agents['https:'].destroy();
   }
 
-  private once(request: MerchantRequest, deadline: number): Promise<{ answer: MerchantAnswer; staleSocket: boolean }> {
+  private once(request: MerchantRequest): Promise<{ answer: MerchantAnswer; staleSocket: boolean }> {
     const { url } = request;
     const transport = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
@@ -82,7 +84,7 @@ export class MerchantHttpClient {
         lookup: request.lookup as unknown as http.RequestOptions['lookup'],
         headers: { ...request.headers, 'content-length': String(request.body.length) },
       });
-      const timeoutMs = Math.max(1, Math.round(deadline - performance.now()));
+      const timeoutMs = Math.max(1, Math.round(request.deadline - performance.now()));
       const timer = setTimeout(() => req.destroy(new AttemptTimeout(request.timeoutMs)), timeoutMs);
       req.on('response', (res) => {
         settle({ statusCode: res.statusCode ?? null, headers: res.headers, error: null });
