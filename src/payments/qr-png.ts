@@ -22,18 +22,23 @@ function chunk(type: string, data: Buffer): Buffer {
  * rendered on every payment creation.
  */
 export function renderQrPngDataUrl(text: string): string {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  // One byte-mode segment: qrcode's search for the smallest mix of modes (a shortest-path over
+  // every split of the text) cost about half of the symbol's time for a BR Code, to save one
+  // version (53 to 57 modules a side), which phones read just as well.
+  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
   const side = (modules.size + 2 * QUIET_ZONE) * SCALE;
   const stride = Math.ceil(side / 8) + 1; // filter byte + packed bits
   const raw = Buffer.alloc(stride * side, 0);
-  for (let y = 0; y < side; y++) {
-    const row = y * stride;
-    const my = Math.floor(y / SCALE) - QUIET_ZONE;
+  // Each module row becomes one pixel row, written once and copied SCALE times.
+  const row = Buffer.alloc(stride);
+  for (let my = -QUIET_ZONE; my < modules.size + QUIET_ZONE; my++) {
+    row.fill(0);
     for (let x = 0; x < side; x++) {
       const mx = Math.floor(x / SCALE) - QUIET_ZONE;
-      const dark = mx >= 0 && my >= 0 && mx < modules.size && my < modules.size && modules.get(my, mx) === 1;
-      if (!dark) raw[row + 1 + (x >> 3)]! |= 0x80 >> (x & 7); // 1 = white in 1-bit greyscale
+      const dark = my >= 0 && mx >= 0 && mx < modules.size && my < modules.size && modules.get(my, mx) === 1;
+      if (!dark) row[1 + (x >> 3)]! |= 0x80 >> (x & 7); // 1 = white in 1-bit greyscale
     }
+    for (let copy = 0; copy < SCALE; copy++) row.copy(raw, ((my + QUIET_ZONE) * SCALE + copy) * stride);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(side, 0);
