@@ -85,7 +85,9 @@ function figures(label: string, result: autocannon.Result): Figures {
 
 async function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((done, fail) => {
-    autocannon({ duration: DURATION, connections: CONNECTIONS, ...options }, (error, result) => (error ? fail(error) : done(result)));
+    // A run is bounded by `amount` when given, otherwise by BENCH_DURATION.
+    const bound = options.amount === undefined ? { duration: DURATION } : {};
+    autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, result) => (error ? fail(error) : done(result)));
   });
 }
 
@@ -230,7 +232,6 @@ async function benchEvents(gatewayUrl: string, apiKey: string, merchantId: strin
       overallRate: EVENT_RATE,
       connections: Math.min(CONNECTIONS, EVENT_RATE),
       amount: steadyPayments.length,
-      duration: undefined,
       requests: [
         {
           setupRequest: (req) => {
