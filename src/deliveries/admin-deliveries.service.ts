@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
+import { afterCursorSql, decodeCursor, microsecondsSql, toPage } from '../common/http/cursor';
 import { hasIdShape } from '../common/ids';
 import { sqlRows } from '../database/sql';
 import { DELIVERY_NUDGE, type DeliveryNudge } from '../webhooks/delivery-nudge';
@@ -32,22 +33,8 @@ interface DeliveryRow {
 const SELECT = `
   SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.merchant_id, m.name AS merchant_name, m.webhook_url,
          d.attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.delivered_at, d.request_id, d.created_at, d.updated_at,
-         (extract(epoch FROM d.created_at) * 1000000)::int8 AS created_us
+         ${microsecondsSql('d.created_at')} AS created_us
     FROM webhook_deliveries d JOIN merchants m ON m.id = d.merchant_id`;
-
-/**
- * The cursor keeps created_at to the microsecond: deliveries queued in one millisecond are common
- * under load, and a cursor rounded to a JavaScript Date's milliseconds would skip some of them.
- */
-function encodeCursor(row: DeliveryRow): string {
-  return Buffer.from(`${row.created_us}|${row.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdUs: string; id: string } {
-  const [createdUs, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdUs || !/^\d{1,17}$/.test(createdUs) || !id) throw AppError.validation([{ field: 'cursor', message: 'cursor is not a cursor this API returned' }]);
-  return { createdUs, id };
-}
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -89,16 +76,14 @@ export class AdminDeliveriesService {
     if (query.merchant_id) where.push(`d.merchant_id = $${params.push(query.merchant_id)}`);
     if (query.cursor) {
       const after = decodeCursor(query.cursor);
-      where.push(`(d.created_at, d.id) < (timestamptz 'epoch' + $${params.push(after.createdUs)}::int8 * interval '1 microsecond', $${params.push(after.id)})`);
+      where.push(afterCursorSql('d.created_at', 'd.id', `$${params.push(after.createdUs)}`, `$${params.push(after.id)}`));
     }
     const rows = await sqlRows<DeliveryRow>(
       this.dataSource,
       `${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.push(limit + 1)}`,
       params,
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page.map(toView), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return toPage(rows, limit, toView);
   }
 
   /**
