@@ -7,8 +7,12 @@
  * 3. The event path (when the webhook pipeline is present): events/s accepted at
  *    `POST /webhooks/sandbox`, and intake-to-merchant latency (p50/p99) at a steady rate.
  *
+ * Added latency is measured twice: at full load (50 connections, where it is mostly queueing once
+ * the gateway's CPU is saturated) and with one connection (what a single request pays).
+ *
  * Figures are printed, never asserted. Options (env): BENCH_DURATION (s, default 10),
- * BENCH_CONNECTIONS (default 50), BENCH_EVENT_RATE (events/s, default 500).
+ * BENCH_CONNECTIONS (default 50), BENCH_EVENT_RATE (events/s, default 500), BENCH_EVENTS=false
+ * to skip the event path.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -94,8 +98,9 @@ async function load(options: autocannon.Options): Promise<autocannon.Result> {
 const paymentBody = () =>
   JSON.stringify({ amount: 10.5, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana Souza', description: 'Bench', externalId: `bench-${randomBytes(6).toString('hex')}` });
 
-async function benchSandboxDirect(sandboxUrl: string): Promise<Figures> {
+async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS): Promise<Figures> {
   const result = await load({
+    connections,
     url: `${sandboxUrl}/charges`,
     method: 'POST',
     requests: [
@@ -120,7 +125,7 @@ async function benchSandboxDirect(sandboxUrl: string): Promise<Figures> {
       },
     ],
   });
-  return figures('sandbox PSP, direct POST /charges', result);
+  return figures(`sandbox PSP, direct POST /charges (${connections} conn.)`, result);
 }
 
 async function adminPost(gatewayUrl: string, path: string, body?: unknown): Promise<any> {
@@ -134,8 +139,9 @@ async function adminPost(gatewayUrl: string, path: string, body?: unknown): Prom
   return json.data;
 }
 
-async function benchGatewayCreates(gatewayUrl: string, apiKey: string, label: string): Promise<Figures> {
+async function benchGatewayCreates(gatewayUrl: string, apiKey: string, label: string, connections = CONNECTIONS): Promise<Figures> {
   const result = await load({
+    connections,
     url: `${gatewayUrl}/v1/payments/create`,
     method: 'POST',
     requests: [
@@ -261,7 +267,7 @@ function row(f: Figures): string {
   return `${f.label.padEnd(58)} ${f.rps.toFixed(0).padStart(6)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${problems}`;
 }
 
-async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, direct: Figures): Promise<string[]> {
+async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, direct: Figures, directSingle: Figures): Promise<string[]> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const gatewayUrl = `http://127.0.0.1:${port}`;
@@ -284,9 +290,15 @@ async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, 
     await waitFor(`${gatewayUrl}/health`);
     const merchant = await adminPost(gatewayUrl, '/admin/api/merchants', { name: 'Bench' });
     const key = await adminPost(gatewayUrl, `/admin/api/merchants/${merchant.id}/api-keys`);
-    const creates = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create`);
-    const lines = [row(creates), `${`gateway (${kind}) adds at p50`.padEnd(58)} ${(creates.p50 - direct.p50).toFixed(1)} ms over the direct sandbox call`];
-    lines.push(...(await benchEvents(gatewayUrl, key.key, merchant.id, `gateway (${kind})`)));
+    const creates = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (${CONNECTIONS} conn.)`);
+    const single = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (1 conn.)`, 1);
+    const lines = [
+      row(creates),
+      `${`gateway (${kind}) adds at p50, ${CONNECTIONS} conn.`.padEnd(58)} ${(creates.p50 - direct.p50).toFixed(1)} ms over the direct sandbox call`,
+      row(single),
+      `${`gateway (${kind}) adds at p50, 1 conn.`.padEnd(58)} ${(single.p50 - directSingle.p50).toFixed(1)} ms over the direct sandbox call`,
+    ];
+    if (process.env.BENCH_EVENTS !== 'false') lines.push(...(await benchEvents(gatewayUrl, key.key, merchant.id, `gateway (${kind})`)));
     return lines;
   } finally {
     await stop(gateway);
@@ -302,10 +314,12 @@ async function main(): Promise<void> {
     await waitFor(`${sandboxUrl}/health`);
     console.log(`bench: ${DURATION}s per run, ${CONNECTIONS} connections, node ${process.version}`);
     const direct = await benchSandboxDirect(sandboxUrl);
+    const directSingle = await benchSandboxDirect(sandboxUrl, 1);
     console.log(row(direct));
+    console.log(row(directSingle));
     const kinds: ('embedded' | 'postgres')[] = process.env.DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
     for (const kind of kinds) {
-      const result = await benchDatabase(kind, sandboxUrl, direct);
+      const result = await benchDatabase(kind, sandboxUrl, direct, directSingle);
       result.forEach((line) => console.log(line));
     }
     if (!process.env.DATABASE_URL) console.log('(set DATABASE_URL=postgres://… to measure on PostgreSQL too)');
