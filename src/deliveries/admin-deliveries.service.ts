@@ -8,6 +8,7 @@ import { sqlRows } from '../database/sql';
 import { DELIVERY_NUDGE, type DeliveryNudge } from '../webhooks/delivery-nudge';
 import type { DeliveryPage, DeliveryView } from './dto/delivery.view';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
+import { isoOrNull } from '../common/dates';
 
 interface DeliveryRow {
   id: string;
@@ -36,8 +37,6 @@ const SELECT = `
          ${microsecondsSql('d.created_at')} AS created_us
     FROM webhook_deliveries d JOIN merchants m ON m.id = d.merchant_id`;
 
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
-
 function toView(row: DeliveryRow): DeliveryView {
   return {
     id: row.id,
@@ -52,7 +51,7 @@ function toView(row: DeliveryRow): DeliveryView {
     next_attempt_at: row.next_attempt_at.toISOString(),
     last_status_code: row.last_status_code,
     last_error: row.last_error,
-    delivered_at: iso(row.delivered_at),
+    delivered_at: isoOrNull(row.delivered_at),
     request_id: row.request_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { centsToReais } from '../common/money';
 import type { Payment } from './payment.entity';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status';
+import { isoOrNull } from '../common/dates';
 
 export class RecipientView {
   @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ, digits only.' }) document: string;
@@ -32,8 +33,6 @@ export class PaymentView {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
 }
 
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
-
 export function toPaymentView(payment: Payment): PaymentView {
   return {
     id: payment.id,
@@ -43,11 +42,11 @@ export function toPaymentView(payment: Payment): PaymentView {
     description: payment.description,
     externalId: payment.externalId,
     recipient: { document: payment.recipientDocument, name: payment.recipientName },
-    pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: iso(payment.expiresAt) },
+    pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt) },
     provider: payment.provider,
     providerPaymentId: payment.providerPaymentId,
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
-    paidAt: iso(payment.paidAt),
+    paidAt: isoOrNull(payment.paidAt),
   };
 }

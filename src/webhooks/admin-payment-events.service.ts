@@ -13,8 +13,7 @@ import { toPaymentView } from '../payments/payment.view';
 import type { PaymentDetailView, PaymentEventView, SandboxSimulationView, SimulationResultView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
 import { PaymentEvent } from './payment-event.entity';
-
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+import { isoOrNull } from '../common/dates';
 
 /** The admin's view of one payment's life, and the sandbox's "make this happen" button. */
 @Injectable()
@@ -48,7 +47,7 @@ export class AdminPaymentEventsService {
         next_attempt_at: delivery.nextAttemptAt.toISOString(),
         last_status_code: delivery.lastStatusCode,
         last_error: delivery.lastError,
-        delivered_at: iso(delivery.deliveredAt),
+        delivered_at: isoOrNull(delivery.deliveredAt),
         request_id: delivery.requestId,
         created_at: delivery.createdAt.toISOString(),
         updated_at: delivery.updatedAt.toISOString(),
