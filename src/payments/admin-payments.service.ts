@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import { afterCursorSql, decodeCursor, microsecondsSql, Page, toPage } from '../common/http/cursor';
 import type { ListPaymentsQuery } from './dto/list-payments.query';
 import { Payment } from './payment.entity';
-import { PaymentView, toPaymentView } from './payment.view';
+import { AdminPaymentItemView, toPaymentView } from './payment.view';
 
-export type AdminPaymentItem = PaymentView & { merchantId: string };
+export type AdminPaymentItem = AdminPaymentItemView;
 
 @Injectable()
 export class AdminPaymentsService {

@@ -50,3 +50,13 @@ export function toPaymentView(payment: Payment): PaymentView {
     paidAt: isoOrNull(payment.paidAt),
   };
 }
+
+/** A payment in the admin list: the merchant's view plus whose it is. */
+export class AdminPaymentItemView extends PaymentView {
+  @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
+}
+
+export class AdminPaymentPageView {
+  @ApiProperty({ type: [AdminPaymentItemView] }) items: AdminPaymentItemView[];
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor: string | null;
+}
