@@ -262,6 +262,14 @@ describe('webhook intake (HTTP)', () => {
       expect(res.body.data.payment.events).toEqual([expect.objectContaining({ outcome: 'amount_mismatch', amount: 19.99 })]);
     });
 
+    it('answers 502 UPSTREAM_ERROR with the provider status and code when the sandbox refuses', async () => {
+      const orphan = await newPayment(t.dataSource, shop.merchant.id, { providerPaymentId: `sbx_${randomBytes(8).toString('hex')}` });
+      const res = await simulate(orphan.id, { event: 'payment.confirmed' });
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'UPSTREAM_ERROR', upstream_status: 404, details: { provider_code: 'NOT_FOUND' } } });
+      expect((await http(t.url, 'GET', `/admin/api/payments/${orphan.id}`, { headers: ADMIN })).body.data.status).toBe('pending');
+    });
+
     it('refuses payments of other providers, unknown events and unknown payments', async () => {
       const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
       const refused = await simulate(foreign.id, { event: 'payment.confirmed' });
