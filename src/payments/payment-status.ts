@@ -14,7 +14,3 @@ const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
-
-export function isFinalStatus(status: PaymentStatus): boolean {
-  return TRANSITIONS[status].length === 0;
-}

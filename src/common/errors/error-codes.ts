@@ -46,8 +46,3 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorDefinition>> = {
   [ErrorCode.SERVICE_UNAVAILABLE]: { status: 503, message: 'The service is temporarily unavailable.' },
   [ErrorCode.INTERNAL_ERROR]: { status: 500, message: 'An unexpected error occurred.' },
 };
-
-/** Status for a code, from the table. */
-export function statusOf(code: ErrorCode): number {
-  return ERROR_TABLE[code].status;
-}

@@ -3,11 +3,6 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchem
 import { ERROR_TABLE, ErrorCode } from '../errors/error-codes';
 
 /** OpenAPI models of the envelope, so generated clients know every body's shape. */
-export class ApiFieldError {
-  @ApiProperty({ example: 'amount' }) field: string;
-  @ApiProperty({ example: 'amount must have at most 2 decimal places' }) message: string;
-}
-
 export class ApiErrorBody {
   @ApiProperty({ enum: ErrorCode, example: ErrorCode.VALIDATION_ERROR }) code: ErrorCode;
   @ApiProperty({ example: 'The request is invalid.' }) message: string;
