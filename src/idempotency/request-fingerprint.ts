@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../common/crypto/hash';
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2, "a":1}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -14,5 +14,5 @@ export function canonicalJson(value: unknown): string {
 
 /** What "the same request" means for an Idempotency-Key: same method, path and (canonical) body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('base64url');
+  return sha256(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).toString('base64url');
 }
