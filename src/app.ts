@@ -27,6 +27,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger: false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // TRUST_PROXY: whose X-Forwarded-For sets req.ip (the address throttling and logs use). Off by default.
+    // A hop count becomes proxy-addr's own rule for one: trust the first `hops` addresses from the socket.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     bufferLogs: true,
@@ -64,6 +67,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   setupOpenApi(app);
   await app.init();
   return app;
+}
+
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

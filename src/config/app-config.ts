@@ -69,6 +69,17 @@ export class AppConfig {
   readonly deliveryRetryScheduleMs: readonly number[];
   /** How long a claimed delivery stays with its process; after a crash it is retried once this lapses. */
   readonly deliveryLeaseMs: number;
+  /** `redis://…`: rate limits, failed-auth throttling and login back-off shared by every process. */
+  readonly redisUrl?: Secret;
+  /** Bearer token for `GET /metrics` (the admin token also works). */
+  readonly metricsToken?: Secret;
+  /**
+   * Which proxies' `X-Forwarded-For` sets the client address (throttling, logs): `false` trusts
+   * none, a number trusts that many hops, a list trusts those addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | number | string[];
+  /** On SIGTERM, how long requests and deliveries in flight may take to finish before the process closes anyway. */
+  readonly shutdownTimeoutMs: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);

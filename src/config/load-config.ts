@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../deliveries/retry-schedule';
 import { AppConfig, AppConfigValues, NodeEnv, Secret } from './app-config';
 
@@ -72,6 +73,23 @@ function retrySchedule(env: Env, problems: string[]): readonly number[] {
   return parsed.scheduleMs;
 }
 
+/** TRUST_PROXY: unset or false trusts no proxy; a hop count; or a comma-separated list of addresses and CIDR ranges. */
+function parseTrustProxy(env: Env, problems: string[]): false | number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 16) problems.push(`TRUST_PROXY as a hop count must be between 1 and 16, got ${hops}.`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
+  if (bad.length || !entries.length) {
+    problems.push(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR ranges, got "${raw}".`);
+  }
+  return entries;
+}
+
 function readLocalSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, LOCAL_SECRETS_FILE);
   if (!existsSync(file)) return {};
@@ -105,16 +123,28 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     if (!env.SECRETS_KEY) problems.push('NODE_ENV=production requires SECRETS_KEY (64 hex characters); generated keys are for development only.');
     if (!databaseUrl) problems.push('NODE_ENV=production requires DATABASE_URL: the embedded database does not fsync and is for development only.');
     if (!env.ADMIN_API_TOKEN) problems.push('NODE_ENV=production requires ADMIN_API_TOKEN; a generated admin token is for development only.');
+    else if (env.ADMIN_API_TOKEN.length < 32) problems.push('ADMIN_API_TOKEN must be at least 32 characters in production (e.g. openssl rand -base64 32).');
     if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
+    else if (env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
   }
   if (env.ADMIN_API_TOKEN !== undefined && env.ADMIN_API_TOKEN.length < 16) problems.push('ADMIN_API_TOKEN must be at least 16 characters.');
-  if (isProduction && env.ADMIN_PASSWORD !== undefined && env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
   if (env.SECRETS_KEY !== undefined && !/^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY.trim())) problems.push('SECRETS_KEY must be 64 hex characters (32 bytes).');
 
   const sandboxWebhookSecret = env.SANDBOX_WEBHOOK_SECRET || undefined;
   const sandboxEnabled = parseBool(env, 'SANDBOX_ENABLED', !isProduction, problems);
   const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL.');
+  else if (isProduction && !publicBaseUrl.startsWith('https://')) {
+    problems.push(`PUBLIC_BASE_URL must be https:// in production (providers post payer data to it), got "${publicBaseUrl}".`);
+  }
+  // In production every event that moves a payment must be authenticated: a sandbox served there signs its events.
+  if (isProduction && sandboxEnabled && !sandboxWebhookSecret) {
+    problems.push('SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET, so that nobody can post unsigned sandbox events.');
+  }
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters.');
   const sandboxBaseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${port}/sandbox`).replace(/\/+$/, '');
   const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name such as "sandbox".');
@@ -152,6 +182,10 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     deliveryConcurrency: parseIntStrict(env, 'DELIVERY_CONCURRENCY', 32, problems, 1, 256),
     deliveryRetryScheduleMs: retrySchedule(env, problems),
     deliveryLeaseMs,
+    redisUrl: redisUrl ? new Secret(redisUrl) : undefined,
+    metricsToken: metricsToken ? new Secret(metricsToken) : undefined,
+    trustProxy: parseTrustProxy(env, problems),
+    shutdownTimeoutMs: parseIntStrict(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, problems, 0, 600_000),
   };
   if (problems.length) throw new ConfigError(problems);
 

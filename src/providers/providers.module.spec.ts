@@ -11,9 +11,10 @@ const PRODUCTION = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/gateway',
   SECRETS_KEY: 'b'.repeat(64),
-  ADMIN_API_TOKEN: 'a-production-admin-token',
+  ADMIN_API_TOKEN: 'a-production-admin-token-of-32-chars',
   ADMIN_EMAIL: 'ops@example.com',
   ADMIN_PASSWORD: 'a-long-production-password',
+  PUBLIC_BASE_URL: 'https://pix.example.com',
 };
 
 async function registryFor(env: Record<string, string>): Promise<ProviderRegistry> {
@@ -43,6 +44,6 @@ describe('ProvidersModule', () => {
 
   it('leaves the sandbox out in production unless SANDBOX_ENABLED=true', async () => {
     expect((await registryFor(PRODUCTION)).has('sandbox')).toBe(false);
-    expect((await registryFor({ ...PRODUCTION, SANDBOX_ENABLED: 'true' })).has('sandbox')).toBe(true);
+    expect((await registryFor({ ...PRODUCTION, SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: 'sandbox-secret-0123456789' })).has('sandbox')).toBe(true);
   });
 });

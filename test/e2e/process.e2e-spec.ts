@@ -34,6 +34,7 @@ describe('gateway process', () => {
       expect.stringContaining('DATABASE_URL'),
       expect.stringContaining('ADMIN_API_TOKEN'),
       expect.stringContaining('ADMIN_EMAIL and ADMIN_PASSWORD'),
+      expect.stringContaining('PUBLIC_BASE_URL must be https://'),
     ]);
   });
 
@@ -100,7 +101,9 @@ describe('gateway process', () => {
       const inFlight = http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } });
       await createArrived;
       gw.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 500)); // the gateway is closing while the provider still holds the call
+      // The gateway is closing while the provider still holds the call.
+      const deadline = Date.now() + 15_000;
+      while (!gw.output().includes('SIGTERM received') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       release();
       const res = await inFlight;
       expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });

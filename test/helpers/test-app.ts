@@ -55,6 +55,22 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
   };
 }
 
+/**
+ * What NODE_ENV=production needs beyond testEnv(): PostgreSQL, a long admin token and password, an
+ * https public URL. Merge over testEnv() with a DATABASE_URL (production refuses the embedded database).
+ */
+export const TEST_PRODUCTION_ADMIN_TOKEN = 'prod-admin-token-0123456789abcdef0123456789';
+export function productionEnv(databaseUrl: string, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    ADMIN_API_TOKEN: TEST_PRODUCTION_ADMIN_TOKEN,
+    ADMIN_PASSWORD: 'correct horse battery staple',
+    PUBLIC_BASE_URL: 'https://pix.example.com',
+    ...overrides,
+  };
+}
+
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;

@@ -1,0 +1,85 @@
+import { ConfigError, loadConfig } from './load-config';
+
+/** What a production start needs; each test removes or weakens one thing. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://gateway@db:5432/gateway',
+  SECRETS_KEY: 'b'.repeat(64),
+  ADMIN_API_TOKEN: 'x'.repeat(32),
+  ADMIN_EMAIL: 'ops@example.com',
+  ADMIN_PASSWORD: 'a-long-passphrase',
+  PUBLIC_BASE_URL: 'https://pix.example.com',
+  DATA_DIR: ':memory:',
+};
+
+function problems(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env, { persistGenerated: false });
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe('loadConfig', () => {
+  it('accepts a complete production configuration', () => {
+    expect(problems(PRODUCTION)).toEqual([]);
+  });
+
+  it.each([
+    ['an admin token shorter than 32 characters', { ADMIN_API_TOKEN: 'x'.repeat(31) }, /ADMIN_API_TOKEN must be at least 32 characters/],
+    ['an admin password shorter than 12 characters', { ADMIN_PASSWORD: 'short-pass1' }, /ADMIN_PASSWORD must be at least 12 characters/],
+    ['a plain-HTTP public URL', { PUBLIC_BASE_URL: 'http://pix.example.com' }, /PUBLIC_BASE_URL must be https:\/\//],
+    ['no public URL (the default is http://localhost)', { PUBLIC_BASE_URL: undefined }, /PUBLIC_BASE_URL must be https:\/\//],
+    ['the sandbox enabled without a webhook secret', { SANDBOX_ENABLED: 'true' }, /SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET/],
+    ['no SECRETS_KEY', { SECRETS_KEY: undefined }, /requires SECRETS_KEY/],
+    ['no DATABASE_URL', { DATABASE_URL: undefined }, /requires DATABASE_URL/],
+  ])('refuses production with %s, in one line naming it', (_what, change, message) => {
+    const found = problems({ ...PRODUCTION, ...change });
+    expect(found).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('lists every weak production setting at once', () => {
+    expect(problems({ ...PRODUCTION, ADMIN_API_TOKEN: 'y'.repeat(20), ADMIN_PASSWORD: 'short', PUBLIC_BASE_URL: 'http://x.example' })).toHaveLength(3);
+  });
+
+  it('allows a sandbox in production when its events are signed', () => {
+    expect(problems({ ...PRODUCTION, SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: 'sandbox-secret-0123456789' })).toEqual([]);
+  });
+
+  it('keeps development permissive: short token of 16+, plain HTTP, unsigned sandbox', () => {
+    const { config } = loadConfig({ ADMIN_API_TOKEN: 'z'.repeat(16), DATA_DIR: ':memory:' }, { persistGenerated: false });
+    expect(config).toMatchObject({ isProduction: false, sandboxEnabled: true, publicBaseUrl: 'http://localhost:3000' });
+  });
+
+  describe('TRUST_PROXY', () => {
+    const trustProxy = (value: string | undefined) => loadConfig({ TRUST_PROXY: value, DATA_DIR: ':memory:' }, { persistGenerated: false }).config.trustProxy;
+
+    it('trusts no proxy unless told', () => {
+      expect(trustProxy(undefined)).toBe(false);
+      expect(trustProxy('false')).toBe(false);
+    });
+
+    it('takes a hop count or a list of addresses and CIDR ranges', () => {
+      expect(trustProxy('1')).toBe(1);
+      expect(trustProxy('10.0.0.0/8, 192.168.1.7,::1')).toEqual(['10.0.0.0/8', '192.168.1.7', '::1']);
+    });
+
+    it.each(['yes please', '10.0.0.0/99', '300.1.1.1', '0', '17'])('refuses %j', (value) => {
+      expect(problems({ TRUST_PROXY: value, DATA_DIR: ':memory:' })).toEqual([expect.stringContaining('TRUST_PROXY')]);
+    });
+  });
+
+  it('checks REDIS_URL, METRICS_TOKEN and SHUTDOWN_TIMEOUT_MS', () => {
+    expect(problems({ DATA_DIR: ':memory:', REDIS_URL: 'http://cache:6379', METRICS_TOKEN: 'short', SHUTDOWN_TIMEOUT_MS: 'soon' })).toEqual([
+      expect.stringContaining('REDIS_URL'),
+      expect.stringContaining('METRICS_TOKEN'),
+      expect.stringContaining('SHUTDOWN_TIMEOUT_MS'),
+    ]);
+    const { config } = loadConfig({ DATA_DIR: ':memory:', REDIS_URL: 'redis://127.0.0.1:6379', METRICS_TOKEN: 'm'.repeat(16) }, { persistGenerated: false });
+    expect(config.redisUrl?.reveal()).toBe('redis://127.0.0.1:6379');
+    expect(String(config.metricsToken)).toBe('[secret]');
+    expect(config.shutdownTimeoutMs).toBe(10_000);
+  });
+});
