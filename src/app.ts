@@ -40,6 +40,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest('gateway', null as unknown as GatewayRequestState);
+  // Once shutdown begins, every answer closes its connection, so a kept-alive client whose request
+  // was in flight does not hold the server open for the keep-alive timeout.
+  fastify.addHook('onSend', async (_req, reply) => {
+    if (draining.has(app)) reply.header('connection', 'close');
+  });
   fastify.addHook('onRequest', async (req, reply) => {
     req.gateway = { requestId: req.id };
     reply.header('x-request-id', req.id);
@@ -67,6 +72,30 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   setupOpenApi(app);
   await app.init();
   return app;
+}
+
+const draining = new WeakSet<NestFastifyApplication>();
+
+/**
+ * SIGTERM: stop accepting connections, close the idle kept-alive ones at once, let requests in
+ * flight finish (each answer closes its connection), and after `timeoutMs` close whatever is still
+ * open. Then app.close() stops the background jobs (the delivery worker lets its attempts in flight
+ * finish within the same bound) and closes the database.
+ */
+export async function closeGracefully(app: NestFastifyApplication, timeoutMs: number, warn: (message: string) => void): Promise<void> {
+  const server = app.getHttpAdapter().getInstance().server;
+  draining.add(app);
+  if (server.listening) {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => {
+      warn(`Shutdown still under way after ${timeoutMs} ms: closing every remaining connection`);
+      server.closeAllConnections();
+    }, timeoutMs);
+    await closed;
+    clearTimeout(force);
+  }
+  await app.close();
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createApp } from './app';
+import { closeGracefully, createApp } from './app';
 import { ConfigError, loadConfig, LOCAL_SECRETS_FILE } from './config/load-config';
 
 async function main(): Promise<void> {
@@ -15,14 +15,19 @@ async function main(): Promise<void> {
   }
   const { config, generated } = loaded;
   const app = await createApp(config);
-  // On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, stop the jobs,
-  // close the database, exit 0. A second signal exits at once.
+  // On SIGTERM/SIGINT: stop accepting connections, let requests and deliveries in flight finish
+  // (at most SHUTDOWN_TIMEOUT_MS), close the database, exit 0. A second signal exits at once, and
+  // so does a shutdown that hangs well past its bound.
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) process.exit(1);
     closing = true;
-    console.log(`${signal} received: finishing requests in flight, then closing the database`);
-    app.close().then(
+    console.log(`${signal} received: finishing requests and deliveries in flight (at most ${config.shutdownTimeoutMs} ms), then closing the database`);
+    setTimeout(() => {
+      console.error('Shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000).unref();
+    closeGracefully(app, config.shutdownTimeoutMs, (message) => console.error(message)).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -46,6 +46,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private toRecord: QueuedRecord[] = [];
   private recording?: Promise<void>;
   private recordScheduled = false;
+  /** Set when shutdown stopped waiting: attempts still unfinished are left to their lease. */
+  private abandoned = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -64,12 +66,28 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     this.nudge();
   }
 
-  /** Stops claiming, then lets attempts in flight finish and be recorded (each is bounded by the timeout). */
+  /**
+   * Stops claiming, then lets attempts in flight finish and be recorded, for at most
+   * SHUTDOWN_TIMEOUT_MS. An attempt still unfinished then keeps its lease in the database and is
+   * sent again by whichever process claims it after the lease lapses (merchants deduplicate by
+   * `webhook-id`), so stopping early loses nothing.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
     clearInterval(this.timer);
-    await this.claiming;
-    await Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.config.shutdownTimeoutMs)));
+    const drained = (async () => {
+      await this.claiming;
+      await Promise.allSettled([...this.inFlight]);
+      await this.recording;
+    })();
+    const result = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      this.logger.warn({ in_flight: this.inFlight.size }, `${this.inFlight.size} delivery attempt(s) still in flight at shutdown; they are retried when their lease lapses`);
+      this.abandoned = true;
+    }
     this.http.close();
   }
 
@@ -117,6 +135,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const attempt = claim.attempts + 1;
     const attemptedAt = new Date();
     const result = await this.send(claim, attemptedAt);
+    if (this.abandoned) return;
     const outcome = decideOutcome(attempt, result, this.policy, new Date());
     const current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');

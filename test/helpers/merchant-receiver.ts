@@ -17,6 +17,8 @@ export interface ReceivedWebhook {
   seq: number;
   /** The status it was answered with; null while held (or never answered). */
   status: number | null;
+  /** The response object, while the request may still be answered. */
+  response?: ServerResponse;
 }
 
 /** How to answer a request: a status (and headers), or `hold` to never answer (until the receiver closes). */
@@ -68,6 +70,16 @@ export class MerchantReceiver {
   }
 
 
+  /** Answers every held request with `status` now (they were held by a `'hold'` reply). */
+  releaseHeld(status = 200): void {
+    for (const res of this.held) {
+      const request = this.received.find((r) => r.response === res);
+      if (request) request.status = status;
+      res.writeHead(status).end('');
+    }
+    this.held.clear();
+  }
+
   /** Requests carrying this `webhook-id` (or, unsigned, this event id in the body). */
   forDelivery(id: string): ReceivedWebhook[] {
     return this.received.filter((r) => r.headers['webhook-id'] === id || r.body?.id === id);
@@ -116,7 +128,10 @@ export class MerchantReceiver {
     }
     this.received.push(request);
     const reply = this.responder(request);
-    if (reply === 'hold') this.held.add(res);
+    if (reply === 'hold') {
+      request.response = res;
+      this.held.add(res);
+    }
     else {
       request.status = reply.status;
       res.writeHead(reply.status, reply.headers).end(reply.body ?? '');
