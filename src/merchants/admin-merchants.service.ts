@@ -13,6 +13,7 @@ import type { CreateMerchantDto } from './dto/create-merchant.dto';
 import type { ListMerchantsQuery } from './dto/list-merchants.query';
 import type { UpdateMerchantDto } from './dto/update-merchant.dto';
 import { ApiKeyView, IssuedApiKeyView, MerchantPage, MerchantView, MerchantWithSecretView } from './merchant.view';
+import { AppConfig } from '../config/app-config';
 import { GENERATE_SECRET, generateSigningSecret, signingSecretProblem } from './signing-secret';
 
 interface MerchantRow {
@@ -88,10 +89,12 @@ export class AdminMerchantsService {
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
     private readonly providers: ProviderRegistry,
+    private readonly config: AppConfig,
   ) {}
 
   async create(dto: CreateMerchantDto): Promise<MerchantWithSecretView> {
-    const settings = await this.settings(dto);
+    // In production merchant webhooks are always signed: a merchant created without a secret gets one (returned once).
+    const settings = await this.settings(this.config.isProduction && dto.webhook_signing_secret === undefined ? { ...dto, webhook_signing_secret: GENERATE_SECRET } : dto);
     const [row] = await sqlRows<MerchantRow>(
       this.dataSource,
       `INSERT INTO merchants (id, name, active, webhook_url, webhook_signing_secret_enc, provider)
@@ -218,7 +221,9 @@ export class AdminMerchantsService {
     }
 
     const secret = dto.webhook_signing_secret;
-    if (secret === null) settings.webhook_signing_secret_enc = null;
+    if (secret === null && this.config.isProduction) {
+      errors.push({ field: 'webhook_signing_secret', message: `webhook_signing_secret cannot be null in production: merchant webhooks are always signed (use "${GENERATE_SECRET}" or a secret)` });
+    } else if (secret === null) settings.webhook_signing_secret_enc = null;
     else if (secret === GENERATE_SECRET) {
       settings.generatedSecret = generateSigningSecret();
       settings.webhook_signing_secret_enc = this.secretBox.seal(settings.generatedSecret);

@@ -89,7 +89,7 @@ export async function startTestApp(options: { db?: TestDatabaseKind; env?: Recor
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
   // reserved port then point the config at it.
   const port = await freePort();
-  const env = testEnv({ PORT: String(port), ...(pg ? { DATABASE_URL: pg.url } : {}), ...options.env });
+  const env = testEnv({ PORT: String(port), ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) });
   const { config } = loadConfig(env, { persistGenerated: false });
   const app = await createApp(config);
   await app.listen({ port, host: '127.0.0.1' });
@@ -103,6 +103,11 @@ export async function startTestApp(options: { db?: TestDatabaseKind; env?: Recor
       await pg?.drop();
     },
   };
+}
+
+/** startTestApp under NODE_ENV=production (productionEnv), on a fresh PostgreSQL database. */
+export async function startProductionTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  return startTestApp({ db: 'postgres', env: { ...productionEnv(''), ...env } });
 }
 
 export async function freePort(): Promise<number> {
