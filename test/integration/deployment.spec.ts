@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,5 +46,19 @@ describe('the image', () => {
   it('leaves environment files, local data, keys and certificates out of the build context', () => {
     const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
     for (const pattern of ['.env*', 'data', '*.pem', '*.key', '*.crt', '*.p12', '*.pfx']) expect(ignored).toContain(pattern);
+  });
+});
+
+describe('telemetry', () => {
+  it("keeps swagger-ui-dist's install-time reporter (@scarf/scarf) from phoning home, whatever the environment", async () => {
+    // Run the reporter as npm would after installing it, with no opt-out in the environment: only
+    // package.json's scarfSettings stops it (otherwise it tries to reach scarf.sh).
+    const env = { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true' };
+    for (const name of ['SCARF_ANALYTICS', 'SCARF_NO_ANALYTICS', 'DO_NOT_TRACK']) delete env[name];
+    const output = await new Promise<string>((resolve) => {
+      execFile(process.execPath, ['report.js'], { cwd: join(ROOT, 'node_modules/@scarf/scarf'), env, timeout: 30_000 }, (_error, stdout, stderr) => resolve(stdout + stderr));
+    });
+    expect(output).toContain('Scarf has been disabled via a package.json');
+    expect(output).not.toContain('scarf.sh');
   });
 });
