@@ -1,9 +1,13 @@
 import fastifyCookie from '@fastify/cookie';
-import { NestFactory } from '@nestjs/core';
+import { ModuleRef, NestFactory } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import type { FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
+import { AdminAuthGuard } from './common/auth/admin-auth.guard';
+import { safeEqual } from './common/crypto/hash';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { registerDashboard } from './dashboard/dashboard-static';
@@ -55,18 +59,28 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // The simulated PSP (SANDBOX_API.md): a plain Fastify plugin with its own bodies, parser and error
   // handling, so its answers are the sandbox's, not the gateway's envelope. In production it only
-  // posts events back to this gateway.
+  // posts events back to this gateway. Only the sandbox adapter (with its API token), the admin
+  // token or a dashboard session may use it; the admin checks are the admin API's own guard.
   if (config.sandboxEnabled) {
+    const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
     await app.register(sandboxServer, {
       prefix: '/sandbox',
       webhookSecret: config.sandboxWebhookSecret?.reveal(),
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
+      allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
+      authorize: (request) =>
+        bearerIs(request, config.sandboxApiToken.reveal()) || adminGuard.canActivate(new ExecutionContextHost([request, undefined])),
     });
   }
 
   setupOpenApi(app);
   await app.init();
   return app;
+}
+
+function bearerIs(request: FastifyRequest, token: string): boolean {
+  const header = request.headers.authorization;
+  return typeof header === 'string' && /^Bearer\s+/i.test(header) && safeEqual(header.replace(/^Bearer\s+/i, '').trim(), token);
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {

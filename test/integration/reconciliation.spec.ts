@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TestApp, testDatabases } from '../helpers/test-app';
 
 /** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
 const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
@@ -20,7 +20,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
 
   /** A moment at which every payment created so far is old enough to be read back. */
   const later = () => new Date(Date.now() + (t.config.reconcileAfterSeconds + 1) * 1000);
-  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers });
+  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
 
   /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
   async function lostCharge(options: { expiresIn?: number; expiresAt?: Date } = {}) {
