@@ -68,8 +68,16 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       webhookSecret: config.sandboxWebhookSecret?.reveal(),
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
       allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
-      authorize: (request) =>
-        bearerIs(request, config.sandboxApiToken.reveal()) || adminGuard.canActivate(new ExecutionContextHost([request, undefined])),
+      authorize: async (request) => {
+        if (bearerIs(request, config.sandboxApiToken.reveal())) return true;
+        try {
+          return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
+        } catch (error) {
+          // A plain 401 gets the sandbox's own answer, which names every way in; 403 (CSRF) and 429 pass through.
+          if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
+          throw error;
+        }
+      },
     });
   }
 

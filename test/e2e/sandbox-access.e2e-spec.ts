@@ -26,7 +26,7 @@ const chargeBody = (notificationUrl: string, txid = randomBytes(16).toString('he
 });
 
 /** The sandbox's 401: its own error shape, JSON, saying what is missing. */
-const UNAUTHORIZED_BODY = { error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/credentials|token|session/i) } };
+const UNAUTHORIZED_BODY = { error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/credentials.*sandbox API token.*admin token.*dashboard session/) } };
 
 /**
  * Who may use the simulated PSP under /sandbox: the sandbox adapter (its API token), the admin
