@@ -4,10 +4,9 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import type { FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './common/auth/admin-auth.guard';
-import { safeEqual } from './common/crypto/hash';
+import { bearerMatches } from './common/auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { registerDashboard } from './dashboard/dashboard-static';
@@ -69,7 +68,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
       allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
       authorize: async (request) => {
-        if (bearerIs(request, config.sandboxApiToken.reveal())) return true;
+        if (bearerMatches(request, config.sandboxApiToken.reveal())) return true;
         try {
           return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
         } catch (error) {
@@ -84,11 +83,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   setupOpenApi(app);
   await app.init();
   return app;
-}
-
-function bearerIs(request: FastifyRequest, token: string): boolean {
-  const header = request.headers.authorization;
-  return typeof header === 'string' && /^Bearer\s+/i.test(header) && safeEqual(header.replace(/^Bearer\s+/i, '').trim(), token);
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyRequest, LogController } from 'fastify';
-import { safeEqual } from '../../../common/crypto/hash';
+import Fastify, { LogController } from 'fastify';
+import { bearerMatches } from '../../../common/auth/bearer';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
@@ -46,11 +46,6 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, apiToken, close: () => app.close() };
-}
-
-function bearerMatches(request: FastifyRequest, token: string): boolean {
-  const header = request.headers.authorization;
-  return typeof header === 'string' && /^Bearer\s+/i.test(header) && safeEqual(header.replace(/^Bearer\s+/i, '').trim(), token);
 }
 
 function envBool(name: string, fallback: boolean): boolean {
