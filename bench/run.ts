@@ -95,6 +95,9 @@ async function load(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
+/** The credential the standalone sandbox requires and the gateway's adapter presents. */
+const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
+
 const paymentBody = () =>
   JSON.stringify({ amount: 10.5, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana Souza', description: 'Bench', externalId: `bench-${randomBytes(6).toString('hex')}` });
 
@@ -109,7 +112,7 @@ async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS)
           const txid = randomBytes(16).toString('hex');
           return {
             ...req,
-            headers: { 'content-type': 'application/json', 'idempotency-key': txid },
+            headers: { 'content-type': 'application/json', 'idempotency-key': txid, authorization: `Bearer ${SANDBOX_API_TOKEN}` },
             body: JSON.stringify({
               txid,
               amount: '10.50',
@@ -281,6 +284,7 @@ async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, 
     ADMIN_PASSWORD: 'bench-password-123',
     SECRETS_KEY: randomBytes(32).toString('hex'),
     SANDBOX_BASE_URL: sandboxUrl,
+    SANDBOX_API_TOKEN,
     SANDBOX_ENABLED: 'false',
     RATE_LIMIT_PER_SECOND: '0',
     LOG_LEVEL: 'warn',
@@ -309,7 +313,7 @@ async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, 
 async function main(): Promise<void> {
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const sandbox = startProcess('dist/src/providers/sandbox/server/standalone.js', { SANDBOX_PORT: String(sandboxPort), LOG_LEVEL: 'warn' });
+  const sandbox = startProcess('dist/src/providers/sandbox/server/standalone.js', { SANDBOX_PORT: String(sandboxPort), SANDBOX_API_TOKEN, LOG_LEVEL: 'warn' });
   try {
     await waitFor(`${sandboxUrl}/health`);
     console.log(`bench: ${DURATION}s per run, ${CONNECTIONS} connections, node ${process.version}`);

@@ -1,9 +1,12 @@
 import fastifyCookie from '@fastify/cookie';
-import { NestFactory } from '@nestjs/core';
+import { ModuleRef, NestFactory } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { AdminAuthGuard } from './common/auth/admin-auth.guard';
+import { bearerMatches } from './common/auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { registerDashboard } from './dashboard/dashboard-static';
@@ -60,12 +63,25 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // The simulated PSP (SANDBOX_API.md): a plain Fastify plugin with its own bodies, parser and error
   // handling, so its answers are the sandbox's, not the gateway's envelope. In production it only
-  // posts events back to this gateway.
+  // posts events back to this gateway. Only the sandbox adapter (with its API token), the admin
+  // token or a dashboard session may use it; the admin checks are the admin API's own guard.
   if (config.sandboxEnabled) {
+    const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
     await app.register(sandboxServer, {
       prefix: '/sandbox',
       webhookSecret: config.sandboxWebhookSecret?.reveal(),
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
+      allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
+      authorize: async (request) => {
+        if (bearerMatches(request, config.sandboxApiToken.reveal())) return true;
+        try {
+          return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
+        } catch (error) {
+          // A plain 401 gets the sandbox's own answer, which names every way in; 403 (CSRF) and 429 pass through.
+          if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
+          throw error;
+        }
+      },
     });
   }
 

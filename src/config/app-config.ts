@@ -45,6 +45,12 @@ export class AppConfig {
   readonly sandboxEnabled: boolean;
   /** Where the sandbox adapter calls the simulated PSP. */
   readonly sandboxBaseUrl: string;
+  /**
+   * The bearer credential the sandbox adapter presents to the simulated PSP, as a real PSP client
+   * presents its API key: SANDBOX_API_TOKEN, else derived from SECRETS_KEY (so every process on one
+   * database agrees on it without another setting).
+   */
+  readonly sandboxApiToken: Secret;
   /** Largest payment amount, in centavos. */
   readonly maxAmountCents: number;
   readonly idempotencyTtlSeconds: number;

@@ -82,4 +82,15 @@ describe('loadConfig', () => {
     expect(String(config.metricsToken)).toBe('[secret]');
     expect(config.shutdownTimeoutMs).toBe(10_000);
   });
+
+  it('takes SANDBOX_API_TOKEN (16+ characters), else derives one from SECRETS_KEY', () => {
+    expect(problems({ DATA_DIR: ':memory:', SANDBOX_API_TOKEN: 'short' })).toEqual([expect.stringContaining('SANDBOX_API_TOKEN')]);
+    const given = loadConfig({ DATA_DIR: ':memory:', SANDBOX_API_TOKEN: 's'.repeat(16) }, { persistGenerated: false }).config;
+    expect(given.sandboxApiToken.reveal()).toBe('s'.repeat(16));
+    expect(String(given.sandboxApiToken)).toBe('[secret]');
+    const derived = loadConfig(PRODUCTION, { persistGenerated: false }).config.sandboxApiToken.reveal();
+    expect(derived).toMatch(/^sbx_[A-Za-z0-9_-]{43}$/);
+    expect(loadConfig(PRODUCTION, { persistGenerated: false }).config.sandboxApiToken.reveal()).toBe(derived);
+    expect(loadConfig({ ...PRODUCTION, SECRETS_KEY: 'c'.repeat(64) }, { persistGenerated: false }).config.sandboxApiToken.reveal()).not.toBe(derived);
+  });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -101,6 +101,11 @@ function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
   writeFileSync(join(dataDir, LOCAL_SECRETS_FILE), JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
 }
 
+/** The sandbox adapter's credential when SANDBOX_API_TOKEN is unset: a one-way function of SECRETS_KEY. */
+export function deriveSandboxApiToken(secretsKey: Buffer): string {
+  return `sbx_${createHmac('sha256', secretsKey).update('pix-gateway/sandbox-api-token').digest('base64url')}`;
+}
+
 /**
  * Reads and validates the environment (contract section 1). Missing admin credentials and
  * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
@@ -145,6 +150,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters.');
+  const sandboxApiToken = env.SANDBOX_API_TOKEN || undefined;
+  if (sandboxApiToken !== undefined && sandboxApiToken.length < 16) problems.push('SANDBOX_API_TOKEN must be at least 16 characters.');
   const sandboxBaseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${port}/sandbox`).replace(/\/+$/, '');
   const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name such as "sandbox".');
@@ -155,7 +162,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const deliveryLeaseMs = parseIntStrict(env, 'DELIVERY_LEASE_MS', deliveryTimeoutMs + 30_000, problems, 1_000, 3600 * 1000);
   if (deliveryLeaseMs < deliveryTimeoutMs + 1_000) problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
 
-  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'> = {
+  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey' | 'sandboxApiToken'> = {
     nodeEnv,
     isProduction,
     port,
@@ -212,6 +219,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     adminEmail,
     adminPassword: new Secret(adminPassword),
     secretsKey: new Secret(Buffer.from(secretsKeyHex, 'hex')),
+    sandboxApiToken: new Secret(sandboxApiToken ?? deriveSandboxApiToken(Buffer.from(secretsKeyHex, 'hex'))),
   });
   return { config, generated };
 }

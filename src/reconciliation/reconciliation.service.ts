@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -41,8 +41,9 @@ export interface ReconciliationSummary {
 /**
  * Reads payments that stayed pending too long back from their provider and applies any change as a
  * synthetic event through the same path as webhooks, so a lost provider webhook is not a lost
- * payment. The event id is deterministic (`reconcile:<payment>:<status>`), so a change is applied,
- * and forwarded, once however many runs or processes see it.
+ * payment. The event id is deterministic, so a change is applied, and forwarded, once however many
+ * runs or processes see it; and unforgeable (see reconciliationEventId), so nobody posting to the
+ * webhook intake can take it first and keep the payment from being reconciled.
  */
 @Injectable()
 export class ReconciliationService {
@@ -118,7 +119,7 @@ export class ReconciliationService {
       const result = await this.events.apply(
         provider.name,
         {
-          eventId: `reconcile:${payment.id}:${step.to}`,
+          eventId: reconciliationEventId(this.config.secretsKey.reveal(), payment.id, step.to),
           type: step.event,
           paymentRef: payment.id,
           amountCents: charge.amountCents,
@@ -129,6 +130,17 @@ export class ReconciliationService {
       if (result.kind === 'recorded' && result.outcome === 'applied') summary.applied++;
     }
   }
+}
+
+/**
+ * The id of the synthetic event that moves `paymentId` to `status`: `reconcile:<payment>:<status>:<mac>`.
+ * Events from the intake share its unique index (provider, provider_event_id) and their ids are
+ * chosen by whoever posts them; the MAC, keyed with SECRETS_KEY (which every process shares), is
+ * what such a poster cannot compute. The readable part is for whoever reads the event log.
+ */
+export function reconciliationEventId(secretsKey: Buffer, paymentId: string, status: PaymentStatus): string {
+  const mac = createHmac('sha256', secretsKey).update(`pix-gateway/reconciliation-event\0${paymentId}\0${status}`).digest('base64url');
+  return `reconcile:${paymentId}:${status}:${mac}`;
 }
 
 interface Step {

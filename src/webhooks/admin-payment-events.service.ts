@@ -98,7 +98,7 @@ export class AdminPaymentEventsService {
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.config.sandboxApiToken.reveal()}` },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.config.upstreamTimeoutMs),
       });

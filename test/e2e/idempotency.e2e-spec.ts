@@ -1,7 +1,7 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
 
 /** Contract section 3, idempotency: every rule, through real HTTP against the real sandbox PSP. */
 describe('idempotency (HTTP)', () => {
@@ -11,15 +11,15 @@ describe('idempotency (HTTP)', () => {
     t = await startTestApp({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
     shop = await newMerchant(t);
   });
-  afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures'));
+  afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: sandboxAuth(t.config) }));
   afterAll(() => t.close());
 
   const post = (key: string, body: unknown, path = '/v1/payments/create', merchant = shop) =>
     http(t.url, 'POST', path, { body, headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': key } });
   const countPayments = async (merchantId: string) => Number((await t.dataSource.query('SELECT count(*) AS n FROM payments WHERE merchant_id = $1', [merchantId]))[0].n);
-  const failNext = (mode: string, count = 1) => http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode, count, operation: 'create' } });
+  const failNext = (mode: string, count = 1) => http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode, count, operation: 'create' }, headers: sandboxAuth(t.config) });
   const sandboxCharges = async (txid: string) =>
-    ((await http(t.url, 'GET', '/sandbox/_control/charges')).body as { txid: string }[]).filter((charge) => charge.txid === txid);
+    ((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: sandboxAuth(t.config) })).body as { txid: string }[]).filter((charge) => charge.txid === txid);
 
   it('replays the first response byte for byte, with its request id and Idempotent-Replayed', async () => {
     const merchant = await newMerchant(t);

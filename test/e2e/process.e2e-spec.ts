@@ -84,7 +84,7 @@ describe('gateway process', () => {
         }
         try {
           const headers: Record<string, string> = {};
-          for (const name of ['content-type', 'idempotency-key']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
+          for (const name of ['content-type', 'idempotency-key', 'authorization']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
           const upstream = await fetch(`${sandbox.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
           res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
         } catch (error) {
@@ -96,7 +96,7 @@ describe('gateway process', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       const dataDir = tempDir();
-      const gw = await startGatewayProcess({ DATA_DIR: dataDir, SANDBOX_BASE_URL: proxyUrl, LOG_LEVEL: 'info' });
+      const gw = await startGatewayProcess({ DATA_DIR: dataDir, SANDBOX_BASE_URL: proxyUrl, SANDBOX_API_TOKEN: sandbox.apiToken, LOG_LEVEL: 'info' });
       const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
       const inFlight = http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } });
       await createArrived;

@@ -227,7 +227,7 @@ describe('webhook intake (HTTP)', () => {
     async function sandboxPayment(amount: number) {
       const txid = randomBytes(16).toString('hex');
       const charge = await http(t.config.sandboxBaseUrl, 'POST', '/charges', {
-        headers: { 'idempotency-key': txid },
+        headers: { ...ADMIN, 'idempotency-key': txid },
         body: {
           txid,
           amount: amount.toFixed(2),

@@ -71,6 +71,11 @@ export function productionEnv(databaseUrl: string, overrides: Record<string, str
   };
 }
 
+/** The credential the sandbox adapter presents to the simulated PSP; tests that drive /sandbox routes present it too. */
+export function sandboxAuth(config: AppConfig): Record<string, string> {
+  return { authorization: `Bearer ${config.sandboxApiToken.reveal()}` };
+}
+
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;

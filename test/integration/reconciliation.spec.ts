@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TestApp, testDatabases } from '../helpers/test-app';
 
 /** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
 const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
@@ -20,7 +20,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
 
   /** A moment at which every payment created so far is old enough to be read back. */
   const later = () => new Date(Date.now() + (t.config.reconcileAfterSeconds + 1) * 1000);
-  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers });
+  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
 
   /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
   async function lostCharge(options: { expiresIn?: number; expiresAt?: Date } = {}) {
@@ -62,9 +62,28 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     await reconciliation.runOnce(later());
     expect(await status(payment.id)).toBe('paid');
     expect(await events(payment.id)).toEqual([
-      { type: 'payment.confirmed', source: 'reconciliation', outcome: 'applied', forward: 'queued', provider_event_id: `reconcile:${payment.id}:paid` },
+      { type: 'payment.confirmed', source: 'reconciliation', outcome: 'applied', forward: 'queued', provider_event_id: expect.stringMatching(new RegExp(`^reconcile:${payment.id}:paid:[A-Za-z0-9_-]{43}$`)) },
     ]);
     expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.confirmed', body: expect.objectContaining({ data: expect.objectContaining({ status: 'paid' }) }) })]);
+  });
+
+  it('is not blocked by events posted to the intake with the ids reconciliation would use', async () => {
+    const { payment, chargeId } = await lostCharge();
+    // Anyone who may post to the intake (unsigned sandbox events outside production) picks the ids;
+    // each event is recorded (ignored or a mismatch), so its id is taken, and the payment stays pending.
+    const forged = ['paid', 'expired', 'cancelled', 'failed', 'refunded'].map((to) => `reconcile:${payment.id}:${to}`);
+    for (const id of forged) {
+      const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id, data: { id: payment.id, amount: 0.01 } } });
+      expect({ id, status: res.status, applied: res.body.data?.applied }).toEqual({ id, status: 200, applied: false });
+    }
+    expect(await status(payment.id)).toBe('pending');
+
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    await reconciliation.runOnce(later());
+    expect(await status(payment.id)).toBe('paid');
+    const applied = (await events(payment.id)).filter((e: { source: string }) => e.source === 'reconciliation');
+    expect(applied).toEqual([expect.objectContaining({ type: 'payment.confirmed', outcome: 'applied', forward: 'queued' })]);
+    expect(forged).not.toContain(applied[0].provider_event_id);
   });
 
   it('leaves a payment alone until it is old enough', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ProviderRegistry } from '../../src/providers/provider-registry';
 import { http } from '../helpers/http';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebhookReceiver } from './webhook-receiver';
 
 const SECRET = 'whsec_mounted_sandbox_secret';
@@ -30,15 +30,15 @@ describe('sandbox PSP mounted in the gateway', () => {
     await t?.close();
     await receiver?.close();
   });
-  afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures'));
+  afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: sandboxAuth(t.config) }));
 
   it('answers with its own bodies, not the gateway envelope', async () => {
     const body = chargeBody(receiver.url);
-    const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { 'idempotency-key': body.txid } });
+    const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...sandboxAuth(t.config), 'idempotency-key': body.txid } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ txid: body.txid, status: 'ATIVA', amount: '10.50' });
     expect(res.body).not.toHaveProperty('success');
-    await expect(http(t.url, 'GET', `/sandbox/charges/${res.body.id}`)).resolves.toMatchObject({ status: 200, body: { id: res.body.id } });
+    await expect(http(t.url, 'GET', `/sandbox/charges/${res.body.id}`, { headers: sandboxAuth(t.config) })).resolves.toMatchObject({ status: 200, body: { id: res.body.id } });
   });
 
   it.each([
@@ -46,13 +46,13 @@ describe('sandbox PSP mounted in the gateway', () => {
     ['malformed JSON', 'POST', '/sandbox/charges', '{"txid"', 'application/json', 400, 'INVALID_REQUEST'],
     ['a non-JSON body (the gateway 415 rule)', 'POST', '/sandbox/charges', 'txid=1', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ])('renders %s in the sandbox error shape', async (_label, method, path, rawBody, type, status, code) => {
-    const res = await http(t.url, method, path, { rawBody, headers: type ? { 'content-type': type } : {} });
+    const res = await http(t.url, method, path, { rawBody, headers: { ...sandboxAuth(t.config), ...(type ? { 'content-type': type } : {}) } });
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ error: expect.objectContaining({ code }) });
   });
 
   it('takes an empty body with a JSON content type as no body', async () => {
-    const res = await http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: { 'content-type': 'application/json' } });
+    const res = await http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: { ...sandboxAuth(t.config), 'content-type': 'application/json' } });
     expect(res.status).toBe(204);
   });
 
@@ -69,15 +69,15 @@ describe('sandbox PSP mounted in the gateway', () => {
       expiresInSeconds: 3600,
       notificationUrl: receiver.url,
     };
-    await expect(http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_503', operation: 'create' } })).resolves.toMatchObject({ status: 204 });
+    await expect(http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_503', operation: 'create' }, headers: sandboxAuth(t.config) })).resolves.toMatchObject({ status: 204 });
     await expect(sandbox.createCharge(request)).rejects.toMatchObject({ name: 'UpstreamError', kind: 'http', upstreamStatus: 503, providerCode: 'UNAVAILABLE' });
     await expect(sandbox.createCharge(request)).resolves.toMatchObject({ txid: request.txid, status: 'pending' });
   });
 
   it('signs simulated events with config.sandboxWebhookSecret, and the adapter verifies them', async () => {
     const body = chargeBody(receiver.url);
-    const created = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { 'idempotency-key': body.txid } });
-    const res = await http(t.url, 'POST', `/sandbox/charges/${created.body.id}/simulate`, { body: { event: 'payment.confirmed' } });
+    const created = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...sandboxAuth(t.config), 'idempotency-key': body.txid } });
+    const res = await http(t.url, 'POST', `/sandbox/charges/${created.body.id}/simulate`, { body: { event: 'payment.confirmed' }, headers: sandboxAuth(t.config) });
     expect(res).toMatchObject({ status: 202, body: { delivered: true, status: 200, charge: { status: 'CONCLUIDA' } } });
     const hook = await receiver.next();
     expect(hook.headers['x-sandbox-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);

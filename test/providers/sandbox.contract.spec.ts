@@ -9,13 +9,22 @@ const TIMEOUT_MS = 300;
 /** The sandbox PSP started alone on a free port, as `npm run sandbox` runs it, and the adapter pointed at it. */
 async function startSandboxFake(webhookSecret: string | undefined): Promise<ProviderFake> {
   const sandbox = await startSandboxServer({ port: 0, webhookSecret, logLevel: 'silent' });
+  const auth = { authorization: `Bearer ${sandbox.apiToken}` };
+  // The adapter is given the sandbox's token as SANDBOX_API_TOKEN, as an operator would.
   const { config } = loadConfig(
-    { NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: sandbox.url, SANDBOX_WEBHOOK_SECRET: webhookSecret, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) },
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: ':memory:',
+      SANDBOX_BASE_URL: sandbox.url,
+      SANDBOX_API_TOKEN: sandbox.apiToken,
+      SANDBOX_WEBHOOK_SECRET: webhookSecret,
+      UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
+    },
     { persistGenerated: false },
   );
   const provider = new SandboxProvider(new HttpService(), config);
   const post = async (path: string, body: unknown, expected: number) => {
-    const res = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
     if (res.status !== expected) throw new Error(`sandbox ${path} answered ${res.status}: ${await res.text()}`);
   };
   let stopped = false;
@@ -25,7 +34,7 @@ async function startSandboxFake(webhookSecret: string | undefined): Promise<Prov
     simulate: (charge, type) => post(`/charges/${charge.providerPaymentId}/simulate`, { event: type }, 202),
     injectFailure: (mode: ContractFailureMode, operation, count = 1) => post('/_control/failures', { mode, operation, count }, 204),
     clearFailures: async () => {
-      if (!stopped) await fetch(`${sandbox.url}/_control/failures`, { method: 'DELETE' });
+      if (!stopped) await fetch(`${sandbox.url}/_control/failures`, { method: 'DELETE', headers: auth });
     },
     stop: async () => {
       stopped = true;

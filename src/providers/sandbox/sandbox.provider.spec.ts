@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { HttpService } from '@nestjs/axios';
 import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../payments/payment-status';
 import { type CreateChargeRequest, UpstreamError, WebhookParseError, type WebhookRequest } from '../payment-provider';
@@ -128,6 +129,27 @@ describe('SandboxProvider', () => {
       await provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid });
       await provider.getCharge({ providerPaymentId: null, txid: request.txid });
       expect(seen.map((config) => `${config.method} ${config.url}`)).toEqual([`get ${BASE_URL}/charges/sbx_1`, `get ${BASE_URL}/charges/${request.txid}`]);
+    });
+
+    it('presents its API token on every call, as a real PSP client presents its key', async () => {
+      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }), { SANDBOX_API_TOKEN: 'sandbox-api-token-0123456789' });
+      await provider.createCharge(request);
+      await provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid });
+      await provider.health();
+      expect(seen.map((config) => config.headers.authorization)).toEqual(Array(3).fill('Bearer sandbox-api-token-0123456789'));
+    });
+
+    it('without SANDBOX_API_TOKEN presents one derived from SECRETS_KEY: the same for every process, different per key', async () => {
+      const tokenFor = async (key: string) => {
+        const { provider, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }), { SECRETS_KEY: key });
+        await provider.health();
+        return seen[0]!.headers.authorization as string;
+      };
+      const a = await tokenFor('a'.repeat(64));
+      expect(a).toMatch(/^Bearer sbx_[A-Za-z0-9_-]{43}$/);
+      expect(await tokenFor('a'.repeat(64))).toBe(a);
+      expect(await tokenFor('b'.repeat(64))).not.toBe(a);
+      expect(a).not.toContain('a'.repeat(16));
     });
 
     it('accepts 200 (the same txid again) as well as 201', async () => {
@@ -259,6 +281,14 @@ describe('SandboxProvider', () => {
     it('accepts unsigned events only when no SANDBOX_WEBHOOK_SECRET is configured', () => {
       expect(unsigned.verifyWebhook(hook({}))).toBe(true);
       expect(signed.verifyWebhook(hook({}))).toBe(false);
+    });
+
+    it('never accepts an unsigned event in production, even with no secret configured', () => {
+      // Production refuses to start a sandbox without a secret; should a config slip through anyway, the adapter still refuses.
+      const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:' }, { persistGenerated: false });
+      const production = new SandboxProvider(new HttpService(), new AppConfig({ ...config, nodeEnv: 'production', isProduction: true, sandboxWebhookSecret: undefined }));
+      expect(production.verifyWebhook(hook({}))).toBe(false);
+      expect(production.verifyWebhook(hook({ 'x-sandbox-signature': sign(now()) }))).toBe(false);
     });
   });
 

@@ -106,8 +106,9 @@ export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
 
   verifyWebhook(request: WebhookRequest): boolean {
     const secret = this.config.sandboxWebhookSecret?.reveal();
-    // Contract section 6: without a configured secret the sandbox's events are unsigned, by design.
-    if (secret === undefined) return true;
+    // Without a configured secret the sandbox's events are unsigned, by design, but only outside
+    // production: there nobody may move a payment with an unauthenticated request, so no secret means no event.
+    if (secret === undefined) return !this.config.isProduction;
     return verifySandboxSignature(header(request.headers, SANDBOX_SIGNATURE_HEADER), request.rawBody, secret);
   }
 
@@ -142,7 +143,13 @@ export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
         method,
         url: this.baseUrl + path,
         data: data === undefined ? undefined : JSON.stringify(data),
-        headers: data === undefined ? { accept: 'application/json', ...headers } : { accept: 'application/json', 'content-type': 'application/json', ...headers },
+        // The adapter authenticates every call, as a real PSP client presents its API key.
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.config.sandboxApiToken.reveal()}`,
+          ...(data === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         timeout: timeoutMs,
         httpAgent: this.httpAgent,
         httpsAgent: this.httpsAgent,

@@ -5,6 +5,8 @@ import { verifySandboxSignature } from '../sandbox-signature';
 import { sandboxServer } from './sandbox-server';
 
 const SECRET = 'whsec_server_unit';
+/** Every caller let in, private notification URLs allowed: what these tests of the PSP behaviour need. */
+const OPEN = { authorize: () => true, allowPrivateNotificationUrls: true };
 
 const chargeBody = (overrides: Record<string, unknown> = {}) => ({
   txid: randomBytes(16).toString('hex'),
@@ -31,7 +33,7 @@ describe('sandbox PSP server', () => {
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
     app = Fastify();
-    await app.register(sandboxServer, { webhookSecret: SECRET, maxCharges: 50, now: () => now });
+    await app.register(sandboxServer, { ...OPEN, webhookSecret: SECRET, maxCharges: 50, now: () => now });
     await app.ready();
   });
   afterAll(async () => {
@@ -264,7 +266,7 @@ describe('sandbox PSP server', () => {
 describe('sandbox PSP server limits', () => {
   it('keeps at most maxCharges charges, forgetting the oldest', async () => {
     const app = Fastify();
-    await app.register(sandboxServer, { maxCharges: 2 });
+    await app.register(sandboxServer, { ...OPEN, maxCharges: 2 });
     const bodies = [chargeBody(), chargeBody(), chargeBody()];
     for (const body of bodies) await app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json() as { txid: string }[];
@@ -275,7 +277,7 @@ describe('sandbox PSP server limits', () => {
 
   it('with notificationUrlPrefix, refuses charges that would notify anywhere else', async () => {
     const app = Fastify();
-    await app.register(sandboxServer, { notificationUrlPrefix: 'https://pix.example.com/webhooks/' });
+    await app.register(sandboxServer, { ...OPEN, notificationUrlPrefix: 'https://pix.example.com/webhooks/' });
     const post = (notificationUrl: string) => {
       const body = chargeBody({ notificationUrl });
       return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
@@ -287,9 +289,66 @@ describe('sandbox PSP server limits', () => {
     await app.close();
   });
 
+  it('answers 401 in its own shape to every route but /health when authorize() refuses, before reading the body', async () => {
+    const app = Fastify();
+    await app.register(sandboxServer, { authorize: (request) => request.headers.authorization === 'Bearer let-me-in', allowPrivateNotificationUrls: true });
+    const body = chargeBody();
+    const routes = [
+      { method: 'POST' as const, url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } },
+      { method: 'GET' as const, url: `/charges/${body.txid}` },
+      { method: 'POST' as const, url: `/charges/${body.txid}/simulate`, payload: { event: 'payment.confirmed' } },
+      { method: 'GET' as const, url: '/_control/charges' },
+      { method: 'POST' as const, url: '/_control/failures', payload: { mode: 'http_500' } },
+      { method: 'DELETE' as const, url: '/_control/failures' },
+      { method: 'GET' as const, url: '/nope' },
+      { method: 'POST' as const, url: '/charges', payload: '{"not json', headers: { 'content-type': 'application/json' } },
+    ];
+    for (const route of routes) {
+      const res = await app.inject(route);
+      expect({ route: `${route.method} ${route.url}`, status: res.statusCode, body: res.json() }).toEqual({
+        route: `${route.method} ${route.url}`,
+        status: 401,
+        body: { error: { code: 'UNAUTHORIZED', message: expect.stringContaining('credentials') } },
+      });
+    }
+    expect((await app.inject({ method: 'GET', url: '/_control/charges', headers: { authorization: 'Bearer let-me-in' } })).json()).toEqual([]);
+    expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
+    await app.close();
+  });
+
+  it('answers an error thrown by authorize() with its status and headers, in the sandbox shape', async () => {
+    const app = Fastify();
+    const tooMany = Object.assign(new Error('Too many failed attempts.'), { status: 429, headers: { 'retry-after': '7' } });
+    await app.register(sandboxServer, { authorize: () => Promise.reject(tooMany), allowPrivateNotificationUrls: true });
+    const res = await app.inject({ method: 'GET', url: '/_control/charges' });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('7');
+    expect(res.json()).toEqual({ error: { code: 'RATE_LIMITED', message: 'Too many failed attempts.' } });
+    await app.close();
+  });
+
+  it('keeps the merchant-webhook URL policy for notification URLs when private addresses are not allowed', async () => {
+    const app = Fastify();
+    await app.register(sandboxServer, { authorize: () => true, allowPrivateNotificationUrls: false });
+    const post = (notificationUrl: string) => {
+      const body = chargeBody({ notificationUrl });
+      return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
+    };
+    for (const url of ['https://169.254.169.254/latest/meta-data', 'https://127.0.0.1:3000/admin/api/merchants', 'https://[::1]/', 'https://10.0.0.7/hook', 'http://93.184.215.14/hook']) {
+      const refused = await post(url);
+      expect({ url, status: refused.statusCode, body: refused.json() }).toEqual({
+        url,
+        status: 400,
+        body: { error: { code: 'INVALID_REQUEST', field: 'notificationUrl', message: expect.stringMatching(/^notificationUrl must /) } },
+      });
+    }
+    expect((await post('https://93.184.215.14/webhooks/sandbox')).statusCode).toBe(201);
+    await app.close();
+  });
+
   it('a held (timeout) request does not keep the server from closing', async () => {
     const app = Fastify();
-    await app.register(sandboxServer);
+    await app.register(sandboxServer, OPEN);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     await fetch(`${url}/_control/failures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"timeout","operation":"create"}' });

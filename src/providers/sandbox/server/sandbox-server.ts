@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../../../common/money';
+import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
+import { describeNetworkError, MerchantHttpClient } from '../../../deliveries/merchant-http';
 import {
   SANDBOX_EVENTS,
   SANDBOX_FAILURE_MODES,
@@ -22,6 +25,18 @@ import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue, type SandboxOperation } from './failure-queue';
 
 export interface SandboxServerOptions {
+  /**
+   * Whether this request may use the sandbox: every route but `/health` asks. The charges carry payer
+   * data and notification URLs, and the control routes move payments, so nobody without credentials
+   * may reach them. False answers 401; an error thrown with a status (403, 429) is answered with it.
+   */
+  authorize: (request: FastifyRequest) => boolean | Promise<boolean>;
+  /**
+   * The merchant-webhook URL policy for notification URLs: false (production) allows only https URLs
+   * whose host resolves to public addresses, checked when a charge is created and again, pinned, at
+   * each delivery, so the sandbox cannot be made to post into the network it runs in.
+   */
+  allowPrivateNotificationUrls: boolean;
   /** When set, simulated events carry `X-Sandbox-Signature` (contract section 6). */
   webhookSecret?: string;
   /** Charges kept in memory; the oldest are forgotten beyond this. */
@@ -57,6 +72,8 @@ class SandboxHttpError extends Error {
   }
 }
 
+const unauthorized = () =>
+  new SandboxHttpError(401, 'UNAUTHORIZED', 'The sandbox needs credentials: Authorization: Bearer <sandbox API token or admin token>, or a dashboard session.');
 const invalid = (message: string, field?: string) => new SandboxHttpError(400, 'INVALID_REQUEST', message, field);
 const notFound = (id: string) => new SandboxHttpError(404, 'NOT_FOUND', `No charge with id or txid "${id}".`);
 
@@ -140,6 +157,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
   const failures = new FailureQueue();
   const held = new Set<Socket>();
+  const notifier = new MerchantHttpClient();
+  const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
 
   // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
   // bodies) and alone, and an empty body with a JSON content type is no body rather than a 400.
@@ -151,6 +170,12 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     } catch {
       done(invalid('The body is not valid JSON.'), undefined);
     }
+  });
+
+  // Before the body is read, and for unknown sandbox routes too (they reveal nothing to a stranger).
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config as { public?: boolean } | undefined)?.public) return;
+    if (!(await options.authorize(request))) throw unauthorized();
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -172,11 +197,18 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     const status = (error as { statusCode?: number }).statusCode ?? (error as { status?: number }).status ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'sandbox fault');
     const code = SANDBOX_CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_REQUEST');
+    // A host's authorize() may refuse with its own headers (Retry-After on a 429).
+    const headers = (error as { headers?: unknown }).headers;
+    if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers as Record<string, string>);
     return reply.code(status >= 400 && status < 600 ? status : 500).send({ error: { code, message: status >= 500 ? 'Sandbox fault.' : error.message } });
   });
 
   app.addHook('preClose', (done) => {
     for (const socket of held) socket.destroy();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    notifier.close();
     done();
   });
 
@@ -190,6 +222,12 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
       if (options.notificationUrlPrefix !== undefined && !body.notificationUrl.startsWith(options.notificationUrlPrefix)) {
         throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
+      }
+      try {
+        await checkWebhookUrl(body.notificationUrl, urlPolicy);
+      } catch (error) {
+        if (error instanceof WebhookUrlRejectedError) throw invalid(`notificationUrl ${error.message}.`, 'notificationUrl');
+        throw error;
       }
 
       const failure = failures.take('create');
@@ -259,7 +297,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     store.list(clock()).map(toWire),
   );
 
-  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
 
   /** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
   function createOrReplay(body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
@@ -353,12 +391,18 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pix-gateway-sandbox/1' };
     // The signature is about transport freshness, so it uses the real time even when tests move the charge clock.
     if (options.webhookSecret) headers[SANDBOX_SIGNATURE_HEADER] = signSandboxPayload(options.webhookSecret, raw, Date.now() / 1000);
+    const deadline = performance.now() + webhookTimeoutMs;
     try {
-      const res = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(webhookTimeoutMs) });
-      await res.arrayBuffer();
-      return { delivered: res.ok, status: res.status };
+      // Checked again now and pinned: the host may resolve elsewhere than when the charge was made.
+      const target = await resolveDeliveryTarget(url, urlPolicy);
+      const answer = await notifier.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(raw, 'utf8'), timeoutMs: webhookTimeoutMs, deadline });
+      if (answer.statusCode === null) {
+        request.log.warn({ reason: answer.error }, 'sandbox could not deliver a simulated event');
+        return { delivered: false, status: null };
+      }
+      return { delivered: answer.statusCode >= 200 && answer.statusCode < 300, status: answer.statusCode };
     } catch (error) {
-      request.log.warn({ err: error, url }, 'sandbox could not deliver a simulated event');
+      request.log.warn({ reason: describeNetworkError(error) }, 'sandbox could not deliver a simulated event');
       return { delivered: false, status: null };
     }
   }
@@ -366,6 +410,9 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
 
 const SANDBOX_CODE_BY_STATUS: Record<number, string> = {
   400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  429: 'RATE_LIMITED',
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',

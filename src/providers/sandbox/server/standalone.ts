@@ -1,10 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
+import { bearerMatches } from '../../../common/auth/bearer';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
   port?: number;
   host?: string;
   webhookSecret?: string;
+  /**
+   * The bearer token clients present (the gateway's SANDBOX_API_TOKEN). Without one a random token is
+   * made, so a sandbox is never open to whoever can reach its port.
+   */
+  apiToken?: string;
+  /** Whether notification URLs may point at loopback/private addresses; true by default (a development tool). */
+  allowPrivateNotificationUrls?: boolean;
   maxCharges?: number;
   logLevel?: string;
 }
@@ -12,6 +21,8 @@ export interface StandaloneSandboxOptions {
 export interface RunningSandbox {
   /** Base URL of the sandbox API, e.g. `http://127.0.0.1:4000` (no prefix when alone). */
   url: string;
+  /** The bearer token every route but /health requires. */
+  apiToken: string;
   close(): Promise<void>;
 }
 
@@ -23,12 +34,27 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
   });
-  await app.register(sandboxServer, { webhookSecret: options.webhookSecret, maxCharges: options.maxCharges });
+  const apiToken = options.apiToken ?? `sbx_${randomBytes(24).toString('base64url')}`;
+  await app.register(sandboxServer, {
+    webhookSecret: options.webhookSecret,
+    maxCharges: options.maxCharges,
+    authorize: (request) => bearerMatches(request, apiToken),
+    allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, close: () => app.close() };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, apiToken, close: () => app.close() };
+}
+
+function envBool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  console.error(`${name} must be true or false, got "${raw}".`);
+  process.exit(1);
 }
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -47,10 +73,15 @@ async function main(): Promise<void> {
     port: envInt('SANDBOX_PORT', 4000, 0, 65535),
     host: process.env.SANDBOX_HOST?.trim() || '127.0.0.1',
     webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET || undefined,
+    apiToken: process.env.SANDBOX_API_TOKEN || undefined,
+    allowPrivateNotificationUrls: envBool('WEBHOOK_ALLOW_PRIVATE_URLS', true),
     maxCharges: envInt('SANDBOX_MAX_CHARGES', DEFAULT_MAX_CHARGES, 1, 10_000_000),
     logLevel: process.env.LOG_LEVEL?.trim() || 'info',
   });
   console.log(`Sandbox PSP listening on ${sandbox.url} (events ${process.env.SANDBOX_WEBHOOK_SECRET ? 'signed' : 'unsigned'})`);
+  // A generated token is shown once, as the gateway shows its generated admin token; give the
+  // gateway the same value as SANDBOX_API_TOKEN.
+  if (!process.env.SANDBOX_API_TOKEN) console.log(`Clients authenticate with Authorization: Bearer ${sandbox.apiToken} (set SANDBOX_API_TOKEN to choose it).`);
   const stop = () => {
     sandbox.close().then(
       () => process.exit(0),

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { newMerchant, newPayment, paymentBody, type MerchantFixture } from '../helpers/factories';
+import { http, type HttpResult } from '../helpers/http';
+import {
+  createTestPostgresDatabase,
+  productionEnv,
+  sandboxAuth,
+  startTestApp,
+  TEST_ADMIN_TOKEN,
+  TEST_PRODUCTION_ADMIN_TOKEN,
+  type TestApp,
+} from '../helpers/test-app';
+
+const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+const SECRET = 'sandbox-webhook-secret-for-access-tests';
+
+const chargeBody = (notificationUrl: string, txid = randomBytes(16).toString('hex')) => ({
+  txid,
+  amount: '10.50',
+  currency: 'BRL',
+  description: null,
+  externalId: `order-${txid.slice(0, 8)}`,
+  debtor: { document: '98765432100', name: 'Beatriz Payer' },
+  expiresIn: 3600,
+  notificationUrl,
+});
+
+/** The sandbox's 401: its own error shape, JSON, saying what is missing. */
+const UNAUTHORIZED_BODY = { error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/credentials.*sandbox API token.*admin token.*dashboard session/) } };
+
+/**
+ * Who may use the simulated PSP under /sandbox: the sandbox adapter (its API token), the admin
+ * token, or a dashboard session (with its CSRF token for changes). Nobody else, on any route but
+ * /health; and in production it is not there at all unless enabled.
+ */
+describe('sandbox PSP access', () => {
+  let t: TestApp;
+  let shop: MerchantFixture;
+  let session: { cookie: string; csrf: string };
+  /** A charge made by the adapter, for the routes that need one. */
+  let chargeId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SANDBOX_WEBHOOK_SECRET: SECRET } });
+    shop = await newMerchant(t);
+    const login = await http(t.url, 'POST', '/admin/api/session', { body: { email: 'admin@example.com', password: 'correct horse battery staple' } });
+    expect(login.status).toBe(201);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('gw_admin_session='))!.split(';')[0]!;
+    session = { cookie, csrf: login.body.data.csrf_token };
+    const created = await http(t.url, 'POST', '/v1/payments/create', {
+      body: paymentBody(),
+      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'access-setup' },
+    });
+    expect(created.status).toBe(201);
+    const [row] = await t.dataSource.query(`SELECT provider_payment_id FROM payments WHERE id = $1`, [created.body.data.id]);
+    chargeId = row.provider_payment_id;
+  });
+  afterAll(() => t?.close());
+
+  interface Route {
+    label: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    status: number;
+  }
+  /** One request of every route class; `status` is what a caller with credentials gets. */
+  const routes = (): Route[] => {
+    const body = chargeBody(`${t.url}/webhooks/sandbox`);
+    return [
+      { label: 'create a charge (PSP API)', method: 'POST', path: '/sandbox/charges', body, headers: { 'idempotency-key': body.txid }, status: 201 },
+      { label: 'read a charge (PSP API)', method: 'GET', path: `/sandbox/charges/${chargeId}`, status: 200 },
+      { label: 'list every charge (control)', method: 'GET', path: '/sandbox/_control/charges', status: 200 },
+      { label: 'simulate an event (control)', method: 'POST', path: `/sandbox/charges/${chargeId}/simulate`, body: { event: 'payment.failed', amount: '0.01' }, status: 202 },
+      { label: 'inject failures (control)', method: 'POST', path: '/sandbox/_control/failures', body: { mode: 'http_500', operation: 'get' }, status: 204 },
+      { label: 'clear failures (control)', method: 'DELETE', path: '/sandbox/_control/failures', status: 204 },
+    ];
+  };
+  const call = (route: Route, headers: Record<string, string>): Promise<HttpResult> =>
+    http(t.url, route.method, route.path, { body: route.body, headers: { ...route.headers, ...headers } });
+  const clearFailures = () => http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: ADMIN });
+
+  it('answers 401 JSON to every route but /health without credentials, or with wrong ones, and changes nothing', async () => {
+    const before = await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN });
+    for (const headers of [{}, { authorization: 'Bearer not-the-token-0123456789' }, { authorization: 'Basic YWRtaW46YWRtaW4=' }, { cookie: 'gw_admin_session=forged' }] as Record<string, string>[]) {
+      for (const route of [...routes(), { label: 'an unknown route', method: 'GET', path: '/sandbox/nope', status: 404 }]) {
+        const res = await call(route, headers);
+        expect({ route: route.label, headers, status: res.status, type: res.headers.get('content-type'), body: res.body }).toEqual({
+          route: route.label,
+          headers,
+          status: 401,
+          type: expect.stringMatching(/^application\/json/),
+          body: UNAUTHORIZED_BODY,
+        });
+        expect(res.text).not.toContain('98765432100');
+        expect(res.text).not.toContain('12345678909');
+      }
+    }
+    const after = await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN });
+    expect(after.body).toEqual(before.body);
+    expect((await http(t.url, 'GET', `/sandbox/charges/${chargeId}`, { headers: ADMIN })).body.status).toBe('ATIVA');
+    await expect(http(t.url, 'GET', '/sandbox/health')).resolves.toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+
+  it.each([
+    ['the admin token', () => ADMIN],
+    ['the sandbox adapter token', () => sandboxAuth(t.config)],
+    ['a dashboard session (cookie, and its CSRF token for changes)', () => ({ cookie: session.cookie, 'x-csrf-token': session.csrf })],
+  ])('serves every route to %s', async (_label, headers) => {
+    try {
+      for (const route of routes()) {
+        const res = await call(route, headers());
+        expect({ route: route.label, status: res.status }).toEqual({ route: route.label, status: route.status });
+      }
+    } finally {
+      await clearFailures();
+    }
+  });
+
+  it('serves a dashboard session reads without CSRF, but refuses its changes without the CSRF token (403)', async () => {
+    expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: { cookie: session.cookie } })).status).toBe(200);
+    const res = await http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_500' }, headers: { cookie: session.cookie } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: { code: 'FORBIDDEN', message: expect.stringContaining('X-CSRF-Token') } });
+    const charges = await http(t.url, 'GET', `/sandbox/charges/${chargeId}`, { headers: ADMIN });
+    expect(charges.status).toBe(200); // no failure was queued
+  });
+
+  it('the gateway reaches its sandbox with the adapter credentials: a payment is created and the dashboard simulates its payment', async () => {
+    const created = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'access-e2e' } });
+    expect(created.status).toBe(201);
+    const simulated = await http(t.url, 'POST', `/admin/api/payments/${created.body.data.id}/simulate`, {
+      body: { event: 'payment.confirmed' },
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+    });
+    expect(simulated.status).toBe(200);
+    expect(simulated.body.data).toMatchObject({ sandbox: { delivered: true, status: 200 }, payment: { status: 'paid' } });
+  });
+});
+
+describe('sandbox PSP notification URLs with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
+  });
+  afterAll(() => t?.close());
+
+  it('refuses charges that would make the gateway post to private, loopback or metadata addresses', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://169.254.169.254/latest/meta-data/', `https://127.0.0.1:${t.config.port}/admin/api/merchants`, 'https://10.1.2.3/hook', 'https://[::1]/hook']) {
+      const body = chargeBody(url);
+      const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...ADMIN, 'idempotency-key': body.txid } });
+      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: expect.objectContaining({ code: 'INVALID_REQUEST', field: 'notificationUrl' }) } });
+    }
+    expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN })).body).toEqual([]);
+  });
+});
+
+const describePg = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+describePg('sandbox PSP in production', () => {
+  describe('by default (SANDBOX_ENABLED unset)', () => {
+    let t: TestApp;
+    let drop: () => Promise<void>;
+    beforeAll(async () => {
+      const db = await createTestPostgresDatabase();
+      drop = db.drop;
+      t = await startTestApp({ env: productionEnv(db.url) });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await drop?.();
+    });
+
+    it('serves neither /sandbox/* nor /webhooks/sandbox: 404 in the envelope, whatever the credentials', async () => {
+      expect(t.config.sandboxEnabled).toBe(false);
+      const auth = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
+      for (const [method, path, body] of [
+        ['GET', '/sandbox/health', undefined],
+        ['GET', '/sandbox/_control/charges', undefined],
+        ['POST', '/sandbox/charges', chargeBody('https://pix.example.com/webhooks/sandbox')],
+        ['POST', '/sandbox/charges/sbx_1/simulate', { event: 'payment.confirmed' }],
+        ['POST', '/webhooks/sandbox', { event: 'payment.confirmed', id: 'evt_1', data: { id: 'pay_1', amount: 10.5 } }],
+      ] as const) {
+        for (const headers of [{}, auth]) {
+          const res = await http(t.url, method, path, { body, headers });
+          expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }) });
+        }
+      }
+    });
+  });
+
+  describe('with SANDBOX_ENABLED=true and SANDBOX_WEBHOOK_SECRET', () => {
+    let t: TestApp;
+    let drop: () => Promise<void>;
+    beforeAll(async () => {
+      const db = await createTestPostgresDatabase();
+      drop = db.drop;
+      t = await startTestApp({ env: productionEnv(db.url, { SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: SECRET }) });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await drop?.();
+    });
+
+    it('requires credentials on /sandbox/* there too', async () => {
+      const res = await http(t.url, 'GET', '/sandbox/_control/charges');
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED_BODY });
+      expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` } })).status).toBe(200);
+      expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: sandboxAuth(t.config) })).status).toBe(200);
+    });
+
+    it('refuses an unsigned or badly signed event with 401 and changes nothing', async () => {
+      const shop = await newMerchant(t, { webhookUrl: 'https://merchant.example.com/hook' });
+      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const event = { event: 'payment.confirmed', id: `evt_${randomBytes(6).toString('hex')}`, data: { id: payment.id, amount: 10.5 } };
+      for (const headers of [{}, { 'x-sandbox-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }] as Record<string, string>[]) {
+        const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: event, headers });
+        expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 401, code: 'INVALID_SIGNATURE' });
+      }
+      expect((await t.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [payment.id]))[0].status).toBe('pending');
+      expect(await t.dataSource.query(`SELECT id FROM payment_events WHERE payment_id = $1`, [payment.id])).toEqual([]);
+      expect(await t.dataSource.query(`SELECT id FROM webhook_deliveries WHERE payment_id = $1`, [payment.id])).toEqual([]);
+    });
+  });
+});
