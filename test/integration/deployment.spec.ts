@@ -53,7 +53,7 @@ describe('telemetry', () => {
   it("keeps swagger-ui-dist's install-time reporter (@scarf/scarf) from phoning home, whatever the environment", async () => {
     // Run the reporter as npm would after installing it, with no opt-out in the environment: only
     // package.json's scarfSettings stops it (otherwise it tries to reach scarf.sh).
-    const env = { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true' };
+    const env: NodeJS.ProcessEnv = { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true' };
     for (const name of ['SCARF_ANALYTICS', 'SCARF_NO_ANALYTICS', 'DO_NOT_TRACK']) delete env[name];
     const output = await new Promise<string>((resolve) => {
       execFile(process.execPath, ['report.js'], { cwd: join(ROOT, 'node_modules/@scarf/scarf'), env, timeout: 30_000 }, (_error, stdout, stderr) => resolve(stdout + stderr));
