@@ -36,8 +36,10 @@ export class AdminAuthGuard implements CanActivate {
     await this.failures.assertNotBlocked(req);
     const header = req.headers.authorization;
     if (typeof header === 'string' && /^Bearer\s+/i.test(header)) {
-      if (safeEqual(header.replace(/^Bearer\s+/i, '').trim(), this.config.adminApiToken.reveal())) return true;
-      await this.failures.recordFailure(req, 'admin_token');
+      const presented = header.replace(/^Bearer\s+/i, '').trim();
+      if (safeEqual(presented, this.config.adminApiToken.reveal())) return true;
+      // An empty token is a missing credential, not a failed guess.
+      if (presented !== '') await this.failures.recordFailure(req, 'admin_token');
       throw new AppError(ErrorCode.UNAUTHORIZED);
     }
     if (this.sessions && (await this.sessions.verify(req))) return true;
