@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { AppValidationPipe } from './common/http/validation.pipe';
+import { ThrottleModule } from './common/throttle/throttle.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -38,10 +38,7 @@ export class AppModule {
             quietReqLogger: true,
           },
         }),
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 1000, limit: Math.max(1, config.rateLimitPerSecond) }],
-          skipIf: () => config.rateLimitPerSecond === 0,
-        }),
+        ThrottleModule,
         CryptoModule,
         DatabaseModule,
         HealthModule,

@@ -77,6 +77,11 @@ export class AppConfig {
   readonly deliveryLeaseMs: number;
   /** `redis://…`: rate limits, failed-auth throttling and login back-off shared by every process. */
   readonly redisUrl?: Secret;
+  /**
+   * Prefix of the throttling keys in Redis. Not read from the environment: tests set it so that runs
+   * sharing one Redis keep their counts apart.
+   */
+  readonly throttleKeyPrefix?: string;
   /** Bearer token for `GET /metrics` (the admin token also works). */
   readonly metricsToken?: Secret;
   /**

@@ -25,7 +25,8 @@ export class AdminSessionController {
     summary: 'Sign in to the dashboard',
     description:
       'With ADMIN_EMAIL / ADMIN_PASSWORD. Sets the httpOnly session cookie (Path=/admin, SameSite=Strict) and returns the CSRF token. ' +
-      'After a few failures from one address or for one email, further tries are refused for a time that doubles each failure (429 with Retry-After).',
+      'After 10 failed authentications from one address within a minute, that address is refused (429 with Retry-After) until the minute has passed; ' +
+      'after 10 failures to one account from any addresses, its sign-ins are refused for a time that doubles with each further failure, at most 60 s (429 with Retry-After).',
   })
   @ApiEnvelopeResponse(201, SessionView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)

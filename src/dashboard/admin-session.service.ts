@@ -13,7 +13,8 @@ import { AppConfig } from '../config/app-config';
 import { sqlRows } from '../database/sql';
 import type { LoginDto } from './dto/login.dto';
 import type { SessionView } from './dto/session.view';
-import { LoginThrottle } from './login-throttle';
+import { AuthFailuresService } from '../common/throttle/auth-failures.service';
+import { LoginBackoffService } from '../common/throttle/login-backoff.service';
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, sessionCookie } from './session-cookie';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -54,7 +55,6 @@ function toView(row: SessionRow): SessionView {
 @Injectable()
 export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
   private readonly logger = new Logger('AdminSession');
-  private readonly throttle = new LoginThrottle();
   private passwordHash!: string;
   /** The session each authenticated request carried (read by GET /admin/api/session). */
   private readonly byRequest = new WeakMap<FastifyRequest, SessionRow>();
@@ -62,6 +62,8 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly failures: AuthFailuresService,
+    private readonly backoff: LoginBackoffService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -70,24 +72,19 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
 
   /** Opens a session; returns the cookie value (to set) and the session. */
   async login(dto: LoginDto, req: FastifyRequest): Promise<{ token: string; session: SessionView }> {
-    const keys = [`ip:${req.ip}`, `email:${normaliseEmail(dto.email)}`];
-    const waitMs = this.throttle.retryAfterMs(keys);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError(ErrorCode.RATE_LIMITED, {
-        message: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
+    // Slowed per client address (with the other failed authentications) and per account: an address
+    // that failed too often, or an account backing off, is refused before the password is checked.
+    await this.failures.assertNotBlocked(req);
+    const attempt = await this.backoff.begin(normaliseEmail(dto.email));
     // Both checks always run: the time taken does not tell whether the email was right.
     const emailMatches = safeEqual(normaliseEmail(dto.email), normaliseEmail(this.config.adminEmail));
     const passwordMatches = await verify(this.passwordHash, dto.password);
     if (!emailMatches || !passwordMatches) {
-      this.throttle.recordFailure(keys);
-      this.logger.warn({ ip: req.ip }, 'Dashboard sign-in failed');
+      await attempt.failed();
+      await this.failures.recordFailure(req, 'dashboard_login');
       throw new AppError(ErrorCode.UNAUTHORIZED, { message: 'The email or password is wrong.' });
     }
-    this.throttle.recordSuccess(keys);
+    await attempt.succeeded();
 
     const token = randomBytes(32).toString('base64url');
     await this.dataSource.query(`DELETE FROM admin_sessions WHERE expires_at <= now() OR idle_expires_at <= now()`);

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MerchantAuthService } from './merchant-auth.service';
 import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
-import { MerchantRateLimitGuard } from '../common/auth/rate-limit.guard';
 import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
 import { AdminMerchantsController } from './admin-merchants.controller';
 import { AdminMerchantsService } from './admin-merchants.service';
@@ -14,7 +13,7 @@ import { AdminMerchantsService } from './admin-merchants.service';
 @Global()
 @Module({
   controllers: [AdminMerchantsController],
-  providers: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard, WebhookUrlPolicy, AdminMerchantsService],
-  exports: [MerchantAuthService, MerchantKeyGuard, MerchantRateLimitGuard, WebhookUrlPolicy],
+  providers: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
+  exports: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],
 })
 export class MerchantsModule {}

@@ -87,15 +87,20 @@ export interface TestApp {
 
 /**
  * Boots the whole gateway as production does (createApp), listening on a free loopback port.
- * `db: 'postgres'` gives it a fresh PostgreSQL database of its own.
+ * `db: 'postgres'` gives it a fresh PostgreSQL database of its own. With REDIS_URL in `env`, give
+ * it a `throttleKeyPrefix` of the test's own, since other runs share that Redis.
  */
-export async function startTestApp(options: { db?: TestDatabaseKind; env?: Record<string, string | undefined> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { db?: TestDatabaseKind; env?: Record<string, string | undefined>; throttleKeyPrefix?: string } = {},
+): Promise<TestApp> {
   const pg = options.db === 'postgres' ? await createTestPostgresDatabase() : undefined;
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
   // reserved port then point the config at it.
   const port = await freePort();
   const env = testEnv({ PORT: String(port), ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) });
-  const { config } = loadConfig(env, { persistGenerated: false });
+  const loaded = loadConfig(env, { persistGenerated: false }).config;
+  // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
+  const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
   const app = await createApp(config);
   await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -6,6 +6,7 @@ import { safeEqual } from '../crypto/hash';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-docs';
+import { AuthFailuresService } from '../throttle/auth-failures.service';
 
 /**
  * A second way in for the admin API besides the bearer token: the dashboard's session (cookie +
@@ -17,19 +18,28 @@ export interface AdminSessionVerifier {
   verify(req: FastifyRequest): Promise<boolean>;
 }
 
-/** `Authorization: Bearer $ADMIN_API_TOKEN` (constant-time) or a dashboard session; else 401 UNAUTHORIZED. */
+/**
+ * `Authorization: Bearer $ADMIN_API_TOKEN` (constant-time) or a dashboard session; else 401
+ * UNAUTHORIZED. An address with too many failed authentications gets 429 first; a wrong token counts
+ * as one (an expired or missing session does not: it is what a signed-out browser sends).
+ */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
   constructor(
     private readonly config: AppConfig,
+    private readonly failures: AuthFailuresService,
     @Optional() @Inject(ADMIN_SESSION_VERIFIER) private readonly sessions?: AdminSessionVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
+    await this.failures.assertNotBlocked(req);
     const header = req.headers.authorization;
     if (typeof header === 'string' && /^Bearer\s+/i.test(header)) {
-      if (safeEqual(header.replace(/^Bearer\s+/i, '').trim(), this.config.adminApiToken.reveal())) return true;
+      const presented = header.replace(/^Bearer\s+/i, '').trim();
+      if (safeEqual(presented, this.config.adminApiToken.reveal())) return true;
+      // An empty token is a missing credential, not a failed guess.
+      if (presented !== '') await this.failures.recordFailure(req, 'admin_token');
       throw new AppError(ErrorCode.UNAUTHORIZED);
     }
     if (this.sessions && (await this.sessions.verify(req))) return true;
@@ -38,5 +48,5 @@ export class AdminAuthGuard implements CanActivate {
 }
 
 export function AdminAuth(): MethodDecorator & ClassDecorator {
-  return applyDecorators(UseGuards(AdminAuthGuard), ApiBearerAuth('adminToken'), ApiErrorResponses(ErrorCode.UNAUTHORIZED));
+  return applyDecorators(UseGuards(AdminAuthGuard), ApiBearerAuth('adminToken'), ApiErrorResponses(ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED));
 }

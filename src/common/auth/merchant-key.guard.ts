@@ -4,32 +4,51 @@ import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { MerchantAuthService } from '../../merchants/merchant-auth.service';
 import { requestState } from '../http/request-state';
-import { MerchantRateLimitGuard } from './rate-limit.guard';
 import { ApiErrorResponses } from '../http/api-docs';
+import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
+import { AuthFailuresService, clientAddress } from '../throttle/auth-failures.service';
+import { RequestRateLimiter } from '../throttle/request-rate-limiter.service';
 
-/** Authenticates `X-Merchant-Key` and puts the merchant on the request (spec section 5). */
+/**
+ * Authenticates `X-Merchant-Key` and puts the merchant on the request (spec section 5). Refuses an
+ * address with too many failed authentications first (429), counts a wrong key as one, then applies
+ * the per-key rate limit by the key's id, or by the client address when no key was found.
+ */
 @Injectable()
 export class MerchantKeyGuard implements CanActivate {
   constructor(
     private readonly auth: MerchantAuthService,
     private readonly config: AppConfig,
+    private readonly failures: AuthFailuresService,
+    private readonly rateLimit: RequestRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
+    await this.failures.assertNotBlocked(req);
     const header = req.headers['x-merchant-key'];
-    const merchant = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
+    let merchant;
+    try {
+      merchant = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
+    } catch (error) {
+      if (error instanceof AppError && (error.code === ErrorCode.INVALID_MERCHANT_KEY || error.code === ErrorCode.MISSING_MERCHANT_KEY)) {
+        if (error.code === ErrorCode.INVALID_MERCHANT_KEY) await this.failures.recordFailure(req, 'merchant_key');
+        await this.rateLimit.forAddress(clientAddress(req));
+      }
+      throw error;
+    }
+    await this.rateLimit.forKey(merchant.apiKeyId);
     req.merchant = merchant;
     requestState(req).provider = merchant.provider ?? this.config.defaultProvider;
     return true;
   }
 }
 
-/** Rate limit per key, then authentication; documents the header and the 401/429 answers. */
+/** Authentication and the per-key rate limit; documents the header and the 401/429 answers. */
 export function MerchantAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    UseGuards(MerchantRateLimitGuard, MerchantKeyGuard),
+    UseGuards(MerchantKeyGuard),
     ApiSecurity('merchantKey'),
     ApiHeader({ name: 'X-Merchant-Key', required: true, description: 'Merchant API key (`mk_live_…`), issued in the admin dashboard.' }),
     ApiErrorResponses(ErrorCode.MISSING_MERCHANT_KEY, ErrorCode.INVALID_MERCHANT_KEY, ErrorCode.RATE_LIMITED),
