@@ -21,7 +21,9 @@ export class MerchantKeyGuard implements CanActivate {
     const header = req.headers['x-merchant-key'];
     const merchant = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
     req.merchant = merchant;
-    requestState(req).provider = merchant.provider ?? this.config.defaultProvider;
+    const state = requestState(req);
+    state.provider = merchant.provider ?? this.config.defaultProvider;
+    state.principal = merchant.id;
     return true;
   }
 }
