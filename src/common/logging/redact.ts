@@ -25,10 +25,13 @@ export const LOG_REDACT_PATHS = [
 /** Error properties that carry the values of a failed statement, never its shape. */
 const VALUE_CARRYING_ERROR_FIELDS = ['parameters', 'detail', 'where', 'params', 'body', 'config'];
 
-/** pino's error serializer, minus the statement values (also on `cause` and `driverError`). */
+/**
+ * pino's error serializer, minus the statement values (also on `cause` and `driverError`). pino-http
+ * hands it the error already through pino's own serializer; called directly it receives the Error.
+ */
 export function serializeError(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+  if (error === null || typeof error !== 'object') return error;
+  const serialized = (error instanceof Error ? stdSerializers.err(error) : error) as Record<string, unknown>;
   return stripValues(serialized, new Set());
 }
 
