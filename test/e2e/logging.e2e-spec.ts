@@ -39,14 +39,21 @@ describePostgres('logs of a gateway process (needs TEST_DATABASE_URL)', () => {
       .map((line) => JSON.parse(line) as LogLine);
   const accessLines = (requestId: string) => jsonLines().filter((line) => line.request_id === requestId && line.route !== undefined);
 
+  /** What `read` returns once it returns something, within 10 s. */
+  async function eventually<T>(read: () => T | undefined): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const value = read();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`the expected log line was not written:\n${gw.output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** Waits until the access line of `res` is written (it is written when the answer has been sent). */
   async function accessLineOf(res: HttpResult): Promise<LogLine> {
     const requestId = res.headers.get('x-request-id')!;
-    const deadline = Date.now() + 10_000;
-    while (accessLines(requestId).length === 0) {
-      if (Date.now() > deadline) throw new Error(`no access log line for ${requestId}:\n${gw.output()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => (accessLines(requestId).length > 0 ? true : undefined));
     const lines = accessLines(requestId);
     expect(lines).toHaveLength(1);
     return lines[0]!;
@@ -112,8 +119,7 @@ describePostgres('logs of a gateway process (needs TEST_DATABASE_URL)', () => {
       headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': 'log-2', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     expect(failed.status).toBe(500);
-    expect(await accessLineOf(failed)).toMatchObject({ route: '/v1/payments/create', status: 500, principal: merchant.id });
-    const errorLine = jsonLines().find((line) => line.request_id === failed.body.request_id && line.level === 50);
+    const errorLine = await eventually(() => jsonLines().find((line) => line.request_id === failed.body.request_id && line.level === 50));
     // The error was logged, with what an operator needs: the statement and the message, minus the values.
     expect(errorLine).toMatchObject({ err: { query: expect.stringContaining('INSERT INTO payments'), parameters: '[redacted]' } });
     expect(errorLine!.err.message).toContain('refused');
@@ -131,5 +137,6 @@ describePostgres('logs of a gateway process (needs TEST_DATABASE_URL)', () => {
     ]) {
       expect(output).not.toContain(secret);
     }
+    expect(await accessLineOf(failed)).toMatchObject({ route: '/v1/payments/create', status: 500, principal: merchant.id });
   });
 });
