@@ -14,7 +14,11 @@ import { LOG_REDACT_PATHS, REDACTED, redactLogLine, serializeError } from './red
  * - JSON lines, except in development on a terminal, where pino-pretty prints one readable line
  *   per entry (still after redaction: the hook runs before the stream).
  */
-export function pinoHttpParams(config: AppConfig, stdoutIsTty = process.stdout.isTTY === true): Options | [Options, DestinationStream] {
+export function pinoHttpParams(
+  config: AppConfig,
+  stdoutIsTty = process.stdout.isTTY === true,
+  prettyDestination: NodeJS.WritableStream | number = 1,
+): Options | [Options, DestinationStream] {
   const options: Options = {
     level: config.logLevel,
     redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
@@ -26,7 +30,15 @@ export function pinoHttpParams(config: AppConfig, stdoutIsTty = process.stdout.i
     quietReqLogger: true,
   };
   if (!prettyLogs(config, stdoutIsTty)) return options;
-  return [options, pinoPretty({ singleLine: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })];
+  const pretty = pinoPretty({
+    singleLine: true,
+    colorize: stdoutIsTty,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    destination: prettyDestination,
+    sync: true,
+  });
+  return [options, pretty];
 }
 
 /** Readable lines only for a person at a terminal; production and pipes (log shippers, tests) get JSON. */

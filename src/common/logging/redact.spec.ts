@@ -36,6 +36,12 @@ describe('redactLogLine', () => {
     expect(redactLogLine(input)).toBe(input);
   });
 
+  it('removes credentials from query strings', () => {
+    const out = redactLogLine(line({ msg: 'GET /v1/payments?access_token=abc123&page=2&api_key=xyz789', url: '/x?secret=s1' }));
+    expect(out).not.toMatch(/abc123|xyz789|s1"/);
+    expect(out).toContain('page=2');
+  });
+
   it('removes merchant keys, bearer tokens, signing secrets and PEM blocks', () => {
     const key = 'mk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwq1Zx0Ck7b3E=';

@@ -66,6 +66,8 @@ const TEXT_RULES: ReadonlyArray<[RegExp, string | ((match: string, ...groups: st
   // Merchant API keys and webhook signing secrets, wherever they appear.
   [/mk_(live|test)_[0-9A-Za-z]+/g, `mk_$1_${REDACTED}`],
   [/whsec_[0-9A-Za-z+/=_-]+/g, `whsec_${REDACTED}`],
+  // Credentials in a query string (`?access_token=…`, `&secret=…`), should a URL reach a log line.
+  [/([?&](?:[a-z_]*token|[a-z_]*secret|[a-z_]*key|password|signature|sig)=)[^&\s"\\#]+/gi, `$1${REDACTED}`],
   // Bearer credentials (an Authorization header that reached a message or an error).
   [/\b(Bearer)(\s+|%20)[^\s"\\,;]+/gi, `$1 ${REDACTED}`],
 ];
