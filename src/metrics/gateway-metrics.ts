@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { sqlRows } from '../database/sql';
+import { UpstreamError } from '../providers/payment-provider';
 
 /** Route label of a request no route matched: one value, so scanners cannot grow the series. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -93,7 +94,7 @@ export class GatewayMetrics {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  /** Times `call` as one provider call of `account`; the outcome is `ok` or the failure's kind. */
+  /** Times `call` as one provider call of `account`; the outcome is `ok`, the upstream failure's kind (timeout, network, http, malformed), or `error`. */
   async timeProviderCall<T>(account: string, operation: ProviderOperation, call: () => Promise<T>): Promise<T> {
     const end = this.providerCallDuration.startTimer({ account, operation });
     try {
@@ -101,8 +102,7 @@ export class GatewayMetrics {
       end({ outcome: 'ok' });
       return result;
     } catch (error) {
-      const kind = (error as { name?: unknown; kind?: unknown })?.name === 'UpstreamError' ? String((error as { kind: unknown }).kind) : 'error';
-      end({ outcome: kind });
+      end({ outcome: error instanceof UpstreamError ? error.kind : 'error' });
       throw error;
     }
   }

@@ -48,8 +48,9 @@ export class ProviderRegistry {
  */
 function timed(provider: PaymentProvider, metrics: GatewayMetrics): PaymentProvider {
   return new Proxy(provider, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
+    get(target, property) {
+      // Read on the adapter itself: its getters may use private fields, which the proxy lacks.
+      const value: unknown = Reflect.get(target, property);
       const operation = typeof property === 'string' ? TIMED_CALLS[property] : undefined;
       if (!operation || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
       return (...args: unknown[]) => metrics.timeProviderCall(target.name, operation, () => value.apply(target, args));

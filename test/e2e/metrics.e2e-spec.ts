@@ -134,6 +134,26 @@ describe('GET /metrics', () => {
     expect(valueOf(later, 'webhook_deliveries_oldest_waiting_age_seconds')).toBeLessThan(180);
   });
 
+  it('counts a payment the provider refused, and the refused call by its kind of failure', async () => {
+    const shop = await newMerchant(t);
+    const before = await scrape();
+    const failed = (s: Sample[]) => valueOf(s, 'payments_created_total', { provider: 'sandbox', outcome: 'failed' }) ?? 0;
+    const refusedCalls = (s: Sample[]) => valueOf(s, 'provider_call_duration_seconds_count', { account: 'sandbox', operation: 'create_charge', outcome: 'http' }) ?? 0;
+    const inject = await http(t.url, 'POST', '/sandbox/_control/failures', {
+      body: { mode: 'http_422', operation: 'create' },
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(inject.status).toBe(204);
+    const res = await http(t.url, 'POST', '/v1/payments/create', {
+      body: paymentBody(),
+      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
+    });
+    expect(res.status).toBe(502);
+    const after = await scrape();
+    expect(failed(after) - failed(before)).toBe(1);
+    expect(refusedCalls(after) - refusedCalls(before)).toBe(1);
+  });
+
   it('counts a failed delivery attempt that will be retried', async () => {
     const failing = await MerchantReceiver.start();
     try {
