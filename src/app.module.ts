@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { pinoHttpParams } from './common/logging/logger-options';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { AppValidationPipe } from './common/http/validation.pipe';
@@ -13,13 +14,11 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-
-/** Header values never written to logs. */
-const REDACTED_PATHS = ['req.headers["x-merchant-key"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
 
 @Module({})
 export class AppModule {
@@ -28,20 +27,12 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-            genReqId: (req) => (req as unknown as { id: string }).id,
-            customProps: (req) => ({ request_id: (req as unknown as { id: string }).id }),
-            autoLogging: { ignore: (req) => req.url === '/health' },
-            quietReqLogger: true,
-          },
-        }),
+        LoggerModule.forRoot({ pinoHttp: pinoHttpParams(config) }),
         ThrottleModule,
         CryptoModule,
         DatabaseModule,
         HealthModule,
+        MetricsModule,
         MerchantsModule,
         ProvidersModule,
         PaymentsModule,

@@ -3,15 +3,17 @@ import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './common/auth/admin-auth.guard';
 import { bearerMatches } from './common/auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { registerDashboard } from './dashboard/dashboard-static';
+import { registerAccessLog } from './common/http/access-log';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
 import { AppConfig } from './config/app-config';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { sandboxServer } from './providers/sandbox/server/sandbox-server';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -56,6 +58,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
+  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics));
 
   // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
   await app.register(fastifyCookie);

@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { SecretBox } from '../common/crypto/secret-box';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { DeliveryNudge } from '../webhooks/delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
 import { ClaimedDelivery, DeliveryStore, RecordedAttempt } from './delivery-store';
@@ -54,6 +55,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     private readonly store: DeliveryStore,
     private readonly urlPolicy: WebhookUrlPolicy,
     private readonly secrets: SecretBox,
+    private readonly metrics: GatewayMetrics,
   ) {
     this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
   }
@@ -137,6 +139,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const result = await this.send(claim, attemptedAt);
     if (this.abandoned) return;
     const outcome = decideOutcome(attempt, result, this.policy, new Date());
+    this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
     const current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
     else if (outcome.status === 'failed') this.logger.warn({ delivery_id: claim.id, attempt, error: outcome.error }, 'Delivery failed for good');

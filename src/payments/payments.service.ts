@@ -10,6 +10,7 @@ import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
 import { sqlRows } from '../database/sql';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
+import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
 import { PaymentProvider, ProviderCharge, UpstreamError } from '../providers/payment-provider';
@@ -31,6 +32,7 @@ export class PaymentsService {
     private readonly config: AppConfig,
     private readonly providers: ProviderRegistry,
     private readonly idempotency: IdempotencyService,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   /**
@@ -49,11 +51,15 @@ export class PaymentsService {
     const providerName = merchant.provider ?? this.config.defaultProvider;
     const provider = this.providers.find(providerName);
     if (!provider) {
+      this.count(providerName, 'failed');
       throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
     }
 
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
-    if (outcome.kind === 'replay') return outcome.response;
+    if (outcome.kind === 'replay') {
+      this.count(provider.name, 'replayed');
+      return outcome.response;
+    }
     const claim = outcome.claim;
 
     let charge: ProviderCharge;
@@ -73,6 +79,7 @@ export class PaymentsService {
         throw new UpstreamError('malformed', `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos`);
       }
     } catch (error) {
+      this.count(provider.name, 'failed');
       await this.idempotency.release(claim);
       if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.PAYMENT_CREATE_FAILED, error, provider.name);
       throw error;
@@ -81,6 +88,7 @@ export class PaymentsService {
     try {
       return await this.complete(claim, provider, charge, dto, amountCents, request.requestId);
     } catch (error) {
+      this.count(provider.name, 'failed');
       await this.idempotency.release(claim);
       throw error;
     }
@@ -92,6 +100,10 @@ export class PaymentsService {
     const payment = await this.dataSource.getRepository(Payment).findOneBy({ id, merchantId });
     if (!payment) throw AppError.notFound('Payment not found.');
     return toPaymentView(payment);
+  }
+
+  private count(provider: string, outcome: PaymentCreateOutcome): void {
+    this.metrics.paymentsCreated.inc({ provider, outcome });
   }
 
   private amountInCents(amount: number): number {
@@ -156,7 +168,11 @@ export class PaymentsService {
         payment.txid, payment.pixCopyPaste, payment.pixQrPng, payment.expiresAt, payment.paidAt, now,
       ],
     );
-    if (!inserted[0]) return this.idempotency.replayOrInProgress(claim);
+    if (!inserted[0]) {
+      this.count(provider.name, 'replayed');
+      return this.idempotency.replayOrInProgress(claim);
+    }
+    this.count(provider.name, 'created');
     return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 }

@@ -63,16 +63,18 @@ describe('failed authentication throttled per client address (TRUST_PROXY=1)', (
     expect((await http(t.url, 'GET', MISSING_PAYMENT, { headers: asFrom(newAddress(), { 'x-merchant-key': shop.apiKey }) })).status).toBe(404);
   });
 
-  it('counts wrong merchant keys, wrong admin tokens and failed sign-ins together', async () => {
+  it('counts wrong merchant keys, admin tokens, metrics tokens and failed sign-ins together', async () => {
     const address = newAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await http(t.url, 'GET', MISSING_PAYMENT, { headers: asFrom(address, { 'x-merchant-key': wrongKey() }) })).status);
     for (let i = 0; i < 3; i++) statuses.push((await http(t.url, 'GET', '/admin/api/payments', { headers: asFrom(address, { authorization: `Bearer wrong-token-${i}` }) })).status);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       statuses.push((await http(t.url, 'POST', '/admin/api/session', { headers: asFrom(address), body: { email: `nobody-${i}@example.com`, password: 'nope' } })).status);
     }
+    statuses.push((await http(t.url, 'GET', '/metrics', { headers: asFrom(address, { authorization: 'Bearer wrong-metrics-token' }) })).status);
     expect(statuses).toEqual(Array(10).fill(401));
     expectRateLimited(await http(t.url, 'GET', '/admin/api/payments', { headers: asFrom(address, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }) }));
+    expectRateLimited(await http(t.url, 'GET', '/metrics', { headers: asFrom(address, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }) }));
     expectRateLimited(await http(t.url, 'POST', '/admin/api/session', { headers: asFrom(address), body: { email: EMAIL, password: PASSWORD } }));
   });
 

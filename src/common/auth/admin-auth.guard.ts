@@ -6,6 +6,7 @@ import { safeEqual } from '../crypto/hash';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-docs';
+import { requestState } from '../http/request-state';
 import { AuthFailuresService } from '../throttle/auth-failures.service';
 
 /**
@@ -37,14 +38,20 @@ export class AdminAuthGuard implements CanActivate {
     const header = req.headers.authorization;
     if (typeof header === 'string' && /^Bearer\s+/i.test(header)) {
       const presented = header.replace(/^Bearer\s+/i, '').trim();
-      if (safeEqual(presented, this.config.adminApiToken.reveal())) return true;
+      if (safeEqual(presented, this.config.adminApiToken.reveal())) return authenticated(req);
       // An empty token is a missing credential, not a failed guess.
       if (presented !== '') await this.failures.recordFailure(req, 'admin_token');
       throw new AppError(ErrorCode.UNAUTHORIZED);
     }
-    if (this.sessions && (await this.sessions.verify(req))) return true;
+    if (this.sessions && (await this.sessions.verify(req))) return authenticated(req);
     throw new AppError(ErrorCode.UNAUTHORIZED);
   }
+}
+
+/** Marks the request as the operator's, for the access log. */
+function authenticated(req: FastifyRequest): true {
+  requestState(req).principal = 'admin';
+  return true;
 }
 
 export function AdminAuth(): MethodDecorator & ClassDecorator {

@@ -40,7 +40,9 @@ export class MerchantKeyGuard implements CanActivate {
     }
     await this.rateLimit.forKey(merchant.apiKeyId);
     req.merchant = merchant;
-    requestState(req).provider = merchant.provider ?? this.config.defaultProvider;
+    const state = requestState(req);
+    state.provider = merchant.provider ?? this.config.defaultProvider;
+    state.principal = merchant.id;
     return true;
   }
 }

@@ -62,9 +62,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const state = requestState(req);
     if (error.status >= 500 && error.code !== ErrorCode.PAYMENT_CREATE_FAILED && error.code !== ErrorCode.UPSTREAM_ERROR && error.code !== ErrorCode.SERVICE_UNAVAILABLE) {
       const cause = error.cause ?? exception;
+      // The path without its query string: a query may carry a token or a document.
+      const path = req.url.split('?', 1)[0];
       this.logger.error(
-        { request_id: state.requestId, method: req.method, url: req.url, err: cause },
-        `Unexpected error on ${req.method} ${req.url} (request ${state.requestId})`,
+        { request_id: state.requestId, method: req.method, path, err: cause },
+        `Unexpected error on ${req.method} ${path} (request ${state.requestId})`,
       );
     }
     const body: ErrorEnvelope = {

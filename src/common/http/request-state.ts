@@ -7,6 +7,8 @@ export interface GatewayRequestState {
   requestId: string;
   /** Provider that handles (or would handle) the call; `DEFAULT_PROVIDER` until something knows better. */
   provider?: string;
+  /** Who the request authenticated as, for the access log: a merchant id, or `admin`. */
+  principal?: string;
 }
 
 declare module 'fastify' {

@@ -50,7 +50,7 @@ export class AuthFailuresService {
     const ip = clientAddress(req);
     const { allowed, res } = await consume(this.limiter, ip);
     this.logger.warn(
-      { ip, credential: kind, method: req.method, route: routeOf(req), failures: res.consumedPoints, blocked: !allowed },
+      { ip, credential: kind, method: req.method, route: routeOf(req), request_id: req.id, failures: res.consumedPoints, blocked: !allowed },
       'Authentication failed',
     );
     if (!allowed) throw tooManyFailures(res.msBeforeNext);

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { GatewayMetrics, UNMATCHED_ROUTE } from '../../metrics/gateway-metrics';
+
+/** Paths whose requests get an access log line; health checks, docs and dashboard pages do not. */
+const LOGGED_PREFIXES = ['/v1', '/admin/api', '/webhooks', '/metrics', '/sandbox'];
+
+export function isAccessLogged(path: string): boolean {
+  return LOGGED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** The route pattern (`/v1/payments/:id`), never the raw URL: bounded label values, no ids or query strings. */
+export function routeOf(req: FastifyRequest): string {
+  return req.routeOptions?.url ?? UNMATCHED_ROUTE;
+}
+
+/**
+ * One access log line per API request when its answer is sent, whatever answered it (a handler,
+ * a guard, the error filter, Fastify's 404), and its duration into the HTTP histogram. The line
+ * holds the method, route pattern, status, duration, request id, client address and who
+ * authenticated (merchant id or `admin`): no header, query string or body, so no key, token,
+ * cookie or payer document can reach it.
+ */
+export function registerAccessLog(fastify: FastifyInstance, logger: () => Logger, metrics: GatewayMetrics): void {
+  fastify.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
+    const route = routeOf(req);
+    const status = reply.statusCode;
+    const durationMs = reply.elapsedTime;
+    metrics.httpRequestDuration.observe({ route, method: req.method, status: String(status) }, durationMs / 1000);
+    if (!isAccessLogged(req.url.split('?', 1)[0]!)) return;
+    const state = req.gateway;
+    logger().info(
+      {
+        method: req.method,
+        route,
+        status,
+        duration_ms: Math.round(durationMs * 10) / 10,
+        request_id: state?.requestId ?? req.id,
+        ip: req.ip,
+        ...(state?.principal ? { principal: state.principal } : {}),
+      },
+      `${req.method} ${route} ${status}`,
+    );
+  });
+}

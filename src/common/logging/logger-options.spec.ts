@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { Options } from 'pino-http';
+import type { AppConfig } from '../../config/app-config';
+import { pinoHttpParams, prettyLogs } from './logger-options';
+
+const config = (isProduction: boolean) => ({ isProduction, logLevel: 'info' }) as AppConfig;
+
+function collect(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+describe('log format', () => {
+  it('prints readable lines only in development on a terminal', () => {
+    expect(prettyLogs({ isProduction: false }, true)).toBe(true);
+    expect(prettyLogs({ isProduction: true }, true)).toBe(false);
+    expect(prettyLogs({ isProduction: false }, false)).toBe(false);
+  });
+
+  it('writes JSON through a plain destination in production and to a pipe, pino-pretty on a development terminal', () => {
+    expect(Array.isArray(pinoHttpParams(config(true), true))).toBe(false);
+    expect(Array.isArray(pinoHttpParams(config(false), false))).toBe(false);
+    const pretty = pinoHttpParams(config(false), true);
+    expect(Array.isArray(pretty)).toBe(true);
+    expect(typeof (pretty as [Options, { write: unknown }])[1].write).toBe('function');
+  });
+
+  it('redacts every JSON line, whoever logs it', () => {
+    const options = pinoHttpParams(config(true), false) as pino.LoggerOptions;
+    const { stream, lines } = collect();
+    const logger = pino(options, stream);
+    logger.info({ payer: { document: '123.456.789-09' }, key: 'mk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345' }, 'payer 12345678909');
+    logger.error({ err: Object.assign(new Error('insert failed'), { parameters: ['11222333000181'] }) }, 'db');
+    const out = lines.join('');
+    expect(lines).toHaveLength(2);
+    for (const leaked of ['123.456.789-09', '12345678909', '11222333000181', 'AbCdEfGhIjKlMnOpQrStUvWxYz012345']) expect(out).not.toContain(leaked);
+    expect(JSON.parse(lines[1]!).err).toMatchObject({ message: 'insert failed', parameters: '[redacted]' });
+  });
+
+  it('prints one readable, redacted line per entry on a development terminal', () => {
+    const { stream, lines } = collect();
+    const [options, pretty] = pinoHttpParams(config(false), true, stream) as [pino.LoggerOptions, pino.DestinationStream];
+    const logger = pino(options, pretty);
+    logger.info({ method: 'POST', route: '/v1/payments/create', status: 201, document: '12345678909' }, 'POST /v1/payments/create 201');
+    const out = lines.join('').replace(/\x1b\[[0-9;]*m/g, '');
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    expect(out).toContain('POST /v1/payments/create 201');
+    expect(out).toContain('"route":"/v1/payments/create"');
+    expect(out).not.toMatch(/^\{"level"/);
+    expect(out).not.toContain('12345678909');
+  });
+});

@@ -1,0 +1,125 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { sqlRows } from '../database/sql';
+import { UpstreamError } from '../providers/payment-provider';
+
+/** Route label of a request no route matched: one value, so scanners cannot grow the series. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
+export type ProviderOperation = 'create_charge' | 'get_charge' | 'health';
+export type DeliveryAttemptOutcome = 'delivered' | 'will_retry' | 'failed';
+
+/** Latency buckets in seconds: from a fast local answer to a provider call near its timeout. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The gateway's Prometheus series (GET /metrics). Each application instance has its own registry
+ * (tests run several gateways in one process), never prom-client's global one. The delivery backlog
+ * gauges are read from the database when scraped, across every merchant: they describe the queue
+ * an operator runs, not one merchant's data.
+ */
+@Injectable()
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Metrics');
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status, with their duration.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly paymentsCreated = new Counter({
+    name: 'payments_created_total',
+    help: 'POST /v1/payments by provider and outcome: created, replayed (same Idempotency-Key), failed.',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerCallDuration = new Histogram({
+    name: 'provider_call_duration_seconds',
+    help: 'Calls to payment providers by account, operation and outcome (ok, or the kind of failure).',
+    labelNames: ['account', 'operation', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly webhookIntake = new Counter({
+    name: 'webhook_intake_total',
+    help: 'Provider events received at /webhooks/:provider, by provider and result.',
+    labelNames: ['provider', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deliveryAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Attempts to deliver a forward to a merchant, by outcome: delivered, will_retry, failed (for good).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** One backlog read per scrape, shared by the two gauges that report it. */
+  private backlogRead?: Promise<{ waiting: number; oldestAgeSeconds: number } | null>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    const metrics = this;
+    new Gauge({
+      name: 'webhook_deliveries_waiting',
+      help: 'Forwards not yet delivered nor failed for good (status pending), across all merchants.',
+      registers: [this.registry],
+      async collect() {
+        const backlog = await metrics.readBacklog();
+        if (backlog) this.set(backlog.waiting);
+      },
+    });
+    new Gauge({
+      name: 'webhook_deliveries_oldest_waiting_age_seconds',
+      help: 'Age of the oldest forward still waiting to be delivered (0 when none waits).',
+      registers: [this.registry],
+      async collect() {
+        const backlog = await metrics.readBacklog();
+        if (backlog) this.set(backlog.oldestAgeSeconds);
+      },
+    });
+  }
+
+  /** The exposition text, and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** Times `call` as one provider call of `account`; the outcome is `ok`, the upstream failure's kind (timeout, network, http, malformed), or `error`. */
+  async timeProviderCall<T>(account: string, operation: ProviderOperation, call: () => Promise<T>): Promise<T> {
+    const end = this.providerCallDuration.startTimer({ account, operation });
+    try {
+      const result = await call();
+      end({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      end({ outcome: error instanceof UpstreamError ? error.kind : 'error' });
+      throw error;
+    }
+  }
+
+  private readBacklog(): Promise<{ waiting: number; oldestAgeSeconds: number } | null> {
+    this.backlogRead ??= sqlRows<{ waiting: string | number; oldest_age: string | number | null }>(
+      this.dataSource,
+      `SELECT count(*) AS waiting, EXTRACT(EPOCH FROM (now() - min(created_at))) AS oldest_age
+         FROM webhook_deliveries WHERE status = 'pending'`,
+    )
+      .then(([row]) => ({ waiting: Number(row?.waiting ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest_age ?? 0)) }))
+      .catch((error: unknown) => {
+        // A scrape still answers (process and HTTP series) when the database does not.
+        this.logger.warn({ err: error }, 'Could not read the delivery backlog for /metrics');
+        return null;
+      })
+      .finally(() => (this.backlogRead = undefined));
+    return this.backlogRead;
+  }
+}
