@@ -164,6 +164,8 @@ describe(`hostile input: each rule (HTTP, ${db})`, () => {
       const raw = JSON.stringify(poisoned);
       await expectRefused(await post('/webhooks/sandbox', raw, signed(raw)), 400, 'VALIDATION_ERROR');
     }
+    const outOfRange = JSON.stringify({ event: 'payment.confirmed', id: 'evt_year', created_at: '-100000-01-01T00:00:00Z', data: { id: paymentId, amount: 10.5 } });
+    await expectRefused(await post('/webhooks/sandbox', outOfRange, signed(outOfRange)), 400, 'VALIDATION_ERROR', 'created_at');
     const surrogate = `{"event":"payment.confirmed","id":"evt_\\udc00","data":{"id":"${paymentId}","amount":10.5}}`;
     await expectRefused(await post('/webhooks/sandbox', surrogate, signed(surrogate)), 400, 'VALIDATION_ERROR', 'id');
     expect(await countRows(t)).toEqual(before);
@@ -336,6 +338,7 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       (target) => {
         if (!target.strict) {
           // A provider event checks its event, id, created_at, data.id and data.amount.
+          if (random() < 0.2) return push('created_at out of range', target, withRaw(target.base(), 'created_at', pick(['"-100000-01-01T00:00:00Z"', '"+275760-09-13T00:00:00Z"', '"-004714-01-01T00:00:00Z"', '"0000-01-01T00:00:00Z"', '"+010000-01-01T00:00:00Z"'])));
           const field = pick(['event', 'id', 'created_at', 'data.id', 'data.amount', 'data']);
           return push(`wrong type in ${field}`, target, withRaw(target.base(), field, pick(['123', 'true', '[]', '{}', '""', '"not-a-kind"'].filter((v) => !(field === 'data' && v === '{}') && !(field.endsWith('id') && v === '"not-a-kind"') && !(field === 'created_at' && v === '""') && !(field === 'data.amount' && v === '123')))));
         }
