@@ -305,6 +305,14 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
         const text = JSON.stringify(target.base());
         push('broken JSON', target, pick([text.slice(0, 1 + int(text.length - 2)), text + pick(['}', ',', 'x', '"']), '{"', '{', 'nul', "{'a':1}", '{"a":1,,}', '\u0000', randomBytes(1 + int(64)).toString('latin1')]));
       },
+      // Prototype pollution, alone or buried deep (the parser refuses __proto__, a DTO refuses unknown fields).
+      (target) => {
+        const base = JSON.stringify(target.base()).slice(1, -1);
+        const poison = pick(['"__proto__":{"isAdmin":true}', '"constructor":{"prototype":{"isAdmin":true}}']);
+        if (target.strict && random() < 0.5) return push('prototype pollution', target, `{${poison},${base}}`);
+        const depth = 33 + int(3000);
+        push('deep prototype pollution', target, `{${base},"x":${'['.repeat(depth)}{${poison}}${']'.repeat(depth)}}`);
+      },
       // A body that is not an object.
       (target) => push('not an object', target, pick(['[]', '[{}]', '"text"', '42', 'null', 'true', '[' + JSON.stringify(target.base()) + ']'])),
       // Control characters (NUL included) in a text field, anywhere in it.

@@ -95,8 +95,13 @@ describe('security headers (HTTP)', () => {
       const res = await http(t.url, 'GET', path, { headers });
       expect([path, res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual([path, 'nosniff', 'no-store']);
     }
-    const webhook = await http(t.url, 'POST', '/webhooks/sandbox', { body: {} });
-    expect([webhook.headers.get('x-content-type-options'), webhook.headers.get('cache-control')]).toEqual(['nosniff', 'no-store']);
+    for (const res of [
+      await http(t.url, 'POST', '/webhooks/sandbox', { body: {} }),
+      await http(t.url, 'POST', '/webhooks/sandbox', { rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
+      await http(t.url, 'POST', '/webhooks/sandbox', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+    ]) {
+      expect([res.status, res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual([expect.any(Number), 'nosniff', 'no-store']);
+    }
     for (const path of ['/docs', '/admin']) {
       const res = await http(t.url, 'GET', path);
       expect([path, res.headers.get('x-content-type-options')]).toEqual([path, 'nosniff']);
