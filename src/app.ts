@@ -64,7 +64,7 @@ export async function createApp(config: AppConfig, options: { timeouts?: Partial
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // A URL the router cannot decode, or a parameter over MAX_PARAM_LENGTH.
     frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-      const appError = frameworkError(error.code, error.statusCode ?? 400, error.message) ?? new AppError(ErrorCode.VALIDATION_ERROR);
+      const appError = frameworkError(error.code, error.statusCode ?? 500, error.message) ?? new AppError(ErrorCode.INTERNAL_ERROR, { cause: error });
       void reply
         .status(appError.status)
         .headers({ 'x-request-id': req.id, ...earlyHeaders })
