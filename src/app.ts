@@ -1,6 +1,9 @@
+import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
@@ -9,10 +12,12 @@ import { AdminAuthGuard } from './common/auth/admin-auth.guard';
 import { bearerMatches } from './common/auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
-import { registerDashboard } from './dashboard/dashboard-static';
 import { registerAccessLog } from './common/http/access-log';
+import { errorEnvelope, frameworkError } from './common/http/exception.filter';
+import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
 import { AppConfig } from './config/app-config';
+import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { sandboxServer } from './providers/sandbox/server/sandbox-server';
 
@@ -20,18 +25,62 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * Longest path parameter the router accepts. Ids are 28 characters and provider names short; a
+ * longer parameter cannot name anything, so it is NOT_FOUND like an id of the wrong shape.
+ */
+export const MAX_PARAM_LENGTH = 128;
+
+/**
+ * A slow client may hold a connection only so long: its headers must arrive within 10 s and its
+ * body within 30 s of the request's start, or the connection is closed. Node checks the deadlines
+ * every `checkEveryMs`. Tests pass shorter ones (createApp's second argument, not a setting).
+ */
+export interface ConnectionTimeouts {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+}
+const DEFAULT_TIMEOUTS: ConnectionTimeouts = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
+
+/** Paths whose answers are API data: never stored by a browser or a proxy cache. */
+const API_PATH = /^\/(v1|admin\/api|webhooks|health|metrics)(\/|\?|$)/;
+
+/** The simulated PSP answers with its own bodies (see below), so the gateway's input rules and envelope stop at its door. */
+const SANDBOX_PATH = /^\/sandbox(\/|\?|$)/;
+
+/**
  * Builds the gateway on Fastify: request ids, the 64 KiB body limit, JSON-only bodies (415
  * otherwise), raw bodies kept for signature checks, Swagger at /docs. Used by main.ts and by the
  * e2e tests, so tests boot exactly what production runs.
  */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: { timeouts?: Partial<ConnectionTimeouts> } = {}): Promise<NestFastifyApplication> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const https = config.publicBaseUrl.startsWith('https://');
+  // Errors the router or Node's HTTP parser raise before any route or hook runs get the envelope
+  // too, and the headers the hooks would have set.
+  const envelopeOf = (error: AppError, requestId: string) => errorEnvelope(error, requestId, config.defaultProvider);
+  const earlyHeaders = { ...EARLY_HEADERS, ...(https ? { 'strict-transport-security': HSTS } : {}) };
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A URL the router cannot decode, or a parameter over MAX_PARAM_LENGTH.
+    frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const appError = frameworkError(error.code, error.statusCode ?? 500, error.message) ?? new AppError(ErrorCode.INTERNAL_ERROR, { cause: error });
+      void reply
+        .status(appError.status)
+        .headers({ 'x-request-id': req.id, ...earlyHeaders })
+        .type('application/json; charset=utf-8')
+        .send(envelopeOf(appError, req.id));
+    },
+    // Requests Node's parser refuses (bad header bytes, headers over 16 KiB, a broken request line).
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => writeClientError(error, socket, envelopeOf, earlyHeaders),
+    // Fastify's requestTimeout is Node's: from the request's start until its body has arrived.
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     // TRUST_PROXY: whose X-Forwarded-For sets req.ip (the address throttling and logs use). Off by default.
     // A hop count becomes proxy-addr's own rule for one: trust the first `hops` addresses from the socket.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -43,6 +92,24 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useLogger(app.get(Logger));
 
+  // Security headers on every answer, before any hook below can refuse the request. The dashboard's
+  // page sets its own stricter policy (dashboard-static.ts); this one is what Swagger UI at /docs
+  // needs: its own scripts and styles (it has inline <style> and style attributes) and data: images.
+  // HSTS only when the public URL is https, or a plain-HTTP deployment would lock browsers out.
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'style-src-attr': ["'unsafe-inline'"],
+        'connect-src': ["'self'"],
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
+  });
+
   const fastify = app.getHttpAdapter().getInstance();
   fastify.decorateRequest('gateway', null as unknown as GatewayRequestState);
   // Once shutdown begins, every answer closes its connection, so a kept-alive client whose request
@@ -53,12 +120,22 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onRequest', async (req, reply) => {
     req.gateway = { requestId: req.id };
     reply.header('x-request-id', req.id);
+    if (API_PATH.test(req.url)) reply.header('cache-control', 'no-store');
     if (BODY_METHODS.has(req.method) && hasBody(req.headers)) {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
   registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics));
+
+  // Hostile input is refused before any handler, guard or database sees it (a NUL reaches
+  // PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
+  // query the gateway reads, DTO-validated or not (webhook intake keeps its raw body).
+  fastify.addHook('preValidation', async (req) => {
+    if (SANDBOX_PATH.test(req.url)) return;
+    const problems = [...findInputProblems(req.body, 'body'), ...findInputProblems(req.query, 'query')];
+    if (problems.length > 0) throw AppError.validation(problems);
+  });
 
   // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
   await app.register(fastifyCookie);
@@ -117,6 +194,34 @@ export async function closeGracefully(app: NestFastifyApplication, timeoutMs: nu
   await app.close();
 }
 
+/** What helmet and the onRequest hook set, for the answers written before either can run. */
+const EARLY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
+const HSTS = `max-age=${HSTS_MAX_AGE_SECONDS}`;
+
+/**
+ * Node's parser refused the request (bad bytes, a broken request line or length, headers over its
+ * 16 KiB limit), or the header or body deadline passed. A malformed request gets the envelope
+ * (VALIDATION_ERROR, the table's nearest code) when nothing has been written on the connection
+ * yet; a timed-out one is simply closed.
+ */
+function writeClientError(
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+  envelopeOf: (error: AppError, requestId: string) => object,
+  headers: Readonly<Record<string, string>>,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable && socket.bytesWritten === 0) {
+    const requestId = newRequestId();
+    const appError = AppError.validation([{ field: 'request', message: 'The request is not valid HTTP/1.1, or its headers are over 16 KiB.' }]);
+    const body = JSON.stringify(envelopeOf(appError, requestId));
+    const lines = Object.entries({ ...headers, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+    socket.write(`HTTP/1.1 ${appError.status} Bad Request\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
@@ -140,5 +245,10 @@ function setupOpenApi(app: NestFastifyApplication): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_TOKEN' }, 'adminToken')
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs/json',
+    yamlDocumentUrl: 'docs/yaml',
+    // Swagger UI would otherwise send the whole document to validator.swagger.io for its badge.
+    swaggerOptions: { validatorUrl: null },
+  });
 }

@@ -35,16 +35,47 @@ export function toAppError(exception: unknown): AppError {
   }
   const fastifyError = exception as { code?: unknown; statusCode?: unknown; message?: unknown };
   if (typeof fastifyError?.code === 'string' && fastifyError.code.startsWith('FST_') && typeof fastifyError.statusCode === 'number') {
-    const code = STATUS_TO_CODE[fastifyError.statusCode];
-    if (code === ErrorCode.VALIDATION_ERROR) {
-      return AppError.validation([{ field: 'body', message: String(fastifyError.message) }], 'The request body is not valid JSON.');
-    }
-    if (code && fastifyError.statusCode < 500) return new AppError(code);
+    const framework = frameworkError(fastifyError.code, fastifyError.statusCode, String(fastifyError.message));
+    if (framework) return framework;
   }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return AppError.validation([{ field: 'body', message: exception.message }], 'The request body is not valid JSON.');
   }
   return new AppError(ErrorCode.INTERNAL_ERROR, { cause: exception });
+}
+
+/**
+ * Fastify's own 4xx errors in the table's words. A path parameter over the router's limit cannot
+ * name anything that exists (ids are short), so it is NOT_FOUND like any id of the wrong shape; a
+ * URL that is not validly percent-encoded, or a body Fastify could not read, is VALIDATION_ERROR;
+ * any other 4xx is the client's fault too, and VALIDATION_ERROR is the nearest code. Undefined for
+ * anything else (a 5xx stays one).
+ */
+export function frameworkError(fstCode: string, status: number, message: string): AppError | undefined {
+  if (status < 400 || status >= 500) return undefined;
+  if (fstCode === 'FST_ERR_MAX_PARAM_LENGTH' || status === 414) return AppError.notFound();
+  if (fstCode === 'FST_ERR_BAD_URL') return AppError.validation([{ field: 'path', message: 'The URL is not validly percent-encoded.' }]);
+  const code = STATUS_TO_CODE[status];
+  if (code === ErrorCode.VALIDATION_ERROR || code === undefined) {
+    const invalidJson = fstCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fstCode === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+    return AppError.validation([{ field: 'body', message }], invalidJson ? 'The request body is not valid JSON.' : 'The request could not be read.');
+  }
+  return new AppError(code);
+}
+
+/** The error envelope (spec 7) for one request. */
+export function errorEnvelope(error: AppError, requestId: string, provider: string): ErrorEnvelope {
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.upstreamStatus !== undefined ? { upstream_status: error.upstreamStatus } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    },
+    request_id: requestId,
+    provider,
+  };
 }
 
 /** The one global filter: renders every failure as the error envelope (spec 7) on Fastify's reply. */
@@ -69,17 +100,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         `Unexpected error on ${req.method} ${path} (request ${state.requestId})`,
       );
     }
-    const body: ErrorEnvelope = {
-      success: false,
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.upstreamStatus !== undefined ? { upstream_status: error.upstreamStatus } : {}),
-        ...(error.details ? { details: error.details } : {}),
-      },
-      request_id: state.requestId,
-      provider: state.provider ?? this.config.defaultProvider,
-    };
+    const body = errorEnvelope(error, state.requestId, state.provider ?? this.config.defaultProvider);
     if (reply.sent) return;
     reply.status(error.status);
     reply.header('x-request-id', state.requestId);

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -8,8 +9,7 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 /** Body of `POST /v1/payments/create` (contract section 3). Unknown fields are refused. */
 export class CreatePaymentDto {
   @ApiProperty({ example: 10.5, description: 'Decimal reais: > 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT (1,000,000.00).' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a JSON number with at most 2 decimal places' })
-  @IsPositive({ message: 'amount must be greater than 0' })
+  @IsAmount()
   amount: number;
 
   @ApiProperty({ example: 'BRL', enum: ['BRL'] })

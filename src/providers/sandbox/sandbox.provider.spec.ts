@@ -340,6 +340,8 @@ describe('SandboxProvider', () => {
       ['a numeric id', event({ id: 12 }), 'id'],
       ['an over-long id', event({ id: 'e'.repeat(201) }), 'id'],
       ['a bad created_at', event({ created_at: 'yesterday' }), 'created_at'],
+      ['a created_at PostgreSQL cannot store', event({ created_at: '-100000-01-01T00:00:00Z' }), 'created_at'],
+      ['a created_at past year 9999', event({ created_at: '+010000-01-01T00:00:00Z' }), 'created_at'],
       ['no data', event({ data: undefined }), 'data'],
       ['data that is an array', event({ data: [] }), 'data'],
       ['no data.id', event({}, { id: undefined }), 'data.id'],

@@ -251,6 +251,7 @@ function header(headers: WebhookRequest['headers'], name: string): string | stri
 }
 
 const MAX_ID_LENGTH = 200;
+const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * A sandbox event (spec 4.4: `{event, id, created_at?, data:{id, amount, …}}`) into the closed
@@ -268,7 +269,11 @@ export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEven
   let occurredAt = new Date();
   if (event.created_at !== undefined && event.created_at !== null) {
     const date = typeof event.created_at === 'string' ? new Date(event.created_at) : new Date(Number.NaN);
-    if (Number.isNaN(date.getTime())) throw new WebhookParseError('created_at must be an ISO 8601 timestamp.', 'created_at');
+    // Years outside 1970–9999 are no event's time, and some (-100000) are outside what PostgreSQL
+    // can store: refused here rather than failing the transaction that would apply the event.
+    if (Number.isNaN(date.getTime()) || date.getTime() < 0 || date.getTime() > MAX_TIMESTAMP_MS) {
+      throw new WebhookParseError('created_at must be an ISO 8601 timestamp between 1970 and 9999.', 'created_at');
+    }
     occurredAt = date;
   }
   if (typeof event.data !== 'object' || event.data === null || Array.isArray(event.data)) throw new WebhookParseError('data must be an object.', 'data');

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, Max } from 'class-validator';
+import { IsAmount } from '../../common/validation/amount';
 import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '../../providers/payment-provider';
 
 export class SimulateEventDto {
@@ -9,8 +10,7 @@ export class SimulateEventDto {
 
   @ApiPropertyOptional({ example: 9.99, description: 'Report this amount (reais) instead of the charge amount, to try the amount-mismatch path.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @Min(0.01)
+  @IsAmount()
   @Max(1_000_000_000)
   amount?: number;
 }
