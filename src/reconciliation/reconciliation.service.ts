@@ -61,7 +61,16 @@ export class ReconciliationService {
     const claimed = await this.claim(now);
     let next = 0;
     const worker = async () => {
-      while (next < claimed.length) await this.reconcile(claimed[next++]!, now, summary);
+      while (next < claimed.length) {
+        const payment = claimed[next++]!;
+        try {
+          await this.reconcile(payment, now, summary);
+        } catch (error) {
+          // One payment that cannot be applied never holds up the others; its lease brings it back on a later run.
+          summary.failed++;
+          this.logger.error({ err: error, payment_id: payment.id }, `Reconciling payment ${payment.id} failed; retrying on a later run.`);
+        }
+      }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
     return summary;

@@ -149,4 +149,24 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     await reconciliation.runOnce(later());
     expect(await status(payment.id)).toBe('paid');
   });
+
+  it('keeps going when one payment cannot be applied: the others are reconciled, and the run reports it', async () => {
+    const broken = await lostCharge();
+    const fine = await Promise.all([lostCharge(), lostCharge(), lostCharge(), lostCharge(), lostCharge()]);
+    for (const { chargeId } of [broken, ...fine]) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    // A database fault on this one payment's event, whatever the cause.
+    await t.dataSource.query(`CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await t.dataSource.query(`CREATE TRIGGER refuse_event BEFORE INSERT ON payment_events FOR EACH ROW WHEN (NEW.payment_id = '${broken.payment.id}') EXECUTE FUNCTION refuse_event()`);
+    try {
+      const summary = await reconciliation.runOnce(later());
+      expect(summary.failed).toBeGreaterThanOrEqual(1);
+      for (const { payment } of fine) expect(await status(payment.id)).toBe('paid');
+      expect(await status(broken.payment.id)).toBe('pending');
+    } finally {
+      await t.dataSource.query(`DROP TRIGGER refuse_event ON payment_events`);
+      await t.dataSource.query(`DROP FUNCTION refuse_event()`);
+    }
+    await reconciliation.runOnce(new Date(later().getTime() + (t.config.reconcileAfterSeconds + 1) * 1000));
+    expect(await status(broken.payment.id)).toBe('paid');
+  });
 });
