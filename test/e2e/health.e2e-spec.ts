@@ -1,16 +1,8 @@
 import { Client } from 'pg';
+import { eventually } from '../helpers/eventually';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-async function eventually(read: () => Promise<HttpResult>, done: (res: HttpResult) => boolean, timeoutMs = 15_000): Promise<HttpResult> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last answer: ${value.status} ${value.text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 

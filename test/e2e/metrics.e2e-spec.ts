@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newMerchant, paymentBody } from '../helpers/factories';
+import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
@@ -33,15 +34,6 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found[0]?.value;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('GET /metrics', () => {
   let t: TestApp;

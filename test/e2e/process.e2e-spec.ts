@@ -7,6 +7,7 @@ import { startSandboxServer } from '../../src/providers/sandbox/server/standalon
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
+import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { TEST_ADMIN_TOKEN } from '../helpers/test-app';
 
@@ -102,8 +103,7 @@ describe('gateway process', () => {
       await createArrived;
       gw.kill('SIGTERM');
       // The gateway is closing while the provider still holds the call.
-      const deadline = Date.now() + 15_000;
-      while (!gw.output().includes('SIGTERM received') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => gw.output(), (output) => output.includes('SIGTERM received'));
       release();
       const res = await inFlight;
       expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });

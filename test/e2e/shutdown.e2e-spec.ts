@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
+import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { createTestPostgresDatabase, TEST_ADMIN_TOKEN, testDatabases, TestDatabaseKind } from '../helpers/test-app';
@@ -18,13 +19,9 @@ jest.setTimeout(120_000);
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-/** Resolves once the process has printed `text`; rejects after `timeoutMs`. */
-async function waitForOutput(gw: GatewayProcess, text: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!gw.output().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for "${text}" in:\n${gw.output()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Resolves once the process has printed `text`. */
+async function waitForOutput(gw: GatewayProcess, text: string): Promise<void> {
+  await eventually(() => gw.output(), (output) => output.includes(text));
 }
 
 /** A database the gateway keeps across a restart: an embedded data directory, or a fresh PostgreSQL database. */
@@ -140,9 +137,8 @@ describe('graceful shutdown', () => {
         const again = await startGatewayProcess(env);
         await receiver.waitForCount(2, 30_000);
         expect(receiver.received[1]!.headers['webhook-id'] ?? receiver.received[1]!.body.id).toBe(receiver.received[0]!.headers['webhook-id'] ?? receiver.received[0]!.body.id);
-        const deadline = Date.now() + 15_000;
-        while ((await deliveriesOf(again, merchantId))[0]?.status !== 'delivered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        expect(await deliveriesOf(again, merchantId)).toEqual([expect.objectContaining({ status: 'delivered' })]);
+        const delivered = await eventually(() => deliveriesOf(again, merchantId), (rows) => rows[0]?.status === 'delivered');
+        expect(delivered).toEqual([expect.objectContaining({ status: 'delivered' })]);
         again.kill('SIGTERM');
         expect(await again.exited).toBe(0);
       } finally {

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { DeliveryStore } from '../../src/deliveries/delivery-store';
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
 import { MerchantFixture, newMerchant, newPayment } from '../helpers/factories';
+import { eventually } from '../helpers/eventually';
 import { http, HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { createTestPostgresDatabase, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
@@ -23,15 +24,6 @@ async function confirmPayment(t: TestApp, paymentId: string): Promise<HttpResult
   return res;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Row = Record<string, any>;
