@@ -90,13 +90,14 @@ describe('dashboard sign-in (Chromium)', () => {
 
   // Last: it leaves this address locked out for a while.
   it('slows down repeated failures and says for how long', async () => {
-    for (let i = 0; i < 6; i++) {
+    // Ten failures throttle the address (and back the account off); earlier tests' failures count too.
+    for (let i = 0; i < 10; i++) {
       await tryPassword(`guess-${i}`);
       await page.getByRole('alert').waitFor();
       await page.getByRole('button', { name: 'Sign in' }).and(page.locator(':not([disabled])')).waitFor();
     }
     await tryPassword(ADMIN_PASSWORD);
-    await page.getByRole('alert').getByText(/Too many failed sign-ins\. Try again in \d+ seconds?\./).waitFor();
+    await page.getByRole('alert').getByText(/Too many failed (sign-ins to this account|authentication attempts from this address)\. Try again in \d+ seconds?\./).waitFor();
     expect(await page.getByRole('heading', { name: 'Overview' }).count()).toBe(0);
   });
 });
