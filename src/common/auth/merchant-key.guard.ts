@@ -11,7 +11,7 @@ import { AuthFailuresService, clientAddress } from '../throttle/auth-failures.se
 import { RequestRateLimiter } from '../throttle/request-rate-limiter.service';
 
 /**
- * Authenticates `X-Merchant-Key` and puts the merchant on the request (spec section 5). Refuses an
+ * Authenticates `X-Merchant-Key` and puts the merchant on the request. Refuses an
  * address with too many failed authentications first (429), counts a wrong key as one, then applies
  * the per-key rate limit by the key's id, or by the client address when no key was found.
  */
