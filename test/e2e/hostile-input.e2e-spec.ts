@@ -82,17 +82,19 @@ async function countRows(t: TestApp): Promise<Record<string, number>> {
 
 const db = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
 
+/** A gateway with signed sandbox events, a merchant key and one of its payments. */
+async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
+  const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
+  return { t, apiKey: merchant.apiKey, paymentId: (await newPayment(t.dataSource, merchant.id)).id };
+}
+
 describe(`hostile input: each rule (HTTP, ${db})`, () => {
   let t: TestApp;
   let apiKey: string;
   let paymentId: string;
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  beforeAll(async () => {
-    t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET } });
-    const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
-    apiKey = merchant.apiKey;
-    paymentId = (await newPayment(t.dataSource, merchant.id)).id;
-  });
+  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
   afterAll(() => t.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
@@ -240,12 +242,7 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
   let t: TestApp;
   let apiKey: string;
   let paymentId: string;
-  beforeAll(async () => {
-    t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET } });
-    const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
-    apiKey = merchant.apiKey;
-    paymentId = (await newPayment(t.dataSource, merchant.id)).id;
-  });
+  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
   afterAll(() => t.close());
 
   function cases(): Case[] {
