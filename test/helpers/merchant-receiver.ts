@@ -1,4 +1,5 @@
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -37,7 +38,7 @@ export class MerchantReceiver {
   private waiters: { check: () => boolean; resolve: () => void }[] = [];
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: Server | HttpsServer,
     readonly url: string,
     private readonly webhook?: Webhook,
   ) {}
@@ -46,21 +47,22 @@ export class MerchantReceiver {
    * `secret`: the merchant's signing secret; a `whsec_` secret is passed to the library as is, a
    * plain one as its UTF-8 bytes with `format: "raw"` (docs/webhooks.md).
    */
-  static async start(options: { secret?: string; path?: string } = {}): Promise<MerchantReceiver> {
+  static async start(options: { secret?: string; path?: string; tls?: { key: string; cert: string } } = {}): Promise<MerchantReceiver> {
     const webhook = options.secret
       ? options.secret.startsWith('whsec_')
         ? new Webhook(options.secret)
         : new Webhook(new Uint8Array(Buffer.from(options.secret, 'utf8')), { format: 'raw' })
       : undefined;
     let receiver!: MerchantReceiver;
-    const server = createServer((req, res) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => receiver.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
-    });
+    };
+    const server = options.tls ? createHttpsServer(options.tls, onRequest) : createServer(onRequest);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new MerchantReceiver(server, `http://127.0.0.1:${port}${options.path ?? '/pix-hook'}`, webhook);
+    receiver = new MerchantReceiver(server, `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/pix-hook'}`, webhook);
     return receiver;
   }
 
