@@ -126,6 +126,24 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     }
   });
 
+  it('races the provider webhook on the same payment: paid once, one event applied, one forward', async () => {
+    const lost = await Promise.all([lostCharge(), lostCharge(), lostCharge(), lostCharge()]);
+    for (const { chargeId } of lost) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    // The late webhook and the reconciliation run reach each payment at the same moment.
+    const intake = lost.map(({ payment, chargeId }) =>
+      http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: `evt_late_${chargeId}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } } }),
+    );
+    const [summary, ...answers] = await Promise.all([reconciliation.runOnce(later()), ...intake]);
+    for (const answer of answers) expect(answer.status).toBe(200);
+    expect(summary.checked).toBe(lost.length);
+    for (const { payment } of lost) {
+      expect(await status(payment.id)).toBe('paid');
+      const recorded = await events(payment.id);
+      expect(recorded.filter((e: { outcome: string }) => e.outcome === 'applied')).toHaveLength(1);
+      expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.confirmed' })]);
+    }
+  });
+
   it('confirms then refunds a payment whose two webhooks were both lost', async () => {
     const { payment, chargeId } = await lostCharge();
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
