@@ -1,4 +1,4 @@
-// Three tiers (DEVELOPERS.md rule 8): unit specs beside the code, integration specs against a real
+// Three tiers: unit specs beside the code, integration specs against a real
 // database, e2e specs that boot the whole app over HTTP. SWC transpiles (with decorator metadata,
 // which NestJS and class-validator need); `npm test` type-checks with tsc first.
 const transform = {

@@ -141,7 +141,7 @@ export async function createApp(config: AppConfig, options: { timeouts?: Partial
   await app.register(fastifyCookie);
   await registerDashboard(app);
 
-  // The simulated PSP (SANDBOX_API.md): a plain Fastify plugin with its own bodies, parser and error
+  // The simulated PSP (docs/sandbox.md): a plain Fastify plugin with its own bodies, parser and error
   // handling, so its answers are the sandbox's, not the gateway's envelope. In production it only
   // posts events back to this gateway. Only the sandbox adapter (with its API token), the admin
   // token or a dashboard session may use it; the admin checks are the admin API's own guard.

@@ -1,6 +1,7 @@
 /**
- * Money is integer centavos inside the gateway; the API speaks decimal reais (DEVELOPERS.md rule 5).
- * Conversion goes through the number's shortest decimal text, never through float arithmetic.
+ * Money is integer centavos inside the gateway; the API speaks decimal reais.
+ * Integers keep sums and comparisons exact (0.1 + 0.2 is not 0.3 in floating point). Conversion
+ * goes through the number's shortest decimal text, never through float arithmetic.
  */
 const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
 

@@ -1,5 +1,5 @@
 /**
- * The gateway's configuration, validated once at boot (contract section 1). Injected by class:
+ * The gateway's configuration, validated once at boot (see src/config/load-config.ts). Injected by class:
  * `constructor(private readonly config: AppConfig)`. Secret fields are wrapped in `Secret` so a
  * stray log line or JSON.stringify never shows them.
  */
@@ -71,7 +71,7 @@ export class AppConfig {
   readonly deliveryTimeoutMs: number;
   /** Forwards one process has in flight at once. */
   readonly deliveryConcurrency: number;
-  /** Waits between attempts (ms); the contract's schedule unless DELIVERY_RETRY_SCHEDULE_MS says otherwise. */
+  /** Waits between attempts (ms); the published schedule (DEFAULT_RETRY_SCHEDULE_MS) unless DELIVERY_RETRY_SCHEDULE_MS says otherwise. */
   readonly deliveryRetryScheduleMs: readonly number[];
   /** How long a claimed delivery stays with its process; after a crash it is retried once this lapses. */
   readonly deliveryLeaseMs: number;

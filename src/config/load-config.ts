@@ -107,7 +107,7 @@ export function deriveSandboxApiToken(secretsKey: Buffer): string {
 }
 
 /**
- * Reads and validates the environment (contract section 1). Missing admin credentials and
+ * Reads and validates the environment (every variable is in the README's Configuration table). Missing admin credentials and
  * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
  * refuses insecure settings with one line each). Throws ConfigError listing every problem.
  */

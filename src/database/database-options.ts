@@ -18,7 +18,7 @@ export interface DatabaseSetup {
 
 /**
  * PostgreSQL when DATABASE_URL is set; otherwise PGlite through its own `pg` adapter with a pool of
- * exactly one connection, which keeps transactions isolated (shared/design/embedded-database.md).
+ * exactly one connection, which keeps transactions isolated (see docs/architecture.md, The embedded database).
  * `synchronize` is never on: the hand-written migrations in migrations/ are the schema.
  */
 export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSetup> {

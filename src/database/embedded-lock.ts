@@ -2,8 +2,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { join } from 'node:path';
 
 /**
- * Only one process may open the embedded data directory (two lost committed rows when tried, see
- * shared/design/embedded-database.md). The lock file holds the owner's pid; a lock left by a
+ * Only one process may open the embedded data directory (two processes on one directory lost committed
+ * rows when tried; see docs/architecture.md, The embedded database). The lock file holds the owner's pid; a lock left by a
  * process that no longer runs (kill -9, crash) is taken over.
  */
 export class EmbeddedLock {

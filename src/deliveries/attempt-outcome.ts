@@ -25,7 +25,7 @@ export interface AttemptOutcome {
 const isSuccess = (code: number | null): boolean => code !== null && code >= 200 && code < 300;
 
 /**
- * Contract section 7: 2xx is delivered; 410 Gone means the merchant wants no more of these, so the
+ * 2xx is delivered; 410 Gone means the merchant wants no more of these, so the
  * delivery is failed at once (an operator can still redeliver); anything else is retried on the
  * schedule, no sooner than the merchant's Retry-After, and failed once the schedule is used up.
  * `attempt` is this attempt's number (1 for the first); `now` dates a Retry-After given as an HTTP date.

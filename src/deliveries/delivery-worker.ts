@@ -23,7 +23,7 @@ interface QueuedRecord {
 }
 
 /**
- * Sends queued forwards to merchants (contract section 7). Every DELIVERY_POLL_MS, and at once when
+ * Sends queued forwards to merchants (docs/architecture.md, A delivery). Every DELIVERY_POLL_MS, and at once when
  * intake nudges it after a commit, it claims due deliveries (DeliveryStore.claimDue), posts each
  * with at most DELIVERY_CONCURRENCY in flight, and records the attempt. DELIVERY_POLL_MS=0 turns
  * the worker off in this process (another process, or a later start, delivers).
@@ -210,7 +210,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     return { statusCode: answer.statusCode, latencyMs: answer.latencyMs, error: answer.error, retryAfter: answer.headers['retry-after'], location };
   }
 
-  /** Contract section 7; the signature covers exactly `body`, the bytes sent. */
+  /** The headers of docs/api.md, Forwarding to merchants; the signature covers exactly `body`, the bytes sent. */
   private headers(claim: ClaimedDelivery, body: string, attemptedAt: Date): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',

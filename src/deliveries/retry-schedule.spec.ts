@@ -3,7 +3,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, defaultRetryPolicy, maxAttempts, nextRetryDe
 const pinned = (random: number, scheduleMs = DEFAULT_RETRY_SCHEDULE_MS): RetryPolicy => ({ ...defaultRetryPolicy(scheduleMs), random: () => random });
 
 describe('nextRetryDelayMs', () => {
-  it('follows the contract schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up', () => {
+  it('follows the published schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up', () => {
     const waits = [1, 2, 3, 4, 5, 6, 7].map((n) => nextRetryDelayMs(n, pinned(0.5)));
     expect(waits).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     expect(nextRetryDelayMs(8, pinned(0.5))).toBeNull();

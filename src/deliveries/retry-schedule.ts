@@ -1,5 +1,5 @@
 /**
- * When a failed forward is tried again (contract section 7): after about 5 s, 5 min, 30 min, 2 h,
+ * When a failed forward is tried again (published in docs/api.md and docs/webhooks.md): after about 5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h and 10 h, so eight attempts in all over roughly 28 hours; then the delivery is failed.
  * Pure functions, so the schedule is tested without clocks or a database.
  */

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
-/** One forward of one event to one merchant (contract section 7); its id is the Standard Webhooks `webhook-id`. */
+/** One forward of one event to one merchant; its id is the Standard Webhooks `webhook-id`. */
 @Entity({ name: 'webhook_deliveries' })
 export class WebhookDelivery {
   @PrimaryColumn({ type: 'text' }) id: string;

@@ -18,7 +18,7 @@ describe('WebhookSigner', () => {
     expect(new Webhook(secret).verify(body, headers)).toEqual({ event: 'payment.confirmed', id: 'evt_1' });
   });
 
-  it('keys a plain secret with its UTF-8 bytes (contract section 7), not its base64 decoding', () => {
+  it('keys a plain secret with its UTF-8 bytes, not its base64 decoding', () => {
     const secret = 'my-plain-secret/with+chars=ç';
     const body = '{"amount":10.5}';
     const signature = new WebhookSigner(secret).sign('dlv_2', new Date(1700000000 * 1000), body);

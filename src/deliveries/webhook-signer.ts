@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { SIGNING_SECRET_PREFIX } from '../merchants/signing-secret';
 
 /**
- * The HMAC key of a merchant's signing secret (contract section 7): the decoded base64 of a
+ * The HMAC key of a merchant's signing secret: the decoded base64 of a
  * `whsec_…` secret (the form the gateway generates), otherwise the secret's UTF-8 bytes.
  *
  * The library alone would get the second case wrong: given a string without the prefix it still

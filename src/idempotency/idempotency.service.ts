@@ -41,7 +41,7 @@ export function newTxid(): string {
 }
 
 /**
- * Idempotency-Key handling of contract section 3, enforced by the database so it holds across
+ * Idempotency-Key handling (docs/api.md, Idempotency), enforced by the database so it holds across
  * processes: the (merchant, key) primary key lets exactly one INSERT win; everyone else reads the
  * winner's record and replays, waits (409) or is refused (422). A failed upstream call leaves the
  * record `retryable` with its payment id and txid, so the retry asks the provider for the same

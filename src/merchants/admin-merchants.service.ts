@@ -76,7 +76,7 @@ function likePattern(term: string): string {
 }
 
 /**
- * Merchants and their API keys for the admin API (contract section 5). Signing secrets are sealed
+ * Merchants and their API keys for the admin API (docs/api.md, Admin API). Signing secrets are sealed
  * with SecretBox before they reach the database and never leave it in a response, except a
  * generated one, once. Keys are stored as SHA-256 hashes; the plain key exists only in the issuing
  * response. Revocation is a single UPDATE that MerchantAuthService sees on the next request

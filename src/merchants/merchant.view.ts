@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** A merchant as the admin API shows it (contract section 5): secrets never, only whether one is set. */
+/** A merchant as the admin API shows it: secrets never, only whether one is set. */
 export class MerchantView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
   @ApiProperty({ example: 'Loja da Ana' }) name: string;

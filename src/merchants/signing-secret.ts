@@ -17,7 +17,7 @@ const PRINTABLE_NO_SPACE = /^[\x21-\x7e]+$/;
 
 /**
  * A new signing secret, `whsec_<base64 of 32 random bytes>`: the form the Standard Webhooks
- * libraries take as is, so a merchant verifies with `new Webhook(secret)` (contract section 7).
+ * libraries take as is, so a merchant verifies with `new Webhook(secret)`.
  */
 export function generateSigningSecret(): string {
   return `${SIGNING_SECRET_PREFIX}${randomBytes(GENERATED_SECRET_BYTES).toString('base64')}`;
@@ -25,7 +25,7 @@ export function generateSigningSecret(): string {
 
 /**
  * Why a merchant-chosen secret is unusable, or null when it is fine. A `whsec_` secret's key is its
- * decoded base64 (contract section 7), so it must be valid base64 of 24–64 bytes; any other secret
+ * decoded base64 (as in every Standard Webhooks library), so it must be valid base64 of 24–64 bytes; any other secret
  * is used as UTF-8 bytes and must be 16–256 printable ASCII characters (no spaces, which copy-paste
  * tends to add or drop).
  */

@@ -1,7 +1,7 @@
 export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** Contract section 3: pending → paid | expired | cancelled | failed; paid → refunded. */
+/** The only moves a payment makes (docs/api.md, States): pending → paid | expired | cancelled | failed; paid → refunded. */
 const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['paid', 'expired', 'cancelled', 'failed'],
   paid: ['refunded'],

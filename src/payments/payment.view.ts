@@ -16,7 +16,7 @@ export class PixView {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
 }
 
-/** The normalised payment every payment endpoint returns in `data` (contract section 3). */
+/** The normalised payment every payment endpoint returns in `data`. */
 export class PaymentView {
   @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
   @ApiProperty({ enum: PAYMENT_STATUSES, example: 'pending' }) status: PaymentStatus;

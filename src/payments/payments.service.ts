@@ -22,7 +22,7 @@ import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
 import { upstreamToAppError } from './upstream-errors';
 
-/** Printable ASCII, 1–255 characters (contract section 3). */
+/** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 @Injectable()

@@ -18,7 +18,7 @@ function describe(error: UpstreamError, provider: string): string {
 }
 
 /**
- * An UpstreamError as the API reports it (spec 7, contract 2): 502 with `upstream_status` whenever
+ * An UpstreamError as the API reports it (docs/api.md, The envelope): 502 with `upstream_status` whenever
  * the provider answered, and the provider's own code and message in `details` when it gave them.
  */
 export function upstreamToAppError(code: ErrorCode.PAYMENT_CREATE_FAILED | ErrorCode.UPSTREAM_ERROR, error: UpstreamError, provider: string): AppError {

@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '../payments/payment-status';
 
 /**
- * What every provider adapter implements (DEVELOPERS.md rule 4). One folder per provider under
+ * What every provider adapter implements. One folder per provider under
  * src/providers/<name>/, registered in ProvidersModule and chosen by name through ProviderRegistry.
  * Adapters speak centavos and the gateway's statuses; each maps its own statuses with an exhaustive
  * switch. Failures of the provider are thrown as UpstreamError, never as AppError.

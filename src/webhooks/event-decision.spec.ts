@@ -5,7 +5,7 @@ import { decideEvent } from './event-decision';
 const payment = (status: PaymentStatus, amountCents = 1050) => ({ status, amountCents });
 
 describe('decideEvent', () => {
-  it('applies every transition contract section 3 allows', () => {
+  it('applies every transition the status machine allows', () => {
     expect(decideEvent(payment('pending'), { type: 'payment.confirmed', amountCents: 1050 })).toEqual({ outcome: 'applied', target: 'paid', note: null });
     expect(decideEvent(payment('pending'), { type: 'payment.expired', amountCents: null }).outcome).toBe('applied');
     expect(decideEvent(payment('pending'), { type: 'payment.cancelled', amountCents: null }).outcome).toBe('applied');

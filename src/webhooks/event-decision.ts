@@ -24,7 +24,7 @@ export interface EventDecision {
 }
 
 /**
- * What the gateway does with one provider event (contract section 3). Pure, so every branch is
+ * What the gateway does with one provider event (docs/api.md, States). Pure, so every branch is
  * unit-tested; the caller holds the payment's row lock while acting on the answer.
  *
  * The amount is checked before the transition: a confirmation for the wrong amount must never mark

@@ -2,7 +2,7 @@ import { centsToReais } from '../common/money';
 import type { PaymentStatus } from '../payments/payment-status';
 import type { ProviderEventType } from '../providers/payment-provider';
 
-/** The body forwarded to the merchant (contract section 7), frozen in the delivery row when the event is applied. */
+/** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
 export interface ForwardBody {
   event: ProviderEventType;
   /** The gateway's event id (`evt_…`), not the provider's. */

@@ -8,7 +8,7 @@ import { ProviderRegistry } from '../providers/provider-registry';
 import type { WebhookIntakeResult } from './dto/webhook-intake-result';
 import { ApplyResult, PaymentEventsService } from './payment-events.service';
 
-/** `POST /webhooks/:provider`: verify with the provider's own scheme, parse, apply (contract section 6). */
+/** `POST /webhooks/:provider`: verify with the provider's own scheme, parse, apply (docs/architecture.md, A provider callback). */
 @Injectable()
 export class WebhookIntakeService {
   constructor(

@@ -71,7 +71,7 @@ describe('admin API: merchants and keys (HTTP)', () => {
   });
 
   describe('create', () => {
-    it('creates a merchant with defaults and exactly the contract fields', async () => {
+    it('creates a merchant with defaults and exactly the documented fields', async () => {
       const res = await admin('POST', '/merchants', { name: '  Loja da Ana  ' });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ success: true, provider: 'sandbox' });

@@ -4,7 +4,7 @@ import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories'
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** The envelope (spec 7, contract 2) on every kind of failure the HTTP layer itself produces. */
+/** The envelope (docs/api.md, The envelope) on every kind of failure the HTTP layer itself produces. */
 describe('envelope and error table (HTTP)', () => {
   let t: TestApp;
   let shop: MerchantFixture;

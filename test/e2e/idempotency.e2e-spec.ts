@@ -3,7 +3,7 @@ import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories'
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
 
-/** Contract section 3, idempotency: every rule, through real HTTP against the real sandbox PSP. */
+/** Idempotency (docs/api.md, Idempotency): every rule, through real HTTP against the real sandbox PSP. */
 describe('idempotency (HTTP)', () => {
   let t: TestApp;
   let shop: MerchantFixture;

@@ -2,7 +2,7 @@ import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories'
 import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
-/** Every body rule of contract section 3: each bad input is a VALIDATION_ERROR naming its field, and stores nothing. */
+/** Every body rule of payment creation (docs/api.md, Payments): each bad input is a VALIDATION_ERROR naming its field, and stores nothing. */
 describe('payment validation (HTTP)', () => {
   let t: TestApp;
   let shop: MerchantFixture;

@@ -52,7 +52,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
     return { shop, receiver };
   }
 
-  it('posts the signed forward of contract section 7, which the merchant verifies with standardwebhooks', async () => {
+  it('posts the signed forward, which the merchant verifies with standardwebhooks', async () => {
     const secret = generateSigningSecret();
     const { shop, receiver } = await merchantWithReceiver(secret);
     const payment = await newPayment(t.dataSource, shop.merchant.id);

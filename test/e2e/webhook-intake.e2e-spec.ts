@@ -10,7 +10,7 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** Nothing listens on the discard port: forwards queued here fail, which these specs do not look at. */
 const MERCHANT_URL = 'http://127.0.0.1:9/pix-hook';
 
-/** The sandbox scheme of contract section 6. */
+/** The sandbox scheme (docs/api.md, The sandbox signature scheme). */
 function signature(raw: string, t = Math.floor(Date.now() / 1000), secret = SECRET): string {
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
 }
@@ -147,7 +147,7 @@ describe('webhook intake (HTTP)', () => {
     expect((await paymentRow(payment.id)).status).toBe('paid');
   });
 
-  it('writes the event, the new status and the forward of contract section 7 together', async () => {
+  it('writes the event, the new status and the forward together', async () => {
     const payment = await newPayment(t.dataSource, shop.merchant.id, { amountCents: 123456, externalId: 'order-outbox' });
     const res = await post(sandboxEvent(payment.id, { amount: 1234.56 }));
     const [event] = await eventsOf(payment.id);

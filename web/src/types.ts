@@ -1,4 +1,4 @@
-/** Shapes of the admin API's `data` (contract section 5, and the dashboard's own endpoints). */
+/** Shapes of the admin API's `data` (docs/api.md, Admin API, and the dashboard's own endpoints). */
 
 export interface Session {
   email: string;

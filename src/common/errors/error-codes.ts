@@ -1,5 +1,5 @@
 /**
- * The one error table (spec section 7, contract section 2): every code the API can answer with,
+ * The one error table (rendered in docs/api.md, Errors): every code the API can answer with,
  * its HTTP status and its default message. Nothing else in the code base picks a status for an error.
  */
 export enum ErrorCode {

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/error-codes';
 
-/** Body of every successful response (spec 2.2). */
+/** Body of every successful response (docs/api.md, The envelope). */
 export interface SuccessEnvelope<T> {
   success: true;
   data: T;
@@ -15,7 +15,7 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** Body of every failed response (spec 7). */
+/** Body of every failed response. */
 export interface ErrorEnvelope {
   success: false;
   error: ErrorBody;

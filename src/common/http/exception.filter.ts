@@ -63,7 +63,7 @@ export function frameworkError(fstCode: string, status: number, message: string)
   return new AppError(code);
 }
 
-/** The error envelope (spec 7) for one request. */
+/** The error envelope (docs/api.md, The envelope) for one request. */
 export function errorEnvelope(error: AppError, requestId: string, provider: string): ErrorEnvelope {
   return {
     success: false,
@@ -78,7 +78,7 @@ export function errorEnvelope(error: AppError, requestId: string, provider: stri
   };
 }
 
-/** The one global filter: renders every failure as the error envelope (spec 7) on Fastify's reply. */
+/** The one global filter: renders every failure as the error envelope on Fastify's reply. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');

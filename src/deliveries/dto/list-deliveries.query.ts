@@ -5,7 +5,7 @@ import type { DeliveryStatus } from '../webhook-delivery.entity';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-/** Filters of `GET /admin/api/webhook-deliveries` (contract section 5) and keyset paging. */
+/** Filters of `GET /admin/api/webhook-deliveries` (docs/api.md, Admin API) and keyset paging. */
 export class ListDeliveriesQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, example: 'failed' })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ActiveField, NameField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
-/** Body of `POST /admin/api/merchants` (contract section 5). Unknown fields are refused. */
+/** Body of `POST /admin/api/merchants` (docs/api.md, Admin API). Unknown fields are refused. */
 export class CreateMerchantDto {
   @ApiProperty({ example: 'Loja da Ana', minLength: 1, maxLength: 200 })
   @NameField(true)

@@ -6,7 +6,7 @@ import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** Body of `POST /v1/payments/create` (contract section 3). Unknown fields are refused. */
+/** Body of `POST /v1/payments/create` (rules in docs/api.md, Payments). Unknown fields are refused. */
 export class CreatePaymentDto {
   @ApiProperty({ example: 10.5, description: 'Decimal reais: > 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT (1,000,000.00).' })
   @IsAmount()

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsDateString, IsIn, IsInt, IsOptional, IsString, Max, Matches, Min } from 'class-validator';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payment-status';
 
-/** Filters of `GET /admin/api/payments` (contract section 5), plus a creation date range for the dashboard. */
+/** Filters of `GET /admin/api/payments` (docs/api.md, Admin API), plus a creation date range for the dashboard. */
 export class ListPaymentsQuery {
   @ApiPropertyOptional({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @IsOptional()

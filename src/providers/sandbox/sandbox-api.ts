@@ -59,7 +59,7 @@ export function statusAfterEvent(event: SandboxEventType): SandboxChargeStatus {
   }
 }
 
-/** What the sandbox posts to a charge's notificationUrl (spec 4.4: data.amount is a JSON number in reais). */
+/** What the sandbox posts to a charge's notificationUrl (data.amount is a JSON number in reais, as the gateway's intake expects). */
 export interface SandboxEventBody {
   event: SandboxEventType;
   id: string;

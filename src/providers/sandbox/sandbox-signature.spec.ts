@@ -5,11 +5,11 @@ const SECRET = 'whsec_unit_test';
 const BODY = Buffer.from('{"event":"payment.confirmed","id":"evt_sbx_1","data":{"id":"sbx_1","amount":10.5}}');
 const NOW = 1_800_000_000;
 
-/** Contract section 6 computed here by hand, not by the code under test. */
+/** The sandbox scheme (docs/api.md, The sandbox signature scheme) computed here by hand, not by the code under test. */
 const v1 = (secret: string, t: number, body: Buffer) => createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), body])).digest('hex');
 
 describe('sandbox webhook signature', () => {
-  it('signs as contract section 6 says: t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>', () => {
+  it('signs as the sandbox scheme says: t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>', () => {
     expect(signSandboxPayload(SECRET, BODY, NOW + 0.9)).toBe(`t=${NOW},v1=${v1(SECRET, NOW, BODY)}`);
   });
 

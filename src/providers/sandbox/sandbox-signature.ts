@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The sandbox's webhook signature (contract section 6):
+ * The sandbox's webhook signature (docs/api.md, The sandbox signature scheme):
  * `X-Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
  * Signed over the exact bytes sent, so a verifier must check the raw body, never a re-serialised one.
  */

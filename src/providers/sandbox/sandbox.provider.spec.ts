@@ -13,7 +13,7 @@ const SECRET = 'whsec_adapter_unit';
 
 type Answer = { status: number; body?: unknown } | Error;
 
-/** An adapter whose HTTP exchanges are answered by `answer` (no sockets: the contract suite covers real HTTP). */
+/** An adapter whose HTTP exchanges are answered by `answer` (no sockets: the provider contract suite in test/providers covers real HTTP). */
 function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer, env: Record<string, string> = {}) {
   const seen: InternalAxiosRequestConfig[] = [];
   const instance = axios.create({
@@ -322,7 +322,7 @@ describe('SandboxProvider', () => {
       expect(provider.parseEvent({ headers: {}, rawBody: raw, body: undefined })).toMatchObject({ eventId: 'evt_sbx_1', amountCents: 1050 });
     });
 
-    it('uses the time of receipt when the event has no created_at (the spec’s documented test call)', () => {
+    it('uses the time of receipt when the event has no created_at (as a hand-written test event may omit it)', () => {
       const before = Date.now();
       const parsed = parse(event({ created_at: undefined }));
       expect(parsed.occurredAt.getTime()).toBeGreaterThanOrEqual(before);

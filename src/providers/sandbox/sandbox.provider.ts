@@ -53,7 +53,7 @@ export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): Payme
 type Operation = 'create' | 'get' | 'health';
 
 /**
- * Adapter for the sandbox PSP (SANDBOX_API.md), over HTTP through @nestjs/axios. Every failure
+ * Adapter for the sandbox PSP (its API: docs/sandbox.md), over HTTP through @nestjs/axios. Every failure
  * leaves as an UpstreamError; axios errors never do, since they carry the request (the payer's
  * document and name) into whatever logs them.
  */
@@ -254,7 +254,7 @@ const MAX_ID_LENGTH = 200;
 const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
- * A sandbox event (spec 4.4: `{event, id, created_at?, data:{id, amount, …}}`) into the closed
+ * A sandbox event (`{event, id, created_at?, data:{id, amount, …}}`, docs/sandbox.md) into the closed
  * ProviderEvent type. Reads the parsed body when the host parsed one, else the raw bytes.
  */
 export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEvent {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../payments/payment-status';
 
-/** `data` of a `POST /webhooks/:provider` answer (contract section 6). */
+/** `data` of a `POST /webhooks/:provider` answer (docs/api.md, Webhook intake). */
 export class WebhookIntakeResult {
   @ApiProperty({ example: true }) received: true;
   @ApiProperty({ example: false, description: 'This provider event id was received before; nothing was done again.' }) duplicate: boolean;

@@ -37,7 +37,7 @@ export interface SandboxServerOptions {
    * each delivery, so the sandbox cannot be made to post into the network it runs in.
    */
   allowPrivateNotificationUrls: boolean;
-  /** When set, simulated events carry `X-Sandbox-Signature` (contract section 6). */
+  /** When set, simulated events carry `X-Sandbox-Signature` (docs/api.md, The sandbox signature scheme). */
   webhookSecret?: string;
   /** Charges kept in memory; the oldest are forgotten beyond this. */
   maxCharges?: number;
@@ -142,7 +142,7 @@ const FAILURES_BODY_SCHEMA = {
 const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
 /**
- * The sandbox PSP: a simulated Pix provider speaking the fixed HTTP API of SANDBOX_API.md. A plain,
+ * The sandbox PSP: a simulated Pix provider speaking the fixed HTTP API of docs/sandbox.md. A plain,
  * encapsulated Fastify plugin, so it runs alone (standalone.ts) or inside the gateway under
  * `/sandbox`, answering with its own bodies, parser, 404 and error handler in both cases.
  *

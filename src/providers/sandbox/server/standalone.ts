@@ -26,7 +26,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Runs the sandbox PSP alone on its own port (`npm run sandbox`, the benchmark, contract tests). */
+/** Runs the sandbox PSP alone on its own port (`npm run sandbox`, the benchmark, the provider contract suite in test/providers). */
 export async function startSandboxServer(options: StandaloneSandboxOptions = {}): Promise<RunningSandbox> {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
