@@ -69,7 +69,7 @@ function findProblems(root = ROOT) {
     else if (runtime && !deps[name]) problems.push(`${name}: loaded by src/ at run time, so it belongs in dependencies`);
   }
   for (const name of Object.keys(deps)) {
-    if (used.get(name) !== true && !LOADED_BY_OTHERS[name]) {
+    if (used.get(name) === false && !LOADED_BY_OTHERS[name]) {
       problems.push(`${name}: in dependencies, but src/ does not load it at run time (a devDependency?)`);
     }
   }
