@@ -7,8 +7,9 @@ import { DashboardStatsService } from './dashboard-stats.service';
 
 /**
  * The dashboard's server side: sign-in sessions and the overview numbers. Global because the admin
- * guard, used by controllers in several modules, takes the session verifier from here; the page
- * itself is served by registerDashboard (dashboard-static.ts).
+ * guard, on the admin controllers of every feature, takes the session verifier from here, and takes
+ * it optionally: a feature that forgot to import this module would silently refuse dashboard
+ * sessions. The page itself is served by registerDashboard (dashboard-static.ts).
  */
 @Global()
 @Module({

@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { MerchantsModule } from '../merchants/merchants.module';
 import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
@@ -7,11 +8,11 @@ import { DeliveryWorker } from './delivery-worker';
 
 /**
  * Forwards to merchants: the worker that sends queued deliveries, and the admin's list and
- * redeliver. Global so DELIVERY_NUDGE reaches intake (which injects it optionally and would
- * otherwise silently fall back to polling) without the webhooks module importing this one.
+ * redeliver. The webhooks module imports it for DELIVERY_NUDGE: intake injects the nudge
+ * optionally, so without that import it would silently fall back to polling.
  */
-@Global()
 @Module({
+  imports: [MerchantsModule],
   controllers: [AdminDeliveriesController],
   providers: [DeliveryStore, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
   exports: [DELIVERY_NUDGE],

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
+import { PeriodicJob } from '../common/jobs/periodic-job';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -37,7 +38,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private readonly logger = new Logger('DeliveryWorker');
   private readonly http = new MerchantHttpClient();
   private readonly policy: RetryPolicy;
-  private timer?: NodeJS.Timeout;
+  /** The poll, with the lifecycle every background job shares; a nudge claims at once in between. */
+  private readonly poll: PeriodicJob;
   private running = false;
   private readonly inFlight = new Set<Promise<void>>();
   private claiming?: Promise<void>;
@@ -58,14 +60,13 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     private readonly metrics: GatewayMetrics,
   ) {
     this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
+    this.poll = new PeriodicJob({ name: 'Delivery poll', intervalMs: config.deliveryPollMs, logger: this.logger, run: () => this.nudge(), runAtStart: true });
   }
 
   onApplicationBootstrap(): void {
     if (this.config.deliveryPollMs <= 0) return;
     this.running = true;
-    this.timer = setInterval(() => this.nudge(), this.config.deliveryPollMs);
-    this.timer.unref();
-    this.nudge();
+    this.poll.start();
   }
 
   /**
@@ -76,7 +77,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
-    clearInterval(this.timer);
+    await this.poll.stop();
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.config.shutdownTimeoutMs)));
     const drained = (async () => {

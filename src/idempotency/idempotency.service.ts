@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedResponse } from '../common/http/envelope';
@@ -49,9 +49,7 @@ export function newTxid(): string {
  * that takes over bumps `attempt`, which fences the old holder off.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('Idempotency');
-  private purgeTimer?: NodeJS.Timeout;
+export class IdempotencyService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -150,17 +148,5 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
       total += deleted.length;
       if (deleted.length < batchSize) return total;
     }
-  }
-
-  onModuleInit(): void {
-    if (this.config.jobIntervalMs === 0) return;
-    this.purgeTimer = setInterval(() => {
-      this.purgeExpired().catch((error) => this.logger.warn({ err: error }, 'Purging expired idempotency records failed; will retry'));
-    }, this.config.jobIntervalMs);
-    this.purgeTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
   }
 }

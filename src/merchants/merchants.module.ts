@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { ProvidersModule } from '../providers/providers.module';
 import { MerchantAuthService } from './merchant-auth.service';
 import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
 import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
@@ -6,12 +7,12 @@ import { AdminMerchantsController } from './admin-merchants.controller';
 import { AdminMerchantsService } from './admin-merchants.service';
 
 /**
- * Merchants, their keys and the key guard. Global so every merchant route can use the guard; it
- * also exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again
- * when the delivery worker calls them.
+ * Merchants, their keys and the key guard (imported by the modules with merchant routes); it also
+ * exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again when
+ * the delivery worker calls them.
  */
-@Global()
 @Module({
+  imports: [ProvidersModule],
   controllers: [AdminMerchantsController],
   providers: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
   exports: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],

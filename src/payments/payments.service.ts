@@ -76,7 +76,7 @@ export class PaymentsService {
         notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider.name}`,
       });
       if (charge.txid !== claim.txid || charge.amountCents !== amountCents) {
-        throw new UpstreamError('malformed', `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos`);
+        throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
       }
     } catch (error) {
       this.count(provider.name, 'failed');

@@ -106,18 +106,32 @@ export interface ProviderHealth {
 
 export type UpstreamFailureKind = 'timeout' | 'network' | 'http' | 'malformed';
 
+export interface UpstreamErrorOptions {
+  kind: UpstreamFailureKind;
+  message: string;
+  /** The provider's HTTP status, when it answered. */
+  upstreamStatus?: number;
+  /** The provider's own error code and message, when its answer carried them. */
+  providerCode?: string;
+  providerMessage?: string;
+  /** What went wrong underneath (kept small: never the request, which carries the payer's data). */
+  cause?: unknown;
+}
+
 /** The provider failed or answered something unusable. Mapped to PAYMENT_CREATE_FAILED / UPSTREAM_ERROR (502). */
 export class UpstreamError extends Error {
-  constructor(
-    readonly kind: UpstreamFailureKind,
-    message: string,
-    readonly upstreamStatus?: number,
-    readonly providerCode?: string,
-    readonly providerMessage?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  readonly kind: UpstreamFailureKind;
+  readonly upstreamStatus?: number;
+  readonly providerCode?: string;
+  readonly providerMessage?: string;
+
+  constructor(options: UpstreamErrorOptions) {
+    super(options.message, 'cause' in options ? { cause: options.cause } : undefined);
     this.name = 'UpstreamError';
+    this.kind = options.kind;
+    this.upstreamStatus = options.upstreamStatus;
+    this.providerCode = options.providerCode;
+    this.providerMessage = options.providerMessage;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { HttpModule } from '@nestjs/axios';
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import type { PaymentProvider } from './payment-provider';
 import { PAYMENT_PROVIDERS, ProviderRegistry } from './provider-registry';
@@ -7,10 +7,9 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
 
 /**
  * Every payment provider adapter, and the registry that picks one by name. A new provider is one
- * folder under src/providers/ plus one entry in the PAYMENT_PROVIDERS factory below. Global, like
- * the config: payments, webhooks and reconciliation all resolve ProviderRegistry without importing it.
+ * folder under src/providers/ plus one entry in the PAYMENT_PROVIDERS factory below. Imported by the
+ * features that talk to providers (payments, webhooks, reconciliation, merchants).
  */
-@Global()
 @Module({
   imports: [HttpModule],
   providers: [

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ProvidersModule } from '../providers/providers.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ReconciliationJob } from './reconciliation.job';
 import { ReconciliationService } from './reconciliation.service';
 
 @Module({
-  imports: [WebhooksModule],
+  imports: [ProvidersModule, WebhooksModule],
   providers: [ReconciliationService, ReconciliationJob],
   exports: [ReconciliationService],
 })

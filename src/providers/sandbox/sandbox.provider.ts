@@ -45,7 +45,7 @@ export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): Payme
       return 'refunded';
     default: {
       const unmapped: never = status;
-      throw new UpstreamError('malformed', `Unmapped sandbox status ${String(unmapped)}`);
+      throw new UpstreamError({ kind: 'malformed', message: `Unmapped sandbox status ${String(unmapped)}` });
     }
   }
 }
@@ -176,13 +176,15 @@ export function transportError(operation: Operation, error: unknown, timeoutMs: 
   const code = isAxiosError(error) ? error.code : (error as { code?: unknown } | undefined)?.code;
   const summary = new Error(`${typeof code === 'string' ? code : 'error'}: ${(error as Error | undefined)?.message ?? String(error)}`);
   if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
-    return new UpstreamError('timeout', `Sandbox ${operation}: no answer within ${timeoutMs} ms`, undefined, undefined, undefined, { cause: summary });
+    return new UpstreamError({ kind: 'timeout', message: `Sandbox ${operation}: no answer within ${timeoutMs} ms`, cause: summary });
   }
   // ERR_BAD_RESPONSE is also a response cut off mid-way, which is a network failure like a reset.
   if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test((error as Error).message)) {
-    return new UpstreamError('malformed', `Sandbox ${operation}: unreadable response`, undefined, undefined, undefined, { cause: summary });
+    return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unreadable response`, cause: summary });
   }
-  return new UpstreamError('network', `Sandbox ${operation}: ${typeof code === 'string' ? code : 'connection failed'}`, undefined, undefined, undefined, {
+  return new UpstreamError({
+    kind: 'network',
+    message: `Sandbox ${operation}: ${typeof code === 'string' ? code : 'connection failed'}`,
     cause: summary,
   });
 }
@@ -193,16 +195,22 @@ export function transportError(operation: Operation, error: unknown, timeoutMs: 
  */
 function unexpectedStatus(operation: Operation, response: AxiosResponse<string>): UpstreamError {
   const status = response.status;
-  if (status >= 200 && status < 300) return new UpstreamError('malformed', `Sandbox ${operation}: unexpected HTTP ${status}`, status);
+  if (status >= 200 && status < 300) return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unexpected HTTP ${status}`, upstreamStatus: status });
   const error = (parseJson(response.data) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' ? error.code : undefined;
   const message = typeof error?.message === 'string' ? error.message : undefined;
-  return new UpstreamError('http', `Sandbox ${operation}: HTTP ${status}${code ? ` ${code}` : ''}`, status, code, message);
+  return new UpstreamError({
+    kind: 'http',
+    message: `Sandbox ${operation}: HTTP ${status}${code ? ` ${code}` : ''}`,
+    upstreamStatus: status,
+    providerCode: code,
+    providerMessage: message,
+  });
 }
 
 function toProviderCharge(response: AxiosResponse<string>, operation: Operation): ProviderCharge {
   const body = parseJson(response.data);
-  const malformed = (why: string) => new UpstreamError('malformed', `Sandbox ${operation}: ${why}`, response.status);
+  const malformed = (why: string) => new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: ${why}`, upstreamStatus: response.status });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw malformed('the body is not a JSON object');
   const charge = body as Record<string, unknown>;
   if (typeof charge.id !== 'string' || charge.id === '') throw malformed('no charge id');

@@ -214,7 +214,7 @@ function Timeline({ events }: { events: PaymentEvent[] }) {
                   {e.from_status} → {e.to_status}
                 </>
               ) : null}
-              {e.amount !== null && <> · reported {formatMoney(e.amount)}</>} · {FORWARD_TEXT[e.forward] ?? e.forward} · via {e.source}
+              {e.amount != null && <> · reported {formatMoney(e.amount)}</>} · {FORWARD_TEXT[e.forward] ?? e.forward} · via {e.source}
             </div>
             {e.note && <div className="small muted">{e.note}</div>}
             <div className="small muted">{formatDate(e.created_at)}</div>
