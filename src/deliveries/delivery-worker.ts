@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { PeriodicJob } from '../common/jobs/periodic-job';
+import { within } from '../common/timeout';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -78,15 +79,13 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
     await this.poll.stop();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.config.shutdownTimeoutMs)));
     const drained = (async () => {
       await this.claiming;
       await Promise.allSettled([...this.inFlight]);
       await this.recording;
+      return 'drained' as const;
     })();
-    const result = await Promise.race([drained, timedOut]);
-    clearTimeout(timer);
+    const result = await within(drained, this.config.shutdownTimeoutMs, () => 'timeout' as const);
     if (result === 'timeout') {
       this.logger.warn({ in_flight: this.inFlight.size }, `${this.inFlight.size} delivery attempt(s) still in flight at shutdown; they are retried when their lease lapses`);
       this.abandoned = true;
@@ -233,9 +232,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
 
 /** `promise`, or AttemptTimeout once `deadline` (performance.now()) passes; the lookup itself cannot be cancelled and is left to finish. */
 function beforeDeadline<T>(promise: Promise<T>, deadline: number, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AttemptTimeout(timeoutMs)), Math.max(0, deadline - performance.now()));
+  return within(promise, Math.max(0, deadline - performance.now()), () => {
+    throw new AttemptTimeout(timeoutMs);
   });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }

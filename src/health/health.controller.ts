@@ -6,6 +6,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { NoEnvelope } from '../common/http/no-envelope.decorator';
+import { within } from '../common/timeout';
 
 /** How long the database may take to answer before the gateway reports itself unavailable. */
 const PING_TIMEOUT_MS = 3000;
@@ -32,18 +33,10 @@ export class HealthController {
 
   private async databaseAnswers(): Promise<boolean> {
     if (!this.dataSource.isInitialized) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
-    });
     const ping = this.dataSource.query('SELECT 1').then(
       () => true,
       () => false,
     );
-    try {
-      return await Promise.race([ping, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(ping, PING_TIMEOUT_MS, () => false);
   }
 }

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../../config/app-config';
+import { within } from '../timeout';
 
 /**
  * Where merchant webhook URLs may point (issue 3 item 4). The gateway POSTs to these URLs from
@@ -43,16 +44,10 @@ export class WebhookUrlRejectedError extends Error {
 }
 
 export const systemResolver: HostResolver = async (hostname) => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`DNS lookup timed out after ${RESOLVE_TIMEOUT_MS} ms`)), RESOLVE_TIMEOUT_MS);
+  const answers = await within(dnsLookup(hostname, { all: true, verbatim: true }), RESOLVE_TIMEOUT_MS, () => {
+    throw new Error(`DNS lookup timed out after ${RESOLVE_TIMEOUT_MS} ms`);
   });
-  try {
-    const answers = await Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), timeout]);
-    return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-  } finally {
-    clearTimeout(timer);
-  }
+  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
 // IPv6 ranges that carry an IPv4 address inside them: a translator on the way may deliver them to
