@@ -29,6 +29,7 @@ describe('loadConfig', () => {
 
   it.each([
     ['an admin token shorter than 32 characters', { ADMIN_API_TOKEN: 'x'.repeat(31) }, /ADMIN_API_TOKEN must be at least 32 characters/],
+    ['an admin token shorter than even development allows', { ADMIN_API_TOKEN: 'x'.repeat(10) }, /ADMIN_API_TOKEN must be at least 32 characters/],
     ['an admin password shorter than 12 characters', { ADMIN_PASSWORD: 'short-pass1' }, /ADMIN_PASSWORD must be at least 12 characters/],
     ['a plain-HTTP public URL', { PUBLIC_BASE_URL: 'http://pix.example.com' }, /PUBLIC_BASE_URL must be https:\/\//],
     ['no public URL (the default is http://localhost)', { PUBLIC_BASE_URL: undefined }, /PUBLIC_BASE_URL must be https:\/\//],
