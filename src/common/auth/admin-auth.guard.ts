@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-docs';
 import { requestState } from '../http/request-state';
+import { bearerToken } from './bearer';
 import { AuthFailuresService } from '../throttle/auth-failures.service';
 
 /**
@@ -35,9 +36,8 @@ export class AdminAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     await this.failures.assertNotBlocked(req);
-    const header = req.headers.authorization;
-    if (typeof header === 'string' && /^Bearer\s+/i.test(header)) {
-      const presented = header.replace(/^Bearer\s+/i, '').trim();
+    const presented = bearerToken(req);
+    if (presented !== undefined) {
       if (safeEqual(presented, this.config.adminApiToken.reveal())) return authenticated(req);
       // An empty token is a missing credential, not a failed guess.
       if (presented !== '') await this.failures.recordFailure(req, 'admin_token');

@@ -6,6 +6,7 @@ import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
 import { requestState } from '../http/request-state';
 import { AuthFailuresService } from '../throttle/auth-failures.service';
+import { bearerToken } from './bearer';
 
 /**
  * `GET /metrics`: `Authorization: Bearer` with METRICS_TOKEN (a scraper's own credential) or the admin
@@ -22,9 +23,8 @@ export class MetricsAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     await this.failures.assertNotBlocked(req);
-    const header = req.headers.authorization;
-    if (typeof header !== 'string' || !/^Bearer\s+/i.test(header)) throw new AppError(ErrorCode.UNAUTHORIZED);
-    const presented = header.replace(/^Bearer\s+/i, '').trim();
+    const presented = bearerToken(req);
+    if (presented === undefined) throw new AppError(ErrorCode.UNAUTHORIZED);
     // Both comparisons always run, so the answer time does not tell which token was close.
     const metricsToken = this.config.metricsToken?.reveal();
     const isMetrics = metricsToken !== undefined && metricsToken !== '' ? safeEqual(presented, metricsToken) : false;
