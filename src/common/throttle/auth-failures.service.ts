@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { consume, LimiterStore, retryAfterSeconds } from './limiter-store';
+import type { AppError } from '../errors/app-error';
+import { routeOf } from '../http/access-log';
+import { consume, LimiterStore, rateLimited } from './limiter-store';
 
 /** Failed authentications one client address may make per window before it is refused. */
 export const AUTH_FAILURES_PER_WINDOW = 10;
@@ -58,18 +58,9 @@ export class AuthFailuresService {
 }
 
 function tooManyFailures(msBeforeNext: number): AppError {
-  const seconds = retryAfterSeconds(msBeforeNext);
-  return new AppError(ErrorCode.RATE_LIMITED, {
-    message: `Too many failed authentication attempts from this address. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-    headers: { 'retry-after': String(seconds) },
-  });
+  return rateLimited(msBeforeNext, 'Too many failed authentication attempts from this address.');
 }
 
 export function clientAddress(req: FastifyRequest): string {
   return req.ip ?? 'unknown';
-}
-
-/** The route pattern (no ids, no query string, which may carry secrets), or the bare path. */
-function routeOf(req: FastifyRequest): string {
-  return req.routeOptions?.url ?? req.url.split('?')[0]!;
 }

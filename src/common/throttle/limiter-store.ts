@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppConfig } from '../../config/app-config';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-codes';
 
 export interface LimiterOptions {
   /** Distinguishes this limiter's keys from the others' in the shared store. */
@@ -89,6 +91,18 @@ export class LimiterStore implements OnModuleDestroy {
 /** Whole seconds to tell a client in Retry-After: at least 1. */
 export function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
+}
+
+/**
+ * 429 RATE_LIMITED with Retry-After for a wait of `msBeforeNext`. With `reason` the message is the
+ * reason and how long to wait; without, the error table's own message.
+ */
+export function rateLimited(msBeforeNext: number, reason?: string): AppError {
+  const seconds = retryAfterSeconds(msBeforeNext);
+  return new AppError(ErrorCode.RATE_LIMITED, {
+    ...(reason ? { message: `${reason} Try again in ${seconds} second${seconds === 1 ? '' : 's'}.` } : {}),
+    headers: { 'retry-after': String(seconds) },
+  });
 }
 
 /**

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { consume, LimiterStore, retryAfterSeconds } from './limiter-store';
+import { consume, LimiterStore, rateLimited } from './limiter-store';
 
 /** Failed sign-ins to one account, from any addresses, before it backs off. */
 export const ACCOUNT_FREE_FAILURES = 10;
@@ -59,11 +57,7 @@ export class LoginBackoffService {
       if (!turn.allowed) {
         // A refused attempt is not a failure: it must not lengthen the back-off.
         await this.attempts.reward(account);
-        const seconds = retryAfterSeconds(Math.min(turn.res.msBeforeNext, ACCOUNT_MAX_BACKOFF_SECONDS * 1000));
-        throw new AppError(ErrorCode.RATE_LIMITED, {
-          message: `Too many failed sign-ins to this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-          headers: { 'retry-after': String(seconds) },
-        });
+        throw rateLimited(Math.min(turn.res.msBeforeNext, ACCOUNT_MAX_BACKOFF_SECONDS * 1000), 'Too many failed sign-ins to this account.');
       }
     }
     const failures = res.consumedPoints;

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppConfig } from '../../config/app-config';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { consume, LimiterStore, retryAfterSeconds } from './limiter-store';
+import { consume, LimiterStore, rateLimited } from './limiter-store';
 
 /**
  * RATE_LIMIT_PER_SECOND per caller on the merchant API (0 turns it off): one noisy merchant cannot
@@ -32,6 +30,6 @@ export class RequestRateLimiter {
   private async take(key: string): Promise<void> {
     if (!this.limiter) return;
     const { allowed, res } = await consume(this.limiter, key);
-    if (!allowed) throw new AppError(ErrorCode.RATE_LIMITED, { headers: { 'retry-after': String(retryAfterSeconds(res.msBeforeNext)) } });
+    if (!allowed) throw rateLimited(res.msBeforeNext);
   }
 }
