@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { Clock } from './common/clock';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { pinoHttpParams } from './common/logging/logger-options';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
@@ -22,11 +23,11 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, clock),
         LoggerModule.forRoot({ pinoHttp: pinoHttpParams(config) }),
         ThrottleModule,
         CryptoModule,

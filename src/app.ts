@@ -16,6 +16,7 @@ import { registerAccessLog } from './common/http/access-log';
 import { errorEnvelope, frameworkError } from './common/http/exception.filter';
 import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
+import { Clock } from './common/clock';
 import { AppConfig } from './config/app-config';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -53,7 +54,10 @@ const SANDBOX_PATH = /^\/sandbox(\/|\?|$)/;
  * otherwise), raw bodies kept for signature checks, Swagger at /docs. Used by main.ts and by the
  * e2e tests, so tests boot exactly what production runs.
  */
-export async function createApp(config: AppConfig, options: { timeouts?: Partial<ConnectionTimeouts> } = {}): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: { timeouts?: Partial<ConnectionTimeouts>; /** Tests move time with a fake clock. */ clock?: Clock } = {},
+): Promise<NestFastifyApplication> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const https = config.publicBaseUrl.startsWith('https://');
   // Errors the router or Node's HTTP parser raise before any route or hook runs get the envelope
@@ -85,7 +89,7 @@ export async function createApp(config: AppConfig, options: { timeouts?: Partial
     // A hop count becomes proxy-addr's own rule for one: trust the first `hops` addresses from the socket.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     bufferLogs: true,
     rawBody: true,
     abortOnError: false,

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ADMIN_SESSION_VERIFIER } from '../common/auth/admin-auth.guard';
+import { AdminSession } from './admin-session.entity';
 import { AdminSessionController } from './admin-session.controller';
 import { AdminSessionService } from './admin-session.service';
 import { DashboardStatsController } from './dashboard-stats.controller';
@@ -13,6 +15,7 @@ import { DashboardStatsService } from './dashboard-stats.service';
  */
 @Global()
 @Module({
+  imports: [TypeOrmModule.forFeature([AdminSession])],
   controllers: [AdminSessionController, DashboardStatsController],
   providers: [AdminSessionService, DashboardStatsService, { provide: ADMIN_SESSION_VERIFIER, useExisting: AdminSessionService }],
   exports: [ADMIN_SESSION_VERIFIER],

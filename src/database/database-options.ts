@@ -4,7 +4,6 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
-import { ENTITIES } from './entities';
 import { EmbeddedLock } from './embedded-lock';
 
 export const IN_MEMORY_DATA_DIR = ':memory:';
@@ -24,7 +23,8 @@ export interface DatabaseSetup {
 export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSetup> {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    // Each feature module registers its own entities (TypeOrmModule.forFeature); the data source
+    // collects them (autoLoadEntities in DatabaseModule), so this module imports no feature.
     migrations: ALL_MIGRATIONS,
     migrationsRun: false, // run under an advisory lock by DatabaseService
     synchronize: false,

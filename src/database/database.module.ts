@@ -58,7 +58,7 @@ class DatabaseCloser implements OnApplicationShutdown {
     DatabaseSetupModule,
     TypeOrmModule.forRootAsync({
       inject: [DATABASE_SETUP],
-      useFactory: (setup: DatabaseSetup) => ({ ...setup.options, retryAttempts: 2, retryDelay: 1000 }),
+      useFactory: (setup: DatabaseSetup) => ({ ...setup.options, autoLoadEntities: true, retryAttempts: 2, retryDelay: 1000 }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
         return dataSource;

@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
+import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 /**
  * Forwards to merchants: the worker that sends queued deliveries, and the admin's list and
@@ -12,9 +17,9 @@ import { DeliveryWorker } from './delivery-worker';
  * optionally, so without that import it would silently fall back to polling.
  */
 @Module({
-  imports: [MerchantsModule],
+  imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule],
   controllers: [AdminDeliveriesController],
-  providers: [DeliveryStore, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
-  exports: [DELIVERY_NUDGE],
+  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryStore, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
+  exports: [DELIVERY_NUDGE, WebhookDeliveryRepository, WebhookDeliveryAttemptRepository],
 })
 export class DeliveriesModule {}

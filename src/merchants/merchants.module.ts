@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProvidersModule } from '../providers/providers.module';
 import { MerchantAuthService } from './merchant-auth.service';
 import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
 import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
 import { AdminMerchantsController } from './admin-merchants.controller';
 import { AdminMerchantsService } from './admin-merchants.service';
+import { ApiKey } from './api-key.entity';
+import { Merchant } from './merchant.entity';
 
 /**
  * Merchants, their keys and the key guard (imported by the modules with merchant routes); it also
@@ -12,7 +15,7 @@ import { AdminMerchantsService } from './admin-merchants.service';
  * the delivery worker calls them.
  */
 @Module({
-  imports: [ProvidersModule],
+  imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule],
   controllers: [AdminMerchantsController],
   providers: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
   exports: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],

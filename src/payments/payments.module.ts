@@ -1,16 +1,19 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { AdminPaymentsController } from './admin-payments.controller';
 import { AdminPaymentsService } from './admin-payments.service';
+import { Payment } from './payment.entity';
+import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
 
 @Module({
-  imports: [IdempotencyModule, MerchantsModule, ProvidersModule],
+  imports: [TypeOrmModule.forFeature([Payment]), IdempotencyModule, MerchantsModule, ProvidersModule],
   controllers: [PaymentsController, AdminPaymentsController],
-  providers: [PaymentsService, AdminPaymentsService],
-  exports: [PaymentsService],
+  providers: [PaymentRepository, PaymentsService, AdminPaymentsService],
+  exports: [PaymentRepository, PaymentsService],
 })
 export class PaymentsModule {}

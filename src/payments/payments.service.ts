@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { PreparedResponse, successEnvelope } from '../common/http/envelope';
@@ -8,7 +6,6 @@ import { hasIdShape } from '../common/ids';
 import { reaisToCents } from '../common/money';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
-import { sqlRows } from '../database/sql';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
@@ -18,6 +15,7 @@ import { ProviderRegistry } from '../providers/provider-registry';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
+import { PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
 import { upstreamToAppError } from './upstream-errors';
@@ -28,7 +26,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 @Injectable()
 export class PaymentsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
     private readonly providers: ProviderRegistry,
     private readonly idempotency: IdempotencyService,
@@ -97,7 +95,7 @@ export class PaymentsService {
   /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. */
   async get(merchantId: string, id: string): Promise<PaymentView> {
     if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
-    const payment = await this.dataSource.getRepository(Payment).findOneBy({ id, merchantId });
+    const payment = await this.payments.findForMerchant(merchantId, id);
     if (!payment) throw AppError.notFound('Payment not found.');
     return toPaymentView(payment);
   }
@@ -147,28 +145,9 @@ export class PaymentsService {
     } satisfies Payment);
     const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider.name));
 
-    // One statement: the record completes (only for the attempt that still holds it) and the
-    // payment is written, or neither happens.
-    const inserted = await sqlRows<{ id: string }>(
-      this.dataSource,
-      `WITH done AS (
-         UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = 201, response_body = $1
-          WHERE merchant_id = $2 AND key = $3 AND attempt = $4 AND state = 'in_progress'
-          RETURNING 1)
-       INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
-                             recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
-                             expires_at, paid_at, created_at, updated_at)
-       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21
-        WHERE EXISTS (SELECT 1 FROM done)
-       RETURNING id`,
-      [
-        body, claim.merchantId, claim.key, claim.attempt,
-        payment.id, payment.status, payment.amountCents, payment.currency, payment.description, payment.externalId,
-        payment.recipientDocument, payment.recipientName, payment.method, payment.provider, payment.providerPaymentId,
-        payment.txid, payment.pixCopyPaste, payment.pixQrPng, payment.expiresAt, payment.paidAt, now,
-      ],
-    );
-    if (!inserted[0]) {
+    // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.
+    const inserted = await this.payments.insertCompletingClaim(payment, claim, body);
+    if (!inserted) {
       this.count(provider.name, 'replayed');
       return this.idempotency.replayOrInProgress(claim);
     }

@@ -1,39 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { hasIdShape } from '../common/ids';
 import { centsToDecimalString, centsToReais, reaisToCents } from '../common/money';
 import { AppConfig } from '../config/app-config';
-import { WebhookDeliveryAttempt } from '../deliveries/webhook-delivery-attempt.entity';
-import { WebhookDelivery } from '../deliveries/webhook-delivery.entity';
-import { Payment } from '../payments/payment.entity';
+import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
+import type { Payment } from '../payments/payment.entity';
+import { PaymentRepository } from '../payments/payment.repository';
 import { toPaymentView } from '../payments/payment.view';
 import type { PaymentDetailView, PaymentEventView, SandboxSimulationView, SimulationResultView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
-import { PaymentEvent } from './payment-event.entity';
+import type { PaymentEvent } from './payment-event.entity';
+import { PaymentEventRepository } from './payment-event.repository';
 import { isoOrNull } from '../common/dates';
 
 /** The admin's view of one payment's life, and the sandbox's "make this happen" button. */
 @Injectable()
 export class AdminPaymentEventsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: PaymentRepository,
+    private readonly events: PaymentEventRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly attempts: WebhookDeliveryAttemptRepository,
     private readonly config: AppConfig,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
     const payment = await this.find(id);
-    const [events, deliveries] = await Promise.all([
-      this.dataSource.getRepository(PaymentEvent).find({ where: { paymentId: payment.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
-      this.dataSource.getRepository(WebhookDelivery).find({ where: { paymentId: payment.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
-    ]);
-    const attempts = deliveries.length
-      ? await this.dataSource
-          .getRepository(WebhookDeliveryAttempt)
-          .find({ where: { deliveryId: In(deliveries.map((d) => d.id)) }, order: { attemptedAt: 'ASC', attempt: 'ASC' } })
-      : [];
+    const [events, deliveries] = await Promise.all([this.events.listForPayment(payment.id), this.deliveries.listForPayment(payment.id)]);
+    const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
       ...toPaymentView(payment),
       merchantId: payment.merchantId,
@@ -84,7 +80,7 @@ export class AdminPaymentEventsService {
   }
 
   private async find(id: string): Promise<Payment> {
-    const payment = hasIdShape(id, 'pay') ? await this.dataSource.getRepository(Payment).findOneBy({ id }) : null;
+    const payment = hasIdShape(id, 'pay') ? await this.payments.findById(id) : null;
     if (!payment) throw AppError.notFound('Payment not found.');
     return payment;
   }

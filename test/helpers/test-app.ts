@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app';
+import type { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { IN_MEMORY_DATA_DIR } from '../../src/database/database-options';
@@ -91,7 +92,7 @@ export interface TestApp {
  * it a `throttleKeyPrefix` of the test's own, since other runs share that Redis.
  */
 export async function startTestApp(
-  options: { db?: TestDatabaseKind; env?: Record<string, string | undefined>; throttleKeyPrefix?: string } = {},
+  options: { db?: TestDatabaseKind; env?: Record<string, string | undefined>; throttleKeyPrefix?: string; clock?: Clock } = {},
 ): Promise<TestApp> {
   const pg = options.db === 'postgres' ? await createTestPostgresDatabase() : undefined;
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
@@ -101,7 +102,7 @@ export async function startTestApp(
   const loaded = loadConfig(env, { persistGenerated: false }).config;
   // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
   const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
-  const app = await createApp(config);
+  const app = await createApp(config, { clock: options.clock });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
+import { hydrate, sqlRows } from '../database/sql';
+import type { PaymentStatus } from './payment-status';
+import { Payment } from './payment.entity';
+
+/** The idempotency claim a new payment completes (see IdempotencyService). */
+export interface CompletingClaim {
+  merchantId: string;
+  key: string;
+  attempt: number;
+}
+
+export interface PaymentListFilter {
+  merchantId?: string;
+  status?: PaymentStatus;
+  externalId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  after?: CursorPosition;
+  limit: number;
+}
+
+/** A payment locked for a provider event, with where its merchant wants to hear about it. */
+export interface PaymentLockedForEvent {
+  payment: Payment;
+  webhookUrl: string | null;
+}
+
+/** Every query of the `payments` table. */
+@Injectable()
+export class PaymentRepository {
+  constructor(@InjectRepository(Payment) private readonly payments: Repository<Payment>) {}
+
+  /** The merchant's own payment: every read on behalf of a merchant is scoped by its id. */
+  findForMerchant(merchantId: string, id: string): Promise<Payment | null> {
+    return this.payments.findOneBy({ id, merchantId });
+  }
+
+  findById(id: string): Promise<Payment | null> {
+    return this.payments.findOneBy({ id });
+  }
+
+  /**
+   * Inserts the payment only if its idempotency record is still held by this claim's attempt, and
+   * completes that record with the response, in one statement: both happen or neither does, and a
+   * request fenced off by a later attempt writes nothing. False when the claim was lost.
+   */
+  async insertCompletingClaim(payment: Payment, claim: CompletingClaim, responseBody: string): Promise<boolean> {
+    const inserted = await sqlRows<{ id: string }>(
+      this.payments.manager,
+      `WITH done AS (
+         UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = 201, response_body = $1
+          WHERE merchant_id = $2 AND key = $3 AND attempt = $4 AND state = 'in_progress'
+          RETURNING 1)
+       INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
+                             recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
+                             expires_at, paid_at, created_at, updated_at)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
+        WHERE EXISTS (SELECT 1 FROM done)
+       RETURNING id`,
+      [
+        responseBody, claim.merchantId, claim.key, claim.attempt,
+        payment.id, payment.status, payment.amountCents, payment.currency, payment.description, payment.externalId,
+        payment.recipientDocument, payment.recipientName, payment.method, payment.provider, payment.providerPaymentId,
+        payment.txid, payment.pixCopyPaste, payment.pixQrPng, payment.expiresAt, payment.paidAt, payment.createdAt, payment.updatedAt,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  /**
+   * Locks (`FOR UPDATE`) the payment a provider event names, by the gateway's id or the provider's,
+   * always within that provider: an event from one provider must never move a payment held at
+   * another. Events for one payment are then decided one after another against its latest status.
+   * Only the payment row is locked; the merchant's webhook URL is read as of now.
+   */
+  async lockForProviderEvent(tx: EntityManager, provider: string, ref: string): Promise<PaymentLockedForEvent | null> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      tx,
+      `SELECT p.*, m.webhook_url AS merchant_webhook_url
+         FROM payments p JOIN merchants m ON m.id = p.merchant_id
+        WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2)
+        ORDER BY (p.id = $2) DESC
+        LIMIT 1
+          FOR UPDATE OF p`,
+      [provider, ref],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
+  }
+
+  /** Moves a payment the caller holds locked (see lockForProviderEvent). */
+  async setStatus(tx: EntityManager, id: string, status: PaymentStatus, paidAt: Date | null, updatedAt: Date): Promise<void> {
+    await tx.query(`UPDATE payments SET status = $2, paid_at = $3, updated_at = $4 WHERE id = $1`, [id, status, paidAt, updatedAt]);
+  }
+
+  /** Payments across merchants, newest first: `limit + 1` rows from the cursor on, each with its exact position. */
+  async listPage(filter: PaymentListFilter): Promise<{ payment: Payment; id: string; created_us: string }[]> {
+    const qb = this.payments.createQueryBuilder('p').addSelect(microsecondsSql('p.created_at'), 'created_us');
+    if (filter.merchantId) qb.andWhere('p.merchant_id = :merchantId', { merchantId: filter.merchantId });
+    if (filter.status) qb.andWhere('p.status = :status', { status: filter.status });
+    if (filter.externalId) qb.andWhere('p.external_id = :externalId', { externalId: filter.externalId });
+    if (filter.createdFrom) qb.andWhere('p.created_at >= :from', { from: filter.createdFrom });
+    if (filter.createdTo) qb.andWhere('p.created_at < :to', { to: filter.createdTo });
+    if (filter.after) qb.andWhere(afterCursorSql('p.created_at', 'p.id', ':afterUs', ':afterId'), { afterUs: filter.after.createdUs, afterId: filter.after.id });
+    const { entities, raw } = await qb
+      .orderBy('p.created_at', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(filter.limit + 1)
+      .getRawAndEntities<{ created_us: string }>();
+    return entities.map((payment, i) => ({ payment, id: payment.id, created_us: raw[i]!.created_us }));
+  }
+}
