@@ -181,6 +181,12 @@ export interface OperationMatch {
   scopes: string[];
 }
 
+interface Route {
+  method: string;
+  template: string;
+  segments: string[];
+}
+
 /** JSON pointer (as a URI fragment) of `tokens` inside the document. */
 function pointer(tokens: readonly string[]): string {
   return `#/${tokens.map((t) => encodeURIComponent(t.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
@@ -201,7 +207,7 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
 export class PixApiValidator {
   private readonly ajv: Ajv;
   private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly routes: { method: string; template: string; segments: string[] }[] = [];
+  private readonly routes: Route[] = [];
   private static nextId = 0;
   private readonly id = `pix-api-${PixApiValidator.nextId++}`;
   private readonly document: OpenApiDocument;
@@ -227,7 +233,7 @@ export class PixApiValidator {
   /** The operation `method path` names, or undefined; literal segments win over templated ones. */
   findOperation(method: string, path: string): OperationMatch | undefined {
     const wanted = path.split('?')[0]!.split('/').slice(1);
-    let best: { route: (typeof this.routes)[number]; params: Record<string, string>; literal: string } | undefined;
+    let best: { route: Route; params: Record<string, string>; literal: string } | undefined;
     for (const route of this.routes) {
       if (route.method !== method.toLowerCase() || route.segments.length !== wanted.length) continue;
       const params: Record<string, string> = {};
@@ -254,6 +260,12 @@ export class PixApiValidator {
     const operation = this.document.paths[best.route.template][best.route.method] as Node;
     const scopes = ((operation.security ?? this.document.security ?? []) as Node[]).flatMap((requirement) => Object.values(requirement).flat() as string[]);
     return { method: best.route.method, template: best.route.template, pathParams: best.params, operation, scopes };
+  }
+
+  /** The OAuth2 scopes the document's security scheme declares, with their descriptions. */
+  scopes(): Record<string, string> {
+    const schemes = (this.document.components?.securitySchemes ?? {}) as Node;
+    return Object.assign({}, ...Object.values(schemes).map((scheme: Node) => scheme.flows?.clientCredentials?.scopes ?? {}));
   }
 
   /**
