@@ -252,7 +252,7 @@ function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return copy;
 }
 
-/** Answers the tests' queries: what the document calls a charge's status and a refund's. */
+/** A charge's status, as the document's CobrancaStatus names it. */
 type ChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
 
 export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<PixApiPsp> {
