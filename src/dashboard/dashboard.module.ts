@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ADMIN_SESSION_VERIFIER } from '../common/auth/admin-auth.guard';
 import { AdminSession } from './admin-session.entity';
+import { AdminSessionRepository } from './admin-session.repository';
 import { AdminSessionController } from './admin-session.controller';
 import { AdminSessionService } from './admin-session.service';
 import { DashboardStatsController } from './dashboard-stats.controller';
@@ -17,7 +18,7 @@ import { DashboardStatsService } from './dashboard-stats.service';
 @Module({
   imports: [TypeOrmModule.forFeature([AdminSession])],
   controllers: [AdminSessionController, DashboardStatsController],
-  providers: [AdminSessionService, DashboardStatsService, { provide: ADMIN_SESSION_VERIFIER, useExisting: AdminSessionService }],
-  exports: [ADMIN_SESSION_VERIFIER],
+  providers: [AdminSessionRepository, AdminSessionService, DashboardStatsService, { provide: ADMIN_SESSION_VERIFIER, useExisting: AdminSessionService }],
+  exports: [ADMIN_SESSION_VERIFIER, AdminSessionRepository],
 })
 export class DashboardModule {}
