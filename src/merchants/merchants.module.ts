@@ -7,7 +7,9 @@ import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
 import { AdminMerchantsController } from './admin-merchants.controller';
 import { AdminMerchantsService } from './admin-merchants.service';
 import { ApiKey } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { Merchant } from './merchant.entity';
+import { MerchantRepository } from './merchant.repository';
 
 /**
  * Merchants, their keys and the key guard (imported by the modules with merchant routes); it also
@@ -17,7 +19,7 @@ import { Merchant } from './merchant.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule],
   controllers: [AdminMerchantsController],
-  providers: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
-  exports: [MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],
+  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
+  exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],
 })
 export class MerchantsModule {}
