@@ -4,6 +4,7 @@ import { AppError, FieldError } from '../common/errors/app-error';
 import { decodeCursor, toPage } from '../common/http/cursor';
 import { hasIdShape, newId } from '../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
+import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { generateApiKey } from './api-key-material';
 import { ApiKeyRepository, ApiKeySummary } from './api-key.repository';
@@ -19,11 +20,13 @@ import { GENERATE_SECRET, generateSigningSecret, signingSecretProblem } from './
 type MerchantSettings = Partial<Pick<MerchantSettable, 'webhookUrl' | 'webhookSigningSecretEnc' | 'provider'>> & {
   /** The secret made for `"generate"`, to be returned once. */
   generatedSecret?: string;
+  /** The merchant's ordered provider accounts, checked to exist and be active. */
+  providerAccounts?: string[];
 };
 
 const DEFAULT_PAGE_SIZE = 50;
 
-function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary): MerchantView {
+function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary, providerAccounts: string[]): MerchantView {
   return {
     id: merchant.id,
     name: merchant.name,
@@ -31,6 +34,7 @@ function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary): Mercha
     webhook_url: merchant.webhookUrl,
     has_webhook_signing_secret: hasSigningSecret,
     provider: merchant.provider,
+    provider_accounts: providerAccounts,
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),
   };
@@ -55,6 +59,8 @@ export class AdminMerchantsService {
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
     private readonly providers: ProviderRegistry,
+    private readonly accounts: ProviderAccountRepository,
+    private readonly accountLists: MerchantProviderAccountRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -69,7 +75,8 @@ export class AdminMerchantsService {
       webhookSigningSecretEnc: settings.webhookSigningSecretEnc ?? null,
       provider: settings.provider ?? null,
     });
-    return this.withGeneratedSecret(created, settings);
+    if (settings.providerAccounts?.length) await this.accountLists.replace(created.merchant.id, settings.providerAccounts);
+    return this.withGeneratedSecret(created, settings, settings.providerAccounts ?? []);
   }
 
   async list(query: ListMerchantsQuery): Promise<MerchantPage> {
@@ -80,14 +87,15 @@ export class AdminMerchantsService {
       after: query.cursor !== undefined ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, toMerchantView);
+    const lists = await this.accountLists.listForMerchants(rows.map((row) => row.merchant.id));
+    return toPage(rows, limit, (row) => toMerchantView(row, lists.get(row.merchant.id) ?? []));
   }
 
   async get(id: string): Promise<MerchantView> {
     if (!hasIdShape(id, 'mer')) throw AppError.notFound('No merchant with this id.');
     const found = await this.merchants.findSummary(id);
     if (!found) throw AppError.notFound('No merchant with this id.');
-    return toMerchantView(found);
+    return toMerchantView(found, await this.accountLists.listForMerchant(id));
   }
 
   /** Changes only the fields present; the body is validated before the merchant is looked up. */
@@ -100,10 +108,11 @@ export class AdminMerchantsService {
     if (settings.webhookUrl !== undefined) changes.webhookUrl = settings.webhookUrl;
     if (settings.webhookSigningSecretEnc !== undefined) changes.webhookSigningSecretEnc = settings.webhookSigningSecretEnc;
     if (settings.provider !== undefined) changes.provider = settings.provider;
-    if (Object.keys(changes).length === 0) return this.get(id);
-    const updated = await this.merchants.update(id, changes);
+    if (Object.keys(changes).length === 0 && settings.providerAccounts === undefined) return this.get(id);
+    const updated = Object.keys(changes).length ? await this.merchants.update(id, changes) : await this.merchants.findSummary(id);
     if (!updated) throw AppError.notFound('No merchant with this id.');
-    return this.withGeneratedSecret(updated, settings);
+    if (settings.providerAccounts !== undefined) await this.accountLists.replace(id, settings.providerAccounts);
+    return this.withGeneratedSecret(updated, settings, settings.providerAccounts ?? (await this.accountLists.listForMerchant(id)));
   }
 
   /** A new key for the merchant (several may be active at once, for rotation). */
@@ -135,7 +144,7 @@ export class AdminMerchantsService {
    * Checks the fields that need more than their shape (URL policy with DNS, secret format, provider
    * registry) and turns them into the merchant's field values; every problem is reported at once.
    */
-  private async settings(dto: Pick<CreateMerchantDto, 'webhook_url' | 'webhook_signing_secret' | 'provider'>): Promise<MerchantSettings> {
+  private async settings(dto: Pick<CreateMerchantDto, 'webhook_url' | 'webhook_signing_secret' | 'provider' | 'provider_accounts'>): Promise<MerchantSettings> {
     const errors: FieldError[] = [];
     const settings: MerchantSettings = {};
 
@@ -171,12 +180,21 @@ export class AdminMerchantsService {
       }
     }
 
+    if (dto.provider_accounts !== undefined) {
+      const ids = dto.provider_accounts;
+      const found = await this.accounts.findByIds(ids.filter((id) => hasIdShape(id, 'pa')));
+      const active = new Set(found.filter((account) => account.active).map((account) => account.id));
+      const bad = ids.filter((id) => !active.has(id));
+      if (bad.length) errors.push({ field: 'provider_accounts', message: `provider_accounts must list active provider accounts; unknown or inactive: ${bad.join(', ')}` });
+      else settings.providerAccounts = ids;
+    }
+
     if (errors.length) throw AppError.validation(errors);
     return settings;
   }
 
-  private withGeneratedSecret(saved: MerchantSummary, settings: MerchantSettings): MerchantWithSecretView {
-    const view: MerchantWithSecretView = toMerchantView(saved);
+  private withGeneratedSecret(saved: MerchantSummary, settings: MerchantSettings, providerAccounts: string[]): MerchantWithSecretView {
+    const view: MerchantWithSecretView = toMerchantView(saved, providerAccounts);
     if (settings.generatedSecret !== undefined) view.webhook_signing_secret = settings.generatedSecret;
     return view;
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { MerchantAuthService } from './merchant-auth.service';
 import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
@@ -17,7 +18,7 @@ import { MerchantRepository } from './merchant.repository';
  * the delivery worker calls them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule],
+  imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule, ProviderAccountsModule],
   controllers: [AdminMerchantsController],
   providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
   exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],

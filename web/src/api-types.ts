@@ -508,6 +508,13 @@ export interface components {
              * @example null
              */
             provider: string | null;
+            /**
+             * @description Provider accounts in the order payments try them; empty: `provider`.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -537,6 +544,13 @@ export interface components {
              */
             provider?: string | null;
             /**
+             * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts?: string[];
+            /**
              * @description An inactive merchant's keys answer INVALID_MERCHANT_KEY.
              * @example true
              */
@@ -558,6 +572,13 @@ export interface components {
              * @example null
              */
             provider: string | null;
+            /**
+             * @description Provider accounts in the order payments try them; empty: `provider`.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -591,6 +612,13 @@ export interface components {
              * @example sandbox
              */
             provider?: string | null;
+            /**
+             * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts?: string[];
         };
         IssuedApiKeyView: {
             /** @example key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3 */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { MerchantProviderAccount, ProviderAccount } from './provider-account.entity';
 
 /** Every query of the `provider_accounts` table. */
@@ -50,9 +50,11 @@ export class MerchantProviderAccountRepository {
     return lists;
   }
 
-  /** Replaces the merchant's whole list, inside the caller's transaction. */
-  async replaceForMerchant(tx: EntityManager, merchantId: string, accountIds: string[]): Promise<void> {
-    await tx.delete(MerchantProviderAccount, { merchantId });
-    if (accountIds.length > 0) await tx.insert(MerchantProviderAccount, accountIds.map((accountId, position) => ({ merchantId, position, accountId })));
+  /** Replaces the merchant's whole list in one transaction: readers see the old list or the new one. */
+  async replace(merchantId: string, accountIds: string[]): Promise<void> {
+    await this.links.manager.transaction(async (tx) => {
+      await tx.delete(MerchantProviderAccount, { merchantId });
+      if (accountIds.length > 0) await tx.insert(MerchantProviderAccount, accountIds.map((accountId, position) => ({ merchantId, position, accountId })));
+    });
   }
 }
