@@ -4,7 +4,6 @@ import { MerchantsModule } from '../merchants/merchants.module';
 import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
-import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
@@ -19,7 +18,7 @@ import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule],
   controllers: [AdminDeliveriesController],
-  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryStore, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
+  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
   exports: [DELIVERY_NUDGE, WebhookDeliveryRepository, WebhookDeliveryAttemptRepository],
 })
 export class DeliveriesModule {}
