@@ -5,6 +5,7 @@ import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/
 import { newId } from '../common/ids';
 import { hydrate, sqlRows } from '../database/sql';
 import type { Merchant } from '../merchants/merchant.entity';
+import type { DeliveryBacklog } from '../metrics/gateway-metrics';
 import type { Payment } from '../payments/payment.entity';
 import type { AttemptOutcome, AttemptResult } from './attempt-outcome';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
@@ -206,6 +207,18 @@ export class WebhookDeliveryRepository {
       [id, dueAt],
     );
     return updated.length > 0;
+  }
+
+  // Metrics
+
+  /** The backlog /metrics reports: deliveries still pending, across every merchant, and the age of the oldest (database time). */
+  async backlog(): Promise<DeliveryBacklog> {
+    const [row] = await sqlRows<{ waiting: string | number; oldest_age: string | number | null }>(
+      this.deliveries.manager,
+      `SELECT count(*) AS waiting, EXTRACT(EPOCH FROM (now() - min(created_at))) AS oldest_age
+         FROM webhook_deliveries WHERE status = 'pending'`,
+    );
+    return { waiting: Number(row?.waiting ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest_age ?? 0)) };
   }
 
   private withMerchant(row: Record<string, unknown>): DeliveryWithMerchant {
