@@ -45,14 +45,16 @@ export interface DeliveryListFilter {
   limit: number;
 }
 
-/** A delivery as the operator lists it, with its merchant's name and webhook URL now. */
+/** A delivery as the operator lists it (without its body and lease), with its merchant's name and webhook URL now. */
 export interface DeliveryWithMerchant {
-  delivery: WebhookDelivery;
+  delivery: Omit<WebhookDelivery, 'body' | 'lockedUntil'>;
   merchant: Pick<Merchant, 'name' | 'webhookUrl'>;
 }
 
 const WITH_MERCHANT = `
-  SELECT d.*, m.name AS m_name, m.webhook_url AS m_webhook_url, ${microsecondsSql('d.created_at')} AS created_us
+  SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.merchant_id, d.attempts, d.next_attempt_at, d.last_status_code,
+         d.last_error, d.delivered_at, d.request_id, d.created_at, d.updated_at,
+         m.name AS m_name, m.webhook_url AS m_webhook_url, ${microsecondsSql('d.created_at')} AS created_us
     FROM webhook_deliveries d JOIN merchants m ON m.id = d.merchant_id`;
 
 /** Every query of the `webhook_deliveries` table. */
