@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } fro
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { DatabaseHealth } from './database-health';
 import { createDatabaseSetup, DatabaseSetup } from './database-options';
 
 export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
@@ -67,6 +68,7 @@ class DatabaseCloser implements OnApplicationShutdown {
   ],
   providers: [
     DatabaseCloser,
+    DatabaseHealth,
     {
       provide: 'DATABASE_MIGRATED',
       inject: [DataSource, DATABASE_SETUP],
@@ -76,6 +78,6 @@ class DatabaseCloser implements OnApplicationShutdown {
       },
     },
   ],
-  exports: ['DATABASE_MIGRATED'],
+  exports: ['DATABASE_MIGRATED', DatabaseHealth],
 })
 export class DatabaseModule {}

@@ -14,8 +14,9 @@ export interface AttemptResult {
 export interface AttemptOutcome {
   status: DeliveryStatus;
   /**
-   * For `pending`: how long until the next attempt. A wait, not a time, so the database's clock
-   * places it, the one that due-ness and leases are judged by, whichever host made the attempt.
+   * For `pending`: how long until the next attempt. A wait, not a time: recording the attempt
+   * places it on the gateway's Clock, the time due-ness is judged by (see
+   * WebhookDeliveryRepository.recordAttemptsIfLeaseHeld).
    */
   retryInMs: number | null;
   /** The text kept as the attempt's and the delivery's last error. */

@@ -1,10 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantsModule } from '../merchants/merchants.module';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
-import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
@@ -14,12 +14,22 @@ import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 /**
  * Forwards to merchants: the worker that sends queued deliveries, and the admin's list and
  * redeliver. The webhooks module imports it for DELIVERY_NUDGE: intake injects the nudge
- * optionally, so without that import it would silently fall back to polling.
+ * optionally, so without that import it would silently fall back to polling. It also gives
+ * /metrics its delivery backlog, so the metrics module reads no feature's table.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule],
   controllers: [AdminDeliveriesController],
-  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryStore, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
+  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
   exports: [DELIVERY_NUDGE, WebhookDeliveryRepository, WebhookDeliveryAttemptRepository],
 })
-export class DeliveriesModule {}
+export class DeliveriesModule implements OnModuleInit {
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly deliveries: WebhookDeliveryRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.setDeliveryBacklogSource(() => this.deliveries.backlog());
+  }
+}

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { PeriodicJob } from '../common/jobs/periodic-job';
 import { within } from '../common/timeout';
@@ -8,9 +9,9 @@ import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { DeliveryNudge } from '../webhooks/delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
-import { ClaimedDelivery, DeliveryStore, RecordedAttempt } from './delivery-store';
 import { AttemptTimeout, describeNetworkError, MerchantHttpClient } from './merchant-http';
 import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
+import { ClaimedDelivery, RecordedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookSigner } from './webhook-signer';
 
 const USER_AGENT = 'pix-gateway-webhooks/1';
@@ -26,9 +27,13 @@ interface QueuedRecord {
 
 /**
  * Sends queued forwards to merchants (docs/architecture.md, A delivery). Every DELIVERY_POLL_MS, and at once when
- * intake nudges it after a commit, it claims due deliveries (DeliveryStore.claimDue), posts each
- * with at most DELIVERY_CONCURRENCY in flight, and records the attempt. DELIVERY_POLL_MS=0 turns
- * the worker off in this process (another process, or a later start, delivers).
+ * intake nudges it after a commit, it claims due deliveries (WebhookDeliveryRepository.claimDueSkipLocked),
+ * posts each with at most DELIVERY_CONCURRENCY in flight, and records the attempt
+ * (recordAttemptsIfLeaseHeld). DELIVERY_POLL_MS=0 turns the worker off in this process (another
+ * process, or a later start, delivers).
+ *
+ * Which deliveries are due, and when a failed one is due again, is the injected Clock's time (so
+ * tests move the retry schedule by hand); leases are the database's time.
  *
  * Guarantees come from the database, not from this object: a delivery is sent only by the process
  * holding its lease, and one that crashed mid-attempt is retried by whoever claims it after the
@@ -55,7 +60,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
 
   constructor(
     private readonly config: AppConfig,
-    private readonly store: DeliveryStore,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly clock: Clock,
     private readonly urlPolicy: WebhookUrlPolicy,
     private readonly secrets: SecretBox,
     private readonly metrics: GatewayMetrics,
@@ -109,8 +115,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const free = this.config.deliveryConcurrency - this.inFlight.size;
     if (free <= 0 || (this.inFlight.size > 0 && free < Math.ceil(this.config.deliveryConcurrency / 4))) return; // a finishing attempt calls back here
     this.wanted = false;
-    this.claiming = this.store
-      .claimDue(free, this.config.deliveryLeaseMs)
+    this.claiming = this.deliveries
+      .claimDueSkipLocked(free, this.config.deliveryLeaseMs, this.clock.now())
       .then((claims) => {
         for (const claim of claims) this.start(claim);
         // A full batch suggests more is due; claim again as soon as there is room.
@@ -135,10 +141,11 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
 
   private async deliver(claim: ClaimedDelivery): Promise<void> {
     const attempt = claim.attempts + 1;
+    // The real time, not the Clock's: it is the signature's timestamp, which the merchant checks against its own clock.
     const attemptedAt = new Date();
     const result = await this.send(claim, attemptedAt);
     if (this.abandoned) return;
-    const outcome = decideOutcome(attempt, result, this.policy, new Date());
+    const outcome = decideOutcome(attempt, result, this.policy, this.clock.now());
     this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
     const current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
@@ -171,8 +178,11 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   private flushRecords(): void {
     if (this.recording || this.toRecord.length === 0) return;
     const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
-    this.recording = this.store
-      .record(batch.map((queued) => queued.attempt))
+    this.recording = this.deliveries
+      .recordAttemptsIfLeaseHeld(
+        batch.map((queued) => queued.attempt),
+        this.clock.now(),
+      )
       .then(
         (current) => batch.forEach((queued) => queued.done(current.has(queued.attempt.claim.id))),
         (error: unknown) => batch.forEach((queued) => queued.failed(error)),
@@ -219,8 +229,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       'x-webhook-event': claim.eventType,
       'x-request-id': claim.requestId,
     };
-    if (claim.signingSecretEnc) {
-      const signature = new WebhookSigner(this.secrets.open(claim.signingSecretEnc)).sign(claim.id, attemptedAt, body);
+    if (claim.webhookSigningSecretEnc) {
+      const signature = new WebhookSigner(this.secrets.open(claim.webhookSigningSecretEnc)).sign(claim.id, attemptedAt, body);
       headers['webhook-id'] = claim.id;
       headers['webhook-timestamp'] = String(Math.floor(attemptedAt.getTime() / 1000));
       headers['webhook-signature'] = signature;

@@ -5,7 +5,7 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 
 /**
  * Reads of the `webhook_delivery_attempts` table. Attempts are written by
- * WebhookDeliveryRepository.recordAttempts, in the same statement that moves their delivery on.
+ * WebhookDeliveryRepository.recordAttemptsIfLeaseHeld, in the same statement that moves their delivery on.
  */
 @Injectable()
 export class WebhookDeliveryAttemptRepository {

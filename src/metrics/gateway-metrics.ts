@@ -1,8 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
-import { sqlRows } from '../database/sql';
 import { UpstreamError } from '../providers/payment-provider';
 
 /** Route label of a request no route matched: one value, so scanners cannot grow the series. */
@@ -12,14 +9,22 @@ export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
 export type ProviderOperation = 'create_charge' | 'get_charge' | 'health';
 export type DeliveryAttemptOutcome = 'delivered' | 'will_retry' | 'failed';
 
+/** The forwards waiting to be delivered, across every merchant. */
+export interface DeliveryBacklog {
+  waiting: number;
+  /** Age of the oldest one waiting; 0 when none waits. */
+  oldestAgeSeconds: number;
+}
+
 /** Latency buckets in seconds: from a fast local answer to a provider call near its timeout. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The gateway's Prometheus series (GET /metrics). Each application instance has its own registry
  * (tests run several gateways in one process), never prom-client's global one. The delivery backlog
- * gauges are read from the database when scraped, across every merchant: they describe the queue
- * an operator runs, not one merchant's data.
+ * gauges are read when scraped, across every merchant: they describe the queue an operator runs, not
+ * one merchant's data. The deliveries module, which owns that queue, registers how to read it
+ * (setDeliveryBacklogSource); this module reads no feature's table.
  */
 @Injectable()
 export class GatewayMetrics {
@@ -63,10 +68,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Where the backlog gauges read from; until one is registered they stay at 0. */
+  private backlogSource?: () => Promise<DeliveryBacklog>;
   /** One backlog read per scrape, shared by the two gauges that report it. */
-  private backlogRead?: Promise<{ waiting: number; oldestAgeSeconds: number } | null>;
+  private backlogRead?: Promise<DeliveryBacklog | null>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor() {
     collectDefaultMetrics({ register: this.registry });
     const metrics = this;
     new Gauge({
@@ -89,6 +96,11 @@ export class GatewayMetrics {
     });
   }
 
+  /** Reads the delivery backlog for the two backlog gauges at each scrape (the deliveries module registers it). */
+  setDeliveryBacklogSource(source: () => Promise<DeliveryBacklog>): void {
+    this.backlogSource = source;
+  }
+
   /** The exposition text, and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
@@ -107,13 +119,10 @@ export class GatewayMetrics {
     }
   }
 
-  private readBacklog(): Promise<{ waiting: number; oldestAgeSeconds: number } | null> {
-    this.backlogRead ??= sqlRows<{ waiting: string | number; oldest_age: string | number | null }>(
-      this.dataSource,
-      `SELECT count(*) AS waiting, EXTRACT(EPOCH FROM (now() - min(created_at))) AS oldest_age
-         FROM webhook_deliveries WHERE status = 'pending'`,
-    )
-      .then(([row]) => ({ waiting: Number(row?.waiting ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest_age ?? 0)) }))
+  private readBacklog(): Promise<DeliveryBacklog | null> {
+    const source = this.backlogSource;
+    if (!source) return Promise.resolve(null);
+    this.backlogRead ??= source()
       .catch((error: unknown) => {
         // A scrape still answers (process and HTTP series) when the database does not.
         this.logger.warn({ err: error }, 'Could not read the delivery backlog for /metrics');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
-import { hydrate, sqlRows } from '../database/sql';
+import { hydrate, sqlEntities, sqlRows } from '../database/sql';
 import type { PaymentStatus } from './payment-status';
 import { Payment } from './payment.entity';
 
@@ -27,6 +27,22 @@ export interface PaymentListFilter {
 export interface PaymentLockedForEvent {
   payment: Payment;
   webhookUrl: string | null;
+}
+
+/** A payment claimed for reconciliation: what is needed to read it back from its provider. */
+export type PaymentToReconcile = Pick<Payment, 'id' | 'provider' | 'providerPaymentId' | 'txid' | 'expiresAt'>;
+
+/** Which pending payments a reconciliation run takes (all instants on the gateway's Clock). */
+export interface ReconciliationDue {
+  /** Payments created at or before this are old enough. */
+  createdBefore: Date;
+  /** Payments whose expiry is at or before this are due however young. */
+  expiredBefore: Date;
+  /** Payments whose lease (`next_reconcile_at`) has come by now are free to take. */
+  now: Date;
+  /** The lease given to the payments taken: `next_reconcile_at`. */
+  leaseUntil: Date;
+  limit: number;
 }
 
 /** Every query of the `payments` table. */
@@ -161,6 +177,37 @@ export class PaymentRepository {
       `SELECT provider, count(*)::int AS payments FROM payments WHERE created_at >= now() - make_interval(hours => $1) GROUP BY provider`,
       [hours],
     );
+  }
+
+  // Reconciliation
+
+  /**
+   * Claims (FOR UPDATE SKIP LOCKED) a batch of due pending payments in one statement: old enough,
+   * or past expiry, and not leased. Moving `next_reconcile_at` to `leaseUntil` is the lease; SKIP
+   * LOCKED keeps a second process off rows being claimed right now, and the moved lease keeps it
+   * off them afterwards. Payments never checked come first, then the oldest.
+   */
+  claimDueForReconciliationSkipLocked(due: ReconciliationDue): Promise<PaymentToReconcile[]> {
+    return sqlEntities(
+      this.payments.manager,
+      Payment,
+      `UPDATE payments SET next_reconcile_at = $4
+        WHERE id IN (
+          SELECT id FROM payments
+           WHERE status = 'pending'
+             AND (created_at <= $1 OR expires_at <= $2)
+             AND (next_reconcile_at IS NULL OR next_reconcile_at <= $3)
+           ORDER BY next_reconcile_at NULLS FIRST, created_at
+           LIMIT $5
+             FOR UPDATE SKIP LOCKED)
+        RETURNING id, provider, provider_payment_id, txid, expires_at`,
+      [due.createdBefore, due.expiredBefore, due.now, due.leaseUntil, due.limit],
+    );
+  }
+
+  /** Sets when a claimed payment is next due for reconciliation (its `next_reconcile_at`, the lease). */
+  async rescheduleReconciliation(id: string, at: Date): Promise<void> {
+    await this.payments.query(`UPDATE payments SET next_reconcile_at = $2 WHERE id = $1`, [id, at]);
   }
 }
 

@@ -1,10 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import { sqlRows } from '../database/sql';
 import type { PaymentStatus } from '../payments/payment-status';
+import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';
 import type { PaymentProvider, ProviderCharge, ProviderEventType } from '../providers/payment-provider';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
@@ -19,15 +18,7 @@ const CONCURRENCY = 4;
  * after this margin "pending" can only mean the provider never marks expiry (BCB's API has no such
  * status) or has not yet.
  */
-const EXPIRY_GRACE_MS = 60_000;
-
-interface ClaimedPayment {
-  id: string;
-  provider: string;
-  provider_payment_id: string | null;
-  txid: string;
-  expires_at: Date | null;
-}
+export const EXPIRY_GRACE_MS = 60_000;
 
 export interface ReconciliationSummary {
   /** Payments read back from their provider. */
@@ -44,19 +35,23 @@ export interface ReconciliationSummary {
  * payment. The event id is deterministic, so a change is applied, and forwarded, once however many
  * runs or processes see it; and unforgeable (see reconciliationEventId), so nobody posting to the
  * webhook intake can take it first and keep the payment from being reconciled.
+ *
+ * Which payments are due (their age, their expiry) is the injected Clock's time, so tests move it by hand.
  */
 @Injectable()
 export class ReconciliationService {
   private readonly logger = new Logger('Reconciliation');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
     private readonly providers: ProviderRegistry,
     private readonly events: PaymentEventsService,
   ) {}
 
-  async runOnce(now: Date = new Date()): Promise<ReconciliationSummary> {
+  async runOnce(): Promise<ReconciliationSummary> {
+    const now = this.clock.now();
     const summary: ReconciliationSummary = { checked: 0, applied: 0, failed: 0 };
     const claimed = await this.claim(now);
     let next = 0;
@@ -77,34 +72,21 @@ export class ReconciliationService {
   }
 
   /**
-   * Takes a batch of due pending payments in one statement: old enough, or past expiry plus the
-   * grace. Moving `next_reconcile_at` forward is the lease; SKIP LOCKED keeps a second process off
-   * rows being claimed right now, and the moved lease keeps it off them afterwards.
+   * Takes a batch of due pending payments: old enough, or past expiry plus the grace. The lease is
+   * RECONCILE_AFTER_SECONDS: a payment still pending is read back again that long after.
    */
-  private claim(now: Date): Promise<ClaimedPayment[]> {
-    return sqlRows<ClaimedPayment>(
-      this.dataSource,
-      `UPDATE payments SET next_reconcile_at = $4
-        WHERE id IN (
-          SELECT id FROM payments
-           WHERE status = 'pending'
-             AND (created_at <= $1 OR expires_at <= $2)
-             AND (next_reconcile_at IS NULL OR next_reconcile_at <= $3)
-           ORDER BY next_reconcile_at NULLS FIRST, created_at
-           LIMIT $5
-             FOR UPDATE SKIP LOCKED)
-        RETURNING id, provider, provider_payment_id, txid, expires_at`,
-      [
-        new Date(now.getTime() - this.config.reconcileAfterSeconds * 1000),
-        new Date(now.getTime() - EXPIRY_GRACE_MS),
-        now,
-        new Date(now.getTime() + this.config.reconcileAfterSeconds * 1000),
-        BATCH_SIZE,
-      ],
-    );
+  private claim(now: Date): Promise<PaymentToReconcile[]> {
+    const after = this.config.reconcileAfterSeconds * 1000;
+    return this.payments.claimDueForReconciliationSkipLocked({
+      createdBefore: new Date(now.getTime() - after),
+      expiredBefore: new Date(now.getTime() - EXPIRY_GRACE_MS),
+      now,
+      leaseUntil: new Date(now.getTime() + after),
+      limit: BATCH_SIZE,
+    });
   }
 
-  private async reconcile(payment: ClaimedPayment, now: Date, summary: ReconciliationSummary): Promise<void> {
+  private async reconcile(payment: PaymentToReconcile, now: Date, summary: ReconciliationSummary): Promise<void> {
     const provider = this.providers.find(payment.provider);
     if (!provider) {
       this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
@@ -112,16 +94,16 @@ export class ReconciliationService {
     }
     let charge: ProviderCharge;
     try {
-      charge = await provider.getCharge({ providerPaymentId: payment.provider_payment_id, txid: payment.txid });
+      charge = await provider.getCharge({ providerPaymentId: payment.providerPaymentId, txid: payment.txid });
     } catch (error) {
       summary.failed++;
       this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${provider.name}; retrying on the next run.`);
       // Due again at once, but sorted behind payments never checked, so a few that always fail cannot starve the rest.
-      await this.dataSource.query(`UPDATE payments SET next_reconcile_at = $2 WHERE id = $1`, [payment.id, now]);
+      await this.payments.rescheduleReconciliation(payment.id, now);
       return;
     }
     summary.checked++;
-    const pastExpiry = payment.expires_at !== null && payment.expires_at.getTime() + EXPIRY_GRACE_MS <= now.getTime();
+    const pastExpiry = payment.expiresAt !== null && payment.expiresAt.getTime() + EXPIRY_GRACE_MS <= now.getTime();
     const status: PaymentStatus = charge.status === 'pending' && pastExpiry ? 'expired' : charge.status;
     const requestId = randomUUID();
     for (const step of STEPS[status]) {

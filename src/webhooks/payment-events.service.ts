@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { PaymentRepository } from '../payments/payment.repository';
@@ -52,6 +53,7 @@ export class PaymentEventsService {
     private readonly payments: PaymentRepository,
     private readonly events: PaymentEventRepository,
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly clock: Clock,
     @Optional() @Inject(DELIVERY_NUDGE) private readonly delivery?: DeliveryNudge,
   ) {}
 
@@ -119,6 +121,8 @@ export class PaymentEventsService {
         requestId: context.requestId,
         body,
         at: createdAt,
+        // Due at once by the Clock the delivery worker judges due-ness by.
+        dueAt: this.clock.now(),
       });
     }
     return { kind: 'recorded', eventId, outcome: 'applied', paymentId: payment.id, status: decision.target, forward, note: null };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DeliveryStore } from '../../src/deliveries/delivery-store';
+import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
 import { MerchantFixture, newMerchant, newPayment } from '../helpers/factories';
 import { eventually } from '../helpers/eventually';
@@ -266,12 +266,12 @@ describe('webhook delivery with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
   });
 });
 
-describe('delivery leases (the worker off, DeliveryStore driven by hand)', () => {
+describe('delivery leases (the worker off, the worker\'s repository methods driven by hand)', () => {
   let t: TestApp;
-  let store: DeliveryStore;
+  let deliveries: WebhookDeliveryRepository;
   beforeAll(async () => {
     t = await startTestApp({ env: { ...DELIVERY_ENV, DELIVERY_POLL_MS: '0' } });
-    store = t.app.get(DeliveryStore);
+    deliveries = t.app.get(WebhookDeliveryRepository);
   });
   afterAll(() => t.close());
 
@@ -282,7 +282,7 @@ describe('delivery leases (the worker off, DeliveryStore driven by hand)', () =>
     await confirmPayment(t, payment.id);
     return (await deliveryOf(t, payment.id))!.id;
   }
-  const claimOne = async (id: string, leaseMs: number) => (await store.claimDue(100, leaseMs)).find((c) => c.id === id);
+  const claimOne = async (id: string, leaseMs: number) => (await deliveries.claimDueSkipLocked(100, leaseMs, new Date())).find((c) => c.id === id);
   const delivered = { statusCode: 200, error: null, latencyMs: 5 };
 
   it('leases a claimed delivery away from other claims until the lease lapses', async () => {
@@ -300,10 +300,10 @@ describe('delivery leases (the worker off, DeliveryStore driven by hand)', () =>
     const current = (await claimOne(id, 60_000))!;
 
     const failedAttempt = { status: 'pending' as const, retryInMs: 60_000, error: 'HTTP 500' };
-    const updated = await store.record([
+    const updated = await deliveries.recordAttemptsIfLeaseHeld([
       { claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt },
       { claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } },
-    ]);
+    ], new Date());
     expect([...updated]).toEqual([id]);
 
     expect(await t.dataSource.query(`SELECT status, attempts, last_status_code, locked_until FROM webhook_deliveries WHERE id = $1`, [id])).toEqual([

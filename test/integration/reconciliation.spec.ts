@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, TestApp, testDatabases } from '../helpers/test-app';
 
@@ -11,8 +12,9 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
   let t: TestApp;
   let shop: MerchantFixture;
   let reconciliation: ReconciliationService;
+  const clock = new FakeClock(new Date());
   beforeAll(async () => {
-    t = await startTestApp({ db });
+    t = await startTestApp({ db, clock });
     shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
     reconciliation = t.app.get(ReconciliationService);
   });
@@ -20,10 +22,15 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
 
   /** A moment at which every payment created so far is old enough to be read back. */
   const later = () => new Date(Date.now() + (t.config.reconcileAfterSeconds + 1) * 1000);
+  /** A reconciliation run with the gateway's clock at `at`. */
+  const runAt = (at: Date) => {
+    clock.set(at);
+    return reconciliation.runOnce();
+  };
   const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
 
   /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
-  async function lostCharge(options: { expiresIn?: number; expiresAt?: Date } = {}) {
+  async function lostCharge(options: { expiresIn?: number; expiresAt?: Date; createdAt?: Date } = {}) {
     const txid = randomBytes(16).toString('hex');
     const charge = await sandbox(
       'POST',
@@ -46,6 +53,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
       txid,
       amountCents: 1050,
       expiresAt: options.expiresAt ?? new Date(charge.body.expiresAt),
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
     return { payment, chargeId: charge.body.id as string };
   }
@@ -59,7 +67,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     expect(simulated.body.delivered).toBe(false);
     expect(await status(payment.id)).toBe('pending');
 
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('paid');
     expect(await events(payment.id)).toEqual([
       { type: 'payment.confirmed', source: 'reconciliation', outcome: 'applied', forward: 'queued', provider_event_id: expect.stringMatching(new RegExp(`^reconcile:${payment.id}:paid:[A-Za-z0-9_-]{43}$`)) },
@@ -79,7 +87,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     expect(await status(payment.id)).toBe('pending');
 
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('paid');
     const applied = (await events(payment.id)).filter((e: { source: string }) => e.source === 'reconciliation');
     expect(applied).toEqual([expect.objectContaining({ type: 'payment.confirmed', outcome: 'applied', forward: 'queued' })]);
@@ -89,25 +97,50 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
   it('leaves a payment alone until it is old enough', async () => {
     const { payment, chargeId } = await lostCharge();
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
-    await reconciliation.runOnce(new Date());
+    await runAt(new Date());
     expect(await status(payment.id)).toBe('pending');
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('paid');
   });
 
   it('expires a payment the provider reports expired, and forwards payment.expired', async () => {
     const { payment, chargeId } = await lostCharge();
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.expired' });
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('expired');
     expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.expired', body: expect.objectContaining({ event: 'payment.expired' }) })]);
   });
 
   it('expires a charge past its expires_at that the provider still calls pending', async () => {
     const { payment } = await lostCharge({ expiresAt: new Date(Date.now() - 10 * 60_000) });
-    await reconciliation.runOnce(new Date()); // past expiry: due at once, however young the payment is
+    await runAt(new Date()); // past expiry: due at once, however young the payment is
     expect(await status(payment.id)).toBe('expired');
     expect(await events(payment.id)).toEqual([expect.objectContaining({ type: 'payment.expired', source: 'reconciliation', outcome: 'applied', forward: 'queued' })]);
+    const [{ payload }] = await t.dataSource.query(`SELECT payload FROM payment_events WHERE payment_id = $1`, [payment.id]);
+    expect(payload).toMatchObject({ charge: { status: 'pending' }, expiredByGateway: true });
+  });
+
+  it('takes a payment once the clock reaches RECONCILE_AFTER_SECONDS past its creation, and not a millisecond before', async () => {
+    const createdAt = new Date();
+    const { payment, chargeId } = await lostCharge({ createdAt });
+    await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
+    const due = createdAt.getTime() + t.config.reconcileAfterSeconds * 1000;
+    await runAt(new Date(due - 1));
+    expect(await status(payment.id)).toBe('pending');
+    await runAt(new Date(due));
+    expect(await status(payment.id)).toBe('paid');
+  });
+
+  it('expires a young payment the provider calls pending once the clock passes its expiry plus the grace, and not before', async () => {
+    const createdAt = new Date();
+    const expiresAt = new Date(createdAt.getTime() + 1000);
+    const due = expiresAt.getTime() + EXPIRY_GRACE_MS;
+    expect(due).toBeLessThan(createdAt.getTime() + t.config.reconcileAfterSeconds * 1000); // still too young to be taken by age
+    const { payment } = await lostCharge({ createdAt, expiresAt });
+    await runAt(new Date(due - 1));
+    expect(await status(payment.id)).toBe('pending');
+    await runAt(new Date(due));
+    expect(await status(payment.id)).toBe('expired');
     const [{ payload }] = await t.dataSource.query(`SELECT payload FROM payment_events WHERE payment_id = $1`, [payment.id]);
     expect(payload).toMatchObject({ charge: { status: 'pending' }, expiredByGateway: true });
   });
@@ -116,9 +149,9 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     const lost = await Promise.all([lostCharge(), lostCharge(), lostCharge()]);
     for (const { chargeId } of lost) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
     const at = later();
-    const [a, b] = await Promise.all([reconciliation.runOnce(at), reconciliation.runOnce(at)]);
+    const [a, b] = await Promise.all([runAt(at), runAt(at)]);
     expect(a.checked + b.checked).toBe(lost.length); // each payment claimed by one run only
-    await reconciliation.runOnce(new Date(at.getTime() + 3600_000));
+    await runAt(new Date(at.getTime() + 3600_000));
     for (const { payment } of lost) {
       expect(await status(payment.id)).toBe('paid');
       expect(await events(payment.id)).toHaveLength(1);
@@ -133,7 +166,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     const intake = lost.map(({ payment, chargeId }) =>
       http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: `evt_late_${chargeId}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } } }),
     );
-    const [summary, ...answers] = await Promise.all([reconciliation.runOnce(later()), ...intake]);
+    const [summary, ...answers] = await Promise.all([runAt(later()), ...intake]);
     for (const answer of answers) expect(answer.status).toBe(200);
     expect(summary.checked).toBe(lost.length);
     for (const { payment } of lost) {
@@ -148,7 +181,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     const { payment, chargeId } = await lostCharge();
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.refunded' });
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('refunded');
     expect((await events(payment.id)).map((e: { type: string }) => e.type)).toEqual(['payment.confirmed', 'payment.refunded']);
   });
@@ -158,13 +191,13 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
     await sandbox('POST', '/_control/failures', { mode: 'http_503', count: 1000, operation: 'get' });
     try {
-      const failed = await reconciliation.runOnce(later());
+      const failed = await runAt(later());
       expect(failed.failed).toBeGreaterThan(0);
       expect(await status(payment.id)).toBe('pending');
     } finally {
       await sandbox('DELETE', '/_control/failures');
     }
-    await reconciliation.runOnce(later());
+    await runAt(later());
     expect(await status(payment.id)).toBe('paid');
   });
 
@@ -176,7 +209,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
     await t.dataSource.query(`CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
     await t.dataSource.query(`CREATE TRIGGER refuse_event BEFORE INSERT ON payment_events FOR EACH ROW WHEN (NEW.payment_id = '${broken.payment.id}') EXECUTE FUNCTION refuse_event()`);
     try {
-      const summary = await reconciliation.runOnce(later());
+      const summary = await runAt(later());
       expect(summary.failed).toBeGreaterThanOrEqual(1);
       for (const { payment } of fine) expect(await status(payment.id)).toBe('paid');
       expect(await status(broken.payment.id)).toBe('pending');
@@ -184,7 +217,7 @@ describe.each(testDatabases())('reconciliation (%s database)', (db) => {
       await t.dataSource.query(`DROP TRIGGER refuse_event ON payment_events`);
       await t.dataSource.query(`DROP FUNCTION refuse_event()`);
     }
-    await reconciliation.runOnce(new Date(later().getTime() + (t.config.reconcileAfterSeconds + 1) * 1000));
+    await runAt(new Date(later().getTime() + (t.config.reconcileAfterSeconds + 1) * 1000));
     expect(await status(broken.payment.id)).toBe('paid');
   });
 });
