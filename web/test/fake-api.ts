@@ -2,8 +2,9 @@
  * An in-memory admin API for component tests, in place of the network under web/src/api.ts (the
  * dashboard's one port to the gateway). Routes, query parameters, request bodies, answers and
  * error envelopes are typed by the generated OpenAPI types (web/src/api-types.ts): a test cannot
- * answer with a shape the gateway does not send, nor stub a route the gateway does not have, and a
- * component that calls any route the test did not stub fails the test.
+ * answer with a shape the gateway does not send, nor stub a route the gateway does not have; and a
+ * component that calls a route the test did not stub, or sends a query parameter or body field the
+ * API does not take, fails the test.
  */
 import type { components, paths } from '../src/api-types';
 
@@ -29,12 +30,41 @@ type OperationOf<R extends Route> = R extends `${infer M} ${infer Rest}`
 type SuccessContent<O> = O extends { responses: infer S } ? (S extends { 200: { content: { 'application/json': infer C } } } ? C : S extends { 201: { content: { 'application/json': infer C } } } ? C : never) : never;
 /** The `data` the route answers with on success. */
 export type DataOf<R extends Route> = SuccessContent<OperationOf<R>> extends { data: infer D } ? D : never;
+type RawQuery<R extends Route> = OperationOf<R> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** The route's query parameters, as the URL carries them (strings). */
-export type QueryOf<R extends Route> = OperationOf<R> extends { parameters: { query?: infer Q } } ? ([NonNullable<Q>] extends [never] ? Record<string, never> : { [K in keyof NonNullable<Q>]?: string }) : never;
+export type QueryOf<R extends Route> = [RawQuery<R>] extends [never] ? Record<string, never> : { [K in keyof RawQuery<R>]?: string };
 /** The JSON body the route takes; undefined for routes without one. */
 export type BodyOf<R extends Route> = OperationOf<R> extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
 
-export interface Request<R extends Route> {
+// The names the API accepts, at run time, for the fake to refuse any other a component sends. The
+// types make each list exactly the generated one: a parameter or field added to or removed from
+// the API is a type error here until the list follows.
+type QueryRoute = { [R in Route]: [RawQuery<R>] extends [never] ? never : R }[Route];
+type BodyRoute = { [R in Route]: BodyOf<R> extends undefined ? never : R }[Route];
+const QUERY_PARAMETERS: { [R in QueryRoute]: Record<keyof RawQuery<R>, true> } = {
+  'GET /merchants': { q: true, limit: true, cursor: true },
+  'GET /payments': { merchant_id: true, status: true, external_id: true, created_from: true, created_to: true, limit: true, cursor: true },
+  'GET /webhook-deliveries': { status: true, merchant_id: true, limit: true, cursor: true },
+  'GET /stats': { day_start: true },
+};
+const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
+  'POST /merchants': { name: true, webhook_url: true, webhook_signing_secret: true, provider: true, active: true },
+  'PATCH /merchants/{id}': { name: true, active: true, webhook_url: true, webhook_signing_secret: true, provider: true },
+  'POST /payments/{id}/simulate': { event: true, amount: true },
+  'POST /session': { email: true, password: true },
+};
+
+/** What in a request the API would not understand: unknown query parameters or body fields. */
+function unknownNames(route: Route, query: Record<string, string>, body: unknown): string[] {
+  const known = (QUERY_PARAMETERS as Partial<Record<Route, Record<string, true>>>)[route] ?? {};
+  const fields = (BODY_FIELDS as Partial<Record<Route, Record<string, true>>>)[route];
+  const problems = Object.keys(query).filter((name) => !known[name]).map((name) => `query parameter ${name}`);
+  if (body !== undefined && !fields) problems.push('a body');
+  if (fields && body && typeof body === 'object') problems.push(...Object.keys(body).filter((name) => !fields[name]).map((name) => `body field ${name}`));
+  return problems;
+}
+
+export interface ApiRequest<R extends Route> {
   route: R;
   /** The path's {placeholders}, decoded. */
   params: Record<string, string>;
@@ -55,7 +85,7 @@ export function validationFailure(fields: { field: string; message: string }[]):
   return new Failure(400, { code: 'VALIDATION_ERROR', message: 'The request is invalid.', details: { fields } });
 }
 
-type Handler<R extends Route> = (request: Request<R>) => DataOf<R> | Failure | Promise<DataOf<R> | Failure>;
+type Handler<R extends Route> = (request: ApiRequest<R>) => DataOf<R> | Failure | Promise<DataOf<R> | Failure>;
 
 interface Stub {
   method: string;
@@ -69,7 +99,7 @@ export interface FakeApi {
   /** Answers `route` with `handler` (or a fixed value) from now on; a later stub of the same route wins. */
   on<R extends Route>(route: R, answer: Handler<R> | DataOf<R> | Failure): void;
   /** The requests made to `route` so far, oldest first. */
-  requests<R extends Route>(route: R): Request<R>[];
+  requests<R extends Route>(route: R): ApiRequest<R>[];
 }
 
 function compile(route: Route): Omit<Stub, 'handler'> {
@@ -88,7 +118,7 @@ function compile(route: Route): Omit<Stub, 'handler'> {
  */
 export function useFakeApi(): FakeApi {
   let stubs: Stub[] = [];
-  let log: Request<Route>[] = [];
+  let log: ApiRequest<Route>[] = [];
   let unexpected: string[] = [];
   const original = globalThis.fetch;
 
@@ -104,7 +134,9 @@ export function useFakeApi(): FakeApi {
         params: Object.fromEntries(stub.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])),
         query: Object.fromEntries(url.searchParams),
         body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      } as Request<Route>;
+      } as ApiRequest<Route>;
+      const unknown = unknownNames(stub.route, request.query, request.body);
+      if (unknown.length > 0) unexpected.push(`${stub.route} with ${unknown.join(', ')}, which the API does not take`);
       log.push(request);
       return respond(await stub.handler(request as never));
     }
@@ -120,7 +152,7 @@ export function useFakeApi(): FakeApi {
   });
   afterEach(() => {
     globalThis.fetch = original;
-    if (unexpected.length > 0) throw new Error(`The component called routes the test did not stub:\n${unexpected.join('\n')}`);
+    if (unexpected.length > 0) throw new Error(`The component made requests the API or the test does not answer:\n${unexpected.join('\n')}`);
   });
 
   return {
@@ -129,7 +161,7 @@ export function useFakeApi(): FakeApi {
       stubs.push({ ...compile(route), handler });
     },
     requests<R extends Route>(route: R) {
-      return log.filter((request) => request.route === route) as unknown as Request<R>[];
+      return log.filter((request) => request.route === route) as unknown as ApiRequest<R>[];
     },
   };
 }
