@@ -14,6 +14,18 @@ const transform = {
       module: { type: 'commonjs' },
     },
   ],
+  // The dashboard's components (web/src): TSX with React's automatic runtime, as Vite builds them.
+  '^.+\\.tsx$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
 };
 // NestJS 12 and some of its dependencies ship only ES modules. Node 20.19 loads them from CommonJS
 // natively (require(esm)), but Jest's module loader does so only on Node 24.9+, so for tests SWC
@@ -47,7 +59,16 @@ const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`, '/node_modules/@electric-sql/'],
   testEnvironment: 'node',
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+};
+// The dashboard's components, each rendered alone in jsdom against a fake of the admin API
+// (web/test/fake-api.ts): unit tier, no server and no browser. `test:unit` runs them too.
+const webProject = {
+  ...common,
+  displayName: 'web',
+  testMatch: ['<rootDir>/web/src/**/*.spec.{ts,tsx}'],
+  testEnvironment: '<rootDir>/web/test/jsdom-environment.js',
+  setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
 };
 // Dashboard tests drive Debian's Chromium (test/browser/). Without it they are left out locally,
 // with a note; in CI (CI=true) they stay in, and their setup fails loudly rather than pass silently.
@@ -59,6 +80,7 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    webProject,
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     ...(runBrowser ? [browserProject] : []),

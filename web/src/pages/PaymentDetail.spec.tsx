@@ -1,0 +1,116 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { attempt, listedDelivery, merchant, paymentDelivery, paymentDetail, paymentEvent } from '../../test/factories';
+import { Failure, useFakeApi } from '../../test/fake-api';
+import { formatDate, formatDateSeconds } from '../format';
+import { PaymentDetail } from './PaymentDetail';
+
+describe('PaymentDetail', () => {
+  const api = useFakeApi();
+  const ana = merchant({ id: 'mer_ana', name: 'Loja da Ana' });
+  beforeEach(() => api.on('GET /merchants/{id}', ana));
+
+  it("heads the page with the amount, status, order and merchant, then the payment's details", async () => {
+    api.on('GET /payments/{id}', paymentDetail({ id: 'pay_1', amount: 10.5, status: 'pending', externalId: 'order-1', merchantId: 'mer_ana' }));
+    render(<PaymentDetail id="pay_1" />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('R$\u00a010,50 pending');
+    expect((await screen.findByRole('link', { name: 'Loja da Ana' })).getAttribute('href')).toBe('/admin/merchants/mer_ana');
+    expect(screen.getByText('123.456.789-09')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'BR Code (Pix copia e cola)' })).toHaveProperty('value', paymentDetail().pix.copyPaste);
+    expect(screen.getByRole('img', { name: 'QR code of the Pix BR Code' })).toBeTruthy();
+    expect(api.requests('GET /payments/{id}')[0]!.params.id).toBe('pay_1');
+  });
+
+  it("tells each provider event's outcome, change, amount, forwarding and source", async () => {
+    const events = [
+      paymentEvent({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', amount: 10.5, forward: 'queued', source: 'webhook' }),
+      paymentEvent({ type: 'payment.confirmed', outcome: 'amount_mismatch', from_status: null, to_status: null, amount: 9.99, forward: 'none', source: 'reconciliation', note: 'The provider reported 9.99.' }),
+      paymentEvent({ type: 'payment.expired', outcome: 'ignored', from_status: 'paid', to_status: 'expired', amount: null, forward: 'no_webhook_url' }),
+    ];
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', events }));
+    render(<PaymentDetail id="pay_1" />);
+    const items = within(await screen.findByRole('list')).getAllByRole('listitem');
+    const when = formatDate(paymentEvent().created_at);
+    expect(items.map((item) => item.textContent)).toEqual([
+      `payment.confirmed appliedpending → paid · reported R$\u00a010,50 · forwarded to the merchant · via webhook${when}`,
+      `payment.confirmed not applied: amount differs · reported R$\u00a09,99 · not forwarded · via reconciliationThe provider reported 9.99.${when}`,
+      `payment.expired ignored (not a possible change)paid → expired · not forwarded: no webhook URL · via webhook${when}`,
+    ]);
+  });
+
+  it('says when no event came yet and nothing was forwarded', async () => {
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana' }));
+    render(<PaymentDetail id="pay_1" />);
+    expect(await screen.findByText('No provider event yet.')).toBeTruthy();
+    expect(screen.getByText('Nothing forwarded yet.')).toBeTruthy();
+  });
+
+  it('says events are not forwarded when the merchant has no webhook URL', async () => {
+    api.on('GET /merchants/{id}', merchant({ id: 'mer_ana', webhook_url: null }));
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana' }));
+    render(<PaymentDetail id="pay_1" />);
+    expect(await screen.findByText('This merchant has no webhook URL: events are not forwarded.')).toBeTruthy();
+  });
+
+  it('shows each delivery with its state, last result and attempts, and offers redelivery unless delivered', async () => {
+    const deliveredAt = '2024-05-02T13:45:12.000Z';
+    const deliveries = [
+      paymentDelivery({ event_type: 'payment.confirmed', status: 'delivered', delivered_at: deliveredAt, last_status_code: 200 }),
+      paymentDelivery({ event_type: 'payment.refunded', status: 'failed', attempt_count: 2, last_status_code: 500, last_error: 'boom', attempts: [attempt({ status_code: 500, error: 'boom' }), attempt({ attempt: 2, status_code: 500, error: 'boom' })] }),
+    ];
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', status: 'paid', deliveries }));
+    render(<PaymentDetail id="pay_1" />);
+    const [delivered, failed] = await screen.findAllByTestId('delivery');
+    expect(delivered!.textContent).toContain(`payment.confirmed deliveredDelivered ${formatDateSeconds(deliveredAt)} · last result: HTTP 200`);
+    expect(within(delivered!).queryByRole('button', { name: 'Redeliver' })).toBeNull();
+    expect(failed!.textContent).toContain('payment.refunded failedGave up after 2 attempts · last result: HTTP 500: boom');
+    expect(within(within(failed!).getByRole('table', { name: 'Attempts' })).getAllByRole('row')).toHaveLength(3);
+    expect(within(failed!).getByRole('button', { name: 'Redeliver' })).toBeTruthy();
+  });
+
+  it('redelivers, says so and reads the payment again', async () => {
+    const failed = paymentDelivery({ id: 'dlv_7', status: 'failed', attempt_count: 8, last_status_code: 503 });
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', status: 'paid', deliveries: [failed] }));
+    api.on('POST /webhook-deliveries/{id}/redeliver', listedDelivery({ id: 'dlv_7', status: 'pending' }));
+    render(<PaymentDetail id="pay_1" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Redeliver' }));
+    expect((await screen.findByRole('status')).textContent).toContain('A new attempt is queued; it will be made within seconds.');
+    await waitFor(() => expect(api.requests('GET /payments/{id}')).toHaveLength(2));
+    expect(api.requests('POST /webhook-deliveries/{id}/redeliver')[0]!.params.id).toBe('dlv_7');
+  });
+
+  it('makes the sandbox send an event for a pending payment, and shows the payment after it', async () => {
+    const pending = paymentDetail({ id: 'pay_1', merchantId: 'mer_ana', provider: 'sandbox', status: 'pending' });
+    api.on('GET /payments/{id}', pending);
+    api.on('POST /payments/{id}/simulate', { sandbox: { eventId: 'evt_sbx_1', delivered: true, status: 200, charge: {} }, payment: { ...pending, status: 'paid' } });
+    render(<PaymentDetail id="pay_1" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Simulate confirm' }));
+    expect((await screen.findByRole('status')).textContent).toContain('The sandbox sent payment.confirmed to the gateway; the payment is now paid.');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 paid');
+    expect(screen.getByText('This payment is paid: simulations apply to pending payments.')).toBeTruthy();
+    expect(api.requests('POST /payments/{id}/simulate').map((r) => r.body)).toEqual([{ event: 'payment.confirmed' }]);
+  });
+
+  it("says when the gateway did not take the sandbox's event", async () => {
+    const pending = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', status: 'pending' });
+    api.on('GET /payments/{id}', pending);
+    api.on('POST /payments/{id}/simulate', { sandbox: { eventId: 'evt_sbx_1', delivered: false, status: 401, charge: {} }, payment: pending });
+    render(<PaymentDetail id="pay_1" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Simulate expire' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The sandbox sent payment.expired, but the gateway answered 401.');
+  });
+
+  it('offers no simulation for a payment of another provider', async () => {
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', provider: 'efi', status: 'pending' }));
+    render(<PaymentDetail id="pay_1" />);
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('button', { name: /Simulate/ })).toBeNull();
+  });
+
+  it('says when the payment cannot be read, with a way back', async () => {
+    api.on('GET /payments/{id}', new Failure(404, { code: 'NOT_FOUND', message: 'No payment pay_x.' }));
+    render(<PaymentDetail id="pay_x" />);
+    expect((await screen.findByRole('alert')).textContent).toBe('No payment pay_x.');
+    expect(screen.getByRole('link', { name: 'Back to payments' }).getAttribute('href')).toBe('/admin/payments');
+  });
+});

@@ -1,0 +1,77 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { merchant } from '../../test/factories';
+import { ApiError } from '../api';
+import type { Merchant } from '../types';
+import { apiFieldErrors, initialValues, MerchantFields, MerchantFormErrors, useMerchantForm, validateMerchant } from './merchant-form';
+
+const valid = { name: 'Loja da Ana', webhook_url: 'https://shop.example.com/pix', provider: 'sandbox' };
+
+describe('validateMerchant', () => {
+  it('accepts a name alone, and a full valid form', () => {
+    expect(validateMerchant({ name: 'Loja da Ana', webhook_url: '', provider: '' })).toEqual({});
+    expect(validateMerchant(valid)).toEqual({});
+  });
+
+  it('asks for a name of at most 200 characters', () => {
+    expect(validateMerchant({ ...valid, name: '   ' }).name).toBe('Give the merchant a name.');
+    expect(validateMerchant({ ...valid, name: 'x'.repeat(201) }).name).toBe('The name can have at most 200 characters.');
+    expect(validateMerchant({ ...valid, name: 'x'.repeat(200) }).name).toBeUndefined();
+  });
+
+  it('wants a full http(s) webhook address of at most 2048 characters', () => {
+    const message = 'Enter a full http:// or https:// address, or leave it empty.';
+    expect(validateMerchant({ ...valid, webhook_url: 'shop.example.com/pix' }).webhook_url).toBe(message);
+    expect(validateMerchant({ ...valid, webhook_url: 'ftp://shop.example.com/pix' }).webhook_url).toBe(message);
+    const long = `https://shop.example.com/${'a'.repeat(2030)}`;
+    expect(validateMerchant({ ...valid, webhook_url: long }).webhook_url).toBe('The address can have at most 2048 characters.');
+  });
+
+  it('wants a provider name the gateway could have registered', () => {
+    const message = 'A provider name is lower-case letters, digits, - or _ (for example "sandbox").';
+    expect(validateMerchant({ ...valid, provider: 'Sandbox' }).provider).toBe(message);
+    expect(validateMerchant({ ...valid, provider: '1bank' }).provider).toBe(message);
+    expect(validateMerchant({ ...valid, provider: 'my_bank-2' }).provider).toBeUndefined();
+  });
+});
+
+describe('apiFieldErrors and initialValues', () => {
+  it("places the API's field problems beside the matching fields", () => {
+    const error = new ApiError(400, 'VALIDATION_ERROR', 'Please check: …', [{ field: 'webhook_url', message: 'webhook_url must resolve to a public address' }]);
+    expect(apiFieldErrors(error)).toEqual({ name: undefined, webhook_url: 'webhook_url must resolve to a public address', provider: undefined });
+    expect(apiFieldErrors(new Error('boom'))).toEqual({});
+  });
+
+  it("starts from a merchant's values, empty where it has none", () => {
+    expect(initialValues(merchant({ name: 'Loja', webhook_url: null, provider: null }))).toEqual({ name: 'Loja', webhook_url: '', provider: '' });
+    expect(initialValues()).toEqual({ name: '', webhook_url: '', provider: '' });
+  });
+});
+
+function Form({ from, errors = {} }: { from?: Merchant; errors?: MerchantFormErrors }) {
+  const form = useMerchantForm(from);
+  return (
+    <>
+      <MerchantFields idPrefix="m" values={form.values} errors={errors} onChange={form.setValues} />
+      <output>{JSON.stringify(form.values)}</output>
+    </>
+  );
+}
+
+describe('MerchantFields', () => {
+  it("shows the merchant's values, and the changes typed", async () => {
+    render(<Form from={merchant({ name: 'Loja', webhook_url: null, provider: 'sandbox' })} />);
+    expect(screen.getByLabelText('Name')).toHaveProperty('value', 'Loja');
+    expect(screen.getByLabelText('Provider')).toHaveProperty('value', 'sandbox');
+    await userEvent.type(screen.getByLabelText('Webhook URL'), 'https://a.example/pix');
+    expect(JSON.parse(screen.getByRole('status').textContent!)).toEqual({ name: 'Loja', webhook_url: 'https://a.example/pix', provider: 'sandbox' });
+  });
+
+  it('shows each problem under its field and marks the field invalid', () => {
+    render(<Form errors={{ name: 'Give the merchant a name.' }} />);
+    expect(screen.getByText('Give the merchant a name.')).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Webhook URL').getAttribute('aria-invalid')).toBe('false');
+    expect(screen.getByText('Where payment events are sent. Leave empty to send none.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * The admin API's objects for component tests, shaped by the generated OpenAPI types
+ * (web/src/api-types.ts): plausible defaults, and each test overrides only what it is about.
+ */
+import type { components } from '../src/api-types';
+
+type Schemas = components['schemas'];
+
+const CREATED = '2024-05-02T13:45:10.000Z';
+let sequence = 0;
+const next = (prefix: string) => `${prefix}_${String(++sequence).padStart(24, '0')}`;
+
+export function merchant(overrides: Partial<Schemas['MerchantWithSecretView']> = {}): Schemas['MerchantWithSecretView'] {
+  return {
+    id: next('mer'),
+    name: 'Loja da Ana',
+    active: true,
+    webhook_url: 'https://shop.example.com/webhooks/pix',
+    has_webhook_signing_secret: false,
+    provider: null,
+    created_at: CREATED,
+    updated_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function page<T>(items: T[], next_cursor: string | null = null): { items: T[]; next_cursor: string | null } {
+  return { items, next_cursor };
+}
+
+export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}): Schemas['AdminPaymentItemView'] {
+  return {
+    id: next('pay'),
+    status: 'pending',
+    amount: 10.5,
+    currency: 'BRL',
+    description: 'Order 1234',
+    externalId: 'order-1234',
+    recipient: { document: '12345678909', name: 'Ana Souza' },
+    pix: { txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', copyPaste: '00020126580014br.gov.bcb.pix6304ABCD', qrCodePng: 'data:image/png;base64,iVBORw0KGgo=', expiresAt: '2024-05-02T14:45:10.000Z' },
+    provider: 'sandbox',
+    providerPaymentId: 'sbx_8f2k',
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    paidAt: null,
+    merchantId: 'mer_000000000000000000000001',
+    ...overrides,
+  };
+}
+
+export function paymentDetail(overrides: Partial<Schemas['PaymentDetailView']> = {}): Schemas['PaymentDetailView'] {
+  return { ...payment(), events: [], deliveries: [], ...overrides };
+}
+
+export function paymentEvent(overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {
+  return {
+    id: next('evt'),
+    type: 'payment.confirmed',
+    source: 'webhook',
+    outcome: 'applied',
+    from_status: 'pending',
+    to_status: 'paid',
+    amount: 10.5,
+    forward: 'queued',
+    note: null,
+    provider_event_id: 'evt_sbx_9f2c',
+    request_id: '9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11',
+    created_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function attempt(overrides: Partial<Schemas['DeliveryAttemptView']> = {}): Schemas['DeliveryAttemptView'] {
+  return { attempt: 1, attempted_at: CREATED, url: 'https://shop.example.com/webhooks/pix', status_code: 200, latency_ms: 84, error: null, ...overrides };
+}
+
+/** A delivery as a payment's detail shows it, with its attempts. */
+export function paymentDelivery(overrides: Partial<Schemas['PaymentDeliveryView']> = {}): Schemas['PaymentDeliveryView'] {
+  return {
+    id: next('dlv'),
+    event_id: 'evt_000000000000000000000001',
+    event_type: 'payment.confirmed',
+    status: 'delivered',
+    attempt_count: 1,
+    next_attempt_at: CREATED,
+    last_status_code: 200,
+    last_error: null,
+    delivered_at: CREATED,
+    request_id: '9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11',
+    created_at: CREATED,
+    updated_at: CREATED,
+    attempts: [attempt()],
+    ...overrides,
+  };
+}
+
+/** A delivery as the deliveries list shows it: `attempts` is a count there. */
+export function listedDelivery(overrides: Partial<Schemas['DeliveryView']> = {}): Schemas['DeliveryView'] {
+  return {
+    id: next('dlv'),
+    status: 'failed',
+    event_type: 'payment.confirmed',
+    event_id: 'evt_000000000000000000000001',
+    payment_id: 'pay_000000000000000000000001',
+    merchant_id: 'mer_000000000000000000000001',
+    merchant_name: 'Loja da Ana',
+    webhook_url: 'https://shop.example.com/webhooks/pix',
+    attempts: 8,
+    next_attempt_at: CREATED,
+    last_status_code: 503,
+    last_error: null,
+    delivered_at: null,
+    request_id: '9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11',
+    created_at: CREATED,
+    updated_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function session(overrides: Partial<Schemas['SessionView']> = {}): Schemas['SessionView'] {
+  return {
+    email: 'admin@example.com',
+    csrf_token: 'Jc1yq3WkTqv0gYF7m2ZpS8bXr4NoA6Ud',
+    created_at: CREATED,
+    idle_expires_at: '2024-05-02T14:15:10.000Z',
+    expires_at: '2024-05-02T21:45:10.000Z',
+    ...overrides,
+  };
+}
+
+/** Minutes from now, as an ISO instant (delivery retry times are shown relative to now). */
+export function minutesFromNow(minutes: number): string {
+  return new Date(Date.now() + minutes * 60_000).toISOString();
+}
