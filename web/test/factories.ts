@@ -18,6 +18,7 @@ export function merchant(overrides: Partial<Schemas['MerchantWithSecretView']> =
     webhook_url: 'https://shop.example.com/webhooks/pix',
     has_webhook_signing_secret: false,
     provider: null,
+    provider_accounts: [],
     created_at: CREATED,
     updated_at: CREATED,
     ...overrides,
