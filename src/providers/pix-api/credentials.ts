@@ -104,7 +104,7 @@ function pemText(raw: Record<string, unknown>, field: string): string {
   if (value === undefined || value === null || value === '') return fail(field, 'is required');
   if (typeof value !== 'string') return fail(field, 'must be a string');
   if (value.length > MAX_FIELD_LENGTH) fail(field, `must be at most ${MAX_FIELD_LENGTH} characters`);
-  const unescaped = value.includes('\n') ? value : value.replace(/\\r?\\n/g, '\n');
+  const unescaped = value.includes('\n') ? value : value.replace(/(?:\\r)?\\n/g, '\n');
   return `${unescaped.replace(/\r\n/g, '\n').trim()}\n`;
 }
 
@@ -246,11 +246,7 @@ function checkValidity(certificate: X509Certificate, field: string, now: Date): 
   if (from.getTime() > now.getTime()) fail(field, `holds a certificate that is valid only from ${from.toISOString()}`);
 }
 
-/** `CN=…, O=…, C=…` from Node's one-attribute-a-line subject. */
+/** `CN=…, O=…, C=…`: Node's one-attribute-a-line subject, in the certificate's order, on one line. */
 function subjectOf(certificate: X509Certificate): string {
-  return certificate.subject
-    .split('\n')
-    .filter(Boolean)
-    .reverse()
-    .join(', ');
+  return certificate.subject.split('\n').filter(Boolean).join(', ');
 }
