@@ -110,6 +110,12 @@ describe('httpsRequest', () => {
     await expect(call('/stale')).resolves.toMatchObject({ status: 200 });
     await expect(call('/stale')).resolves.toMatchObject({ status: 200 });
   });
+
+  it('sends it once more only: a PSP that drops it twice is a network failure', async () => {
+    // Two kept-alive sockets, each of which the server drops on its next request.
+    await Promise.all([call('/stale'), call('/stale')]);
+    await expect(failure(call('/stale'))).resolves.toMatchObject({ kind: 'network' });
+  });
 });
 
 describe('reading PSP errors', () => {

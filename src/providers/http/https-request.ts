@@ -51,17 +51,17 @@ class ResponseTooLarge extends Error {
  */
 export async function httpsRequest(call: HttpsCall): Promise<HttpsAnswer> {
   try {
-    return await exchange(call);
+    return await exchange(call, true);
   } catch (error) {
     if (!(error instanceof StaleSocket)) throw error;
-    return exchange(call);
+    return exchange(call, false);
   }
 }
 
 /** A failure on a reused socket before any answer: the PSP closed it while it sat idle. */
 class StaleSocket extends Error {}
 
-function exchange(call: HttpsCall): Promise<HttpsAnswer> {
+function exchange(call: HttpsCall, mayRetry: boolean): Promise<HttpsAnswer> {
   const limit = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<HttpsAnswer>((resolve, reject) => {
     let answered = false;
@@ -79,7 +79,7 @@ function exchange(call: HttpsCall): Promise<HttpsAnswer> {
       clearTimeout(timer);
       if (settled) return;
       settled = true;
-      if (!answered && req.reusedSocket && isStaleSocketError(error)) reject(new StaleSocket());
+      if (mayRetry && !answered && req.reusedSocket && isStaleSocketError(error)) reject(new StaleSocket());
       else reject(transportError(call, error));
     };
     const timer = setTimeout(() => {
