@@ -41,6 +41,13 @@ class ResponseTooLarge extends Error {
   readonly code = 'ERR_RESPONSE_TOO_LARGE';
 }
 
+/*
+ * Node's own https rather than axios (in the stack for the sandbox) or undici: the mTLS material
+ * lives in one `https.Agent` per account, which Node's client takes as it is; axios errors carry
+ * the request's config (its Authorization header, the payer's data in the body) into whatever logs
+ * them; undici's dispatcher would be a dependency for what twenty lines of `https.request` do.
+ */
+
 /**
  * One HTTPS exchange over the account's agent. Any answer comes back, whatever its status (the
  * caller decides what is a failure); no answer becomes an UpstreamError: `timeout` when the time
