@@ -16,6 +16,12 @@ export interface FoundRecord {
   expired: boolean;
 }
 
+/** Create attempts at one provider that did not end in a payment. */
+export interface ProviderFailedAttempts {
+  provider: string;
+  failedAttempts: number;
+}
+
 export interface NewClaim {
   merchantId: string;
   key: string;
@@ -108,5 +114,24 @@ export class IdempotencyRecordRepository {
       [now, limit],
     );
     return deleted.length;
+  }
+
+  // Dashboard statistics
+
+  /**
+   * Over the records created in the last `hours` hours (by the database's now()), the attempts that
+   * did not end in a payment, per provider of the record's merchant (`defaultProvider` for a
+   * merchant without one): every attempt of a retryable record, all but the last of any other.
+   */
+  failedAttemptsPerProvider(hours: number, defaultProvider: string): Promise<ProviderFailedAttempts[]> {
+    return sqlRows<ProviderFailedAttempts>(
+      this.records.manager,
+      `SELECT coalesce(m.provider, $2) AS provider,
+              sum(CASE WHEN r.state = 'retryable' THEN r.attempt ELSE r.attempt - 1 END)::int AS "failedAttempts"
+         FROM idempotency_records r JOIN merchants m ON m.id = r.merchant_id
+        WHERE r.created_at >= now() - make_interval(hours => $1)
+        GROUP BY 1`,
+      [hours, defaultProvider],
+    );
   }
 }

@@ -5,5 +5,9 @@ import { IdempotencyPurgeJob } from './idempotency-purge.job';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
 import { IdempotencyService } from './idempotency.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([IdempotencyRecord])], providers: [IdempotencyRecordRepository, IdempotencyService, IdempotencyPurgeJob], exports: [IdempotencyService, IdempotencyRecordRepository] })
+@Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyRecord])],
+  providers: [IdempotencyRecordRepository, IdempotencyService, IdempotencyPurgeJob],
+  exports: [IdempotencyService, IdempotencyRecordRepository],
+})
 export class IdempotencyModule {}
