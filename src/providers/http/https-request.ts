@@ -1,0 +1,212 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { type Agent, request } from 'node:https';
+import { UpstreamError } from '../payment-provider';
+
+export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'POST' | 'DELETE';
+
+export interface HttpsCall {
+  /**
+   * What the call is, for messages ("Efí: create charge"). Messages never carry the URL, whose query
+   * may hold an application key, nor headers or bodies, which hold tokens, secrets and payer data.
+   */
+  label: string;
+  method: HttpMethod;
+  url: URL;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The account's mTLS agent. */
+  agent: Agent;
+  /** For the whole exchange: connecting, the TLS handshake, the answer and its body. */
+  timeoutMs: number;
+  /** Largest body read; a larger one is an unusable answer (default 1 MiB). */
+  maxResponseBytes?: number;
+}
+
+export interface HttpsAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Longest provider text carried into an error (a problem's title and detail). */
+const MAX_PROVIDER_TEXT = 300;
+
+/** The timeout as thrown inside the exchange, told apart from the socket's own errors. */
+class ExchangeTimeout extends Error {
+  readonly code = 'ETIMEDOUT';
+}
+
+class ResponseTooLarge extends Error {
+  readonly code = 'ERR_RESPONSE_TOO_LARGE';
+}
+
+/*
+ * Node's own https rather than axios (in the stack for the sandbox) or undici: the mTLS material
+ * lives in one `https.Agent` per account, which Node's client takes as it is; axios errors carry
+ * the request's config (its Authorization header, the payer's data in the body) into whatever logs
+ * them; undici's dispatcher would be a dependency for what twenty lines of `https.request` do.
+ */
+
+/**
+ * One HTTPS exchange over the account's agent. Any answer comes back, whatever its status (the
+ * caller decides what is a failure); no answer becomes an UpstreamError: `timeout` when the time
+ * ran out, `network` when the connection or the TLS handshake failed, `malformed` for a body over
+ * the limit. Every Pix API call is idempotent (PUT by txid or id, PATCH to a status, GET, and a
+ * token request), so a call that meets a kept-alive socket the PSP had just closed is sent once
+ * more on a fresh one.
+ */
+export async function httpsRequest(call: HttpsCall): Promise<HttpsAnswer> {
+  try {
+    return await exchange(call, true);
+  } catch (error) {
+    if (!(error instanceof StaleSocket)) throw error;
+    return exchange(call, false);
+  }
+}
+
+/** A failure on a reused socket before any answer: the PSP closed it while it sat idle. */
+class StaleSocket extends Error {}
+
+function exchange(call: HttpsCall, mayRetry: boolean): Promise<HttpsAnswer> {
+  const limit = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return new Promise<HttpsAnswer>((resolve, reject) => {
+    let answered = false;
+    const req = request(call.url, {
+      method: call.method,
+      agent: call.agent,
+      headers: {
+        accept: 'application/json',
+        ...(call.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(call.body)) }),
+        ...call.headers,
+      },
+    });
+    let settled = false;
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      if (mayRetry && !answered && req.reusedSocket && isStaleSocketError(error)) reject(new StaleSocket());
+      else reject(transportError(call, error));
+    };
+    const timer = setTimeout(() => {
+      fail(new ExchangeTimeout());
+      req.destroy();
+    }, call.timeoutMs);
+    req.on('error', fail);
+    req.on('response', (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) res.destroy(new ResponseTooLarge());
+        else chunks.push(chunk);
+      });
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      // Closed without its end: the connection was cut off mid-answer.
+      res.on('close', () => {
+        if (!res.complete) fail(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }));
+      });
+    });
+    req.end(call.body);
+  });
+}
+
+function isStaleSocketError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
+}
+
+/** No usable answer, as an UpstreamError whose cause keeps only the error's code and message. */
+function transportError(call: HttpsCall, error: unknown): UpstreamError {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const cause = new Error(`${typeof code === 'string' ? code : 'error'}: ${(error as Error | undefined)?.message ?? String(error)}`);
+  if (error instanceof ExchangeTimeout) {
+    return new UpstreamError({ kind: 'timeout', message: `${call.label}: no answer within ${call.timeoutMs} ms`, cause });
+  }
+  if (error instanceof ResponseTooLarge) {
+    return new UpstreamError({ kind: 'malformed', message: `${call.label}: the answer is larger than the limit`, cause });
+  }
+  return new UpstreamError({ kind: 'network', message: `${call.label}: ${typeof code === 'string' ? code : 'connection failed'}`, cause });
+}
+
+/** The answer's body as JSON, or undefined when it is not JSON. */
+export function jsonOf(answer: HttpsAnswer): unknown {
+  if (answer.text.trim() === '') return undefined;
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer's body as a JSON object, or an UpstreamError `malformed`. */
+export function jsonObjectOf(label: string, answer: HttpsAnswer): Record<string, unknown> {
+  const body = jsonOf(answer);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UpstreamError({ kind: 'malformed', message: `${label}: the answer is not a JSON object`, upstreamStatus: answer.status });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** What a PSP's error body says: its code and its words. */
+export interface ProviderProblem {
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Reads the error bodies PSPs answer with: an RFC 7807 problem (the Pix API's own, `type` `title`
+ * `detail`, its code being the type's last segment: `CobOperacaoInvalida`), an OAuth2 error
+ * (`error`, `error_description`), and Banco do Brasil's two other shapes, `{erros:[{codigo,
+ * mensagem}]}` and its gateway's `{statusCode, error, message}`
+ * (https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPBancoDoBrasil.pas).
+ */
+export function problemOf(body: unknown): ProviderProblem {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const b = body as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+  const cut = (value: string | undefined) => (value && value.length > MAX_PROVIDER_TEXT ? `${value.slice(0, MAX_PROVIDER_TEXT - 1)}…` : value);
+  if (text(b.type) !== undefined || text(b.title) !== undefined) {
+    const type = text(b.type);
+    const code = type === undefined ? undefined : type.replace(/\/+$/, '').split(/[/#:]/).pop() || type;
+    const words = [text(b.title), text(b.detail)].filter((part): part is string => part !== undefined);
+    return { code: code === 'about:blank' || code === 'blank' ? undefined : code, message: cut(words.join(': ') || undefined) };
+  }
+  if (Array.isArray(b.erros) && typeof b.erros[0] === 'object' && b.erros[0] !== null) {
+    const first = b.erros[0] as Record<string, unknown>;
+    const code = typeof first.codigo === 'number' ? String(first.codigo) : text(first.codigo);
+    return { code, message: cut(text(first.mensagem)) };
+  }
+  if (text(b.error) !== undefined) {
+    return { code: text(b.error), message: cut(text(b.error_description) ?? text(b.message)) };
+  }
+  return { message: cut(text(b.message)) };
+}
+
+/** A non-2xx answer as an UpstreamError `http` carrying the PSP's code and words. */
+export function httpFailure(label: string, answer: HttpsAnswer): UpstreamError {
+  const problem = problemOf(jsonOf(answer));
+  return new UpstreamError({
+    kind: 'http',
+    message: `${label}: HTTP ${answer.status}${problem.code ? ` ${problem.code}` : ''}`,
+    upstreamStatus: answer.status,
+    providerCode: problem.code,
+    providerMessage: problem.message,
+  });
+}
+
+/** An answer whose status is not one of `expected`: `http` when it is not 2xx, `malformed` when it is an unexpected 2xx. */
+export function unexpectedAnswer(label: string, answer: HttpsAnswer): UpstreamError {
+  if (answer.status >= 200 && answer.status < 300) {
+    return new UpstreamError({ kind: 'malformed', message: `${label}: unexpected HTTP ${answer.status}`, upstreamStatus: answer.status });
+  }
+  return httpFailure(label, answer);
+}

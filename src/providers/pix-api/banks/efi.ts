@@ -1,0 +1,23 @@
+import { type PixApiProfile, STANDARD_PROFILE } from '../profile';
+
+/**
+ * Efí Bank (formerly Gerencianet). Its Pix API is the standard under `/v2`, with JSON token requests
+ * and scopes chosen per application rather than per request.
+ */
+export const EFI: PixApiProfile = {
+  ...STANDARD_PROFILE,
+  name: 'efi',
+  displayName: 'Efí',
+  // Hosts, every route under /v2: https://github.com/efipay/sdk-node-apis-efi/blob/master/src/lib/constants.js (Efí's own SDK)
+  apiBase: { production: 'https://pix.api.efipay.com.br/v2', sandbox: 'https://pix-h.api.efipay.com.br/v2' },
+  // Token at /oauth/token of the same host, mTLS included ("inclusive na requisição de autorização"): https://dev.efipay.com.br/docs/api-pix/credenciais/
+  tokenUrl: { production: 'https://pix.api.efipay.com.br/oauth/token', sandbox: 'https://pix-h.api.efipay.com.br/oauth/token' },
+  // Basic client auth with a JSON body {"grant_type":"client_credentials"}; scopes are set on the application: https://dev.efipay.com.br/docs/api-pix/credenciais/
+  token: { clientAuth: 'basic', encoding: 'json', scopes: null, grantTypeIn: 'body' },
+  // Certificates come as a .p12 without a password (pkcs12_base64 alone): https://dev.efipay.com.br/docs/api-pix/credenciais/
+  // `skip_mtls_checking`: register the webhook with x-skip-mtls-checking, for a receiver that cannot require Efí's client certificate: https://dev.efipay.com.br/docs/api-pix/webhooks/
+  extras: [{ name: 'skip_mtls_checking', kind: 'boolean', required: false }],
+  // PUT /cob/{txid} and devolução answer 201; PUT /webhook/{chave} 201 (2023 build of the page): https://dev.efipay.com.br/docs/api-pix/webhooks/
+  answers: { createCharge: 201, refund: 201, registerWebhook: 201 },
+  webhookHeaders: (credentials): Record<string, string> => (credentials.extras.skip_mtls_checking === true ? { 'x-skip-mtls-checking': 'true' } : {}),
+};

@@ -1,0 +1,25 @@
+import { type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
+
+/**
+ * Banco Inter. Certificates come as a .crt and a .key without a password; `conta_corrente` is needed
+ * only by applications tied to more than one account. Its callbacks post a bare list of Pix, which
+ * the adapter reads for every profile (pix-api.adapter.ts, receiveWebhook).
+ */
+export const INTER: PixApiProfile = {
+  ...STANDARD_PROFILE,
+  name: 'inter',
+  displayName: 'Inter',
+  // Hosts, + /pix/v2: https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/enums/EnvironmentEnum.py (Inter's own SDK)
+  apiBase: { production: 'https://cdpj.partners.bancointer.com.br/pix/v2', sandbox: 'https://cdpj-sandbox.partners.uatinter.co/pix/v2' },
+  // Token at /oauth/v2/token of the same host: https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/structures/Constants.py
+  tokenUrl: { production: 'https://cdpj.partners.bancointer.com.br/oauth/v2/token', sandbox: 'https://cdpj-sandbox.partners.uatinter.co/oauth/v2/token' },
+  // Form body with client_id, client_secret and scope, no Basic: https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/utils/TokenUtils.py
+  token: { clientAuth: 'body', encoding: 'form', scopes: STANDARD_SCOPES, grantTypeIn: 'body' },
+  // `x-conta-corrente`, sent only when the account is given: https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/utils/HttpUtils.py
+  extras: [{ name: 'conta_corrente', kind: 'string', required: false }],
+  // PUT /webhook/{chave} answers 204 (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
+  answers: { createCharge: 201, refund: 201, registerWebhook: 204 },
+  headers: ({ credentials }): Record<string, string> => (typeof credentials.extras.conta_corrente === 'string' ? { 'x-conta-corrente': credentials.extras.conta_corrente } : {}),
+  // Phone keys without "+" in /webhook/{chave} (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
+  webhookKey: (chave) => (/^\+\d+$/.test(chave) ? chave.slice(1) : chave),
+};

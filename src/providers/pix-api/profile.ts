@@ -1,0 +1,99 @@
+import type { AccountEnvironment } from '../provider-adapter';
+import type { PixApiCredentials } from './credentials';
+
+/** The Pix API calls the adapter makes, by name (for per-route hooks and messages). */
+export type PixApiOperation =
+  | 'create charge'
+  | 'read charge'
+  | 'cancel charge'
+  | 'list charges'
+  | 'read pix'
+  | 'refund'
+  | 'read refund'
+  | 'register webhook'
+  | 'read webhook';
+
+/** How the OAuth2 client-credentials request is written (RFC 6749 section 4.4 leaves room for all of these). */
+export interface TokenRequestStyle {
+  /**
+   * Where the client authenticates: `basic` an `Authorization: Basic` header (RFC 6749's
+   * preference); `body` client_id and client_secret in the body; `client-id` the client_id alone
+   * in the body, the certificate of the mTLS handshake being the proof.
+   */
+  clientAuth: 'basic' | 'body' | 'client-id';
+  /** The body's encoding: a form (RFC 6749) or JSON. */
+  encoding: 'form' | 'json';
+  /** Sent as `scope` when not null; null when the PSP binds scopes to the application instead. */
+  scopes: readonly string[] | null;
+  /** `grant_type` in the body (RFC 6749) or in the token URL's query. */
+  grantTypeIn: 'body' | 'query';
+}
+
+/** A bank-specific field of the credentials, beside the standard ones. */
+export interface CredentialExtra {
+  /** Its name in the credentials object (`app_key`). */
+  name: string;
+  kind: 'string' | 'boolean';
+  required: boolean;
+}
+
+/** What a per-request hook knows. */
+export interface RequestContext {
+  operation: PixApiOperation | 'token';
+  environment: AccountEnvironment;
+  credentials: PixApiCredentials;
+}
+
+/**
+ * One PSP's Pix API: where it lives and how it differs from the Central Bank's standard. Data, and
+ * a few small hooks for what data cannot say; the adapter (pix-api.adapter.ts) does the rest, the
+ * same for every bank. `pix-api` itself is the profile with no hosts (the account gives them) and
+ * no deviations.
+ */
+export interface PixApiProfile {
+  /** The provider's name: in URLs, in `payments.provider`, in envelopes. */
+  readonly name: string;
+  /** For messages: "Efí", "Banco do Brasil". */
+  readonly displayName: string;
+  /** The API base URL (scheme, host and base path) per environment; null when the account must give one (`base_url`). */
+  readonly apiBase: Readonly<Record<AccountEnvironment, string | null>>;
+  /** The OAuth2 token URL per environment; null when the account must give one (`token_url`). */
+  readonly tokenUrl: Readonly<Record<AccountEnvironment, string | null>>;
+  readonly token: TokenRequestStyle;
+  /** Whether the credentials need a client_secret (Sicoob's token call takes the client_id alone). */
+  readonly clientSecret: 'required' | 'unused';
+  /** Bank-specific credential fields. */
+  readonly extras: readonly CredentialExtra[];
+  /**
+   * What the PSP answers on success where the standard says 201 (charge, refund) or 200 (webhook).
+   * The adapter accepts 200, 201 and 204 from every PSP alike; this records each bank's answer, and
+   * the tests make their fake PSP answer so.
+   */
+  readonly answers: { readonly createCharge: 200 | 201; readonly refund: 200 | 201; readonly registerWebhook: 200 | 201 | 204 };
+  /** Where the charge's BR Code comes, in the order looked at (the standard's `pixCopiaECola` first). */
+  readonly copyPasteFields: readonly string[];
+  /** Headers on every API call (not the token call). */
+  headers?(context: RequestContext): Record<string, string>;
+  /** Query parameters on every API call (not the token call). */
+  query?(context: RequestContext): Record<string, string>;
+  /**
+   * The base URL of one route, for PSPs that version routes separately. Applied to the profile's
+   * own `apiBase` only: an account's `base_url` is taken as given for every route.
+   */
+  routeBase?(operation: PixApiOperation, base: string): string;
+  /** The Pix key as written in `/webhook/{chave}`. */
+  webhookKey?(chave: string): string;
+  /** Extra headers of `PUT /webhook/{chave}`. */
+  webhookHeaders?(credentials: PixApiCredentials): Record<string, string>;
+}
+
+/** The standard's scopes for what the adapter does (charges, Pix and refunds, webhooks). */
+export const STANDARD_SCOPES: readonly string[] = ['cob.read', 'cob.write', 'pix.read', 'pix.write', 'webhook.read', 'webhook.write'];
+
+/** The standard as written, for profiles to spread and override. */
+export const STANDARD_PROFILE = {
+  clientSecret: 'required',
+  extras: [],
+  answers: { createCharge: 201, refund: 201, registerWebhook: 200 },
+  copyPasteFields: ['pixCopiaECola'],
+} as const satisfies Partial<PixApiProfile>;

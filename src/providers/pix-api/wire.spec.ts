@@ -1,0 +1,192 @@
+import { createDynamicPix, hasError } from 'pix-utils';
+import { UpstreamError } from '../payment-provider';
+import { type Cob, COB_STATUSES, cobPaymentStatus, DEVOLUCAO_STATUSES, devolucaoRefundStatus, isBrCode, readCob, readDevolucao, readPix, toPixApiCharge, wireCents } from './wire';
+
+const brCode = (() => {
+  const pix = createDynamicPix({ merchantName: 'LOJA TESTE', merchantCity: 'SAO PAULO', url: 'pix.example.com/qr/v2/abc123' });
+  if (hasError(pix)) throw new Error(pix.message);
+  return pix.toBRCode();
+})();
+
+const TXID = 'abcdefghijklmnopqrstuvwxyz01234';
+const E2E = 'E12345678202601151200abcdefghijk';
+const CREATED = '2026-01-15T12:00:00Z';
+
+function cobBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    calendario: { criacao: CREATED, expiracao: 3600 },
+    txid: TXID,
+    revisao: 0,
+    status: 'ATIVA',
+    valor: { original: '10.50' },
+    chave: 'recebedor@example.com',
+    pixCopiaECola: brCode,
+    ...overrides,
+  };
+}
+
+const read = (body: unknown, fields: readonly string[] = ['pixCopiaECola']) => readCob('Test: read charge', 200, body, fields);
+
+async function malformed(fn: () => unknown): Promise<UpstreamError> {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof UpstreamError) return error;
+    throw error;
+  }
+  throw new Error('expected an UpstreamError');
+}
+
+describe('wireCents', () => {
+  it('reads the standard\'s money', () => {
+    expect(wireCents('10.50')).toBe(1050);
+    expect(wireCents('0.01')).toBe(1);
+    expect(wireCents('1234567890.99')).toBe(123456789099);
+  });
+
+  it.each(['10.5', '10', '1,00', '-1.00', ' 1.00', '1.000', 10.5, null])('refuses %p', (value) => {
+    expect(wireCents(value)).toBeUndefined();
+  });
+});
+
+describe('isBrCode', () => {
+  it('takes a BR Code with its CRC', () => {
+    expect(isBrCode(brCode)).toBe(true);
+  });
+
+  it('refuses one whose CRC does not match, or that is not EMV', () => {
+    expect(isBrCode(`${brCode.slice(0, -4)}0000`)).toBe(false);
+    expect(isBrCode(brCode.replace('LOJA', 'LOJX'))).toBe(false);
+    expect(isBrCode('not a br code')).toBe(false);
+  });
+});
+
+describe('readCob', () => {
+  it('reads a charge', () => {
+    expect(read(cobBody())).toEqual({
+      txid: TXID,
+      status: 'ATIVA',
+      createdAt: new Date(CREATED),
+      expiresInSeconds: 3600,
+      amountCents: 1050,
+      chave: 'recebedor@example.com',
+      copyPaste: brCode,
+      pix: [],
+    });
+  });
+
+  it("takes the BR Code from Sicoob's brcode when the profile says so, never rebuilding one", () => {
+    const body = cobBody({ pixCopiaECola: undefined, brcode: brCode });
+    expect(read(body, ['pixCopiaECola', 'brcode']).copyPaste).toBe(brCode);
+  });
+
+  it('defaults expiracao to the standard\'s 86400 seconds', () => {
+    expect(read(cobBody({ calendario: { criacao: CREATED } })).expiresInSeconds).toBe(86_400);
+  });
+
+  it.each([
+    ['not an object', 'text'],
+    ['no BR Code', cobBody({ pixCopiaECola: undefined })],
+    ['a BR Code with a wrong CRC', cobBody({ pixCopiaECola: `${brCode.slice(0, -4)}0000` })],
+    ['an unknown status', cobBody({ status: 'EXPIRADA' })],
+    ['money as a number', cobBody({ valor: { original: 10.5 } })],
+    ['no criacao', cobBody({ calendario: { expiracao: 3600 } })],
+    ['a negative expiracao', cobBody({ calendario: { criacao: CREATED, expiracao: -1 } })],
+    ['pix that is not a list', cobBody({ pix: {} })],
+    ['a Pix without endToEndId', cobBody({ status: 'CONCLUIDA', pix: [{ valor: '10.50', horario: CREATED }] })],
+  ])('calls %s malformed', async (_, body) => {
+    const error = await malformed(() => read(body));
+    expect(error).toMatchObject({ kind: 'malformed', upstreamStatus: 200 });
+    expect(error.message).toMatch(/^Test: read charge: /);
+  });
+});
+
+describe('readPix and readDevolucao', () => {
+  it('read a Pix with its refunds and the payer a PSP adds', () => {
+    const pix = readPix('Test: read pix', 200, {
+      endToEndId: E2E,
+      txid: TXID,
+      valor: '10.50',
+      horario: '2026-01-15T12:01:00.123-03:00',
+      pagador: { nome: 'Ana Souza', cpf: '12345678909' },
+      devolucoes: [{ id: 'ref1', rtrId: 'D12345678202601151200abcdefghijk', valor: '5.00', horario: { solicitacao: CREATED }, status: 'EM_PROCESSAMENTO' }],
+    });
+    expect(pix).toEqual({
+      endToEndId: E2E,
+      txid: TXID,
+      amountCents: 1050,
+      horario: new Date('2026-01-15T15:01:00.123Z'),
+      payer: { name: 'Ana Souza', document: '12345678909' },
+      devolucoes: [{ id: 'ref1', rtrId: 'D12345678202601151200abcdefghijk', amountCents: 500, status: 'EM_PROCESSAMENTO', reason: null }],
+    });
+  });
+
+  it('read a Pix without txid or payer', () => {
+    expect(readPix('Test', 200, { endToEndId: E2E, valor: '1.00', horario: CREATED })).toMatchObject({ txid: null, payer: null, devolucoes: [] });
+  });
+
+  it('call a refund of an unknown status malformed', async () => {
+    await expect(malformed(() => readDevolucao('Test', 201, { id: 'r', valor: '1.00', status: 'PENDENTE' }))).resolves.toMatchObject({ kind: 'malformed' });
+  });
+});
+
+describe('charge status', () => {
+  const cob = (status: Cob['status'], extra: Partial<Cob> = {}): Cob => ({ ...read(cobBody()), status, ...extra });
+  const at = (iso: string) => new Date(iso);
+  const paid = (devolucoes: Cob['pix'][number]['devolucoes'] = []) => [
+    { endToEndId: E2E, txid: TXID, amountCents: 1050, horario: at('2026-01-15T12:10:00Z'), payer: null, devolucoes },
+  ];
+
+  it('maps every status the standard has', () => {
+    const now = at('2026-01-15T12:30:00Z');
+    const mapped = Object.fromEntries(COB_STATUSES.map((status) => [status, cobPaymentStatus(cob(status, status === 'CONCLUIDA' ? { pix: paid() } : {}), now)]));
+    expect(mapped).toEqual({ ATIVA: 'pending', CONCLUIDA: 'paid', REMOVIDA_PELO_USUARIO_RECEBEDOR: 'cancelled', REMOVIDA_PELO_PSP: 'failed' });
+  });
+
+  it('computes expiry: ATIVA past calendario.criacao + expiracao is expired (the API has no expired status)', () => {
+    expect(cobPaymentStatus(cob('ATIVA'), at('2026-01-15T12:59:59.999Z'))).toBe('pending');
+    expect(cobPaymentStatus(cob('ATIVA'), at('2026-01-15T13:00:00Z'))).toBe('expired');
+  });
+
+  it('calls a charge the PSP removed after its expiry expired, before it failed', () => {
+    expect(cobPaymentStatus(cob('REMOVIDA_PELO_PSP'), at('2026-01-15T13:00:00Z'))).toBe('expired');
+    expect(cobPaymentStatus(cob('REMOVIDA_PELO_PSP'), at('2026-01-15T12:00:01Z'))).toBe('failed');
+  });
+
+  it('calls a paid charge refunded once its settled refunds return all that was paid', () => {
+    const now = at('2026-01-15T12:30:00Z');
+    const devolucao = (amountCents: number, status: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' | 'NAO_REALIZADO') => ({ id: `r${amountCents}${status}`, rtrId: null, amountCents, status, reason: null });
+    expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(500, 'DEVOLVIDO')]) }), now)).toBe('paid');
+    expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'EM_PROCESSAMENTO')]) }), now)).toBe('paid');
+    expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'NAO_REALIZADO')]) }), now)).toBe('paid');
+    expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(500, 'DEVOLVIDO'), devolucao(550, 'DEVOLVIDO')]) }), now)).toBe('refunded');
+  });
+
+  it('maps every refund status', () => {
+    expect(Object.fromEntries(DEVOLUCAO_STATUSES.map((status) => [status, devolucaoRefundStatus(status)]))).toEqual({
+      EM_PROCESSAMENTO: 'pending',
+      DEVOLVIDO: 'succeeded',
+      NAO_REALIZADO: 'failed',
+    });
+  });
+
+  it('reports what a paid charge has: the Pix, what was paid, the payer with the document masked', () => {
+    const pix = [{ ...paid()[0]!, payer: { name: 'Ana Souza', document: '12345678909' } }];
+    expect(toPixApiCharge(cob('CONCLUIDA', { pix }), at('2026-01-15T12:30:00Z'))).toEqual({
+      providerPaymentId: TXID,
+      txid: TXID,
+      status: 'paid',
+      amountCents: 1050,
+      copyPaste: brCode,
+      expiresAt: at('2026-01-15T13:00:00Z'),
+      paidAt: at('2026-01-15T12:10:00Z'),
+      endToEndId: E2E,
+      paidAmountCents: 1050,
+      payer: { name: 'Ana Souza', documentMasked: '***.456.789-**' },
+    });
+  });
+
+  it('reports nothing paid on an open charge', () => {
+    expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z'))).toMatchObject({ status: 'pending', paidAt: null, endToEndId: null, paidAmountCents: null, payer: null });
+  });
+});

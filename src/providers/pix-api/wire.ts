@@ -1,0 +1,278 @@
+import type { PaymentStatus } from '../../payments/payment-status';
+import { type ProviderCharge, UpstreamError } from '../payment-provider';
+import type { ProviderRefundStatus } from '../provider-adapter';
+import { maskDocument } from './masking';
+
+/*
+ * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an
+ * answer that lacks one, or has it in another shape, is an UpstreamError `malformed`. The names
+ * are the standard's (the Central Bank's OpenAPI document of the Pix API, v2).
+ */
+
+/** `CobrancaStatus`: the status of the charge's record, not of the charge (no EXPIRADA: expiry is computed). */
+export const COB_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const;
+export type CobStatus = (typeof COB_STATUSES)[number];
+
+/** `Devolucao.status`. */
+export const DEVOLUCAO_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] as const;
+export type DevolucaoStatus = (typeof DEVOLUCAO_STATUSES)[number];
+
+export interface Cob {
+  txid: string;
+  status: CobStatus;
+  createdAt: Date;
+  expiresInSeconds: number;
+  amountCents: number;
+  chave: string;
+  /** The BR Code, as the PSP made it. */
+  copyPaste: string;
+  pix: Pix[];
+}
+
+export interface Pix {
+  endToEndId: string;
+  txid: string | null;
+  amountCents: number;
+  horario: Date;
+  /** Who paid, where the PSP says (not in the standard's Pix; several PSPs add `pagador`). */
+  payer: { name: string; document: string | null } | null;
+  devolucoes: Devolucao[];
+}
+
+export interface Devolucao {
+  id: string;
+  rtrId: string | null;
+  amountCents: number;
+  status: DevolucaoStatus;
+  /** `motivo`: why it reached its status (a failed one's reason). */
+  reason: string | null;
+}
+
+/** A charge with what a paid one reports, beyond what ProviderCharge carries today. */
+export interface PixApiCharge extends ProviderCharge {
+  /** The first Pix that paid it. */
+  endToEndId: string | null;
+  /** What was paid, in centavos: the sum of the charge's Pix (null while unpaid). */
+  paidAmountCents: number | null;
+  /** Who paid, with the document masked (maskDocument), when the PSP says. */
+  payer: { name: string; documentMasked: string | null } | null;
+}
+
+const MONEY = /^\d{1,10}\.\d{2}$/;
+const END_TO_END_ID = /^[a-zA-Z0-9]{32}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** CRC-16/CCITT-FALSE, as the BR Code's field 63 carries it (four upper-case hex digits). */
+function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/**
+ * An EMV MPM payload as the PSP gave it: payload format 01 first, and a CRC (field 63, last) that
+ * matches. The adapter never rebuilds a BR Code; it refuses to hand on one no payer's app would read.
+ */
+export function isBrCode(text: string): boolean {
+  if (!text.startsWith('000201') || text.length < 16 || text.length > 512) return false;
+  const crc = text.slice(-4);
+  return text.slice(-8, -4) === '6304' && crc16(text.slice(0, -4)) === crc.toUpperCase();
+}
+
+/** "10.50" → 1050, or undefined for anything that is not the standard's money. */
+export function wireCents(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !MONEY.test(value)) return undefined;
+  const [units, cents] = value.split('.');
+  return Number(units) * 100 + Number(cents);
+}
+
+export function isEndToEndId(value: unknown): value is string {
+  return typeof value === 'string' && END_TO_END_ID.test(value);
+}
+
+class Reader {
+  constructor(
+    private readonly label: string,
+    private readonly status: number | undefined,
+  ) {}
+
+  malformed(why: string): UpstreamError {
+    return new UpstreamError({ kind: 'malformed', message: `${this.label}: ${why}`, upstreamStatus: this.status });
+  }
+
+  object(value: unknown, what: string): Record<string, unknown> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw this.malformed(`${what} is not an object`);
+    return value as Record<string, unknown>;
+  }
+
+  string(value: unknown, what: string): string {
+    if (typeof value !== 'string' || value === '') throw this.malformed(`${what} is missing`);
+    return value;
+  }
+
+  cents(value: unknown, what: string): number {
+    const cents = wireCents(value);
+    if (cents === undefined) throw this.malformed(`${what} is not an amount ("10.50")`);
+    return cents;
+  }
+
+  date(value: unknown, what: string): Date {
+    const date = typeof value === 'string' && DATE_TIME.test(value) ? new Date(value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw this.malformed(`${what} is not an RFC 3339 date-time`);
+    return date;
+  }
+
+  oneOf<T extends string>(value: unknown, allowed: readonly T[], what: string): T {
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      throw this.malformed(`${what} ${JSON.stringify(typeof value === 'string' ? value.slice(0, 40) : value)} is not one the standard knows`);
+    }
+    return value as T;
+  }
+}
+
+/** A `CobGerada`/`CobCompleta`; the BR Code from the first of `copyPasteFields` present. */
+export function readCob(label: string, status: number, body: unknown, copyPasteFields: readonly string[]): Cob {
+  const r = new Reader(label, status);
+  const cob = r.object(body, 'the charge');
+  const calendario = r.object(cob.calendario, 'calendario');
+  const valor = r.object(cob.valor, 'valor');
+  const expiracao = calendario.expiracao ?? 86_400; // the standard's default
+  if (typeof expiracao !== 'number' || !Number.isSafeInteger(expiracao) || expiracao <= 0) throw r.malformed('calendario.expiracao is not a whole number of seconds');
+  const field = copyPasteFields.find((name) => typeof cob[name] === 'string' && cob[name] !== '');
+  if (field === undefined) throw r.malformed(`no BR Code (${copyPasteFields.join(' or ')})`);
+  if (!isBrCode(cob[field] as string)) throw r.malformed(`${field} is not a BR Code with a correct CRC`);
+  const pix = cob.pix === undefined || cob.pix === null ? [] : cob.pix;
+  if (!Array.isArray(pix)) throw r.malformed('pix is not a list');
+  return {
+    txid: r.string(cob.txid, 'txid'),
+    status: r.oneOf(cob.status, COB_STATUSES, 'status'),
+    createdAt: r.date(calendario.criacao, 'calendario.criacao'),
+    expiresInSeconds: expiracao,
+    amountCents: r.cents(valor.original, 'valor.original'),
+    chave: r.string(cob.chave, 'chave'),
+    copyPaste: cob[field] as string,
+    pix: pix.map((entry, i) => readPixWith(r, entry, `pix[${i}]`)),
+  };
+}
+
+/** A `Pix` (GET /pix/{e2eid}). */
+export function readPix(label: string, status: number, body: unknown): Pix {
+  return readPixWith(new Reader(label, status), body, 'the Pix');
+}
+
+function readPixWith(r: Reader, value: unknown, what: string): Pix {
+  const pix = r.object(value, what);
+  const endToEndId = r.string(pix.endToEndId, `${what}.endToEndId`);
+  if (!END_TO_END_ID.test(endToEndId)) throw r.malformed(`${what}.endToEndId is not 32 letters and digits`);
+  const txid = pix.txid === undefined || pix.txid === null || pix.txid === '' ? null : r.string(pix.txid, `${what}.txid`);
+  const devolucoes = pix.devolucoes === undefined || pix.devolucoes === null ? [] : pix.devolucoes;
+  if (!Array.isArray(devolucoes)) throw r.malformed(`${what}.devolucoes is not a list`);
+  return {
+    endToEndId,
+    txid,
+    amountCents: r.cents(pix.valor, `${what}.valor`),
+    horario: r.date(pix.horario, `${what}.horario`),
+    payer: payerOf(pix.pagador),
+    devolucoes: devolucoes.map((entry, i) => readDevolucaoWith(r, entry, `${what}.devolucoes[${i}]`)),
+  };
+}
+
+/** `pagador` where a PSP adds it: a name and a CPF or CNPJ. Anything else is no payer (it is extra information, never required). */
+function payerOf(value: unknown): Pix['payer'] {
+  if (typeof value !== 'object' || value === null) return null;
+  const payer = value as Record<string, unknown>;
+  if (typeof payer.nome !== 'string' || payer.nome === '') return null;
+  const document = typeof payer.cpf === 'string' ? payer.cpf : typeof payer.cnpj === 'string' ? payer.cnpj : null;
+  return { name: payer.nome, document };
+}
+
+/** A `Devolucao`. */
+export function readDevolucao(label: string, status: number, body: unknown): Devolucao {
+  return readDevolucaoWith(new Reader(label, status), body, 'the refund');
+}
+
+function readDevolucaoWith(r: Reader, value: unknown, what: string): Devolucao {
+  const devolucao = r.object(value, what);
+  return {
+    id: r.string(devolucao.id, `${what}.id`),
+    rtrId: typeof devolucao.rtrId === 'string' && devolucao.rtrId !== '' ? devolucao.rtrId : null,
+    amountCents: r.cents(devolucao.valor, `${what}.valor`),
+    status: r.oneOf(devolucao.status, DEVOLUCAO_STATUSES, `${what}.status`),
+    reason: typeof devolucao.motivo === 'string' && devolucao.motivo !== '' ? devolucao.motivo : null,
+  };
+}
+
+/** When a charge stops being payable: its creation plus its lifetime. */
+export function cobExpiresAt(cob: Cob): Date {
+  return new Date(cob.createdAt.getTime() + cob.expiresInSeconds * 1000);
+}
+
+/**
+ * The gateway's status for a charge read at `now`. Exhaustive: a status added to COB_STATUSES does
+ * not compile until mapped.
+ *
+ * - ATIVA: `pending`, or `expired` once past calendario.criacao + expiracao (the standard has no
+ *   expired status: its status is the record's, and an expired charge stays ATIVA).
+ * - CONCLUIDA: `paid`; `refunded` once returned whole (its settled devoluções add up to what was paid).
+ * - REMOVIDA_PELO_USUARIO_RECEBEDOR: `cancelled`: the receiver (this gateway, cancelCharge) removed it.
+ * - REMOVIDA_PELO_PSP: the PSP removed it, not the merchant. PSPs do so mostly to charges that
+ *   lapsed, so past its expiry it is `expired`; before, the PSP refused a charge the merchant still
+ *   wanted (a compliance or fraud block), which is `failed`, not a cancellation nobody asked for.
+ */
+export function cobPaymentStatus(cob: Cob, now: Date): PaymentStatus {
+  const status = cob.status;
+  switch (status) {
+    case 'ATIVA':
+      return now.getTime() >= cobExpiresAt(cob).getTime() ? 'expired' : 'pending';
+    case 'CONCLUIDA': {
+      const paid = cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0);
+      const returned = cob.pix.flatMap((pix) => pix.devolucoes).reduce((sum, d) => sum + (d.status === 'DEVOLVIDO' ? d.amountCents : 0), 0);
+      return paid > 0 && returned >= paid ? 'refunded' : 'paid';
+    }
+    case 'REMOVIDA_PELO_USUARIO_RECEBEDOR':
+      return 'cancelled';
+    case 'REMOVIDA_PELO_PSP':
+      return now.getTime() >= cobExpiresAt(cob).getTime() ? 'expired' : 'failed';
+    default: {
+      const unmapped: never = status;
+      throw new UpstreamError({ kind: 'malformed', message: `Unmapped charge status ${String(unmapped)}` });
+    }
+  }
+}
+
+/** The gateway's status for a devolução. Exhaustive. */
+export function devolucaoRefundStatus(status: DevolucaoStatus): ProviderRefundStatus {
+  switch (status) {
+    case 'EM_PROCESSAMENTO':
+      return 'pending';
+    case 'DEVOLVIDO':
+      return 'succeeded';
+    case 'NAO_REALIZADO':
+      return 'failed';
+    default: {
+      const unmapped: never = status;
+      throw new UpstreamError({ kind: 'malformed', message: `Unmapped refund status ${String(unmapped)}` });
+    }
+  }
+}
+
+/** The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob: the txid is it. */
+export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
+  const paid = cob.pix.length > 0;
+  const first = paid ? cob.pix.reduce((earliest, pix) => (pix.horario < earliest.horario ? pix : earliest)) : null;
+  return {
+    providerPaymentId: cob.txid,
+    txid: cob.txid,
+    status: cobPaymentStatus(cob, now),
+    amountCents: cob.amountCents,
+    copyPaste: cob.copyPaste,
+    expiresAt: cobExpiresAt(cob),
+    paidAt: first ? first.horario : null,
+    endToEndId: first ? first.endToEndId : null,
+    paidAmountCents: paid ? cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0) : null,
+    payer: first?.payer ? { name: first.payer.name, documentMasked: first.payer.document === null ? null : maskDocument(first.payer.document) } : null,
+  };
+}

@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import { parsePix } from 'pix-utils';
+import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/payment-provider';
+import {
+  type InboundWebhook,
+  type ProviderAccountRef,
+  type ProviderAdapter,
+  type ProviderRefund,
+  WebhookAuthError,
+} from '../../src/providers/provider-adapter';
+import { hasValidCrc } from './emv';
+
+/** Failures a PSP fake can be told to produce on the next charge call. */
+export type ScenarioFailure = 'http_503' | 'problem_400' | 'timeout' | 'malformed' | 'down';
+
+/** A fake PSP as the scenarios drive it: the payer's side, the PSP's own doings, and failure injection. */
+export interface ScenarioPsp {
+  /** The payer pays the charge in full; resolves with the callback the PSP posted, as the gateway received it. */
+  pay(charge: ProviderCharge, payer?: { name: string; cpf: string }): Promise<{ endToEndId: string; callback: InboundWebhook }>;
+  /** A refund reaches its final status at the PSP; resolves with the callback the PSP posted about it. */
+  settleRefund(endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed'): Promise<InboundWebhook>;
+  /** One callback carrying the entries of `callbacks` in order, as the PSP batches them. */
+  batch(callbacks: InboundWebhook[]): InboundWebhook;
+  /** `callback` with its entries changed: another amount, a Pix the PSP never saw, another charge's txid. */
+  forge(callback: InboundWebhook, how: 'amount' | 'unknown pix' | 'other txid'): InboundWebhook;
+  /** How many charges the PSP holds. */
+  chargeCount(): number;
+  /** Revokes every token issued so far. */
+  expireTokens(): void;
+  /** Token requests so far. */
+  readonly tokenRequests: number;
+  /** The next charge call (create or read, `PUT`/`GET /cob/{txid}`) meets `failure`. */
+  fail(failure: ScenarioFailure): void;
+  /** Forgets queued failures. */
+  reset(): void;
+  /** Stops the PSP: nobody answers afterwards. */
+  stop(): Promise<void>;
+  /** Throws if anything the adapter sent (or the fake answered) broke the PSP's API document. */
+  assertNoViolations(): void;
+}
+
+export interface ScenarioSetup<C> {
+  adapter: ProviderAdapter<C>;
+  /** The same adapter with a timeout well under the PSP's held answers. */
+  impatient: ProviderAdapter<C>;
+  account: ProviderAccountRef<C>;
+  /** The account with a client certificate the PSP does not trust. */
+  untrustedAccount: ProviderAccountRef<C>;
+  psp: ScenarioPsp;
+  /** Moves the adapters' clock; reset() puts it back. */
+  clock: { advance(ms: number): void; reset(): void };
+  /** Where callbacks go: the suite registers it with the PSP first. */
+  webhookUrl: string;
+  close(): Promise<void>;
+}
+
+const FAILURES: Record<ScenarioFailure, { kind: UpstreamFailureKind; status?: number; ambiguous: boolean; providerCode?: boolean }> = {
+  http_503: { kind: 'http', status: 503, ambiguous: true },
+  problem_400: { kind: 'http', status: 400, ambiguous: false, providerCode: true },
+  timeout: { kind: 'timeout', ambiguous: true },
+  malformed: { kind: 'malformed', ambiguous: false },
+  down: { kind: 'network', ambiguous: true },
+};
+
+async function rejection<T extends Error>(call: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof type)) throw new Error(`expected a ${type.name}, got ${error === undefined ? 'success' : String(error)}`);
+  return error;
+}
+
+/**
+ * What every account-based adapter owes the gateway, over real HTTPS against a fake of its PSP:
+ * charges (created once per txid, read, cancelled, expired), refunds in full and in part,
+ * callbacks confirmed by reading back (batches, duplicates, forgeries), tokens (one per burst, one
+ * refresh when revoked), failures as UpstreamError kinds, and the health check. The fake checks
+ * every exchange against the PSP's API document; each test ends by asserting it found nothing.
+ */
+export function adapterScenarios<C>(label: string, start: () => Promise<ScenarioSetup<C>>): void {
+  describe(`adapter scenarios: ${label}`, () => {
+    let setup: ScenarioSetup<C>;
+    let adapter: ProviderAdapter<C>;
+    let account: ProviderAccountRef<C>;
+    let psp: ScenarioPsp;
+
+    const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequest => ({
+      paymentId: `pay_${randomBytes(8).toString('hex')}`,
+      txid: randomBytes(16).toString('hex'),
+      amountCents: 1050,
+      currency: 'BRL',
+      description: 'Pedido 1234',
+      externalId: `order-${randomBytes(4).toString('hex')}`,
+      debtor: { document: '12345678909', name: 'Ana Souza' },
+      expiresInSeconds: 3600,
+      notificationUrl: setup.webhookUrl,
+      ...overrides,
+    });
+    const lookup = (charge: ProviderCharge) => ({ txid: charge.txid, providerPaymentId: charge.providerPaymentId });
+    const refundId = () => `ref_${randomBytes(12).toString('hex')}`;
+    const paidCharge = async (amountCents = 1050) => {
+      const charge = await adapter.createCharge(account, chargeRequest({ amountCents }));
+      const { endToEndId, callback } = await psp.pay(charge, { name: 'Bruno Lima', cpf: '98765432100' });
+      return { charge, endToEndId, callback };
+    };
+
+    beforeAll(async () => {
+      setup = await start();
+      ({ adapter, account, psp } = setup);
+      // Callbacks of the PSP go to the suite's receiver (registering is also a scenario below).
+      await adapter.registerWebhook!(account, setup.webhookUrl);
+    });
+    afterEach(() => {
+      psp.reset();
+      setup.clock.reset();
+      psp.assertNoViolations();
+    });
+    afterAll(async () => {
+      await setup?.close();
+    });
+
+    it('registers where the PSP posts its callbacks', async () => {
+      await expect(adapter.registerWebhook!(account, setup.webhookUrl)).resolves.toBeUndefined();
+    });
+
+    describe('charges', () => {
+      it('creates a pending charge whose BR Code is the PSP\'s own, valid, for the amount', async () => {
+        const request = chargeRequest({ amountCents: 123456 });
+        const charge = await adapter.createCharge(account, request);
+        expect(charge).toMatchObject({ txid: request.txid, providerPaymentId: request.txid, status: 'pending', amountCents: 123456, paidAt: null });
+        expect(charge.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3500_000);
+        expect(hasValidCrc(charge.copyPaste)).toBe(true);
+        // A dynamic BR Code: the amount is in the PSP's payload behind its location, not in the code.
+        expect(parsePix(charge.copyPaste)).toMatchObject({ type: 'DYNAMIC' });
+      });
+
+      it('reads a charge back', async () => {
+        const charge = await adapter.createCharge(account, chargeRequest());
+        await expect(adapter.getCharge(account, lookup(charge))).resolves.toEqual(charge);
+        await expect(adapter.getCharge(account, { txid: charge.txid, providerPaymentId: null })).resolves.toEqual(charge);
+      });
+
+      it('creates with the same txid again: the same charge, never a second one', async () => {
+        const request = chargeRequest();
+        const before = psp.chargeCount();
+        const first = await adapter.createCharge(account, request);
+        const again = await adapter.createCharge(account, { ...request, paymentId: `pay_${randomBytes(8).toString('hex')}` });
+        expect(again).toEqual(first);
+        expect(psp.chargeCount()).toBe(before + 1);
+      });
+
+      it('creates with the txid of a charge already paid: that charge, paid', async () => {
+        const { charge } = await paidCharge();
+        const again = await adapter.createCharge(account, chargeRequest({ txid: charge.txid }));
+        expect(again).toMatchObject({ txid: charge.txid, status: 'paid' });
+      });
+
+      it('after a lost answer, a retry with the same txid gets the one charge', async () => {
+        const request = chargeRequest();
+        psp.fail('timeout');
+        await expect(rejection(setup.impatient.createCharge(account, request), UpstreamError)).resolves.toMatchObject({ kind: 'timeout' });
+        const retried = await adapter.createCharge(account, request);
+        await expect(adapter.getCharge(account, lookup(retried))).resolves.toEqual(retried);
+      });
+
+      it('reports an unknown charge as http 404 with the PSP\'s code', async () => {
+        const error = await rejection(adapter.getCharge(account, { txid: randomBytes(16).toString('hex'), providerPaymentId: null }), UpstreamError);
+        expect(error).toMatchObject({ kind: 'http', upstreamStatus: 404 });
+        expect(error.providerCode).toEqual(expect.any(String));
+      });
+
+      it('computes expiry: a charge past its lifetime reads as expired', async () => {
+        const charge = await adapter.createCharge(account, chargeRequest({ expiresInSeconds: 60 }));
+        setup.clock.advance(61_000);
+        await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'expired' });
+      });
+
+      it('cancels an open charge', async () => {
+        const charge = await adapter.createCharge(account, chargeRequest());
+        await expect(adapter.cancelCharge!(account, lookup(charge))).resolves.toMatchObject({ txid: charge.txid, status: 'cancelled' });
+        await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'cancelled' });
+      });
+
+      it('answers a cancel of a charge paid meanwhile with the charge, paid', async () => {
+        const { charge } = await paidCharge();
+        await expect(adapter.cancelCharge!(account, lookup(charge))).resolves.toMatchObject({ txid: charge.txid, status: 'paid' });
+      });
+
+      it('reports what a paid charge has: when, how much, by whom (the document masked)', async () => {
+        const { charge, endToEndId } = await paidCharge();
+        const paid = await adapter.getCharge(account, lookup(charge));
+        expect(paid).toMatchObject({ status: 'paid', paidAt: expect.any(Date), endToEndId, paidAmountCents: 1050, payer: { name: 'Bruno Lima', documentMasked: '***.654.321-**' } });
+      });
+    });
+
+    describe('callbacks', () => {
+      it('turns a callback into the payment it confirms, with the PSP\'s values', async () => {
+        const { charge, endToEndId, callback } = await paidCharge(2599);
+        const events = await adapter.receiveWebhook(account, callback);
+        expect(events).toEqual([{ eventId: `pix:${endToEndId}`, type: 'payment.confirmed', paymentRef: charge.txid, amountCents: 2599, occurredAt: expect.any(Date) }]);
+      });
+
+      it('gives one event per Pix in a batch, duplicates included once', async () => {
+        const first = await paidCharge(1000);
+        const second = await paidCharge(2000);
+        const events = await adapter.receiveWebhook(account, psp.batch([first.callback, first.callback, second.callback, first.callback]));
+        expect(events.map((event) => [event.paymentRef, event.amountCents])).toEqual([
+          [first.charge.txid, 1000],
+          [second.charge.txid, 2000],
+        ]);
+      });
+
+      it.each(['unknown pix', 'amount', 'other txid'] as const)('refuses a forged callback (%s): nothing confirmed, WebhookAuthError', async (how) => {
+        const { callback } = await paidCharge();
+        await rejection(adapter.receiveWebhook(account, psp.forge(callback, how)), WebhookAuthError);
+      });
+
+      it('drops the forged entries of a batch and keeps what the PSP confirms', async () => {
+        const genuine = await paidCharge(1000);
+        const other = await paidCharge(3000);
+        const events = await adapter.receiveWebhook(account, psp.batch([psp.forge(other.callback, 'amount'), genuine.callback]));
+        expect(events).toEqual([expect.objectContaining({ paymentRef: genuine.charge.txid, amountCents: 1000 })]);
+      });
+
+      it('answers a callback with no Pix with no event, and one that is not a Pix callback with WebhookParseError', async () => {
+        const { callback } = await paidCharge();
+        const empty = psp.batch([]);
+        await expect(adapter.receiveWebhook(account, empty)).resolves.toEqual([]);
+        await rejection(adapter.receiveWebhook(account, { ...callback, rawBody: Buffer.from('{"hello":"world"}') }), WebhookParseError);
+        await rejection(adapter.receiveWebhook(account, { ...callback, rawBody: Buffer.from('not json') }), WebhookParseError);
+      });
+    });
+
+    describe('refunds', () => {
+      it('returns part, then the rest: pending until the PSP settles, then succeeded, and the charge refunded', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const part = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 300, reason: 'Item devolvido' });
+        expect(part).toMatchObject({ status: 'pending', amountCents: 300, failureReason: null });
+        const settled = await psp.settleRefund(endToEndId, part, 'succeeded');
+        // The callback for a settled refund is confirmed, and moves nothing yet.
+        await expect(adapter.receiveWebhook(account, settled)).resolves.toEqual([]);
+        await expect(adapter.getRefund!(account, { refundId: part.refundId, endToEndId, providerRefundId: part.providerRefundId })).resolves.toMatchObject({ status: 'succeeded', amountCents: 300 });
+        await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'paid' });
+
+        // The rest, asked for by charge alone: the adapter finds the Pix.
+        const rest = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 750, reason: null });
+        await psp.settleRefund(endToEndId, rest, 'succeeded');
+        await expect(adapter.getRefund!(account, { refundId: rest.refundId, endToEndId, providerRefundId: null })).resolves.toMatchObject({ status: 'succeeded', amountCents: 750 });
+        await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
+      });
+
+      it('returns the same refund for the same refund id, never a second one', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const request = { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 1050, reason: null };
+        const first = await adapter.refund!(account, request);
+        await expect(adapter.refund!(account, request)).resolves.toEqual(first);
+      });
+
+      it('reports a refund the PSP could not carry out as failed, with its reason', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const refund = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 1050, reason: null });
+        await psp.settleRefund(endToEndId, refund, 'failed');
+        await expect(adapter.getRefund!(account, { refundId: refund.refundId, endToEndId, providerRefundId: refund.providerRefundId })).resolves.toMatchObject({
+          status: 'failed',
+          failureReason: expect.any(String),
+        });
+      });
+
+      it('refuses a refund over what was paid as http 400 with the PSP\'s words', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const error = await rejection(adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 5000, reason: null }), UpstreamError);
+        expect(error).toMatchObject({ kind: 'http', upstreamStatus: 400, providerMessage: expect.any(String) });
+      });
+    });
+
+    describe('tokens', () => {
+      it('fetches one token for a burst of calls of a new account', async () => {
+        const charge = await adapter.createCharge(account, chargeRequest());
+        const fresh = { ...account, id: `pa_burst_${randomBytes(4).toString('hex')}` };
+        const before = psp.tokenRequests;
+        await Promise.all(Array.from({ length: 8 }, () => adapter.getCharge(fresh, lookup(charge))));
+        expect(psp.tokenRequests - before).toBe(1);
+      });
+
+      it('refreshes a revoked token once, and the call succeeds', async () => {
+        const charge = await adapter.createCharge(account, chargeRequest());
+        psp.expireTokens();
+        const before = psp.tokenRequests;
+        await expect(Promise.all([adapter.getCharge(account, lookup(charge)), adapter.getCharge(account, lookup(charge))])).resolves.toHaveLength(2);
+        expect(psp.tokenRequests - before).toBe(1);
+      });
+
+      it('presents the account\'s certificate on every call, token calls included: an untrusted one gets nowhere', async () => {
+        await expect(rejection(adapter.createCharge(setup.untrustedAccount, chargeRequest()), UpstreamError)).resolves.toMatchObject({ kind: 'network' });
+      });
+    });
+
+    describe('failures', () => {
+      describe.each(['create', 'read'] as const)('on %s', (operation) => {
+        it.each(Object.keys(FAILURES) as ScenarioFailure[])('%s becomes an UpstreamError of the right kind', async (failure) => {
+          const charge = operation === 'read' ? await adapter.createCharge(account, chargeRequest()) : undefined;
+          psp.fail(failure);
+          const client = failure === 'timeout' ? setup.impatient : adapter;
+          const call = charge ? client.getCharge(account, lookup(charge)) : client.createCharge(account, chargeRequest());
+          const error = await rejection(call, UpstreamError);
+          const expected = FAILURES[failure];
+          expect(error.kind).toBe(expected.kind);
+          expect(error.ambiguous).toBe(expected.ambiguous);
+          expect(error.upstreamStatus).toBe(expected.kind === 'http' ? expected.status : error.upstreamStatus);
+          if (expected.kind === 'timeout' || expected.kind === 'network') expect(error.upstreamStatus).toBeUndefined();
+          if (expected.providerCode) expect(error).toMatchObject({ providerCode: expect.any(String), providerMessage: expect.any(String) });
+          // No secret, token or URL in what gets logged.
+          expect(error.message).not.toMatch(/Bearer|secret|https?:\/\//i);
+        });
+      });
+
+      it('the next call after a failure succeeds', async () => {
+        psp.fail('http_503');
+        await rejection(adapter.createCharge(account, chargeRequest()), UpstreamError);
+        await expect(adapter.createCharge(account, chargeRequest())).resolves.toMatchObject({ status: 'pending' });
+      });
+    });
+
+    it('reports itself healthy', async () => {
+      const health = await adapter.check(account);
+      expect(health).toMatchObject({ ok: true });
+      expect(health.latencyMs).toBeGreaterThanOrEqual(0);
+    });
+
+    // Last: it stops the PSP.
+    it('once the PSP is gone: unhealthy without throwing, and calls fail as network errors', async () => {
+      const charge = await adapter.createCharge(account, chargeRequest());
+      await psp.stop();
+      await expect(adapter.check(account)).resolves.toMatchObject({ ok: false, detail: expect.any(String) });
+      await expect(rejection(adapter.getCharge(account, lookup(charge)), UpstreamError)).resolves.toMatchObject({ kind: 'network' });
+    });
+  });
+}
