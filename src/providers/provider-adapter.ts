@@ -54,6 +54,9 @@ export interface ProviderAdapter<C = unknown> {
 
   /** Obtains a token (where the PSP has them) and makes one cheap read. */
   check(account: ProviderAccountRef<C>): Promise<ProviderHealth>;
+
+  /** Releases what the adapter holds (kept-alive connections per account) at shutdown. */
+  close?(): void;
 }
 
 export interface ProviderCapabilities {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { ProviderAdapter } from './provider-adapter';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
@@ -6,7 +6,7 @@ export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
 
 /** Chooses an adapter by its name (`pix-api`, `efi`, `sandbox`, …). */
 @Injectable()
-export class ProviderAdapters {
+export class ProviderAdapters implements OnApplicationShutdown {
   private readonly byName: ReadonlyMap<string, ProviderAdapter>;
 
   constructor(@Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[]) {
@@ -19,5 +19,9 @@ export class ProviderAdapters {
 
   find(name: string): ProviderAdapter | undefined {
     return this.byName.get(name);
+  }
+
+  onApplicationShutdown(): void {
+    for (const adapter of this.byName.values()) adapter.close?.();
   }
 }

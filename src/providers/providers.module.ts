@@ -1,10 +1,12 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import type { PaymentProvider } from './payment-provider';
 import type { ProviderAdapter } from './provider-adapter';
 import { PROVIDER_ADAPTERS, ProviderAdapters } from './provider-adapters';
 import { PAYMENT_PROVIDERS, ProviderRegistry } from './provider-registry';
+import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { SandboxProvider } from './sandbox/sandbox.provider';
 
 /**
@@ -29,7 +31,11 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
     },
     ProviderRegistry,
     // Adapters on the account-based interface (docs/providers.md); the Pix API family joins here.
-    { provide: PROVIDER_ADAPTERS, useFactory: (): ProviderAdapter[] => [] },
+    {
+      provide: PROVIDER_ADAPTERS,
+      inject: [AppConfig, Clock],
+      useFactory: (config: AppConfig, clock: Clock): ProviderAdapter[] => [...createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs })],
+    },
     ProviderAdapters,
   ],
   exports: [PAYMENT_PROVIDERS, ProviderRegistry, ProviderAdapters, HttpModule],

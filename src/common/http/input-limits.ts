@@ -6,8 +6,11 @@ export const MAX_JSON_DEPTH = 32;
 /** Most field problems reported for one request; a hostile body could otherwise name thousands. */
 const MAX_PROBLEMS = 20;
 
-/** Fields whose text may span lines: tab, CR and LF are allowed there, and nowhere else. */
-const MULTILINE_FIELDS = new Set(['description']);
+/**
+ * Fields whose text may span lines: tab, CR and LF are allowed there, and nowhere else. PEM
+ * certificates and keys (provider account credentials) are lines of base64 by definition.
+ */
+const MULTILINE_FIELDS = new Set(['description', 'certificate_pem', 'private_key_pem', 'ca_pem']);
 
 // U+0000–U+001F and U+007F. PostgreSQL's text and jsonb cannot hold NUL at all, and the others have
 // no business in names, ids or keys; they are refused at the door rather than failing (or being
