@@ -99,7 +99,14 @@ async function load(options: autocannon.Options): Promise<autocannon.Result> {
 const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
 
 const paymentBody = () =>
-  JSON.stringify({ amount: 10.5, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana Souza', description: 'Bench', externalId: `bench-${randomBytes(6).toString('hex')}` });
+  JSON.stringify({
+    amount: 10.5,
+    currency: 'BRL',
+    recipientDocument: '12345678909',
+    recipientName: 'Ana Souza',
+    description: 'Bench',
+    externalId: `bench-${randomBytes(6).toString('hex')}`,
+  });
 
 async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS): Promise<Figures> {
   const result = await load({
@@ -199,8 +206,7 @@ async function createPayments(gatewayUrl: string, apiKey: string, count: number)
   return ids.slice(0, count);
 }
 
-const eventBody = (paymentId: string) =>
-  JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
+const eventBody = (paymentId: string) => JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
 
 async function benchEvents(gatewayUrl: string, apiKey: string, merchantId: string, label: string): Promise<string[]> {
   const probe = await fetch(`${gatewayUrl}/webhooks/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

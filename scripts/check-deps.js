@@ -25,8 +25,7 @@ const LOADED_BY_OTHERS = {
   pg: 'TypeORM',
   'pino-http': 'nestjs-pino (a peer dependency; src/ imports only its types)',
 };
-const IMPORT =
-  /(?:^[ \t]*(?:import|export)\b[^;'"]*?\bfrom\s*|^[ \t]*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./\s][^'"\s]*)['"]/gm;
+const IMPORT = /(?:^[ \t]*(?:import|export)\b[^;'"]*?\bfrom\s*|^[ \t]*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./\s][^'"\s]*)['"]/gm;
 
 function packageName(specifier) {
   const parts = specifier.split('/');

@@ -95,7 +95,13 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
   }
   if (response.ok && payload?.success) return payload.data as T;
   const error = payload?.error;
-  const failure = new ApiError(response.status, error?.code ?? 'HTTP_ERROR', sentence(response.status, error, payload?.request_id), error?.details?.fields ?? [], payload?.request_id);
+  const failure = new ApiError(
+    response.status,
+    error?.code ?? 'HTTP_ERROR',
+    sentence(response.status, error, payload?.request_id),
+    error?.details?.fields ?? [],
+    payload?.request_id,
+  );
   if (response.status === 401 && path !== '/session') onSessionLost?.();
   return Promise.reject(failure);
 }

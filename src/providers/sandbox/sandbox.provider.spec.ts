@@ -25,10 +25,7 @@ function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer
       return { data, status: result.status, statusText: '', headers: {}, config, request: {} } as AxiosResponse;
     },
   });
-  const { config } = loadConfig(
-    { NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env },
-    { persistGenerated: false },
-  );
+  const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env }, { persistGenerated: false });
   // @nestjs/axios and this file may see axios's ESM and CJS typings; the instance is the same at runtime.
   const provider = new SandboxProvider(new HttpService(instance as never), config);
   return { provider, seen };
@@ -361,4 +358,3 @@ describe('SandboxProvider', () => {
     });
   });
 });
-

@@ -49,7 +49,14 @@ export function Deliveries() {
       />
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
-          <button key={t.status} type="button" role="tab" aria-selected={t.status === status} className={t.status === status ? 'tab tab-active' : 'tab'} onClick={() => navigate(`/admin/deliveries?status=${t.status}`, { replace: true })}>
+          <button
+            key={t.status}
+            type="button"
+            role="tab"
+            aria-selected={t.status === status}
+            className={t.status === status ? 'tab tab-active' : 'tab'}
+            onClick={() => navigate(`/admin/deliveries?status=${t.status}`, { replace: true })}
+          >
             {t.label}
           </button>
         ))}

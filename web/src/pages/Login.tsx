@@ -42,7 +42,14 @@ export function Login({ reason, onSignedIn }: { reason?: string; onSignedIn: (se
           <input id="login-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={!!errors.email} autoFocus />
         </Field>
         <Field label="Password" htmlFor="login-password" error={errors.password}>
-          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!errors.password} />
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={!!errors.password}
+          />
         </Field>
         <Button kind="primary" type="submit" busy={busy} className="btn btn-primary btn-block">
           Sign in

@@ -181,7 +181,12 @@ export function MerchantDetail({ id }: { id: string }) {
       </div>
 
       {dialog?.kind === 'deactivate' && (
-        <Confirm title="Deactivate this merchant?" confirmLabel="Deactivate" onClose={() => setDialog(undefined)} onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}>
+        <Confirm
+          title="Deactivate this merchant?"
+          confirmLabel="Deactivate"
+          onClose={() => setDialog(undefined)}
+          onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}
+        >
           <p>
             Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
           </p>
@@ -209,7 +214,12 @@ export function MerchantDetail({ id }: { id: string }) {
         </Confirm>
       )}
       {dialog?.kind === 'remove-secret' && (
-        <Confirm title="Remove the signing secret?" confirmLabel="Remove secret" onClose={() => setDialog(undefined)} onConfirm={() => patch({ webhook_signing_secret: null }, 'The signing secret is removed: events are sent unsigned.')}>
+        <Confirm
+          title="Remove the signing secret?"
+          confirmLabel="Remove secret"
+          onClose={() => setDialog(undefined)}
+          onConfirm={() => patch({ webhook_signing_secret: null }, 'The signing secret is removed: events are sent unsigned.')}
+        >
           <p>Events to this merchant will be sent without a signature, so it can no longer tell them from forged ones.</p>
         </Confirm>
       )}
@@ -258,7 +268,9 @@ function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Rec
             </Button>
           )}
         </div>
-        <p className="muted small">Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}</p>
+        <p className="muted small">
+          Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}
+        </p>
       </form>
     </Card>
   );

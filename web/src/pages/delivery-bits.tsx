@@ -36,7 +36,11 @@ export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
             <td data-label="Attempt">{a.attempt}</td>
             <td data-label="Time">{formatDateSeconds(a.attempted_at)}</td>
             <td data-label="Status code">
-              {a.status_code == null ? <span className="muted">none</span> : <Badge value={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} label={String(a.status_code)} />}
+              {a.status_code == null ? (
+                <span className="muted">none</span>
+              ) : (
+                <Badge value={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} label={String(a.status_code)} />
+              )}
             </td>
             <td data-label="Latency" className="num">
               {a.latency_ms == null ? '—' : `${a.latency_ms} ms`}

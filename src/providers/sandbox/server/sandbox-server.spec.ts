@@ -149,7 +149,12 @@ describe('sandbox PSP server', () => {
       const res = await app.inject({ method: 'POST', url: `/charges/${created.id}/simulate`, payload: { event: 'payment.confirmed' } });
       expect(res.statusCode).toBe(202);
       const answer = res.json();
-      expect(answer).toMatchObject({ eventId: expect.stringMatching(/^evt_sbx_/), delivered: true, status: 200, charge: { status: 'CONCLUIDA', paidAt: new Date(now).toISOString() } });
+      expect(answer).toMatchObject({
+        eventId: expect.stringMatching(/^evt_sbx_/),
+        delivered: true,
+        status: 200,
+        charge: { status: 'CONCLUIDA', paidAt: new Date(now).toISOString() },
+      });
       const hook = await receiver.next();
       expect(hook.body).toEqual({
         event: 'payment.confirmed',
@@ -334,7 +339,13 @@ describe('sandbox PSP server limits', () => {
       const body = chargeBody({ notificationUrl });
       return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     };
-    for (const url of ['https://169.254.169.254/latest/meta-data', 'https://127.0.0.1:3000/admin/api/merchants', 'https://[::1]/', 'https://10.0.0.7/hook', 'http://93.184.215.14/hook']) {
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data',
+      'https://127.0.0.1:3000/admin/api/merchants',
+      'https://[::1]/',
+      'https://10.0.0.7/hook',
+      'http://93.184.215.14/hook',
+    ]) {
       const refused = await post(url);
       expect({ url, status: refused.statusCode, body: refused.json() }).toEqual({
         url,

@@ -238,19 +238,15 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    '/charges/:id',
-    { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } },
-    async (request, reply) => {
-      const failure = failures.take('get');
-      if (failure && refuse(reply, failure.mode)) return reply;
-      const charge = store.find(request.params.id, clock());
-      const status = charge ? 200 : 404;
-      const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
-      if (failure) return failAfterActing(request, reply, failure, status, payload);
-      return reply.code(status).send(payload);
-    },
-  );
+  app.get<{ Params: { id: string } }>('/charges/:id', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => {
+    const failure = failures.take('get');
+    if (failure && refuse(reply, failure.mode)) return reply;
+    const charge = store.find(request.params.id, clock());
+    const status = charge ? 200 : 404;
+    const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+    if (failure) return failAfterActing(request, reply, failure, status, payload);
+    return reply.code(status).send(payload);
+  });
 
   app.post<{ Params: { id: string }; Body: { event: SandboxEventType; amount?: string } }>(
     '/charges/:id/simulate',
@@ -293,9 +289,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     return reply.code(204).send();
   });
 
-  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () =>
-    store.list(clock()).map(toWire),
-  );
+  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () => store.list(clock()).map(toWire));
 
   app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
 
@@ -351,13 +345,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   }
 
   /** Injected failures that lose or garble the answer to a call that was carried out (whatever its outcome). */
-  function failAfterActing(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    failure: { mode: SandboxFailureMode; index: number },
-    status: number,
-    payload: unknown,
-  ): FastifyReply {
+  function failAfterActing(request: FastifyRequest, reply: FastifyReply, failure: { mode: SandboxFailureMode; index: number }, status: number, payload: unknown): FastifyReply {
     switch (failure.mode) {
       case 'timeout': {
         reply.hijack();
@@ -380,7 +368,10 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
         // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
         return failure.index % 2 === 0
           ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
-          : reply.code(status).type('application/json').send(JSON.stringify({ data: payload }));
+          : reply
+              .code(status)
+              .type('application/json')
+              .send(JSON.stringify({ data: payload }));
       default:
         throw new Error(`failure mode ${failure.mode} refuses before acting`);
     }
