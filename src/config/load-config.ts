@@ -208,10 +208,10 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const generated: (keyof LocalSecrets)[] = [];
   const pick = (name: keyof LocalSecrets, given: string | undefined, make: () => string): string => {
     if (given) return given;
-    if (stored[name]) return stored[name]!;
+    if (stored[name]) return stored[name];
     stored[name] = make();
     generated.push(name);
-    return stored[name]!;
+    return stored[name];
   };
   const adminApiToken = pick('adminApiToken', env.ADMIN_API_TOKEN, () => `adm_${randomBytes(24).toString('base64url')}`);
   const adminEmail = pick('adminEmail', env.ADMIN_EMAIL?.trim(), () => 'admin@localhost');

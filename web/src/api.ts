@@ -89,7 +89,7 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
   }
   let payload: { success?: boolean; data?: T; error?: ErrorBody; request_id?: string } | undefined;
   try {
-    payload = await response.json();
+    payload = (await response.json()) as typeof payload;
   } catch {
     payload = undefined;
   }

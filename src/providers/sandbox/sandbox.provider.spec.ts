@@ -240,8 +240,8 @@ describe('SandboxProvider', () => {
     });
 
     it.each([
-      ['an error status', { status: 503, body: { status: 'ok' } } as Answer, 'HTTP 503'],
-      ['an unexpected body', { status: 200, body: 'fine' } as Answer, 'unexpected health body'],
+      ['an error status', { status: 503, body: { status: 'ok' } }, 'HTTP 503'],
+      ['an unexpected body', { status: 200, body: 'fine' }, 'unexpected health body'],
       ['no answer', axiosError('ECONNREFUSED') as Answer, 'ECONNREFUSED'],
     ])('is not ok on %s, and does not throw', async (_label, answer, detail) => {
       const { provider } = adapterAnswering(() => answer);

@@ -14,7 +14,7 @@ const TABS: { status: DeliveryStatus; label: string; empty: string }[] = [
 
 export function Deliveries() {
   const { search } = useLocation();
-  const status = (TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed') as DeliveryStatus;
+  const status = TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed';
   const [more, setMore] = useState<ListedDelivery[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
@@ -42,7 +42,7 @@ export function Deliveries() {
         title="Webhook deliveries"
         subtitle="Events forwarded to merchants, across all merchants."
         actions={
-          <Button onClick={list.reload} busy={list.loading && !!list.data}>
+          <Button onClick={() => void list.reload()} busy={list.loading && !!list.data}>
             Refresh
           </Button>
         }
@@ -123,7 +123,7 @@ export function Deliveries() {
       )}
       {cursor && (
         <div className="pager">
-          <Button onClick={loadMore}>Load more</Button>
+          <Button onClick={() => void loadMore()}>Load more</Button>
         </div>
       )}
     </>

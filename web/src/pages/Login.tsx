@@ -30,7 +30,7 @@ export function Login({ reason, onSignedIn }: { reason?: string; onSignedIn: (se
 
   return (
     <div className="login-page">
-      <form className="login-card" onSubmit={onSubmit(submit)} noValidate aria-labelledby="login-title">
+      <form className="login-card" onSubmit={onSubmit(() => void submit())} noValidate aria-labelledby="login-title">
         <div className="brand login-brand">
           <span className="brand-mark" aria-hidden="true" />
           Pix Gateway

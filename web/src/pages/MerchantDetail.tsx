@@ -90,7 +90,11 @@ export function MerchantDetail({ id }: { id: string }) {
                 Deactivate
               </Button>
             ) : (
-              <Button kind="primary" busy={busy === 'reactivate'} onClick={() => run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}>
+              <Button
+                kind="primary"
+                busy={busy === 'reactivate'}
+                onClick={() => void run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}
+              >
                 Reactivate
               </Button>
             )}
@@ -110,13 +114,13 @@ export function MerchantDetail({ id }: { id: string }) {
           <Card
             title="API keys"
             actions={
-              <Button kind="primary" busy={busy === 'issue'} onClick={issueKey}>
+              <Button kind="primary" busy={busy === 'issue'} onClick={() => void issueKey()}>
                 Issue key
               </Button>
             }
           >
             <Notice>{keys.error}</Notice>
-            {keys.data && keys.data.length === 0 && <Empty>No keys yet. Issue one and give it to the merchant: it goes in the X-Merchant-Key header.</Empty>}
+            {keys.data?.length === 0 && <Empty>No keys yet. Issue one and give it to the merchant: it goes in the X-Merchant-Key header.</Empty>}
             {keys.data && keys.data.length > 0 && (
               <table className="table table-cards" aria-label="API keys">
                 <thead>
@@ -171,7 +175,7 @@ export function MerchantDetail({ id }: { id: string }) {
                   </Button>
                 </>
               ) : (
-                <Button kind="primary" busy={busy === 'secret'} onClick={() => run('secret', generateSecret)}>
+                <Button kind="primary" busy={busy === 'secret'} onClick={() => void run('secret', generateSecret)}>
                   Generate secret
                 </Button>
               )}
@@ -255,7 +259,7 @@ function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Rec
 
   return (
     <Card title="Settings">
-      <form onSubmit={onSubmit(submit)} noValidate aria-label="Merchant settings">
+      <form onSubmit={onSubmit(() => void submit())} noValidate aria-label="Merchant settings">
         <Notice>{failure}</Notice>
         <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={setValues} />
         <div className="button-row">

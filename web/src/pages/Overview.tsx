@@ -13,7 +13,7 @@ export function Overview() {
         title="Overview"
         subtitle="Today is counted from your local midnight."
         actions={
-          <Button onClick={reload} busy={loading && !!stats}>
+          <Button onClick={() => void reload()} busy={loading && !!stats}>
             Refresh
           </Button>
         }

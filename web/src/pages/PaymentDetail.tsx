@@ -78,7 +78,7 @@ export function PaymentDetail({ id }: { id: string }) {
           </>
         }
         actions={
-          <Button onClick={detail.reload} busy={detail.loading}>
+          <Button onClick={() => void detail.reload()} busy={detail.loading}>
             Refresh
           </Button>
         }
@@ -95,7 +95,7 @@ export function PaymentDetail({ id }: { id: string }) {
               <p className="muted small">Make the simulated PSP send a real, signed event for this payment, as a bank would.</p>
               <div className="button-row">
                 {SIMULATIONS.map((s) => (
-                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => simulate(s.event)}>
+                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => void simulate(s.event)}>
                     {s.label}
                   </Button>
                 ))}

@@ -70,7 +70,7 @@ describe('sandbox PSP server', () => {
       const again = await create({ ...body, description: 'changed' });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
-      const all = (await app.inject({ method: 'GET', url: '/_control/charges' })).json() as { txid: string }[];
+      const all = (await app.inject({ method: 'GET', url: '/_control/charges' })).json<{ txid: string }[]>();
       expect(all.filter((charge) => charge.txid === body.txid)).toHaveLength(1);
     });
 
@@ -274,7 +274,7 @@ describe('sandbox PSP server limits', () => {
     await app.register(sandboxServer, { ...OPEN, maxCharges: 2 });
     const bodies = [chargeBody(), chargeBody(), chargeBody()];
     for (const body of bodies) await app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
-    const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json() as { txid: string }[];
+    const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json<{ txid: string }[]>();
     expect(kept.map((charge) => charge.txid)).toEqual([bodies[1]!.txid, bodies[2]!.txid]);
     expect((await app.inject({ method: 'GET', url: `/charges/${bodies[0]!.txid}` })).statusCode).toBe(404);
     await app.close();

@@ -22,7 +22,7 @@ import {
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../sandbox-signature';
 import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
-import { FailureQueue, type SandboxOperation } from './failure-queue';
+import { FailureQueue } from './failure-queue';
 
 export interface SandboxServerOptions {
   /**
@@ -199,7 +199,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     const code = SANDBOX_CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_REQUEST');
     // A host's authorize() may refuse with its own headers (Retry-After on a 429).
     const headers = (error as { headers?: unknown }).headers;
-    if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers as Record<string, string>);
+    if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers);
     return reply.code(status >= 400 && status < 600 ? status : 500).send({ error: { code, message: status >= 500 ? 'Sandbox fault.' : error.message } });
   });
 
