@@ -17,6 +17,7 @@ import { HealthModule } from './health/health.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
+import { ProviderAccountsModule } from './providers/provider-accounts/provider-accounts.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -36,6 +37,7 @@ export class AppModule {
         MetricsModule,
         MerchantsModule,
         ProvidersModule,
+        ProviderAccountsModule,
         PaymentsModule,
         WebhooksModule,
         DeliveriesModule,

@@ -1,45 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import type { AdminSessionVerifier } from '../common/auth/admin-auth.guard';
 import { safeEqual, sha256 } from '../common/crypto/hash';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
-import { sqlRows } from '../database/sql';
 import type { LoginDto } from './dto/login.dto';
 import type { SessionView } from './dto/session.view';
 import { AuthFailuresService } from '../common/throttle/auth-failures.service';
 import { LoginBackoffService } from '../common/throttle/login-backoff.service';
+import { AdminSessionRepository, LiveSession } from './admin-session.repository';
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, sessionCookie } from './session-cookie';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A session's idle expiry is pushed forward at most once a minute, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
-interface SessionRow {
-  id: string;
-  email: string;
-  csrf_token: string;
-  created_at: Date;
-  last_seen_at: Date;
-  idle_expires_at: Date;
-  expires_at: Date;
-}
-
 const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-function toView(row: SessionRow): SessionView {
+function toView(session: LiveSession): SessionView {
   return {
-    email: row.email,
-    csrf_token: row.csrf_token,
-    created_at: new Date(row.created_at).toISOString(),
-    idle_expires_at: new Date(row.idle_expires_at).toISOString(),
-    expires_at: new Date(row.expires_at).toISOString(),
+    email: session.email,
+    csrf_token: session.csrfToken,
+    created_at: session.createdAt.toISOString(),
+    idle_expires_at: session.idleExpiresAt.toISOString(),
+    expires_at: session.expiresAt.toISOString(),
   };
 }
 
@@ -57,10 +45,10 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
   private readonly logger = new Logger('AdminSession');
   private passwordHash!: string;
   /** The session each authenticated request carried (read by GET /admin/api/session). */
-  private readonly byRequest = new WeakMap<FastifyRequest, SessionRow>();
+  private readonly byRequest = new WeakMap<FastifyRequest, LiveSession>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: AdminSessionRepository,
     private readonly config: AppConfig,
     private readonly failures: AuthFailuresService,
     private readonly backoff: LoginBackoffService,
@@ -87,25 +75,21 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
     await attempt.succeeded();
 
     const token = randomBytes(32).toString('base64url');
-    await this.dataSource.query(`DELETE FROM admin_sessions WHERE expires_at <= now() OR idle_expires_at <= now()`);
-    const [row] = await sqlRows<SessionRow>(
-      this.dataSource,
-      `INSERT INTO admin_sessions (id, token_hash, email, csrf_token, ip, user_agent, idle_expires_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), now() + make_interval(secs => $8))
-       RETURNING id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at`,
-      [
-        newId('ses'),
-        sha256(token),
-        this.config.adminEmail,
-        randomBytes(24).toString('base64url'),
-        req.ip ?? null,
-        (req.headers['user-agent'] ?? '').slice(0, 300) || null,
-        SESSION_IDLE_SECONDS,
-        SESSION_ABSOLUTE_SECONDS,
-      ],
+    await this.sessions.deleteExpired();
+    const session = await this.sessions.open(
+      {
+        id: newId('ses'),
+        tokenHash: sha256(token),
+        email: this.config.adminEmail,
+        csrfToken: randomBytes(24).toString('base64url'),
+        ip: req.ip ?? null,
+        userAgent: (req.headers['user-agent'] ?? '').slice(0, 300) || null,
+      },
+      SESSION_IDLE_SECONDS,
+      SESSION_ABSOLUTE_SECONDS,
     );
-    this.logger.log({ session: row!.id, ip: req.ip }, 'Dashboard sign-in');
-    return { token, session: toView(row!) };
+    this.logger.log({ session: session.id, ip: req.ip }, 'Dashboard sign-in');
+    return { token, session: toView(session) };
   }
 
   /**
@@ -117,7 +101,7 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
     if (!session) return false;
     if (!SAFE_METHODS.has(req.method)) {
       const header = req.headers['x-csrf-token'];
-      if (typeof header !== 'string' || !safeEqual(header, session.csrf_token)) {
+      if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
         throw new AppError(ErrorCode.FORBIDDEN, { message: 'This change needs the X-CSRF-Token header of your dashboard session; reload the page and try again.' });
       }
     }
@@ -135,29 +119,18 @@ export class AdminSessionService implements AdminSessionVerifier, OnModuleInit {
   /** Ends the request's session (the caller has verified it, CSRF included). */
   async logout(req: FastifyRequest): Promise<void> {
     const token = sessionCookie(req);
-    if (token) await this.dataSource.query(`DELETE FROM admin_sessions WHERE token_hash = $1`, [sha256(token)]);
+    if (token) await this.sessions.deleteByTokenHash(sha256(token));
   }
 
-  private async find(req: FastifyRequest): Promise<SessionRow | undefined> {
+  private async find(req: FastifyRequest): Promise<LiveSession | undefined> {
     const token = sessionCookie(req);
     // A real token is 43 base64url characters; anything else cannot match, so spare the database.
     if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-    const [row] = await sqlRows<SessionRow>(
-      this.dataSource,
-      `SELECT id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at
-         FROM admin_sessions WHERE token_hash = $1 AND idle_expires_at > now() AND expires_at > now()`,
-      [sha256(token)],
-    );
-    if (!row) return undefined;
-    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
-      const [touched] = await sqlRows<SessionRow>(
-        this.dataSource,
-        `UPDATE admin_sessions SET last_seen_at = now(), idle_expires_at = LEAST(now() + make_interval(secs => $2), expires_at)
-          WHERE id = $1 RETURNING id, email, csrf_token, created_at, last_seen_at, idle_expires_at, expires_at`,
-        [row.id, SESSION_IDLE_SECONDS],
-      );
-      return touched ?? row;
+    const session = await this.sessions.findLiveByTokenHash(sha256(token));
+    if (!session) return undefined;
+    if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+      return (await this.sessions.touch(session.id, SESSION_IDLE_SECONDS)) ?? session;
     }
-    return row;
+    return session;
   }
 }

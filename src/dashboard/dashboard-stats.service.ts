@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { centsToReais } from '../common/money';
 import { AppConfig } from '../config/app-config';
-import { sqlRows } from '../database/sql';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
+import { IdempotencyRecordRepository } from '../idempotency/idempotency-record.repository';
 import { PAYMENT_STATUSES } from '../payments/payment-status';
+import { PaymentRepository } from '../payments/payment.repository';
 import type { StatsQuery } from './dto/stats.query';
 import type { PeriodStatsView, ProviderStatsView, StatsView } from './dto/stats.view';
 
@@ -12,11 +12,12 @@ const DAY_MS = 86_400_000;
 const DAYS = 7;
 const PROVIDER_WINDOW_HOURS = 24;
 
-interface DayRow {
+/** One day of the window, as the overview adds it up. */
+interface DayTotals {
   day: number;
   payments: number;
-  paid_count: number;
-  paid_cents: string;
+  paidCount: number;
+  paidCents: number;
 }
 
 function startOfUtcDay(now: Date): Date {
@@ -40,7 +41,9 @@ function startOfUtcDay(now: Date): Date {
 @Injectable()
 export class DashboardStatsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: PaymentRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly idempotency: IdempotencyRecordRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -54,44 +57,24 @@ export class DashboardStatsService {
     const createdFloor = new Date(weekStart.getTime() - (this.config.pixExpirySeconds * 1000 + DAY_MS));
 
     const [created, paid, statuses, deliveries, providers] = await Promise.all([
-      sqlRows<{ day: number; payments: number }>(
-        this.dataSource,
-        `SELECT floor(extract(epoch FROM (created_at - $1::timestamptz)) / 86400)::int AS day, count(*)::int AS payments
-           FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY 1`,
-        [weekStart, windowEnd],
-      ),
-      sqlRows<{ day: number; paid_count: number; paid_cents: string }>(
-        this.dataSource,
-        `SELECT floor(extract(epoch FROM (paid_at - $1::timestamptz)) / 86400)::int AS day, count(*)::int AS paid_count,
-                coalesce(sum(amount_cents), 0)::text AS paid_cents
-           FROM payments
-          WHERE created_at >= $3 AND created_at < $2 AND paid_at >= $1 AND paid_at < $2 AND status IN ('paid', 'refunded')
-          GROUP BY 1`,
-        [weekStart, windowEnd, createdFloor],
-      ),
-      sqlRows<{ status: string; count: number }>(
-        this.dataSource,
-        `SELECT status, count(*)::int AS count FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY status`,
-        [weekStart, windowEnd],
-      ),
-      sqlRows<{ status: string; count: number }>(
-        this.dataSource,
-        `SELECT status, count(*)::int AS count FROM webhook_deliveries WHERE status IN ('failed', 'pending') GROUP BY status`,
-      ),
+      this.payments.countCreatedPerDay(weekStart, windowEnd),
+      this.payments.sumPaidPerDay(weekStart, windowEnd, createdFloor),
+      this.payments.countByStatusCreatedBetween(weekStart, windowEnd),
+      this.deliveries.countBacklog(),
       this.providerErrorRates(),
     ]);
 
-    const days: DayRow[] = Array.from({ length: DAYS }, (_, day) => ({ day, payments: 0, paid_count: 0, paid_cents: '0' }));
+    const days: DayTotals[] = Array.from({ length: DAYS }, (_, day) => ({ day, payments: 0, paidCount: 0, paidCents: 0 }));
     for (const row of created) if (days[row.day]) days[row.day]!.payments = row.payments;
     for (const row of paid) {
       if (!days[row.day]) continue;
-      days[row.day]!.paid_count = row.paid_count;
-      days[row.day]!.paid_cents = row.paid_cents;
+      days[row.day]!.paidCount = row.paidCount;
+      days[row.day]!.paidCents = row.paidCents;
     }
-    const sum = (rows: DayRow[]): PeriodStatsView => ({
+    const sum = (rows: DayTotals[]): PeriodStatsView => ({
       payments: rows.reduce((total, row) => total + row.payments, 0),
-      paid_count: rows.reduce((total, row) => total + row.paid_count, 0),
-      paid_volume: centsToReais(rows.reduce((total, row) => total + Number(row.paid_cents), 0)),
+      paid_count: rows.reduce((total, row) => total + row.paidCount, 0),
+      paid_volume: centsToReais(rows.reduce((total, row) => total + row.paidCents, 0)),
     });
 
     return {
@@ -102,10 +85,7 @@ export class DashboardStatsService {
       last_7_days: sum(days),
       daily: days.map((row) => ({ day_start: new Date(weekStart.getTime() + row.day * DAY_MS).toISOString(), ...sum([row]) })),
       by_status: Object.fromEntries(PAYMENT_STATUSES.map((status) => [status, statuses.find((row) => row.status === status)?.count ?? 0])),
-      deliveries: {
-        failed: deliveries.find((row) => row.status === 'failed')?.count ?? 0,
-        pending: deliveries.find((row) => row.status === 'pending')?.count ?? 0,
-      },
+      deliveries: { failed: deliveries.failed, pending: deliveries.pending },
       provider_window_hours: PROVIDER_WINDOW_HOURS,
       providers,
     };
@@ -113,25 +93,13 @@ export class DashboardStatsService {
 
   private async providerErrorRates(): Promise<ProviderStatsView[]> {
     const [created, failed] = await Promise.all([
-      sqlRows<{ provider: string; count: number }>(
-        this.dataSource,
-        `SELECT provider, count(*)::int AS count FROM payments WHERE created_at >= now() - make_interval(hours => $1) GROUP BY provider`,
-        [PROVIDER_WINDOW_HOURS],
-      ),
-      sqlRows<{ provider: string; count: number }>(
-        this.dataSource,
-        `SELECT coalesce(m.provider, $2) AS provider,
-                sum(CASE WHEN r.state = 'retryable' THEN r.attempt ELSE r.attempt - 1 END)::int AS count
-           FROM idempotency_records r JOIN merchants m ON m.id = r.merchant_id
-          WHERE r.created_at >= now() - make_interval(hours => $1)
-          GROUP BY 1`,
-        [PROVIDER_WINDOW_HOURS, this.config.defaultProvider],
-      ),
+      this.payments.countCreatedPerProvider(PROVIDER_WINDOW_HOURS),
+      this.idempotency.failedAttemptsPerProvider(PROVIDER_WINDOW_HOURS, this.config.defaultProvider),
     ]);
     const names = [...new Set([this.config.defaultProvider, ...created.map((row) => row.provider), ...failed.map((row) => row.provider)])].sort();
     return names.map((provider) => {
-      const payments = created.find((row) => row.provider === provider)?.count ?? 0;
-      const failedAttempts = failed.find((row) => row.provider === provider)?.count ?? 0;
+      const payments = created.find((row) => row.provider === provider)?.payments ?? 0;
+      const failedAttempts = failed.find((row) => row.provider === provider)?.failedAttempts ?? 0;
       const attempts = payments + failedAttempts;
       return { provider, payments, failed_attempts: failedAttempts, error_rate: attempts === 0 ? null : Math.round((failedAttempts / attempts) * 10_000) / 10_000 };
     });

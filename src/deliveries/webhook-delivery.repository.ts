@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { sqlRows } from '../database/sql';
 import { WebhookDelivery } from './webhook-delivery.entity';
 
 /** A forward to queue, in the transaction that applied its event (the transactional outbox). */
@@ -24,4 +25,25 @@ export class WebhookDeliveryRepository {
   listForPayment(paymentId: string): Promise<WebhookDelivery[]> {
     return this.deliveries.find({ where: { paymentId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
+
+  // Dashboard statistics
+
+  /** How many deliveries wait for their next attempt, and how many exhausted their retries. */
+  async countBacklog(): Promise<DeliveryBacklog> {
+    const rows = await sqlRows<{ status: string; count: number }>(
+      this.deliveries.manager,
+      `SELECT status, count(*)::int AS count FROM webhook_deliveries WHERE status IN ('failed', 'pending') GROUP BY status`,
+    );
+    return {
+      failed: rows.find((row) => row.status === 'failed')?.count ?? 0,
+      pending: rows.find((row) => row.status === 'pending')?.count ?? 0,
+    };
+  }
+}
+
+// Dashboard statistics: result types
+
+export interface DeliveryBacklog {
+  pending: number;
+  failed: number;
 }

@@ -114,4 +114,77 @@ export class PaymentRepository {
       .getRawAndEntities<{ created_us: string }>();
     return entities.map((payment, i) => ({ payment, id: payment.id, created_us: raw[i]!.created_us }));
   }
+
+  // Dashboard statistics
+
+  /** Payments created in [from, to), per 24-hour day counted from `from` (day 0). Days without payments are absent. */
+  countCreatedPerDay(from: Date, to: Date): Promise<DailyPaymentCount[]> {
+    return sqlRows<DailyPaymentCount>(
+      this.payments.manager,
+      `SELECT floor(extract(epoch FROM (created_at - $1::timestamptz)) / 86400)::int AS day, count(*)::int AS payments
+         FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY 1`,
+      [from, to],
+    );
+  }
+
+  /**
+   * Payments paid in [from, to) (refunded later included), and their amount, per 24-hour day
+   * counted from `from`. `createdFrom` bounds created_at too, which keeps the query on the
+   * created_at index: the caller passes the earliest creation a payment paid in the window can have.
+   */
+  async sumPaidPerDay(from: Date, to: Date, createdFrom: Date): Promise<DailyPaidSum[]> {
+    const rows = await sqlRows<{ day: number; paid_count: number; paid_cents: string }>(
+      this.payments.manager,
+      `SELECT floor(extract(epoch FROM (paid_at - $1::timestamptz)) / 86400)::int AS day, count(*)::int AS paid_count,
+              coalesce(sum(amount_cents), 0)::text AS paid_cents
+         FROM payments
+        WHERE created_at >= $3 AND created_at < $2 AND paid_at >= $1 AND paid_at < $2 AND status IN ('paid', 'refunded')
+        GROUP BY 1`,
+      [from, to, createdFrom],
+    );
+    return rows.map((row) => ({ day: row.day, paidCount: row.paid_count, paidCents: Number(row.paid_cents) }));
+  }
+
+  /** Payments created in [from, to) by their current status; statuses without payments are absent. */
+  countByStatusCreatedBetween(from: Date, to: Date): Promise<PaymentStatusCount[]> {
+    return sqlRows<PaymentStatusCount>(
+      this.payments.manager,
+      `SELECT status, count(*)::int AS count FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY status`,
+      [from, to],
+    );
+  }
+
+  /** Payments created in the last `hours` hours (by the database's now()), per provider. */
+  countCreatedPerProvider(hours: number): Promise<ProviderPaymentCount[]> {
+    return sqlRows<ProviderPaymentCount>(
+      this.payments.manager,
+      `SELECT provider, count(*)::int AS payments FROM payments WHERE created_at >= now() - make_interval(hours => $1) GROUP BY provider`,
+      [hours],
+    );
+  }
+}
+
+// Dashboard statistics: result types
+
+/** Payments created on one day of a window (day 0 is the window's first). */
+export interface DailyPaymentCount {
+  day: number;
+  payments: number;
+}
+
+/** Payments paid on one day of a window, and their amount in centavos. */
+export interface DailyPaidSum {
+  day: number;
+  paidCount: number;
+  paidCents: number;
+}
+
+export interface PaymentStatusCount {
+  status: PaymentStatus;
+  count: number;
+}
+
+export interface ProviderPaymentCount {
+  provider: string;
+  payments: number;
 }

@@ -18,7 +18,7 @@ import { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
-import { upstreamToAppError } from './upstream-errors';
+import { upstreamToAppError } from '../providers/upstream-errors';
 
 /** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;

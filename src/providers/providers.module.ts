@@ -2,6 +2,8 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import type { PaymentProvider } from './payment-provider';
+import type { ProviderAdapter } from './provider-adapter';
+import { PROVIDER_ADAPTERS, ProviderAdapters } from './provider-adapters';
 import { PAYMENT_PROVIDERS, ProviderRegistry } from './provider-registry';
 import { SandboxProvider } from './sandbox/sandbox.provider';
 
@@ -26,7 +28,10 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
       },
     },
     ProviderRegistry,
+    // Adapters on the account-based interface (docs/providers.md); the Pix API family joins here.
+    { provide: PROVIDER_ADAPTERS, useFactory: (): ProviderAdapter[] => [] },
+    ProviderAdapters,
   ],
-  exports: [PAYMENT_PROVIDERS, ProviderRegistry, HttpModule],
+  exports: [PAYMENT_PROVIDERS, ProviderRegistry, ProviderAdapters, HttpModule],
 })
 export class ProvidersModule {}

@@ -4,7 +4,7 @@ import { newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'updated_at', 'webhook_url'];
+const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'provider_accounts', 'updated_at', 'webhook_url'];
 
 function adminClient(t: () => TestApp) {
   return (method: string, path: string, body?: unknown, token = TEST_ADMIN_TOKEN): Promise<HttpResult> =>

@@ -125,6 +125,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/provider-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List provider accounts
+         * @description Newest first.
+         */
+        get: operations["AdminProviderAccountsController_list"];
+        put?: never;
+        /**
+         * Create a provider account
+         * @description Credentials are checked for shape, then stored encrypted; they are never returned.
+         */
+        post: operations["AdminProviderAccountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/provider-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a provider account */
+        get: operations["AdminProviderAccountsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a provider account
+         * @description Only the fields sent change; `credentials` is replaced whole.
+         */
+        patch: operations["AdminProviderAccountsController_update"];
+        trace?: never;
+    };
+    "/admin/api/provider-accounts/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a provider account
+         * @description Obtains a token and makes one read at the PSP.
+         */
+        post: operations["AdminProviderAccountsController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/provider-accounts/{id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the account's webhook at the PSP
+         * @description Pix API PSPs: `PUT /webhook/{chave}` with the account's `webhook_url`.
+         */
+        post: operations["AdminProviderAccountsController_registerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/create": {
         parameters: {
             query?: never;
@@ -423,6 +508,13 @@ export interface components {
              * @example null
              */
             provider: string | null;
+            /**
+             * @description Provider accounts in the order payments try them; empty: `provider`.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -452,6 +544,13 @@ export interface components {
              */
             provider?: string | null;
             /**
+             * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts?: string[];
+            /**
              * @description An inactive merchant's keys answer INVALID_MERCHANT_KEY.
              * @example true
              */
@@ -473,6 +572,13 @@ export interface components {
              * @example null
              */
             provider: string | null;
+            /**
+             * @description Provider accounts in the order payments try them; empty: `provider`.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -506,6 +612,13 @@ export interface components {
              * @example sandbox
              */
             provider?: string | null;
+            /**
+             * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
+             * @example [
+             *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
+             *     ]
+             */
+            provider_accounts?: string[];
         };
         IssuedApiKeyView: {
             /** @example key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3 */
@@ -532,6 +645,92 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             revoked_at: string | null;
+        };
+        CredentialsSummaryView: {
+            /** @example Client_Id_4f1c… */
+            client_id: string | null;
+            /** @example CN=loja-da-ana,O=Loja da Ana */
+            certificate_subject: string | null;
+            /** Format: date-time */
+            certificate_expires_at: string | null;
+        };
+        ProviderAccountView: {
+            /** @example pa_5hQm2Zt8KcV1xLr9BnW3dF7Y */
+            id: string;
+            /** @example Efí — Loja da Ana */
+            name: string;
+            /** @example efi */
+            provider: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            base_url: string | null;
+            token_url: string | null;
+            pix_key: string | null;
+            active: boolean;
+            /**
+             * @description Where the PSP must post this account's events.
+             * @example https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
+             */
+            webhook_url: string;
+            credentials_summary: components["schemas"]["CredentialsSummaryView"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateProviderAccountDto: {
+            /** @example Efí — Loja da Ana */
+            name: string;
+            /**
+             * @description The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `sandbox`.
+             * @example efi
+             */
+            provider: string;
+            /**
+             * @description sandbox: the PSP's homologation host.
+             * @default sandbox
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
+            /**
+             * @description Overrides the PSP's documented API host.
+             * @example null
+             */
+            base_url?: string | null;
+            /**
+             * @description Overrides the PSP's documented token URL.
+             * @example null
+             */
+            token_url?: string | null;
+            /**
+             * @description The receiving Pix key.
+             * @example 7d9f0335-8dcc-4054-9bf9-0dbd61d36906
+             */
+            pix_key?: string | null;
+            /** @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned. */
+            credentials: {
+                [key: string]: unknown;
+            };
+        };
+        UpdateProviderAccountDto: {
+            name?: string;
+            active?: boolean;
+            base_url?: string | null;
+            token_url?: string | null;
+            pix_key?: string | null;
+            /** @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned. */
+            credentials?: {
+                [key: string]: unknown;
+            };
+        };
+        ProviderAccountCheckView: {
+            ok: boolean;
+            latency_ms: number;
+            detail: string | null;
+        };
+        ProviderAccountWebhookView: {
+            registered: boolean;
+            webhook_url: string;
         };
         RecipientView: {
             /**
@@ -1568,6 +1767,361 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountView"][];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProviderAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProviderAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountCheckView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProviderAccountsController_registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderAccountWebhookView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

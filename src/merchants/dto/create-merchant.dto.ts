@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActiveField, NameField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+import { ActiveField, NameField, ProviderAccountsField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
 /** Body of `POST /admin/api/merchants` (docs/api.md, Admin API). Unknown fields are refused. */
 export class CreateMerchantDto {
@@ -15,6 +15,9 @@ export class CreateMerchantDto {
 
   @ProviderField()
   provider?: string | null;
+
+  @ProviderAccountsField()
+  provider_accounts?: string[];
 
   @ActiveField()
   active?: boolean;

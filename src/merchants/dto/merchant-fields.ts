@@ -81,6 +81,28 @@ export const SigningSecretField = (): PropertyDecorator =>
     Rule('webhookSigningSecret', stringOrNull('webhook_signing_secret', 1024)),
   );
 
+/** At most this many accounts in a merchant's list: each is tried in turn when the one before refuses. */
+export const MAX_PROVIDER_ACCOUNTS = 10;
+
+function providerAccountsProblem(value: unknown): string | null {
+  if (!Array.isArray(value)) return 'provider_accounts must be an array of provider account ids';
+  if (value.length > MAX_PROVIDER_ACCOUNTS) return `provider_accounts must list at most ${MAX_PROVIDER_ACCOUNTS} accounts`;
+  if (value.some((id) => typeof id !== 'string' || id.length > 64)) return 'provider_accounts must be provider account ids';
+  if (new Set(value).size !== value.length) return 'provider_accounts must not list an account twice';
+  return null;
+}
+
+export const ProviderAccountsField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: [String],
+      example: ['pa_5hQm2Zt8KcV1xLr9BnW3dF7Y'],
+      description: 'Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.',
+    }),
+    present,
+    Rule('providerAccounts', providerAccountsProblem),
+  );
+
 export const ProviderField = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({ type: String, nullable: true, example: 'sandbox', description: 'A provider registered on this gateway; null uses DEFAULT_PROVIDER.' }),

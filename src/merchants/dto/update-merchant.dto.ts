@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ActiveField, NameField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+import { ActiveField, NameField, ProviderAccountsField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
 /**
  * Body of `PATCH /admin/api/merchants/:id`: only the fields present change. `null` clears
@@ -21,4 +21,7 @@ export class UpdateMerchantDto {
 
   @ProviderField()
   provider?: string | null;
+
+  @ProviderAccountsField()
+  provider_accounts?: string[];
 }

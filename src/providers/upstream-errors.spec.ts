@@ -1,5 +1,5 @@
 import { ErrorCode } from '../common/errors/error-codes';
-import { UpstreamError } from '../providers/payment-provider';
+import { UpstreamError } from './payment-provider';
 import { upstreamToAppError } from './upstream-errors';
 
 describe('upstreamToAppError', () => {

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { hydrate, sqlRows } from '../database/sql';
+import { IdempotencyRecord } from './idempotency-record.entity';
+
+/** The part of a record a request that holds it needs. */
+export type HeldRecord = Pick<IdempotencyRecord, 'attempt' | 'paymentId' | 'txid'>;
+
+/** A record as another request finds it, with its lock and retention judged by the database's clock. */
+export interface FoundRecord {
+  record: IdempotencyRecord;
+  /** in_progress under a lock that has not lapsed. */
+  lockActive: boolean;
+  /** Past its retention: as good as absent. */
+  expired: boolean;
+}
+
+/** Create attempts at one provider that did not end in a payment. */
+export interface ProviderFailedAttempts {
+  provider: string;
+  failedAttempts: number;
+}
+
+export interface NewClaim {
+  merchantId: string;
+  key: string;
+  requestHash: string;
+  requestPath: string;
+  paymentId: string;
+  txid: string;
+  lockSeconds: number;
+  ttlSeconds: number;
+}
+
+/**
+ * Every query of the `idempotency_records` table. Locks and their lapse are judged by the
+ * database's now(), the one clock every gateway process sharing the database agrees on.
+ */
+@Injectable()
+export class IdempotencyRecordRepository {
+  constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
+
+  /**
+   * Creates the record, locked by the caller, unless one exists for (merchant, key): the primary
+   * key lets exactly one concurrent INSERT win. Null when another request got there first.
+   */
+  async insertLockedUnlessExists(claim: NewClaim): Promise<HeldRecord | null> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      this.records.manager,
+      `INSERT INTO idempotency_records (merchant_id, key, request_hash, request_path, state, locked_until, payment_id, txid, expires_at)
+       VALUES ($1, $2, $3, $4, 'in_progress', now() + make_interval(secs => $5), $6, $7, now() + make_interval(secs => $8))
+       ON CONFLICT (merchant_id, key) DO NOTHING
+       RETURNING attempt, payment_id, txid`,
+      [claim.merchantId, claim.key, claim.requestHash, claim.requestPath, claim.lockSeconds, claim.paymentId, claim.txid, claim.ttlSeconds],
+    );
+    return rows[0] ? hydrate(this.records.manager, IdempotencyRecord, rows[0]) : null;
+  }
+
+  async find(merchantId: string, key: string): Promise<FoundRecord | null> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      this.records.manager,
+      `SELECT *, (locked_until IS NOT NULL AND locked_until > now()) AS lock_active, (expires_at <= now()) AS expired
+         FROM idempotency_records WHERE merchant_id = $1 AND key = $2`,
+      [merchantId, key],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { record: hydrate(this.records.manager, IdempotencyRecord, row), lockActive: row.lock_active === true, expired: row.expired === true };
+  }
+
+  /** Deletes the record if it is past its retention (checked again here: it may have been renewed meanwhile). */
+  async deleteIfExpired(merchantId: string, key: string): Promise<void> {
+    await this.records.manager.query(`DELETE FROM idempotency_records WHERE merchant_id = $1 AND key = $2 AND expires_at <= now()`, [merchantId, key]);
+  }
+
+  /**
+   * Takes over a retryable record, or one in progress under a lapsed lock, if it is still at
+   * `attempt` (fencing): bumps the attempt, so an earlier holder can no longer complete it. Null
+   * when someone else took it first.
+   */
+  async takeOverIfAttempt(merchantId: string, key: string, attempt: number, lockSeconds: number): Promise<HeldRecord | null> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      this.records.manager,
+      `UPDATE idempotency_records
+          SET state = 'in_progress', locked_until = now() + make_interval(secs => $3), attempt = attempt + 1
+        WHERE merchant_id = $1 AND key = $2 AND attempt = $4
+          AND (state = 'retryable' OR (state = 'in_progress' AND locked_until <= now()))
+        RETURNING attempt, payment_id, txid`,
+      [merchantId, key, lockSeconds, attempt],
+    );
+    return rows[0] ? hydrate(this.records.manager, IdempotencyRecord, rows[0]) : null;
+  }
+
+  /** Makes the record retryable, if `attempt` still holds it (fencing). */
+  async releaseIfAttempt(merchantId: string, key: string, attempt: number): Promise<void> {
+    await this.records.manager.query(
+      `UPDATE idempotency_records SET state = 'retryable', locked_until = NULL
+        WHERE merchant_id = $1 AND key = $2 AND attempt = $3 AND state = 'in_progress'`,
+      [merchantId, key, attempt],
+    );
+  }
+
+  /**
+   * Deletes up to `limit` records whose retention ended before `now`, skipping rows another
+   * transaction holds (SKIP LOCKED), so a purge never waits on or blocks a request. Returns how many.
+   */
+  async deleteExpiredSkipLocked(now: Date, limit: number): Promise<number> {
+    const deleted = await sqlRows<unknown>(
+      this.records.manager,
+      `DELETE FROM idempotency_records WHERE ctid IN (
+         SELECT ctid FROM idempotency_records WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      [now, limit],
+    );
+    return deleted.length;
+  }
+
+  // Dashboard statistics
+
+  /**
+   * Over the records created in the last `hours` hours (by the database's now()), the attempts that
+   * did not end in a payment, per provider of the record's merchant (`defaultProvider` for a
+   * merchant without one): every attempt of a retryable record, all but the last of any other.
+   */
+  failedAttemptsPerProvider(hours: number, defaultProvider: string): Promise<ProviderFailedAttempts[]> {
+    return sqlRows<ProviderFailedAttempts>(
+      this.records.manager,
+      `SELECT coalesce(m.provider, $2) AS provider,
+              sum(CASE WHEN r.state = 'retryable' THEN r.attempt ELSE r.attempt - 1 END)::int AS "failedAttempts"
+         FROM idempotency_records r JOIN merchants m ON m.id = r.merchant_id
+        WHERE r.created_at >= now() - make_interval(hours => $1)
+        GROUP BY 1`,
+      [hours, defaultProvider],
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
+import type { AccountEnvironment } from '../../provider-adapter';
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** PSP hosts are https (mutual TLS); a homologation host may be a bare name or an address. */
+const HTTPS_URL: Parameters<typeof IsUrl>[0] = { protocols: ['https'], require_protocol: true, require_tld: false };
+const ENVIRONMENTS: AccountEnvironment[] = ['sandbox', 'production'];
+const CREDENTIALS_DESCRIPTION =
+  'Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned.';
+
+/** Body of `POST /admin/api/provider-accounts`. Unknown fields are refused. */
+export class CreateProviderAccountDto {
+  @ApiProperty({ example: 'Efí — Loja da Ana', minLength: 1, maxLength: 200 })
+  @trim
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ example: 'efi', description: 'The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `sandbox`.' })
+  @IsString()
+  @MaxLength(50)
+  provider: string;
+
+  @ApiPropertyOptional({ enum: ENVIRONMENTS, default: 'sandbox', description: 'sandbox: the PSP\'s homologation host.' })
+  @IsOptional()
+  @IsIn(ENVIRONMENTS)
+  environment?: AccountEnvironment;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Overrides the PSP\'s documented API host.' })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsUrl(HTTPS_URL, { message: 'base_url must be an https URL' })
+  @MaxLength(500)
+  base_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Overrides the PSP\'s documented token URL.' })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsUrl(HTTPS_URL, { message: 'token_url must be an https URL' })
+  @MaxLength(500)
+  token_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906', description: 'The receiving Pix key.' })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @trim
+  @IsString()
+  @Length(1, 77)
+  pix_key?: string | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: CREDENTIALS_DESCRIPTION })
+  @IsObject()
+  credentials: Record<string, unknown>;
+}
+
+/** Body of `PATCH /admin/api/provider-accounts/:id`: only the fields sent change; `credentials` is replaced whole. */
+export class UpdateProviderAccountDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @IsOptional()
+  @trim
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsUrl(HTTPS_URL, { message: 'base_url must be an https URL' })
+  @MaxLength(500)
+  base_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsUrl(HTTPS_URL, { message: 'token_url must be an https URL' })
+  @MaxLength(500)
+  token_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @trim
+  @IsString()
+  @Length(1, 77)
+  pix_key?: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: CREDENTIALS_DESCRIPTION })
+  @IsOptional()
+  @IsObject()
+  credentials?: Record<string, unknown>;
+}

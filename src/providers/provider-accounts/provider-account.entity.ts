@@ -1,0 +1,29 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { AccountEnvironment, CredentialsSummary } from '../provider-adapter';
+
+/** One set of credentials at one PSP (docs/providers.md). The credentials themselves are sealed. */
+@Entity({ name: 'provider_accounts' })
+export class ProviderAccount {
+  @PrimaryColumn({ type: 'text' }) id: string;
+  @Column({ type: 'text' }) name: string;
+  /** The adapter's name: `pix-api`, `efi`, `bb`, …, `sandbox`. */
+  @Column({ type: 'text' }) provider: string;
+  @Column({ type: 'text', default: 'sandbox' }) environment: AccountEnvironment;
+  @Column({ name: 'base_url', type: 'text', nullable: true }) baseUrl: string | null;
+  @Column({ name: 'token_url', type: 'text', nullable: true }) tokenUrl: string | null;
+  @Column({ name: 'pix_key', type: 'text', nullable: true }) pixKey: string | null;
+  @Column({ type: 'boolean', default: true }) active: boolean;
+  /** The credentials as JSON, sealed with SECRETS_KEY (SecretBox). Never returned, never logged. */
+  @Column({ name: 'credentials_enc', type: 'text' }) credentialsEnc: string;
+  @Column({ name: 'credentials_summary', type: 'jsonb' }) credentialsSummary: CredentialsSummary;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** A merchant's ordered list of accounts: position 0 is tried first. */
+@Entity({ name: 'merchant_provider_accounts' })
+export class MerchantProviderAccount {
+  @PrimaryColumn({ name: 'merchant_id', type: 'text' }) merchantId: string;
+  @PrimaryColumn({ type: 'integer' }) position: number;
+  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+}

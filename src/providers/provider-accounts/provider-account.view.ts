@@ -1,0 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AccountEnvironment } from '../provider-adapter';
+
+export class CredentialsSummaryView {
+  @ApiProperty({ type: String, nullable: true, example: 'Client_Id_4f1c…' }) client_id: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'CN=loja-da-ana,O=Loja da Ana' }) certificate_subject: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) certificate_expires_at: string | null;
+}
+
+/** A provider account as the admin API shows it: never its credentials. */
+export class ProviderAccountView {
+  @ApiProperty({ example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }) id: string;
+  @ApiProperty({ example: 'Efí — Loja da Ana' }) name: string;
+  @ApiProperty({ example: 'efi' }) provider: string;
+  @ApiProperty({ enum: ['sandbox', 'production'] }) environment: AccountEnvironment;
+  @ApiProperty({ type: String, nullable: true }) base_url: string | null;
+  @ApiProperty({ type: String, nullable: true }) token_url: string | null;
+  @ApiProperty({ type: String, nullable: true }) pix_key: string | null;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ example: 'https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y', description: 'Where the PSP must post this account\'s events.' })
+  webhook_url: string;
+  @ApiProperty({ type: CredentialsSummaryView }) credentials_summary: CredentialsSummaryView;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class ProviderAccountCheckView {
+  @ApiProperty() ok: boolean;
+  @ApiProperty() latency_ms: number;
+  @ApiProperty({ type: String, nullable: true }) detail: string | null;
+}
+
+export class ProviderAccountWebhookView {
+  @ApiProperty() registered: boolean;
+  @ApiProperty() webhook_url: string;
+}

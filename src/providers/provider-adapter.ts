@@ -1,0 +1,155 @@
+import type { PaymentStatus } from '../payments/payment-status';
+import type { CreateChargeRequest, ProviderCharge, ProviderEvent, ProviderHealth } from './payment-provider';
+
+/**
+ * The provider interface that carries real PSPs (docs/providers.md): every call names the provider
+ * account it acts for, because credentials, hosts and Pix keys belong to accounts, not to the
+ * adapter. Adapters are translation plus HTTP: no database, no Nest request scope, no AppError.
+ * Each maps its own statuses with an exhaustive switch, validates what the PSP answers at the edge
+ * (an answer that does not parse is UpstreamError 'malformed'), and never logs credentials.
+ */
+export interface ProviderAdapter<C = unknown> {
+  /** The name in URLs (`/webhooks/<name>/<account>`), in `payments.provider` and in envelopes. */
+  readonly name: string;
+  readonly capabilities: ProviderCapabilities;
+
+  /**
+   * Checks credentials for shape before anything is stored: a certificate that does not parse, a
+   * key that does not match it, an expired certificate, a PKCS#12 bundle with a wrong password, a
+   * missing field. Throws CredentialsError naming the field (`credentials.<field>`); never echoes
+   * a secret in its message.
+   */
+  parseCredentials(input: unknown, settings: AccountSettings): C;
+
+  /** What may be shown about the credentials: nothing secret (client id, certificate subject and expiry). */
+  summarizeCredentials(credentials: C): CredentialsSummary;
+
+  /**
+   * Creates a charge. With `capabilities.txid === 'gateway'` the request's txid is the PSP's
+   * idempotency key: the same txid again returns the same charge, never a second one.
+   */
+  createCharge(account: ProviderAccountRef<C>, request: CreateChargeRequest): Promise<ProviderCharge>;
+
+  /** Reads a charge back (reads, reconciliation, callbacks' read-back). */
+  getCharge(account: ProviderAccountRef<C>, ref: ChargeLookup): Promise<ProviderCharge>;
+
+  /** Cancels a charge that is still open; answers the charge as the PSP now holds it (it may be paid). */
+  cancelCharge?(account: ProviderAccountRef<C>, ref: ChargeLookup): Promise<ProviderCharge>;
+
+  /** Returns money of a paid charge, in full or in part (Pix: a devolução by endToEndId). */
+  refund?(account: ProviderAccountRef<C>, request: RefundRequest): Promise<ProviderRefund>;
+  getRefund?(account: ProviderAccountRef<C>, ref: RefundLookup): Promise<ProviderRefund>;
+
+  /** Registers `url` as where the PSP posts this account's events (Pix API: `PUT /webhook/{chave}`). */
+  registerWebhook?(account: ProviderAccountRef<C>, url: string): Promise<void>;
+
+  /**
+   * Turns a callback into the events it proves: zero (a ping), one, or many (a Pix API batch). The
+   * body alone proves nothing: an adapter verifies a signature over the raw request or reads each
+   * entry back from the PSP with the account's credentials, and returns only what is confirmed.
+   * Throws WebhookAuthError when nothing in the callback can be confirmed (401), WebhookParseError
+   * when it is not this provider's callback at all (400).
+   */
+  receiveWebhook(account: ProviderAccountRef<C>, request: InboundWebhook): Promise<ProviderEvent[]>;
+
+  /** Obtains a token (where the PSP has them) and makes one cheap read. */
+  check(account: ProviderAccountRef<C>): Promise<ProviderHealth>;
+}
+
+export interface ProviderCapabilities {
+  refund: boolean;
+  partialRefund: boolean;
+  cancel: boolean;
+  registerWebhook: boolean;
+  /** Who chooses the txid: the gateway (Pix API `PUT /cob/{txid}`) or the PSP (Mercado Pago). */
+  txid: 'gateway' | 'provider';
+}
+
+export type AccountEnvironment = 'sandbox' | 'production';
+
+/** The non-secret settings of an account, which adapters need to validate and use credentials. */
+export interface AccountSettings {
+  environment: AccountEnvironment;
+  /** Overrides the PSP's documented host for the environment. */
+  baseUrl: string | null;
+  tokenUrl: string | null;
+  /** The receiving Pix key (the `chave` of charges and of webhook registration). */
+  pixKey: string | null;
+}
+
+/** One set of credentials at one PSP, as an adapter receives it: decrypted and parsed. */
+export interface ProviderAccountRef<C = unknown> extends AccountSettings {
+  /** `pa_…`; for a merchant with no accounts, the provider's built-in account id. */
+  id: string;
+  provider: string;
+  credentials: C;
+}
+
+export interface CredentialsSummary {
+  clientId?: string;
+  certificateSubject?: string;
+  certificateExpiresAt?: string;
+}
+
+export interface ChargeLookup {
+  txid: string;
+  providerPaymentId: string | null;
+}
+
+export interface RefundRequest {
+  /** The gateway's refund id (`ref_…`): with capabilities.txid 'gateway', also the devolução id. */
+  refundId: string;
+  charge: ChargeLookup;
+  /** The Pix being returned (its endToEndId), when the PSP refunds by it. */
+  endToEndId: string | null;
+  amountCents: number;
+  reason: string | null;
+}
+
+export interface RefundLookup {
+  refundId: string;
+  endToEndId: string | null;
+  providerRefundId: string | null;
+}
+
+export type ProviderRefundStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface ProviderRefund {
+  refundId: string;
+  providerRefundId: string;
+  status: ProviderRefundStatus;
+  amountCents: number;
+  failureReason: string | null;
+}
+
+/** A callback as it reached the gateway: enough for any scheme (signatures over the URL, the query, the raw bytes). */
+export interface InboundWebhook {
+  method: string;
+  /** The path after `/webhooks/<provider>/<account>` (e.g. `/pix`), '' when none. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}
+
+/** Credentials that fail their shape check: 400 VALIDATION_ERROR naming `field`. */
+export class CredentialsError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CredentialsError';
+  }
+}
+
+/** A callback none of whose claims could be verified or confirmed: 401 INVALID_SIGNATURE, nothing changed. */
+export class WebhookAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookAuthError';
+  }
+}
+
+/** Statuses a charge read back can report, for adapters mapping their own (exhaustive switch). */
+export type ChargeStatus = PaymentStatus;

@@ -1,0 +1,168 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+/**
+ * A test-time PKI, made in memory the first time a test asks for it and kept for the rest of the
+ * process, so several specs in one Jest worker share it.
+ *
+ * Keys are RSA 2048 from Node's native crypto (fast, and node-forge's PKCS#12 writer only takes RSA
+ * keys); node-forge builds and signs the X.509 certificates and the PKCS#12 bundles.
+ */
+
+/** A certificate and its private key, both PEM. */
+export interface CertAndKey {
+  cert: string;
+  key: string;
+}
+
+export interface TestPki {
+  /** The test CA: it signs every certificate below except `untrustedClient`. */
+  ca: CertAndKey;
+  /** The PSP's server certificate: CN=localhost, SAN DNS:localhost and IP:127.0.0.1. */
+  server: CertAndKey;
+  /** A valid client certificate (extendedKeyUsage clientAuth), as a PSP issues to its customer. */
+  client: CertAndKey;
+  /** Signed by the CA, but its validity ended yesterday: refused in the TLS handshake. */
+  expiredClient: CertAndKey;
+  /** A CA-signed certificate with a private key that is NOT its own (Node refuses to load the pair). */
+  mismatchedClient: CertAndKey;
+  /** Self-signed, from outside the CA: refused in the TLS handshake. */
+  untrustedClient: CertAndKey;
+  /** `client`'s certificate (and the CA's) with its key as PKCS#12, base64, with a password. */
+  clientP12: { base64: string; password: string };
+  /** The same bundle without a password (as some PSPs hand it out). */
+  clientP12NoPassword: { base64: string };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface KeyPair {
+  privatePem: string;
+  forgePrivate: forge.pki.rsa.PrivateKey;
+  forgePublic: forge.pki.rsa.PublicKey;
+}
+
+function rsaKeyPair(): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return {
+    privatePem: privateKey,
+    forgePrivate: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey,
+    forgePublic: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+  };
+}
+
+interface Issue {
+  commonName: string;
+  subjectKey: KeyPair;
+  /** The issuer; omitted for a self-signed certificate. */
+  issuer?: { cert: forge.pki.Certificate; key: KeyPair };
+  isCa?: boolean;
+  usage?: 'server' | 'client';
+  notBefore?: Date;
+  notAfter?: Date;
+}
+
+function issue(spec: Issue): forge.pki.Certificate {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = spec.subjectKey.forgePublic;
+  // A positive serial: the top bit of the first byte cleared.
+  const serial = randomBytes(16);
+  serial[0] = serial[0]! & 0x7f;
+  cert.serialNumber = serial.toString('hex');
+  const now = Date.now();
+  cert.validity.notBefore = spec.notBefore ?? new Date(now - DAY_MS);
+  cert.validity.notAfter = spec.notAfter ?? new Date(now + 365 * DAY_MS);
+  const subject = [
+    { name: 'commonName', value: spec.commonName },
+    { name: 'organizationName', value: 'Pix Gateway Tests' },
+    { name: 'countryName', value: 'BR' },
+  ];
+  cert.setSubject(subject);
+  cert.setIssuer(spec.issuer ? spec.issuer.cert.subject.attributes : subject);
+  const extensions: object[] = [{ name: 'subjectKeyIdentifier' }];
+  if (spec.issuer) {
+    extensions.push({ name: 'authorityKeyIdentifier', keyIdentifier: spec.issuer.cert.generateSubjectKeyIdentifier().getBytes() });
+  }
+  if (spec.isCa) {
+    extensions.push({ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true });
+  } else {
+    extensions.push(
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: spec.usage === 'server', clientAuth: spec.usage === 'client' },
+    );
+  }
+  if (spec.usage === 'server') {
+    extensions.push({
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' }, // dNSName
+        { type: 7, ip: '127.0.0.1' }, // iPAddress
+      ],
+    });
+  }
+  cert.setExtensions(extensions);
+  cert.sign((spec.issuer?.key ?? spec.subjectKey).forgePrivate, forge.md.sha256.create());
+  return cert;
+}
+
+function p12Base64(key: KeyPair, chain: forge.pki.Certificate[], password: string | null): string {
+  // AES-256 (PBES2) rather than forge's default 3DES, which OpenSSL 3 still reads but frowns upon.
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key.forgePrivate, chain, password, { algorithm: 'aes256', friendlyName: 'pix-client' });
+  return forge.util.encode64(forge.asn1.toDer(asn1).getBytes());
+}
+
+function build(): TestPki {
+  const pem = (cert: forge.pki.Certificate) => forge.pki.certificateToPem(cert);
+  const caKey = rsaKeyPair();
+  const caCert = issue({ commonName: 'Pix Gateway Test CA', subjectKey: caKey, isCa: true, notAfter: new Date(Date.now() + 10 * 365 * DAY_MS) });
+  const issuer = { cert: caCert, key: caKey };
+
+  const serverKey = rsaKeyPair();
+  const serverCert = issue({ commonName: 'localhost', subjectKey: serverKey, issuer, usage: 'server' });
+
+  const clientKey = rsaKeyPair();
+  const clientCert = issue({ commonName: 'pix-gateway-client', subjectKey: clientKey, issuer, usage: 'client' });
+
+  const expiredKey = rsaKeyPair();
+  const now = Date.now();
+  const expiredCert = issue({
+    commonName: 'pix-gateway-client-expired',
+    subjectKey: expiredKey,
+    issuer,
+    usage: 'client',
+    notBefore: new Date(now - 30 * DAY_MS),
+    notAfter: new Date(now - DAY_MS),
+  });
+
+  // A certificate issued for a key of its own, handed out with the valid client's key instead.
+  const orphanKey = rsaKeyPair();
+  const mismatchedCert = issue({ commonName: 'pix-gateway-client-mismatched', subjectKey: orphanKey, issuer, usage: 'client' });
+
+  const untrustedKey = rsaKeyPair();
+  const untrustedCert = issue({ commonName: 'pix-gateway-client-untrusted', subjectKey: untrustedKey, usage: 'client' });
+
+  const password = 'test-p12-password';
+  return {
+    ca: { cert: pem(caCert), key: caKey.privatePem },
+    server: { cert: pem(serverCert), key: serverKey.privatePem },
+    client: { cert: pem(clientCert), key: clientKey.privatePem },
+    expiredClient: { cert: pem(expiredCert), key: expiredKey.privatePem },
+    mismatchedClient: { cert: pem(mismatchedCert), key: clientKey.privatePem },
+    untrustedClient: { cert: pem(untrustedCert), key: untrustedKey.privatePem },
+    clientP12: { base64: p12Base64(clientKey, [clientCert, caCert], password), password },
+    clientP12NoPassword: { base64: p12Base64(clientKey, [clientCert, caCert], null) },
+  };
+}
+
+let cached: TestPki | undefined;
+
+/** The process's test PKI, built on first use (about a second) and shared afterwards. */
+export function testPki(): TestPki {
+  cached ??= build();
+  return cached;
+}

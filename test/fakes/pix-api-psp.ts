@@ -1,0 +1,900 @@
+import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createDynamicPix, hasError } from 'pix-utils';
+import { testPki, type TestPki } from './certificates';
+import { pixApiValidator, type PixApiValidator, type Query } from './pix-api-openapi';
+
+/*
+ * A fake PSP speaking the Central Bank's Pix API (the OpenAPI document beside this file) over real
+ * HTTPS with mutual TLS, with OAuth2 client credentials in front, as a bank's "API Pix" does.
+ * Every request it receives, every answer it gives and every callback it posts is checked against
+ * the (corrected) document; a violation is recorded and the request answered 400 naming it, so a
+ * spec that calls `assertNoViolations()` after each test learns when the gateway, or the fake,
+ * steps outside the standard.
+ */
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = any;
+
+export interface PixApiPspOptions {
+  /** Where the API lives under the origin: `/v2` (default), `/api/v1`, `` … */
+  basePath?: string;
+  /** The OAuth2 token endpoint, outside or inside the base path (default `/oauth/token`). */
+  tokenPath?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Lifetime of issued access tokens, in seconds (default 3600). */
+  tokenTtlSeconds?: number;
+  /** The status of a created charge: 201 as the document says (default), or 200 as some PSPs answer. */
+  createStatus?: 200 | 201;
+  /** The name of the charge's copy-and-paste BR Code: `pixCopiaECola` (the document's) or `brcode` (Sicoob's). */
+  copyPasteField?: 'pixCopiaECola' | 'brcode';
+  /** Query parameters every API call must carry, e.g. Banco do Brasil's `{ 'gw-dev-app-key': 'k' }`. */
+  requiredQuery?: Record<string, string>;
+  /** Headers every API call must carry, e.g. Sicoob's `{ client_id: 'id' }`. Names are case-insensitive. */
+  requiredHeaders?: Record<string, string>;
+  /** The receiver's CNPJ, shown in webhook answers. */
+  receiverCnpj?: string;
+  /** The BR Code's merchant name and city (field 59 and 60). */
+  merchantName?: string;
+  merchantCity?: string;
+  /** Host (and path) prefix of the charges' payload locations; scheme-less, as the standard has it. */
+  locationHost?: string;
+  /** ISPB of the payer's PSP in generated end-to-end ids. */
+  payerIspb?: string;
+  /** Appended to the webhook URL for Pix callbacks; the document's `{webhookUrl}/pix` (default `/pix`). */
+  callbackPathSuffix?: string;
+  /** Certificates; the process's test PKI by default. */
+  pki?: TestPki;
+}
+
+export interface PixPayer {
+  name: string;
+  cpf?: string;
+  cnpj?: string;
+}
+
+export interface PayOptions {
+  /** What the payer paid, in centavos; the charge's amount by default. */
+  amountCents?: number;
+  payer?: PixPayer;
+  /** Free text from the payer (`infoPagador`). */
+  info?: string;
+  /** Post `{"pix":[…]}` to the key's webhook (default true). */
+  postCallback?: boolean;
+}
+
+export interface CallbackResult {
+  url: string;
+  /** The body as sent. */
+  body: string;
+  /** The receiver's status, or undefined when the post failed (see `error`). */
+  status?: number;
+  responseBody?: string;
+  error?: string;
+  /** What the document finds wrong with the body (recorded as violations for the fake's own callbacks only). */
+  violations: string[];
+}
+
+export interface CallbackInit {
+  method?: string;
+  headers?: Record<string, string>;
+  /** For https receivers: client certificate (the document protects callbacks with mTLS) and CA. */
+  tls?: { cert?: string; key?: string; ca?: string };
+}
+
+export interface FailureSpec {
+  /**
+   * `down`: the socket is destroyed without an answer; `status`: that HTTP status (default 503)
+   * with a generic problem body; `slow`: the answer is held `delayMs` (default 2000), then given;
+   * `malformed`: 200 with a body that is not the documented JSON; `problem`: the PSP refuses with
+   * the problem the document describes for the route (default status 400).
+   */
+  kind: 'down' | 'status' | 'slow' | 'malformed' | 'problem';
+  status?: number;
+  delayMs?: number;
+  /** How many requests it applies to (default 1). */
+  times?: number;
+  /** Only requests whose path (with the base path, as sent) matches. */
+  path?: RegExp | string;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path as sent, base path included, without the query. */
+  path: string;
+  query: Query;
+  /** Headers, with credentials replaced by `<redacted>`. */
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON or form body (secrets redacted), the raw text otherwise, undefined when empty. */
+  body: unknown;
+  at: Date;
+}
+
+export interface Webhook {
+  webhookUrl: string;
+  chave: string;
+  criacao: string;
+}
+
+export interface PixApiPsp {
+  /** `https://127.0.0.1:PORT` + base path: the API base URL. */
+  readonly url: string;
+  readonly origin: string;
+  readonly tokenUrl: string;
+  /** The CA that signed the server certificate (and the client certificates). */
+  readonly caPem: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Charges by txid, as the API shows them (the objects are live). */
+  readonly charges: Map<string, Json>;
+  /** Received Pix by endToEndId (the same objects as in the charges' `pix` lists). */
+  readonly pixes: Map<string, Json>;
+  /** Registered webhooks by Pix key. */
+  readonly webhooks: Map<string, Webhook>;
+  readonly requests: LoggedRequest[];
+  /** Callbacks posted, by `pay`, `refundSettles` or `postCallback`. */
+  readonly callbacks: CallbackResult[];
+  /** Violations of the document seen so far. */
+  readonly violations: string[];
+  /** Requests to the token endpoint. */
+  readonly tokenRequests: number;
+  /** TLS handshakes the server refused (no client certificate, an expired or untrusted one). */
+  readonly tlsRefusals: number;
+  /** Invalidates every token issued so far: the next API call with one gets 401. */
+  expireTokens(): void;
+  /** A payment of an ATIVA charge: CONCLUIDA, a new Pix, and (unless told not to) the callback. */
+  pay(txid: string, options?: PayOptions): Promise<{ pix: Json; callback?: CallbackResult }>;
+  /** POSTs anything to any http(s) URL: forged, batched or repeated notifications. */
+  postCallback(url: string, body: unknown, init?: CallbackInit): Promise<CallbackResult>;
+  /** A refund reaches its final status; the Pix's callback is posted (the document says so) unless told not to. */
+  refundSettles(e2eid: string, id: string, status: 'DEVOLVIDO' | 'NAO_REALIZADO', options?: { postCallback?: boolean; motivo?: string }): Promise<{ refund: Json; callback?: CallbackResult }>;
+  /** Queues a failure for the next matching request(s). */
+  fail(spec: FailureSpec): void;
+  /** Forgets the queued failures. */
+  reset(): void;
+  /** Returns the violations seen so far and forgets them. */
+  takeViolations(): string[];
+  /** Throws, listing them, if the document was violated (and forgets them, for the next test). */
+  assertNoViolations(): void;
+  close(): Promise<void>;
+}
+
+const ERROR_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
+const DEFAULT_SCOPES = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+const MAX_BODY = 1024 * 1024;
+
+interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  violacoes?: { razao: string; propriedade?: string; valor?: string }[];
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Checked against the document's answer for this status instead (a profile's declared deviation). */
+  documentedStatus?: number;
+  /** Not checked against the document (answers of the OAuth2 layer, of the fake's own limits). */
+  unchecked?: boolean;
+}
+
+interface IssuedToken {
+  expiresAt: number;
+  scopes: string[];
+  generation: number;
+}
+
+interface FailureRule extends FailureSpec {
+  remaining: number;
+}
+
+/** `centavos` as the document writes money: "10.50". */
+function money(centavos: number): string {
+  if (!Number.isSafeInteger(centavos) || centavos < 0) throw new Error(`not a whole number of centavos: ${centavos}`);
+  return `${Math.floor(centavos / 100)}.${String(centavos % 100).padStart(2, '0')}`;
+}
+
+function centavos(value: string): number {
+  const [units, cents] = value.split('.');
+  return Number(units) * 100 + Number(cents ?? 0);
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+function alphanumeric(length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return text;
+}
+
+/** yyyyMMddHHmm in UTC, as end-to-end and return ids carry it. */
+function minuteStamp(date: Date): string {
+  return date.toISOString().replace(/[-T:]/g, '').slice(0, 12);
+}
+
+/** An SPI id: a letter (E for a payment, D for a return), the ISPB, yyyyMMddHHmm and 11 alphanumerics = 32. */
+function spiId(letter: 'E' | 'D', ispb: string, at: Date): string {
+  return `${letter}${ispb}${minuteStamp(at)}${alphanumeric(11)}`;
+}
+
+function problem(status: number, type: string, title: string, detail?: string, violacoes?: Problem['violacoes']): Reply {
+  const body: Problem = { type: type.includes(':') ? type : `${ERROR_TYPE}${type}`, title, status };
+  if (detail !== undefined) body.detail = detail;
+  if (violacoes?.length) body.violacoes = violacoes;
+  return { status, body, headers: { 'content-type': 'application/problem+json' } };
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function equalSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const copy: IncomingHttpHeaders = { ...headers };
+  for (const name of Object.keys(copy)) {
+    if (name === 'authorization') {
+      const scheme = String(copy[name]).split(' ')[0];
+      copy[name] = `${scheme} <redacted>`;
+    } else if (name === 'cookie' || /secret|password|token/i.test(name)) {
+      copy[name] = '<redacted>';
+    }
+  }
+  return copy;
+}
+
+/** A charge's status, as the document's CobrancaStatus names it. */
+type ChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+
+export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<PixApiPsp> {
+  const pki = options.pki ?? testPki();
+  const basePath = (options.basePath ?? '/v2').replace(/\/+$/, '');
+  const tokenPath = options.tokenPath ?? '/oauth/token';
+  const clientId = options.clientId ?? 'fake-psp-client-id';
+  const clientSecret = options.clientSecret ?? 'fake-psp-client-secret';
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
+  const copyPasteField = options.copyPasteField ?? 'pixCopiaECola';
+  const createStatus = options.createStatus ?? 201;
+  const receiverCnpj = options.receiverCnpj ?? '12345678000195';
+  const merchantName = options.merchantName ?? 'FAKE PSP RECEBEDOR';
+  const merchantCity = options.merchantCity ?? 'SAO PAULO';
+  const locationHost = options.locationHost ?? 'pix.fake-psp.example/qr/v2';
+  const payerIspb = options.payerIspb ?? '60701190';
+  const callbackPathSuffix = options.callbackPathSuffix ?? '/pix';
+  const requiredHeaders = Object.entries(options.requiredHeaders ?? {}).map(([name, value]) => [name.toLowerCase(), value] as const);
+  const validator: PixApiValidator = pixApiValidator();
+
+  const charges = new Map<string, Json>();
+  const pixes = new Map<string, Json>();
+  const webhooks = new Map<string, Webhook>();
+  const requests: LoggedRequest[] = [];
+  const callbacks: CallbackResult[] = [];
+  const violations: string[] = [];
+  const tokens = new Map<string, IssuedToken>();
+  let tokenGeneration = 0;
+  let tokenRequests = 0;
+  let tlsRefusals = 0;
+  let nextLocationId = 1;
+  let failures: FailureRule[] = [];
+  const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  let closed = false;
+
+  const record = (found: string[]): void => {
+    violations.push(...found);
+  };
+
+  // ---- OAuth2 client credentials (RFC 6749 section 4.4) -------------------------------------
+
+  const tokenEndpoint = (method: string, headers: IncomingHttpHeaders, raw: string): Reply => {
+    tokenRequests++;
+    const oauthError = (status: number, error: string, description: string, extra?: Record<string, string>): Reply => ({
+      status,
+      body: { error, error_description: description },
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra },
+      unchecked: true,
+    });
+    if (method !== 'POST') return { ...oauthError(405, 'invalid_request', 'the token endpoint takes POST'), headers: { allow: 'POST', 'content-type': 'application/json' } };
+    if (!/^application\/x-www-form-urlencoded\b/i.test(headers['content-type'] ?? '')) {
+      return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+    }
+    const form = new URLSearchParams(raw);
+    let id: string | undefined;
+    let secret: string | undefined;
+    const basic = /^Basic\s+(\S+)$/i.exec(headers.authorization ?? '');
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) return oauthError(401, 'invalid_client', 'malformed Basic credentials', { 'www-authenticate': 'Basic realm="fake-psp"' });
+      // RFC 6749 section 2.3.1: both parts are form-urlencoded before being joined.
+      id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+      if (form.has('client_secret')) return oauthError(400, 'invalid_request', 'client credentials given both by Basic and in the body');
+    } else {
+      id = form.get('client_id') ?? undefined;
+      secret = form.get('client_secret') ?? undefined;
+    }
+    const grantType = form.get('grant_type');
+    if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is missing');
+    if (id === undefined || secret === undefined) {
+      return oauthError(401, 'invalid_client', 'no client credentials', { 'www-authenticate': 'Basic realm="fake-psp"' });
+    }
+    if (!equalSecret(id, clientId) || !equalSecret(secret, clientSecret)) {
+      return oauthError(401, 'invalid_client', 'unknown client or wrong secret', basic ? { 'www-authenticate': 'Basic realm="fake-psp"' } : undefined);
+    }
+    if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
+    const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
+    const known = Object.keys(validator.scopes());
+    const unknown = requested.filter((scope) => !known.includes(scope));
+    if (unknown.length) return oauthError(400, 'invalid_scope', `unknown scope: ${unknown.join(' ')}`);
+    const scopes = requested.length ? requested : DEFAULT_SCOPES;
+    const accessToken = randomBytes(24).toString('base64url');
+    tokens.set(accessToken, { expiresAt: Date.now() + tokenTtlSeconds * 1000, scopes, generation: tokenGeneration });
+    return {
+      status: 200,
+      body: { access_token: accessToken, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: scopes.join(' ') },
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' },
+      unchecked: true,
+    };
+  };
+
+  /** The bearer token's grant, or the 401 to answer (RFC 6750). */
+  const authenticate = (headers: IncomingHttpHeaders): IssuedToken | Reply => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
+    const challenge = (error?: string): Reply => ({
+      ...problem(401, 'about:blank', 'Unauthorized', error ? 'the access token is invalid or has expired' : 'an access token is required'),
+      headers: { 'content-type': 'application/problem+json', 'www-authenticate': `Bearer realm="fake-psp"${error ? `, error="${error}"` : ''}` },
+      unchecked: true,
+    });
+    if (!bearer) return challenge();
+    const grant = tokens.get(bearer[1]!);
+    if (!grant || grant.generation !== tokenGeneration || grant.expiresAt <= Date.now()) return challenge('invalid_token');
+    return grant;
+  };
+
+  // ---- Charges (cob) -----------------------------------------------------------------------
+
+  const brCode = (location: string): string => {
+    const pix = createDynamicPix({ merchantName, merchantCity, url: location });
+    if (hasError(pix)) throw new Error(`pix-utils refused the BR Code for ${location}: ${pix.message}`);
+    return pix.toBRCode();
+  };
+
+  const chargeView = (charge: Json): Json => structuredClone(charge);
+
+  const createCharge = (txid: string, body: Json): Reply => {
+    const existing = charges.get(txid);
+    if (existing) {
+      if (existing.status !== 'ATIVA') {
+        return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', `A cobrança ${txid} já existe e não está ATIVA.`);
+      }
+      return { status: createStatus, body: chargeView(existing), documentedStatus: 201 };
+    }
+    const semantic = chargeProblems(body);
+    if (semantic) return semantic;
+    const now = new Date().toISOString();
+    const location = `${locationHost}/${randomUUID().replace(/-/g, '')}`;
+    const charge: Json = {
+      calendario: { criacao: now, expiracao: body.calendario?.expiracao ?? 86400 },
+      txid,
+      revisao: 0,
+      loc: { id: nextLocationId++, location, tipoCob: 'cob', criacao: now, txid },
+      location,
+      status: 'ATIVA' satisfies ChargeStatus,
+      ...(body.devedor ? { devedor: body.devedor } : {}),
+      valor: body.valor,
+      chave: body.chave,
+      ...(body.solicitacaoPagador !== undefined ? { solicitacaoPagador: body.solicitacaoPagador } : {}),
+      ...(body.infoAdicionais !== undefined ? { infoAdicionais: body.infoAdicionais } : {}),
+      [copyPasteField]: brCode(location),
+    };
+    charges.set(txid, charge);
+    return { status: createStatus, body: chargeView(charge), documentedStatus: 201 };
+  };
+
+  /** The semantic refusals the document lists for PUT/PATCH /cob/{txid}. */
+  const chargeProblems = (body: Json): Reply | undefined => {
+    const violacoes: Problem['violacoes'] = [];
+    if (body.calendario?.expiracao !== undefined && body.calendario.expiracao <= 0) {
+      violacoes.push({ razao: 'O campo cob.calendario.expiracao é igual ou menor que zero.', propriedade: 'cob.calendario.expiracao' });
+    }
+    if (body.valor?.original !== undefined && centavos(body.valor.original) === 0 && !body.valor.retirada) {
+      violacoes.push({ razao: 'O campo cob.valor.original é zero.', propriedade: 'cob.valor.original', valor: body.valor.original });
+    }
+    if (!violacoes.length) return undefined;
+    return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'A requisição que busca alterar ou criar uma cobrança não respeita o schema ou está semanticamente errada.', violacoes);
+  };
+
+  const reviseCharge = (txid: string, body: Json): Reply => {
+    const charge = charges.get(txid);
+    if (!charge) return problem(404, 'CobNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança com o txid ${txid}.`);
+    if (charge.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', 'Operação inválida.', `A cobrança ${txid} não está ATIVA.`);
+    if (body.status !== undefined) {
+      if (Object.keys(body).some((key) => key !== 'status')) {
+        return problem(400, 'CobOperacaoInvalida', 'Operação inválida.', 'Remover a cobrança junto com outras alterações não faz sentido.');
+      }
+      charge.status = body.status;
+      charge.revisao++;
+      return { status: 200, body: chargeView(charge) };
+    }
+    const semantic = chargeProblems(body);
+    if (semantic) return semantic;
+    if (body.calendario?.expiracao !== undefined) charge.calendario.expiracao = body.calendario.expiracao;
+    if (body.valor) charge.valor = { ...charge.valor, ...body.valor };
+    for (const key of ['devedor', 'chave', 'solicitacaoPagador', 'infoAdicionais']) {
+      if (body[key] !== undefined) charge[key] = body[key];
+    }
+    charge.revisao++;
+    return { status: 200, body: chargeView(charge) };
+  };
+
+  const getCharge = (txid: string, query: Query): Reply => {
+    const charge = charges.get(txid);
+    const revisao = firstValue(query.revisao);
+    if (!charge || (revisao !== undefined && Number(revisao) > charge.revisao)) {
+      return problem(404, 'CobNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança com o txid ${txid}${revisao !== undefined ? ` na revisão ${revisao}` : ''}.`);
+    }
+    return { status: 200, body: chargeView(charge) };
+  };
+
+  const page = <T>(items: T[], query: Query): { items: T[]; paginacao: Json } => {
+    const paginaAtual = Number(firstValue(query['paginacao.paginaAtual']) ?? 0);
+    const itensPorPagina = Number(firstValue(query['paginacao.itensPorPagina']) ?? 100);
+    return {
+      items: items.slice(paginaAtual * itensPorPagina, (paginaAtual + 1) * itensPorPagina),
+      paginacao: { paginaAtual, itensPorPagina, quantidadeDePaginas: Math.max(1, Math.ceil(items.length / itensPorPagina)), quantidadeTotalDeItens: items.length },
+    };
+  };
+
+  const inRange = (iso: string, query: Query): boolean => {
+    const at = Date.parse(iso);
+    return at >= Date.parse(firstValue(query.inicio)!) && at <= Date.parse(firstValue(query.fim)!);
+  };
+
+  const listCharges = (query: Query): Reply => {
+    const cpf = firstValue(query.cpf);
+    const cnpj = firstValue(query.cnpj);
+    const status = firstValue(query.status);
+    const found = [...charges.values()].filter(
+      (charge) =>
+        inRange(charge.calendario.criacao, query) &&
+        (cpf === undefined || charge.devedor?.cpf === cpf) &&
+        (cnpj === undefined || charge.devedor?.cnpj === cnpj) &&
+        (status === undefined || charge.status === status),
+    );
+    const { items, paginacao } = page(found, query);
+    const parametros: Json = { inicio: firstValue(query.inicio), fim: firstValue(query.fim), paginacao };
+    for (const key of ['cpf', 'cnpj', 'status'] as const) if (query[key] !== undefined) parametros[key] = firstValue(query[key]);
+    return { status: 200, body: { parametros, cobs: items.map(chargeView) } };
+  };
+
+  // ---- Pix and refunds ------------------------------------------------------------------
+
+  const getPix = (e2eid: string): Reply => {
+    const pix = pixes.get(e2eid);
+    if (!pix) return problem(404, 'PixNaoEncontrado', 'Pix não encontrado.', `Nenhum Pix com o e2eid ${e2eid}.`);
+    return { status: 200, body: structuredClone(pix) };
+  };
+
+  const listPix = (query: Query): Reply => {
+    const txid = firstValue(query.txid);
+    const txIdPresente = firstValue(query.txIdPresente);
+    const devolucaoPresente = firstValue(query.devolucaoPresente);
+    const cpf = firstValue(query.cpf);
+    const cnpj = firstValue(query.cnpj);
+    const found = [...pixes.values()].filter(
+      (pix) =>
+        inRange(pix.horario, query) &&
+        (txid === undefined || pix.txid === txid) &&
+        (txIdPresente === undefined || (pix.txid !== undefined) === (txIdPresente === 'true')) &&
+        (devolucaoPresente === undefined || Boolean(pix.devolucoes?.length) === (devolucaoPresente === 'true')) &&
+        (cpf === undefined || pix.pagador?.cpf === cpf) &&
+        (cnpj === undefined || pix.pagador?.cnpj === cnpj),
+    );
+    const { items, paginacao } = page(found, query);
+    const parametros: Json = { inicio: firstValue(query.inicio), fim: firstValue(query.fim), paginacao };
+    return { status: 200, body: { parametros, pix: items.map((pix) => structuredClone(pix)) } };
+  };
+
+  const requestRefund = (e2eid: string, id: string, body: Json): Reply => {
+    const pix = pixes.get(e2eid);
+    if (!pix) return problem(404, 'PixNaoEncontrado', 'Pix não encontrado.', `Nenhum Pix com o e2eid ${e2eid}.`);
+    const refunds: Json[] = (pix.devolucoes ??= []);
+    if (refunds.some((refund) => refund.id === id)) {
+      return problem(400, 'PixDevolucaoInvalida', 'Devolução inválida.', `O id ${id} já foi usado por outra devolução deste Pix.`);
+    }
+    const alreadyRefunded = refunds.filter((refund) => refund.status !== 'NAO_REALIZADO').reduce((sum, refund) => sum + centavos(refund.valor), 0);
+    if (alreadyRefunded + centavos(body.valor) > centavos(pix.valor)) {
+      return problem(400, 'PixDevolucaoInvalida', 'Devolução inválida.', 'A devolução, com as anteriores, excederia o valor do Pix.', [
+        { razao: 'O valor excede o saldo devolvível do Pix.', propriedade: 'devolucao.valor', valor: body.valor },
+      ]);
+    }
+    const refund: Json = {
+      id,
+      rtrId: spiId('D', payerIspb, new Date()),
+      valor: body.valor,
+      natureza: body.natureza ?? 'ORIGINAL',
+      ...(body.descricao !== undefined ? { descricao: body.descricao } : {}),
+      horario: { solicitacao: new Date().toISOString() },
+      status: 'EM_PROCESSAMENTO',
+    };
+    refunds.push(refund);
+    return { status: 201, body: structuredClone(refund) };
+  };
+
+  const getRefund = (e2eid: string, id: string): Reply => {
+    const refund = (pixes.get(e2eid)?.devolucoes ?? []).find((r: Json) => r.id === id);
+    if (!refund) return problem(404, 'PixDevolucaoNaoEncontrada', 'Devolução não encontrada.', `Nenhuma devolução ${id} para o Pix ${e2eid}.`);
+    return { status: 200, body: structuredClone(refund) };
+  };
+
+  // ---- Webhooks --------------------------------------------------------------------------
+
+  const putWebhook = (chave: string, body: Json): Reply => {
+    webhooks.set(chave, { webhookUrl: body.webhookUrl, chave, criacao: webhooks.get(chave)?.criacao ?? new Date().toISOString() });
+    return { status: 200 };
+  };
+
+  const getWebhook = (chave: string): Reply => {
+    const webhook = webhooks.get(chave);
+    if (!webhook) return problem(404, 'WebhookNaoEncontrado', 'Webhook não encontrado.', `Nenhum webhook para a chave ${chave}.`);
+    return { status: 200, body: { webhookUrl: webhook.webhookUrl, chave, cnpj: receiverCnpj, criacao: webhook.criacao } };
+  };
+
+  const deleteWebhook = (chave: string): Reply => {
+    if (!webhooks.delete(chave)) return problem(404, 'WebhookNaoEncontrado', 'Webhook não encontrado.', `Nenhum webhook para a chave ${chave}.`);
+    return { status: 204 };
+  };
+
+  // ---- Routing ---------------------------------------------------------------------------
+
+  const route = (method: string, template: string, params: Record<string, string>, query: Query, body: Json): Reply => {
+    switch (`${method} ${template}`) {
+      case 'PUT /cob/{txid}':
+        return createCharge(params.txid!, body);
+      case 'PATCH /cob/{txid}':
+        return reviseCharge(params.txid!, body);
+      case 'GET /cob/{txid}':
+        return getCharge(params.txid!, query);
+      case 'GET /cob':
+        return listCharges(query);
+      case 'GET /pix/{e2eid}':
+        return getPix(params.e2eid!);
+      case 'GET /pix':
+        return listPix(query);
+      case 'PUT /pix/{e2eid}/devolucao/{id}':
+        return requestRefund(params.e2eid!, params.id!, body);
+      case 'GET /pix/{e2eid}/devolucao/{id}':
+        return getRefund(params.e2eid!, params.id!);
+      case 'PUT /webhook/{chave}':
+        return putWebhook(params.chave!, body);
+      case 'GET /webhook/{chave}':
+        return getWebhook(params.chave!);
+      case 'DELETE /webhook/{chave}':
+        return deleteWebhook(params.chave!);
+      default:
+        return { ...problem(501, 'about:blank', 'Not Implemented', `The fake PSP does not implement ${method} ${template}.`), unchecked: true };
+    }
+  };
+
+  /** The problem the document describes for a refusal on this route (failure kind `problem`). */
+  const documentedProblem = (method: string, template: string | undefined, status: number): Reply => {
+    if (status === 403) return problem(403, 'AcessoNegado', 'Acesso negado.', 'Requisição de participante autenticado que viola alguma regra de autorização.');
+    if (status === 503) return problem(503, 'ServicoIndisponivel', 'Serviço indisponível.', 'Serviço não está disponível no momento.');
+    if (status === 404) return problem(404, template?.startsWith('/pix') ? 'PixNaoEncontrado' : template?.startsWith('/webhook') ? 'WebhookNaoEncontrado' : 'CobNaoEncontrado', 'Não encontrado.');
+    const type = template?.startsWith('/pix/') && template.includes('devolucao') ? 'PixDevolucaoInvalida' : template?.startsWith('/webhook') ? 'WebhookOperacaoInvalida' : template?.startsWith('/cob') ? 'CobOperacaoInvalida' : 'RequisicaoInvalida';
+    return problem(status, type, 'Operação inválida.', `O PSP recusou ${method} ${template ?? ''}.`, [{ razao: 'Recusa injetada pelo teste.' }]);
+  };
+
+  /** A violation's 400: the RFC 7807 problem naming what the document forbids. */
+  const violationReply = (found: string[], template: string | undefined): Reply => {
+    const type = template === undefined ? 'RequisicaoInvalida' : template.startsWith('/cob') ? 'CobOperacaoInvalida' : template.includes('devolucao') ? 'PixDevolucaoInvalida' : template.startsWith('/webhook') ? 'WebhookOperacaoInvalida' : template.startsWith('/pix') ? 'PixConsultaInvalida' : 'RequisicaoInvalida';
+    return {
+      ...problem(400, type, 'Violação da API Pix.', found.join('; '), found.map((razao) => ({ razao }))),
+      unchecked: true,
+    };
+  };
+
+  // ---- The HTTP layer -----------------------------------------------------------------------
+
+  const hold = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const entry = { timer: setTimeout(() => (timers.delete(entry), resolve()), ms), resolve };
+      timers.add(entry);
+    });
+
+  const takeFailure = (path: string): FailureRule | undefined => {
+    const rule = failures.find((f) => f.remaining > 0 && (f.path === undefined || new RegExp(f.path).test(path)));
+    if (rule) {
+      rule.remaining--;
+      failures = failures.filter((f) => f.remaining > 0);
+    }
+    return rule;
+  };
+
+  const send = (res: ServerResponse, reply: Reply): void => {
+    if (res.writableEnded || res.destroyed) return;
+    const headers: Record<string, string> = { ...reply.headers };
+    let payload = '';
+    if (reply.body !== undefined) {
+      payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    res.writeHead(reply.status, headers).end(payload);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const path = url.pathname;
+    const query: Query = {};
+    for (const [key, value] of url.searchParams) {
+      const prior = query[key];
+      query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    let body: unknown = raw === '' ? undefined : raw;
+    if (raw !== '' && /json/i.test(contentType)) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    } else if (raw !== '' && /x-www-form-urlencoded/i.test(contentType)) {
+      body = Object.fromEntries(new URLSearchParams(raw));
+    }
+    const loggedBody = body && typeof body === 'object' && 'client_secret' in body ? { ...body, client_secret: '<redacted>' } : body;
+    requests.push({ method, path, query, headers: redactHeaders(req.headers), body: loggedBody, at: new Date() });
+
+    const failure = takeFailure(path);
+    if (failure?.kind === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    if (failure?.kind === 'slow') {
+      await hold(failure.delayMs ?? 2000);
+      if (closed) return;
+    }
+    if (failure?.kind === 'status') {
+      const status = failure.status ?? 503;
+      send(res, problem(status, status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank', `HTTP ${status}`, 'Falha injetada pelo teste.'));
+      return;
+    }
+    if (failure?.kind === 'malformed') {
+      send(res, { status: 200, body: '{"resultado": <html>not the documented JSON', headers: { 'content-type': 'application/json' } });
+      return;
+    }
+
+    if (path === tokenPath) {
+      send(res, tokenEndpoint(method, req.headers, raw));
+      return;
+    }
+    if (!(path === basePath || path.startsWith(`${basePath}/`))) {
+      const found = [`${method} ${path}: outside the API base path ${basePath || '/'} (and not the token endpoint)`];
+      record(found);
+      send(res, violationReply(found, undefined));
+      return;
+    }
+    const relative = path.slice(basePath.length) || '/';
+    const match = validator.findOperation(method, relative);
+    if (failure?.kind === 'problem') {
+      send(res, documentedProblem(method, match?.template, failure.status ?? 400));
+      return;
+    }
+
+    const requestViolations = validator.validateRequest(method, relative, query, req.headers as Record<string, string>, body);
+    if (requestViolations.length || !match) {
+      record(requestViolations);
+      send(res, violationReply(requestViolations, match?.template));
+      return;
+    }
+
+    // The profile's own requirements (application keys and the like) come before the token.
+    const missingQuery = Object.entries(options.requiredQuery ?? {}).filter(([key, value]) => firstValue(query[key]) !== value);
+    const missingHeaders = requiredHeaders.filter(([name, value]) => firstValue(req.headers[name]) !== value);
+    let reply: Reply;
+    if (missingQuery.length || missingHeaders.length) {
+      const what = [...missingQuery.map(([key]) => `query parameter ${key}`), ...missingHeaders.map(([name]) => `header ${name}`)];
+      reply = problem(403, 'AcessoNegado', 'Acesso negado.', `Missing or wrong ${what.join(', ')}.`);
+    } else {
+      const grant = authenticate(req.headers);
+      if (!('generation' in grant)) reply = grant;
+      else if (match.scopes.length && !match.scopes.some((scope) => grant.scopes.includes(scope))) {
+        reply = problem(403, 'AcessoNegado', 'Acesso negado.', `The token lacks the scope ${match.scopes.join(' or ')}.`);
+      } else {
+        reply = route(method, match.template, match.pathParams, query, body);
+      }
+    }
+
+    if (!reply.unchecked) {
+      const sent = reply.body === undefined ? undefined : JSON.parse(JSON.stringify(reply.body));
+      const responseViolations = validator.validateResponse(method, relative, reply.documentedStatus ?? reply.status, sent, reply.headers?.['content-type'] ?? (sent === undefined ? undefined : 'application/json'));
+      if (responseViolations.length) {
+        const found = responseViolations.map((v) => `the fake's answer: ${v}`);
+        record(found);
+        reply = violationReply(found, match.template);
+      }
+    }
+    send(res, reply);
+  };
+
+  const server: Server = createServer(
+    {
+      key: pki.server.key,
+      cert: pki.server.cert,
+      ca: [pki.ca.cert],
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY) req.destroy();
+        else chunks.push(chunk);
+      });
+      req.on('end', () => {
+        handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) => {
+          violations.push(`the fake PSP failed on ${req.method} ${req.url}: ${error.stack ?? error.message}`);
+          send(res, { ...problem(500, 'ErroInternoDoServidor', 'Erro interno.', error.message), unchecked: true });
+        });
+      });
+    },
+  );
+  server.on('tlsClientError', () => {
+    tlsRefusals++;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // ---- Callbacks ---------------------------------------------------------------------------
+
+  const postCallback = (target: string, body: unknown, init: CallbackInit = {}): Promise<CallbackResult> => {
+    const payload = typeof body === 'string' ? body : JSON.stringify(body);
+    let parsed: unknown = body;
+    if (typeof body === 'string') {
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        parsed = body;
+      }
+    }
+    const result: CallbackResult = { url: target, body: payload, violations: validator.validateCallback(parsed) };
+    callbacks.push(result);
+    return new Promise((resolve) => {
+      const url = new URL(target);
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), ...init.headers };
+      const request = send(
+        url,
+        { method: init.method ?? 'POST', headers, ...(url.protocol === 'https:' ? { ca: init.tls?.ca ?? pki.ca.cert, cert: init.tls?.cert, key: init.tls?.key } : {}) },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            result.status = response.statusCode;
+            result.responseBody = Buffer.concat(chunks).toString('utf8');
+            resolve(result);
+          });
+          response.on('error', (error) => {
+            result.error = error.message;
+            resolve(result);
+          });
+        },
+      );
+      request.setTimeout(15_000, () => request.destroy(new Error('callback timed out after 15 s')));
+      request.on('error', (error) => {
+        result.error = error.message;
+        resolve(result);
+      });
+      request.end(payload);
+    });
+  };
+
+  /** The fake's own notification for a Pix: checked against the document's callback schema. */
+  const notify = async (pix: Json): Promise<CallbackResult | undefined> => {
+    if (!pix.txid) return undefined; // the document notifies only Pix with a txid
+    const webhook = webhooks.get(pix.chave);
+    if (!webhook) return undefined;
+    const body = { pix: [structuredClone(pix)] };
+    const result = await postCallback(`${webhook.webhookUrl}${callbackPathSuffix}`, body);
+    record(result.violations.map((v) => `the fake's callback: ${v}`));
+    return result;
+  };
+
+  // ---- The test's handle ---------------------------------------------------------------------
+
+  const psp: PixApiPsp = {
+    url: `${origin}${basePath}`,
+    origin,
+    tokenUrl: `${origin}${tokenPath}`,
+    caPem: pki.ca.cert,
+    clientId,
+    clientSecret,
+    charges,
+    pixes,
+    webhooks,
+    requests,
+    callbacks,
+    violations,
+    get tokenRequests() {
+      return tokenRequests;
+    },
+    get tlsRefusals() {
+      return tlsRefusals;
+    },
+    expireTokens() {
+      tokenGeneration++;
+    },
+    async pay(txid, payOptions = {}) {
+      const charge = charges.get(txid);
+      if (!charge) throw new Error(`fake PSP: no charge ${txid} to pay`);
+      if (charge.status !== 'ATIVA') throw new Error(`fake PSP: charge ${txid} is ${charge.status}, not ATIVA`);
+      const valor = payOptions.amountCents !== undefined ? money(payOptions.amountCents) : (charge.valor.original as string);
+      const now = new Date();
+      const payer = payOptions.payer;
+      const pix: Json = {
+        endToEndId: spiId('E', payerIspb, now),
+        txid,
+        valor,
+        componentesValor: { original: { valor } },
+        chave: charge.chave,
+        horario: now.toISOString(),
+        ...(payOptions.info !== undefined ? { infoPagador: payOptions.info } : {}),
+        // Not in the document's Pix schema (which allows more properties): many PSPs add who paid.
+        ...(payer ? { pagador: { nome: payer.name, ...(payer.cpf ? { cpf: payer.cpf } : {}), ...(payer.cnpj ? { cnpj: payer.cnpj } : {}) } } : {}),
+      };
+      charge.status = 'CONCLUIDA' satisfies ChargeStatus;
+      charge.pix = [...(charge.pix ?? []), pix];
+      // The charge's `pix` list and `pixes` hold the same object, so refunds show in both.
+      pixes.set(pix.endToEndId, pix);
+      const callback = payOptions.postCallback === false ? undefined : await notify(pix);
+      return { pix: structuredClone(pix), callback };
+    },
+    postCallback,
+    async refundSettles(e2eid, id, status, settleOptions = {}) {
+      const pix = pixes.get(e2eid);
+      const refund = (pix?.devolucoes ?? []).find((r: Json) => r.id === id);
+      if (!pix || !refund) throw new Error(`fake PSP: no refund ${id} of Pix ${e2eid}`);
+      refund.status = status;
+      if (status === 'DEVOLVIDO') refund.horario.liquidacao = new Date().toISOString();
+      if (settleOptions.motivo !== undefined) refund.motivo = settleOptions.motivo;
+      else if (status === 'NAO_REALIZADO') refund.motivo = 'Devolução não realizada pelo PSP do pagador.';
+      const callback = settleOptions.postCallback === false ? undefined : await notify(pix);
+      return { refund: structuredClone(refund), callback };
+    },
+    fail(spec) {
+      failures.push({ ...spec, remaining: spec.times ?? 1 });
+    },
+    reset() {
+      failures = [];
+    },
+    takeViolations() {
+      return violations.splice(0, violations.length);
+    },
+    assertNoViolations() {
+      const found = violations.splice(0, violations.length);
+      if (found.length) throw new Error(`The Pix API document was violated ${found.length} time(s):\n- ${found.join('\n- ')}`);
+    },
+    async close() {
+      closed = true;
+      for (const entry of timers) {
+        clearTimeout(entry.timer);
+        entry.resolve();
+      }
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return psp;
+}

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { Test, TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { sha256 } from '../../src/common/crypto/hash';
+import { CryptoModule } from '../../src/common/crypto/crypto.module';
+import { newId } from '../../src/common/ids';
+import { ThrottleModule } from '../../src/common/throttle/throttle.module';
+import { ConfigModule } from '../../src/config/config.module';
+import { loadConfig } from '../../src/config/load-config';
+import { AdminSessionRepository, NewSession } from '../../src/dashboard/admin-session.repository';
+import { DashboardModule } from '../../src/dashboard/dashboard.module';
+import { DatabaseModule } from '../../src/database/database.module';
+import { generateApiKey } from '../../src/merchants/api-key-material';
+import type { ApiKey } from '../../src/merchants/api-key.entity';
+import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
+import { MerchantRepository } from '../../src/merchants/merchant.repository';
+import { MerchantsModule } from '../../src/merchants/merchants.module';
+import { MetricsModule } from '../../src/metrics/metrics.module';
+import { createTestPostgresDatabase, testDatabases, testEnv } from '../helpers/test-app';
+
+/**
+ * The repositories behind merchant authentication and dashboard sessions, against each database
+ * and without HTTP: a testing module of the database and the feature module, as the app wires them.
+ */
+describe.each(testDatabases())('merchant and session repositories (%s database)', (db) => {
+  let moduleRef: TestingModule;
+  let dataSource: DataSource;
+  let drop = async () => {};
+
+  beforeAll(async () => {
+    const pg = db === 'postgres' ? await createTestPostgresDatabase() : undefined;
+    if (pg) drop = pg.drop;
+    const { config } = loadConfig(testEnv(pg ? { DATABASE_URL: pg.url } : {}), { persistGenerated: false });
+    // The global modules (config, crypto, metrics, throttling) are what every feature takes as given.
+    moduleRef = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(config), CryptoModule, MetricsModule, ThrottleModule, DatabaseModule, MerchantsModule, DashboardModule],
+    }).compile();
+    dataSource = moduleRef.get(DataSource);
+  });
+  afterAll(async () => {
+    await moduleRef?.close();
+    await drop();
+  });
+
+  describe('API keys', () => {
+    let merchants: MerchantRepository;
+    let keys: ApiKeyRepository;
+    beforeAll(() => {
+      merchants = moduleRef.get(MerchantRepository);
+      keys = moduleRef.get(ApiKeyRepository);
+    });
+
+    async function merchantWithKey(fields: { active?: boolean; provider?: string | null } = {}) {
+      const { merchant } = await merchants.insert({
+        id: newId('mer'),
+        name: `Loja ${randomBytes(3).toString('hex')}`,
+        active: fields.active ?? true,
+        webhookUrl: null,
+        webhookSigningSecretEnc: null,
+        provider: fields.provider ?? null,
+      });
+      const material = generateApiKey();
+      const issued = await keys.insertIfMerchantExists({ id: newId('key'), merchantId: merchant.id, keyHash: material.hash, prefix: material.prefix });
+      return { merchant, key: issued!, hash: material.hash };
+    }
+
+    it('finds an active key of an active merchant by its hash, with the merchant it authenticates', async () => {
+      const { merchant, key, hash } = await merchantWithKey({ provider: 'sandbox' });
+      const match = await keys.findActiveByKeyHash(hash);
+      expect(match).toEqual({ apiKey: expect.objectContaining({ id: key.id }), merchant: expect.objectContaining({ id: merchant.id, name: merchant.name, provider: 'sandbox' }) });
+      expect(Buffer.from(match!.apiKey.keyHash).equals(hash)).toBe(true);
+      expect(await keys.findActiveByKeyHash(generateApiKey().hash)).toBeNull();
+    });
+
+    it('finds no revoked key, and revokes a key only once', async () => {
+      const { merchant, key, hash } = await merchantWithKey();
+      const revoked = await keys.revokeActive(merchant.id, key.id);
+      expect(revoked).toMatchObject({ id: key.id, prefix: key.prefix, revokedAt: expect.any(Date) });
+      expect(await keys.findActiveByKeyHash(hash)).toBeNull();
+      expect(await keys.revokeActive(merchant.id, key.id)).toBeNull();
+    });
+
+    it('revokes only through the key\'s own merchant', async () => {
+      const owner = await merchantWithKey();
+      const other = await merchantWithKey();
+      expect(await keys.revokeActive(other.merchant.id, owner.key.id)).toBeNull();
+      expect(await keys.findActiveByKeyHash(owner.hash)).toMatchObject({ apiKey: { id: owner.key.id } });
+    });
+
+    it('finds no key of an inactive merchant until it is active again', async () => {
+      const { merchant, key, hash } = await merchantWithKey({ active: false });
+      expect(await keys.findActiveByKeyHash(hash)).toBeNull();
+      expect(await merchants.update(merchant.id, { active: true })).toMatchObject({ merchant: { id: merchant.id, active: true } });
+      expect(await keys.findActiveByKeyHash(hash)).toMatchObject({ apiKey: { id: key.id }, merchant: { id: merchant.id } });
+      await merchants.update(merchant.id, { active: false });
+      expect(await keys.findActiveByKeyHash(hash)).toBeNull();
+    });
+
+    it('writes no key for a merchant that does not exist, and tells an unknown merchant from one without keys', async () => {
+      const material = generateApiKey();
+      const ghost = newId('mer');
+      expect(await keys.insertIfMerchantExists({ id: newId('key'), merchantId: ghost, keyHash: material.hash, prefix: material.prefix })).toBeNull();
+      expect(await keys.findActiveByKeyHash(material.hash)).toBeNull();
+      expect(await keys.listForMerchant(ghost)).toBeNull();
+
+      const { merchant } = await merchants.insert({ id: newId('mer'), name: 'Sem chaves', active: true, webhookUrl: null, webhookSigningSecretEnc: null, provider: null });
+      expect(await keys.listForMerchant(merchant.id)).toEqual([]);
+    });
+
+    it('lists a merchant\'s keys newest first, revoked ones included, without their hashes', async () => {
+      const { merchant, key: first } = await merchantWithKey();
+      const material = generateApiKey();
+      const second = (await keys.insertIfMerchantExists({ id: newId('key'), merchantId: merchant.id, keyHash: material.hash, prefix: material.prefix }))!;
+      await keys.revokeActive(merchant.id, first.id);
+      const listed = await keys.listForMerchant(merchant.id);
+      expect(listed!.map((k) => ({ id: k.id, revoked: k.revokedAt !== null }))).toEqual([
+        { id: second.id, revoked: false },
+        { id: first.id, revoked: true },
+      ]);
+      for (const k of listed!) expect((k as Partial<ApiKey>).keyHash).toBeUndefined();
+    });
+  });
+
+  describe('admin sessions', () => {
+    let sessions: AdminSessionRepository;
+    beforeAll(() => {
+      sessions = moduleRef.get(AdminSessionRepository);
+    });
+
+    const IDLE = 1800;
+    const ABSOLUTE = 12 * 3600;
+    function newSession(): { token: Buffer; session: NewSession } {
+      const token = sha256(randomBytes(32));
+      return { token, session: { id: newId('ses'), tokenHash: token, email: 'admin@example.com', csrfToken: randomBytes(24).toString('base64url'), ip: '127.0.0.1', userAgent: null } };
+    }
+    /** Moves a session's expiries to before now (a session left since long ago), as test set-up. */
+    const pastExpiry = (id: string, column: 'idle_expires_at' | 'expires_at') => dataSource.query(`UPDATE admin_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`, [id]);
+    const stored = async (id: string) => (await dataSource.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE id = $1`, [id]))[0].n as number;
+
+    it('opens a session with its idle and absolute expiries, and finds it live by its token hash', async () => {
+      const { token, session } = newSession();
+      const opened = await sessions.open(session, IDLE, ABSOLUTE);
+      expect(opened).toMatchObject({ id: session.id, email: session.email, csrfToken: session.csrfToken });
+      expect(opened.idleExpiresAt.getTime() - opened.createdAt.getTime()).toBe(IDLE * 1000);
+      expect(opened.expiresAt.getTime() - opened.createdAt.getTime()).toBe(ABSOLUTE * 1000);
+      expect(await sessions.findLiveByTokenHash(token)).toEqual(opened);
+      expect(await sessions.findLiveByTokenHash(sha256(randomBytes(32)))).toBeNull();
+    });
+
+    it('finds no session past its idle expiry, nor past its absolute expiry, and deletes both as expired', async () => {
+      const idle = newSession();
+      const absolute = newSession();
+      const live = newSession();
+      for (const s of [idle, absolute, live]) await sessions.open(s.session, IDLE, ABSOLUTE);
+      await pastExpiry(idle.session.id, 'idle_expires_at');
+      await pastExpiry(absolute.session.id, 'expires_at');
+
+      expect(await sessions.findLiveByTokenHash(idle.token)).toBeNull();
+      expect(await sessions.findLiveByTokenHash(absolute.token)).toBeNull();
+      await sessions.deleteExpired();
+      expect([await stored(idle.session.id), await stored(absolute.session.id), await stored(live.session.id)]).toEqual([0, 0, 1]);
+      expect(await sessions.findLiveByTokenHash(live.token)).toMatchObject({ id: live.session.id });
+    });
+
+    it('pushes the idle expiry forward on a touch, never past the absolute expiry', async () => {
+      const { session } = newSession();
+      const opened = await sessions.open(session, 60, 600);
+      const touched = await sessions.touch(session.id, 120);
+      expect(touched!.lastSeenAt.getTime()).toBeGreaterThanOrEqual(opened.lastSeenAt.getTime());
+      expect(touched!.idleExpiresAt.getTime() - touched!.lastSeenAt.getTime()).toBe(120_000);
+      expect(touched!.expiresAt).toEqual(opened.expiresAt);
+
+      const capped = await sessions.touch(session.id, 3600);
+      expect(capped!.idleExpiresAt).toEqual(opened.expiresAt);
+      expect(await sessions.touch(newId('ses'), 120)).toBeNull();
+    });
+
+    it('ends a session by its token hash', async () => {
+      const { token, session } = newSession();
+      await sessions.open(session, IDLE, ABSOLUTE);
+      await sessions.deleteByTokenHash(token);
+      expect(await sessions.findLiveByTokenHash(token)).toBeNull();
+      expect(await stored(session.id)).toBe(0);
+    });
+  });
+});
