@@ -99,7 +99,14 @@ async function load(options: autocannon.Options): Promise<autocannon.Result> {
 const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
 
 const paymentBody = () =>
-  JSON.stringify({ amount: 10.5, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana Souza', description: 'Bench', externalId: `bench-${randomBytes(6).toString('hex')}` });
+  JSON.stringify({
+    amount: 10.5,
+    currency: 'BRL',
+    recipientDocument: '12345678909',
+    recipientName: 'Ana Souza',
+    description: 'Bench',
+    externalId: `bench-${randomBytes(6).toString('hex')}`,
+  });
 
 async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS): Promise<Figures> {
   const result = await load({
@@ -131,7 +138,7 @@ async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS)
   return figures(`sandbox PSP, direct POST /charges (${connections} conn.)`, result);
 }
 
-async function adminPost(gatewayUrl: string, path: string, body?: unknown): Promise<any> {
+async function adminPost<T>(gatewayUrl: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${gatewayUrl}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -139,7 +146,7 @@ async function adminPost(gatewayUrl: string, path: string, body?: unknown): Prom
   });
   const json = (await res.json()) as { data?: unknown };
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
+  return json.data as T;
 }
 
 async function benchGatewayCreates(gatewayUrl: string, apiKey: string, label: string, connections = CONNECTIONS): Promise<Figures> {
@@ -199,8 +206,7 @@ async function createPayments(gatewayUrl: string, apiKey: string, count: number)
   return ids.slice(0, count);
 }
 
-const eventBody = (paymentId: string) =>
-  JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
+const eventBody = (paymentId: string) => JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
 
 async function benchEvents(gatewayUrl: string, apiKey: string, merchantId: string, label: string): Promise<string[]> {
   const probe = await fetch(`${gatewayUrl}/webhooks/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -292,8 +298,8 @@ async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, 
   });
   try {
     await waitFor(`${gatewayUrl}/health`);
-    const merchant = await adminPost(gatewayUrl, '/admin/api/merchants', { name: 'Bench' });
-    const key = await adminPost(gatewayUrl, `/admin/api/merchants/${merchant.id}/api-keys`);
+    const merchant = await adminPost<{ id: string }>(gatewayUrl, '/admin/api/merchants', { name: 'Bench' });
+    const key = await adminPost<{ key: string }>(gatewayUrl, `/admin/api/merchants/${merchant.id}/api-keys`);
     const creates = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (${CONNECTIONS} conn.)`);
     const single = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (1 conn.)`, 1);
     const lines = [

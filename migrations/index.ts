@@ -5,4 +5,10 @@ import { AdminSessions1795334469860 } from './1795334469860-AdminSessions';
 import { ProviderAccounts1795400000000 } from './1795400000000-ProviderAccounts';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
-export const ALL_MIGRATIONS = [InitialSchema1763800000000, WebhookPipeline1763810000000, PaymentReconciliation1795334244681, AdminSessions1795334469860, ProviderAccounts1795400000000];
+export const ALL_MIGRATIONS = [
+  InitialSchema1763800000000,
+  WebhookPipeline1763810000000,
+  PaymentReconciliation1795334244681,
+  AdminSessions1795334469860,
+  ProviderAccounts1795400000000,
+];

@@ -9,12 +9,13 @@ const { builtinModules } = require('node:module');
 
 const ROOT = path.resolve(__dirname, '..');
 const SCANNED = ['src', 'test', 'bench', 'web', 'migrations', 'scripts'];
-const EXTRA_FILES = ['jest.config.js'];
+const EXTRA_FILES = ['jest.config.js', 'eslint.config.mjs'];
 // Declared but never imported by name, with the reason they are needed.
 const TOOLING = {
   pg: 'the PostgreSQL driver TypeORM loads by name at run time',
   typescript: 'tsc builds and type-checks',
   jest: 'the test runner',
+  prettier: 'formats the code (npm run format; npm run lint checks it)',
   '@swc/core': 'SWC compiles the specs for Jest (@swc/jest)',
   'openapi-typescript': 'generates web/src/api-types.ts (npm run api:types)',
 };
@@ -24,8 +25,7 @@ const LOADED_BY_OTHERS = {
   pg: 'TypeORM',
   'pino-http': 'nestjs-pino (a peer dependency; src/ imports only its types)',
 };
-const IMPORT =
-  /(?:^[ \t]*(?:import|export)\b[^;'"]*?\bfrom\s*|^[ \t]*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./\s][^'"\s]*)['"]/gm;
+const IMPORT = /(?:^[ \t]*(?:import|export)\b[^;'"]*?\bfrom\s*|^[ \t]*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./\s][^'"\s]*)['"]/gm;
 
 function packageName(specifier) {
   const parts = specifier.split('/');

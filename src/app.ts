@@ -220,7 +220,13 @@ function writeClientError(
     const requestId = newRequestId();
     const appError = AppError.validation([{ field: 'request', message: 'The request is not valid HTTP/1.1, or its headers are over 16 KiB.' }]);
     const body = JSON.stringify(envelopeOf(appError, requestId));
-    const lines = Object.entries({ ...headers, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+    const lines = Object.entries({
+      ...headers,
+      'x-request-id': requestId,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    });
     socket.write(`HTTP/1.1 ${appError.status} Bad Request\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
   }
   socket.destroy(error);

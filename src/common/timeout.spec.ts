@@ -10,7 +10,9 @@ describe('within', () => {
   });
 
   it('resolves with the fallback, or rejects with what it throws, when the promise is too slow', async () => {
-    const never = new Promise<string>(() => {});
+    const never = new Promise<string>(() => {
+      // never settles
+    });
     await expect(within(never, 5, () => 'late')).resolves.toBe('late');
     await expect(
       within(never, 5, () => {

@@ -82,7 +82,10 @@ function parseTrustProxy(env: Env, problems: string[]): false | number | string[
     if (hops < 1 || hops > 16) problems.push(`TRUST_PROXY as a hop count must be between 1 and 16, got ${hops}.`);
     return hops;
   }
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
   if (bad.length || !entries.length) {
     problems.push(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR ranges, got "${raw}".`);
@@ -129,7 +132,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     if (!databaseUrl) problems.push('NODE_ENV=production requires DATABASE_URL: the embedded database does not fsync and is for development only.');
     if (!env.ADMIN_API_TOKEN) problems.push('NODE_ENV=production requires ADMIN_API_TOKEN; a generated admin token is for development only.');
     else if (env.ADMIN_API_TOKEN.length < 32) problems.push('ADMIN_API_TOKEN must be at least 32 characters in production (e.g. openssl rand -base64 32).');
-    if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
+    if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD)
+      problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
     else if (env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
   }
   // Production's own 32-character rule above already names a shorter token.
@@ -161,7 +165,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   // The lease must outlast an attempt (timeout, then recording it), or a slow attempt's delivery
   // could be claimed again by another process while it is still running.
   const deliveryLeaseMs = parseIntStrict(env, 'DELIVERY_LEASE_MS', deliveryTimeoutMs + 30_000, problems, 1_000, 3600 * 1000);
-  if (deliveryLeaseMs < deliveryTimeoutMs + 1_000) problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
+  if (deliveryLeaseMs < deliveryTimeoutMs + 1_000)
+    problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
 
   const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey' | 'sandboxApiToken'> = {
     nodeEnv,
@@ -203,10 +208,10 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const generated: (keyof LocalSecrets)[] = [];
   const pick = (name: keyof LocalSecrets, given: string | undefined, make: () => string): string => {
     if (given) return given;
-    if (stored[name]) return stored[name]!;
+    if (stored[name]) return stored[name];
     stored[name] = make();
     generated.push(name);
-    return stored[name]!;
+    return stored[name];
   };
   const adminApiToken = pick('adminApiToken', env.ADMIN_API_TOKEN, () => `adm_${randomBytes(24).toString('base64url')}`);
   const adminEmail = pick('adminEmail', env.ADMIN_EMAIL?.trim(), () => 'admin@localhost');

@@ -51,9 +51,12 @@ function timed(provider: PaymentProvider, metrics: GatewayMetrics): PaymentProvi
     get(target, property) {
       // Read on the adapter itself: its getters may use private fields, which the proxy lacks.
       const value: unknown = Reflect.get(target, property);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
       const operation = typeof property === 'string' ? TIMED_CALLS[property] : undefined;
-      if (!operation || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
-      return (...args: unknown[]) => metrics.timeProviderCall(target.name, operation, () => value.apply(target, args));
+      if (!operation) return method.bind(target);
+      // The timed calls are PaymentProvider's async methods.
+      return (...args: unknown[]) => metrics.timeProviderCall(target.name, operation, () => method.apply(target, args) as Promise<unknown>);
     },
   });
 }

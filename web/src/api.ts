@@ -89,13 +89,19 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
   }
   let payload: { success?: boolean; data?: T; error?: ErrorBody; request_id?: string } | undefined;
   try {
-    payload = await response.json();
+    payload = (await response.json()) as typeof payload;
   } catch {
     payload = undefined;
   }
   if (response.ok && payload?.success) return payload.data as T;
   const error = payload?.error;
-  const failure = new ApiError(response.status, error?.code ?? 'HTTP_ERROR', sentence(response.status, error, payload?.request_id), error?.details?.fields ?? [], payload?.request_id);
+  const failure = new ApiError(
+    response.status,
+    error?.code ?? 'HTTP_ERROR',
+    sentence(response.status, error, payload?.request_id),
+    error?.details?.fields ?? [],
+    payload?.request_id,
+  );
   if (response.status === 401 && path !== '/session') onSessionLost?.();
   return Promise.reject(failure);
 }

@@ -146,7 +146,7 @@ export function Confirm({
           <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button kind={danger ? 'danger' : 'primary'} busy={busy} onClick={confirm}>
+          <Button kind={danger ? 'danger' : 'primary'} busy={busy} onClick={() => void confirm()}>
             {confirmLabel}
           </Button>
         </>
@@ -170,7 +170,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     setTimeout(() => setState('idle'), 2500);
   };
   return (
-    <Button kind="secondary" onClick={copy} aria-live="polite">
+    <Button kind="secondary" onClick={() => void copy()} aria-live="polite">
       {state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Select and copy' : label}
     </Button>
   );

@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_TABLE, ErrorCode } from '../errors/error-codes';
 
@@ -39,7 +39,7 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
 }
 
 /** Documents a success answer whose `data` is `model` (or an array of it). */
-export function ApiEnvelopeResponse(status: number, model: Function, options: { isArray?: boolean; description?: string } = {}): MethodDecorator {
+export function ApiEnvelopeResponse(status: number, model: Type<unknown>, options: { isArray?: boolean; description?: string } = {}): MethodDecorator {
   const data = options.isArray ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
   return applyDecorators(
     ApiExtraModels(model),

@@ -95,10 +95,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const cause = error.cause ?? exception;
       // The path without its query string: a query may carry a token or a document.
       const path = req.url.split('?', 1)[0];
-      this.logger.error(
-        { request_id: state.requestId, method: req.method, path, err: cause },
-        `Unexpected error on ${req.method} ${path} (request ${state.requestId})`,
-      );
+      this.logger.error({ request_id: state.requestId, method: req.method, path, err: cause }, `Unexpected error on ${req.method} ${path} (request ${state.requestId})`);
     }
     const body = errorEnvelope(error, state.requestId, state.provider ?? this.config.defaultProvider);
     if (reply.sent) return;

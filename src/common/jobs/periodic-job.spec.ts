@@ -19,17 +19,17 @@ describe('PeriodicJob', () => {
 
   it('runs every interval, one run at a time: a tick during a run is skipped', async () => {
     const runs: ReturnType<typeof deferred>[] = [];
-    const job = new PeriodicJob({ name: 'test job', intervalMs: 1000, logger: logger(), run: () => (runs.push(deferred()), runs[runs.length - 1].promise) });
+    const job = new PeriodicJob({ name: 'test job', intervalMs: 1000, logger: logger(), run: () => (runs.push(deferred()), runs[runs.length - 1]!.promise) });
     job.start();
     expect(runs).toHaveLength(0);
     await jest.advanceTimersByTimeAsync(1000);
     expect(runs).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(3000);
     expect(runs).toHaveLength(1);
-    runs[0].resolve();
+    runs[0]!.resolve();
     await jest.advanceTimersByTimeAsync(1000);
     expect(runs).toHaveLength(2);
-    runs[1].resolve();
+    runs[1]!.resolve();
     await job.stop();
   });
 

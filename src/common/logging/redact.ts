@@ -14,13 +14,7 @@ import { stdSerializers } from 'pino';
 export const REDACTED = '[redacted]';
 
 /** Paths pino censors before serializing (credentials in request and response headers). */
-export const LOG_REDACT_PATHS = [
-  'req.headers["x-merchant-key"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-csrf-token"]',
-  'res.headers["set-cookie"]',
-];
+export const LOG_REDACT_PATHS = ['req.headers["x-merchant-key"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
 
 /** Error properties that carry the values of a failed statement, never its shape. */
 const VALUE_CARRYING_ERROR_FIELDS = ['parameters', 'detail', 'where', 'params', 'body', 'config'];
@@ -53,12 +47,9 @@ function stripValues(value: Record<string, unknown>, seen: Set<object>): Record<
 const BEFORE = String.raw`(?<![0-9A-Za-z.](?<!\\[nrt]))`;
 const AFTER = String.raw`(?![0-9A-Za-z])`;
 /** CPF (11 digits) and CNPJ (14 digits), bare or written with their usual punctuation. */
-const DOCUMENT = new RegExp(
-  String.raw`${BEFORE}(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})${AFTER}`,
-  'g',
-);
+const DOCUMENT = new RegExp(String.raw`${BEFORE}(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})${AFTER}`, 'g');
 
-const TEXT_RULES: ReadonlyArray<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+const TEXT_RULES: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   // PEM blocks (certificates, private keys); in a JSON line their newlines are `\n` escapes.
   [/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g, `-----${REDACTED} $1-----`],
   // A key cut short (no END line): up to the end of the JSON string it is in.

@@ -94,13 +94,22 @@ describe('nonPublicRange', () => {
     expect(nonPublicRange(ip)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '100.63.255.255', '100.128.0.0', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    'accepts public %s',
-    (ip) => {
-      expect(nonPublicRange(ip)).toBeNull();
-      expect(isPublicAddress(ip)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('accepts public %s', (ip) => {
+    expect(nonPublicRange(ip)).toBeNull();
+    expect(isPublicAddress(ip)).toBe(true);
+  });
 
   it('calls a non-address invalid', () => {
     expect(nonPublicRange('example.com')).toBe('invalid');
@@ -173,11 +182,14 @@ describe('checkWebhookUrl (save time)', () => {
   });
 
   describe('with private URLs allowed (development)', () => {
-    it.each(['http://127.0.0.1:4000/hook', 'http://localhost:3000/h', 'https://[::1]/h', 'http://10.0.0.5/h', 'http://not-resolvable.invalid/h'])('accepts %s without resolving', async (url) => {
-      const resolve = jest.fn<ReturnType<HostResolver>, Parameters<HostResolver>>();
-      await expect(checkWebhookUrl(url, { allowPrivate: true, resolve })).resolves.toBe(new URL(url).href);
-      expect(resolve).not.toHaveBeenCalled();
-    });
+    it.each(['http://127.0.0.1:4000/hook', 'http://localhost:3000/h', 'https://[::1]/h', 'http://10.0.0.5/h', 'http://not-resolvable.invalid/h'])(
+      'accepts %s without resolving',
+      async (url) => {
+        const resolve = jest.fn<ReturnType<HostResolver>, Parameters<HostResolver>>();
+        await expect(checkWebhookUrl(url, { allowPrivate: true, resolve })).resolves.toBe(new URL(url).href);
+        expect(resolve).not.toHaveBeenCalled();
+      },
+    );
   });
 
   describe('always', () => {
@@ -271,7 +283,7 @@ describe('pinnedLookup', () => {
     expect(body).toBe(`host=merchant.example:${port}`);
   });
 
-  it('works as axios\'s lookup option, the way the delivery worker calls merchants', async () => {
+  it("works as axios's lookup option, the way the delivery worker calls merchants", async () => {
     const target = await resolveDeliveryTarget(`http://merchant.example:${port}/h`, relaxed({ 'merchant.example': ['127.0.0.1'] }));
     const res = await axios.get(target.url.href, { lookup: target.lookup, maxRedirects: 0, proxy: false });
     expect(res.data).toBe(`host=merchant.example:${port}`);

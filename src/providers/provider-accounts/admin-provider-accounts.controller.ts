@@ -61,7 +61,7 @@ export class AdminProviderAccountsController {
 
   @Post(':id/webhook')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Register the account\'s webhook at the PSP', description: 'Pix API PSPs: `PUT /webhook/{chave}` with the account\'s `webhook_url`.' })
+  @ApiOperation({ summary: "Register the account's webhook at the PSP", description: "Pix API PSPs: `PUT /webhook/{chave}` with the account's `webhook_url`." })
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountWebhookView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.UPSTREAM_ERROR)

@@ -54,7 +54,11 @@ export class MerchantProviderAccountRepository {
   async replace(merchantId: string, accountIds: string[]): Promise<void> {
     await this.links.manager.transaction(async (tx) => {
       await tx.delete(MerchantProviderAccount, { merchantId });
-      if (accountIds.length > 0) await tx.insert(MerchantProviderAccount, accountIds.map((accountId, position) => ({ merchantId, position, accountId })));
+      if (accountIds.length > 0)
+        await tx.insert(
+          MerchantProviderAccount,
+          accountIds.map((accountId, position) => ({ merchantId, position, accountId })),
+        );
     });
   }
 }

@@ -17,7 +17,7 @@ export class ProviderAccountView {
   @ApiProperty({ type: String, nullable: true }) token_url: string | null;
   @ApiProperty({ type: String, nullable: true }) pix_key: string | null;
   @ApiProperty() active: boolean;
-  @ApiProperty({ example: 'https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y', description: 'Where the PSP must post this account\'s events.' })
+  @ApiProperty({ example: 'https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y', description: "Where the PSP must post this account's events." })
   webhook_url: string;
   @ApiProperty({ type: CredentialsSummaryView }) credentials_summary: CredentialsSummaryView;
   @ApiProperty({ format: 'date-time' }) created_at: string;

@@ -6,7 +6,10 @@ const BODY = Buffer.from('{"event":"payment.confirmed","id":"evt_sbx_1","data":{
 const NOW = 1_800_000_000;
 
 /** The sandbox scheme (docs/api.md, The sandbox signature scheme) computed here by hand, not by the code under test. */
-const v1 = (secret: string, t: number, body: Buffer) => createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), body])).digest('hex');
+const v1 = (secret: string, t: number, body: Buffer) =>
+  createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), body]))
+    .digest('hex');
 
 describe('sandbox webhook signature', () => {
   it('signs as the sandbox scheme says: t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>', () => {

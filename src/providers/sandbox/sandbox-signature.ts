@@ -25,12 +25,7 @@ export function signSandboxPayload(secret: string, rawBody: Buffer | string, tim
  * True when `header` carries exactly one timestamp within the tolerance and a v1 signature of
  * `rawBody` under `secret`. Several v1 entries are allowed (secret rotation); any match is enough.
  */
-export function verifySandboxSignature(
-  header: string | string[] | undefined,
-  rawBody: Buffer,
-  secret: string,
-  nowSeconds: number = Date.now() / 1000,
-): boolean {
+export function verifySandboxSignature(header: string | string[] | undefined, rawBody: Buffer, secret: string, nowSeconds: number = Date.now() / 1000): boolean {
   if (typeof header !== 'string') return false;
   let timestamp: string | undefined;
   const candidates: Buffer[] = [];

@@ -25,10 +25,7 @@ function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer
       return { data, status: result.status, statusText: '', headers: {}, config, request: {} } as AxiosResponse;
     },
   });
-  const { config } = loadConfig(
-    { NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env },
-    { persistGenerated: false },
-  );
+  const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env }, { persistGenerated: false });
   // @nestjs/axios and this file may see axios's ESM and CJS typings; the instance is the same at runtime.
   const provider = new SandboxProvider(new HttpService(instance as never), config);
   return { provider, seen };
@@ -243,8 +240,8 @@ describe('SandboxProvider', () => {
     });
 
     it.each([
-      ['an error status', { status: 503, body: { status: 'ok' } } as Answer, 'HTTP 503'],
-      ['an unexpected body', { status: 200, body: 'fine' } as Answer, 'unexpected health body'],
+      ['an error status', { status: 503, body: { status: 'ok' } }, 'HTTP 503'],
+      ['an unexpected body', { status: 200, body: 'fine' }, 'unexpected health body'],
       ['no answer', axiosError('ECONNREFUSED') as Answer, 'ECONNREFUSED'],
     ])('is not ok on %s, and does not throw', async (_label, answer, detail) => {
       const { provider } = adapterAnswering(() => answer);
@@ -361,4 +358,3 @@ describe('SandboxProvider', () => {
     });
   });
 });
-

@@ -179,7 +179,7 @@ export function transportError(operation: Operation, error: unknown, timeoutMs: 
     return new UpstreamError({ kind: 'timeout', message: `Sandbox ${operation}: no answer within ${timeoutMs} ms`, cause: summary });
   }
   // ERR_BAD_RESPONSE is also a response cut off mid-way, which is a network failure like a reset.
-  if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test((error as Error).message)) {
+  if (code === 'ERR_BAD_RESPONSE' && (error as Error).message.includes('maxContentLength')) {
     return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unreadable response`, cause: summary });
   }
   return new UpstreamError({

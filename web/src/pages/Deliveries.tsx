@@ -14,7 +14,7 @@ const TABS: { status: DeliveryStatus; label: string; empty: string }[] = [
 
 export function Deliveries() {
   const { search } = useLocation();
-  const status = (TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed') as DeliveryStatus;
+  const status = TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed';
   const [more, setMore] = useState<ListedDelivery[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
@@ -42,14 +42,21 @@ export function Deliveries() {
         title="Webhook deliveries"
         subtitle="Events forwarded to merchants, across all merchants."
         actions={
-          <Button onClick={list.reload} busy={list.loading && !!list.data}>
+          <Button onClick={() => void list.reload()} busy={list.loading && !!list.data}>
             Refresh
           </Button>
         }
       />
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
-          <button key={t.status} type="button" role="tab" aria-selected={t.status === status} className={t.status === status ? 'tab tab-active' : 'tab'} onClick={() => navigate(`/admin/deliveries?status=${t.status}`, { replace: true })}>
+          <button
+            key={t.status}
+            type="button"
+            role="tab"
+            aria-selected={t.status === status}
+            className={t.status === status ? 'tab tab-active' : 'tab'}
+            onClick={() => navigate(`/admin/deliveries?status=${t.status}`, { replace: true })}
+          >
             {t.label}
           </button>
         ))}
@@ -116,7 +123,7 @@ export function Deliveries() {
       )}
       {cursor && (
         <div className="pager">
-          <Button onClick={loadMore}>Load more</Button>
+          <Button onClick={() => void loadMore()}>Load more</Button>
         </div>
       )}
     </>

@@ -30,7 +30,7 @@ export function Login({ reason, onSignedIn }: { reason?: string; onSignedIn: (se
 
   return (
     <div className="login-page">
-      <form className="login-card" onSubmit={onSubmit(submit)} noValidate aria-labelledby="login-title">
+      <form className="login-card" onSubmit={onSubmit(() => void submit())} noValidate aria-labelledby="login-title">
         <div className="brand login-brand">
           <span className="brand-mark" aria-hidden="true" />
           Pix Gateway
@@ -42,7 +42,14 @@ export function Login({ reason, onSignedIn }: { reason?: string; onSignedIn: (se
           <input id="login-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={!!errors.email} autoFocus />
         </Field>
         <Field label="Password" htmlFor="login-password" error={errors.password}>
-          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!errors.password} />
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={!!errors.password}
+          />
         </Field>
         <Button kind="primary" type="submit" busy={busy} className="btn btn-primary btn-block">
           Sign in

@@ -90,7 +90,11 @@ export function MerchantDetail({ id }: { id: string }) {
                 Deactivate
               </Button>
             ) : (
-              <Button kind="primary" busy={busy === 'reactivate'} onClick={() => run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}>
+              <Button
+                kind="primary"
+                busy={busy === 'reactivate'}
+                onClick={() => void run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}
+              >
                 Reactivate
               </Button>
             )}
@@ -110,13 +114,13 @@ export function MerchantDetail({ id }: { id: string }) {
           <Card
             title="API keys"
             actions={
-              <Button kind="primary" busy={busy === 'issue'} onClick={issueKey}>
+              <Button kind="primary" busy={busy === 'issue'} onClick={() => void issueKey()}>
                 Issue key
               </Button>
             }
           >
             <Notice>{keys.error}</Notice>
-            {keys.data && keys.data.length === 0 && <Empty>No keys yet. Issue one and give it to the merchant: it goes in the X-Merchant-Key header.</Empty>}
+            {keys.data?.length === 0 && <Empty>No keys yet. Issue one and give it to the merchant: it goes in the X-Merchant-Key header.</Empty>}
             {keys.data && keys.data.length > 0 && (
               <table className="table table-cards" aria-label="API keys">
                 <thead>
@@ -171,7 +175,7 @@ export function MerchantDetail({ id }: { id: string }) {
                   </Button>
                 </>
               ) : (
-                <Button kind="primary" busy={busy === 'secret'} onClick={() => run('secret', generateSecret)}>
+                <Button kind="primary" busy={busy === 'secret'} onClick={() => void run('secret', generateSecret)}>
                   Generate secret
                 </Button>
               )}
@@ -181,7 +185,12 @@ export function MerchantDetail({ id }: { id: string }) {
       </div>
 
       {dialog?.kind === 'deactivate' && (
-        <Confirm title="Deactivate this merchant?" confirmLabel="Deactivate" onClose={() => setDialog(undefined)} onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}>
+        <Confirm
+          title="Deactivate this merchant?"
+          confirmLabel="Deactivate"
+          onClose={() => setDialog(undefined)}
+          onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}
+        >
           <p>
             Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
           </p>
@@ -209,7 +218,12 @@ export function MerchantDetail({ id }: { id: string }) {
         </Confirm>
       )}
       {dialog?.kind === 'remove-secret' && (
-        <Confirm title="Remove the signing secret?" confirmLabel="Remove secret" onClose={() => setDialog(undefined)} onConfirm={() => patch({ webhook_signing_secret: null }, 'The signing secret is removed: events are sent unsigned.')}>
+        <Confirm
+          title="Remove the signing secret?"
+          confirmLabel="Remove secret"
+          onClose={() => setDialog(undefined)}
+          onConfirm={() => patch({ webhook_signing_secret: null }, 'The signing secret is removed: events are sent unsigned.')}
+        >
           <p>Events to this merchant will be sent without a signature, so it can no longer tell them from forged ones.</p>
         </Confirm>
       )}
@@ -245,7 +259,7 @@ function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Rec
 
   return (
     <Card title="Settings">
-      <form onSubmit={onSubmit(submit)} noValidate aria-label="Merchant settings">
+      <form onSubmit={onSubmit(() => void submit())} noValidate aria-label="Merchant settings">
         <Notice>{failure}</Notice>
         <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={setValues} />
         <div className="button-row">
@@ -258,7 +272,9 @@ function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Rec
             </Button>
           )}
         </div>
-        <p className="muted small">Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}</p>
+        <p className="muted small">
+          Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}
+        </p>
       </form>
     </Card>
   );

@@ -104,7 +104,7 @@ export function Merchants() {
       <Notice>{moreError}</Notice>
       {cursor && (
         <div className="pager">
-          <Button onClick={loadMore} busy={loadingMore}>
+          <Button onClick={() => void loadMore()} busy={loadingMore}>
             Load more
           </Button>
         </div>
@@ -166,7 +166,7 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
         </>
       }
     >
-      <form id="create-merchant" onSubmit={onSubmit(submit)} noValidate>
+      <form id="create-merchant" onSubmit={onSubmit(() => void submit())} noValidate>
         <Notice>{failure}</Notice>
         <MerchantFields idPrefix="new-merchant" values={values} errors={errors} onChange={setValues} />
         <label className="checkbox">

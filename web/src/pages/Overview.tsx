@@ -13,7 +13,7 @@ export function Overview() {
         title="Overview"
         subtitle="Today is counted from your local midnight."
         actions={
-          <Button onClick={reload} busy={loading && !!stats}>
+          <Button onClick={() => void reload()} busy={loading && !!stats}>
             Refresh
           </Button>
         }
@@ -63,7 +63,9 @@ export function Overview() {
                       {p.failed_attempts}
                     </td>
                     <td data-label="Error rate" className="num">
-                      <span className={`rate ${p.error_rate === null ? '' : p.error_rate >= 0.05 ? 'rate-bad' : p.error_rate > 0 ? 'rate-warn' : 'rate-good'}`}>{formatPercent(p.error_rate)}</span>
+                      <span className={`rate ${p.error_rate === null ? '' : p.error_rate >= 0.05 ? 'rate-bad' : p.error_rate > 0 ? 'rate-warn' : 'rate-good'}`}>
+                        {formatPercent(p.error_rate)}
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -97,7 +99,10 @@ function VolumeChart({ daily }: { daily: Stats['daily'] }) {
           <div key={day.day_start} className="chart-col" title={`${formatDay(day.day_start)}: ${formatMoney(day.paid_volume)} paid, ${day.payments} payments created`}>
             <div className="chart-plot">
               <span className="chart-value">{day.paid_volume > 0 ? compactMoney(day.paid_volume) : ''}</span>
-              <div className={i === daily.length - 1 ? 'chart-bar chart-bar-today' : 'chart-bar'} style={{ height: day.paid_volume === 0 ? '0' : `max(3px, ${(day.paid_volume / max) * 100}%)` }} />
+              <div
+                className={i === daily.length - 1 ? 'chart-bar chart-bar-today' : 'chart-bar'}
+                style={{ height: day.paid_volume === 0 ? '0' : `max(3px, ${(day.paid_volume / max) * 100}%)` }}
+              />
             </div>
             <div className="chart-label">{formatDay(day.day_start)}</div>
             <div className="chart-sublabel">

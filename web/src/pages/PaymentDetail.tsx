@@ -78,7 +78,7 @@ export function PaymentDetail({ id }: { id: string }) {
           </>
         }
         actions={
-          <Button onClick={detail.reload} busy={detail.loading}>
+          <Button onClick={() => void detail.reload()} busy={detail.loading}>
             Refresh
           </Button>
         }
@@ -95,7 +95,7 @@ export function PaymentDetail({ id }: { id: string }) {
               <p className="muted small">Make the simulated PSP send a real, signed event for this payment, as a bank would.</p>
               <div className="button-row">
                 {SIMULATIONS.map((s) => (
-                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => simulate(s.event)}>
+                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => void simulate(s.event)}>
                     {s.label}
                   </Button>
                 ))}
@@ -142,7 +142,11 @@ export function PaymentDetail({ id }: { id: string }) {
         </Card>
         <Card title="Pix QR code">
           <div className="qr">
-            {p.pix.qrCodePng.length > 'data:image/png;base64,'.length ? <img src={p.pix.qrCodePng} alt="QR code of the Pix BR Code" width={200} height={200} /> : <Empty>No QR image.</Empty>}
+            {p.pix.qrCodePng.length > 'data:image/png;base64,'.length ? (
+              <img src={p.pix.qrCodePng} alt="QR code of the Pix BR Code" width={200} height={200} />
+            ) : (
+              <Empty>No QR image.</Empty>
+            )}
           </div>
           <label className="label" htmlFor="br-code">
             BR Code (Pix copia e cola)
@@ -154,9 +158,7 @@ export function PaymentDetail({ id }: { id: string }) {
         </Card>
       </div>
 
-      <Card title="Event timeline">
-        {p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}
-      </Card>
+      <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}</Card>
 
       <Card title="Webhook deliveries">
         {p.deliveries.length === 0 ? (

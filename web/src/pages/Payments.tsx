@@ -19,7 +19,7 @@ const PAGE_SIZE = 20;
 /** yyyy-mm-dd (a date input's value) to the instant of that local midnight. */
 const localDayStart = (day: string): Date => {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(y!, m! - 1, d!);
+  return new Date(y!, m! - 1, d);
 };
 
 function filtersFrom(search: URLSearchParams): Filters {
@@ -138,7 +138,7 @@ export function Payments() {
 
       <Notice>{payments.error}</Notice>
       {payments.loading && !payments.data && <Spinner />}
-      {payments.data && payments.data.items.length === 0 && <Empty>{filtered ? 'No payment matches these filters.' : 'No payments yet.'}</Empty>}
+      {payments.data?.items.length === 0 && <Empty>{filtered ? 'No payment matches these filters.' : 'No payments yet.'}</Empty>}
       {payments.data && payments.data.items.length > 0 && (
         <div className={`card card-flush${payments.loading ? ' is-loading' : ''}`}>
           <table className="table table-cards" aria-label="Payments">

@@ -36,7 +36,11 @@ export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
             <td data-label="Attempt">{a.attempt}</td>
             <td data-label="Time">{formatDateSeconds(a.attempted_at)}</td>
             <td data-label="Status code">
-              {a.status_code == null ? <span className="muted">none</span> : <Badge value={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} label={String(a.status_code)} />}
+              {a.status_code == null ? (
+                <span className="muted">none</span>
+              ) : (
+                <Badge value={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} label={String(a.status_code)} />
+              )}
             </td>
             <td data-label="Latency" className="num">
               {a.latency_ms == null ? '—' : `${a.latency_ms} ms`}
@@ -54,21 +58,19 @@ export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
 /** Queues a new attempt of a delivery; tells the result in words. */
 export function RedeliverButton({ delivery, onDone }: { delivery: Pick<Delivery, 'id'>; onDone: (message: string, ok: boolean) => void }) {
   const [busy, setBusy] = useState(false);
+  const redeliver = async () => {
+    setBusy(true);
+    try {
+      await api('POST', `/webhook-deliveries/${delivery.id}/redeliver`);
+      onDone('A new attempt is queued; it will be made within seconds.', true);
+    } catch (e) {
+      onDone(messageOf(e), false);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <Button
-      busy={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await api('POST', `/webhook-deliveries/${delivery.id}/redeliver`);
-          onDone('A new attempt is queued; it will be made within seconds.', true);
-        } catch (e) {
-          onDone(messageOf(e), false);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Button busy={busy} onClick={() => void redeliver()}>
       Redeliver
     </Button>
   );

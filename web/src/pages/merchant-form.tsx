@@ -43,7 +43,17 @@ export function apiFieldErrors(error: unknown): MerchantFormErrors {
   return { name: error.fieldMessage('name'), webhook_url: error.fieldMessage('webhook_url'), provider: error.fieldMessage('provider') };
 }
 
-export function MerchantFields({ values, errors, onChange, idPrefix }: { values: MerchantFormValues; errors: MerchantFormErrors; onChange: (values: MerchantFormValues) => void; idPrefix: string }) {
+export function MerchantFields({
+  values,
+  errors,
+  onChange,
+  idPrefix,
+}: {
+  values: MerchantFormValues;
+  errors: MerchantFormErrors;
+  onChange: (values: MerchantFormValues) => void;
+  idPrefix: string;
+}) {
   const set = (key: keyof MerchantFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => onChange({ ...values, [key]: event.target.value });
   return (
     <>
@@ -51,7 +61,15 @@ export function MerchantFields({ values, errors, onChange, idPrefix }: { values:
         <input id={`${idPrefix}-name`} value={values.name} onChange={set('name')} maxLength={220} aria-invalid={!!errors.name} />
       </Field>
       <Field label="Webhook URL" htmlFor={`${idPrefix}-webhook`} error={errors.webhook_url} hint="Where payment events are sent. Leave empty to send none.">
-        <input id={`${idPrefix}-webhook`} type="url" inputMode="url" placeholder="https://shop.example.com/webhooks/pix" value={values.webhook_url} onChange={set('webhook_url')} aria-invalid={!!errors.webhook_url} />
+        <input
+          id={`${idPrefix}-webhook`}
+          type="url"
+          inputMode="url"
+          placeholder="https://shop.example.com/webhooks/pix"
+          value={values.webhook_url}
+          onChange={set('webhook_url')}
+          aria-invalid={!!errors.webhook_url}
+        />
       </Field>
       <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider} hint="Leave empty to use the gateway's default provider.">
         <input id={`${idPrefix}-provider`} list="known-providers" placeholder="default" value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider} />

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
 import type { AccountEnvironment } from '../../provider-adapter';
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 /** PSP hosts are https (mutual TLS); a homologation host may be a bare name or an address. */
 const HTTPS_URL: Parameters<typeof IsUrl>[0] = { protocols: ['https'], require_protocol: true, require_tld: false };
 const ENVIRONMENTS: AccountEnvironment[] = ['sandbox', 'production'];
@@ -23,18 +23,18 @@ export class CreateProviderAccountDto {
   @MaxLength(50)
   provider: string;
 
-  @ApiPropertyOptional({ enum: ENVIRONMENTS, default: 'sandbox', description: 'sandbox: the PSP\'s homologation host.' })
+  @ApiPropertyOptional({ enum: ENVIRONMENTS, default: 'sandbox', description: "sandbox: the PSP's homologation host." })
   @IsOptional()
   @IsIn(ENVIRONMENTS)
   environment?: AccountEnvironment;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Overrides the PSP\'s documented API host.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: "Overrides the PSP's documented API host." })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'base_url must be an https URL' })
   @MaxLength(500)
   base_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Overrides the PSP\'s documented token URL.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: "Overrides the PSP's documented token URL." })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'token_url must be an https URL' })
   @MaxLength(500)

@@ -70,7 +70,7 @@ describe('sandbox PSP server', () => {
       const again = await create({ ...body, description: 'changed' });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
-      const all = (await app.inject({ method: 'GET', url: '/_control/charges' })).json() as { txid: string }[];
+      const all = (await app.inject({ method: 'GET', url: '/_control/charges' })).json<{ txid: string }[]>();
       expect(all.filter((charge) => charge.txid === body.txid)).toHaveLength(1);
     });
 
@@ -149,7 +149,12 @@ describe('sandbox PSP server', () => {
       const res = await app.inject({ method: 'POST', url: `/charges/${created.id}/simulate`, payload: { event: 'payment.confirmed' } });
       expect(res.statusCode).toBe(202);
       const answer = res.json();
-      expect(answer).toMatchObject({ eventId: expect.stringMatching(/^evt_sbx_/), delivered: true, status: 200, charge: { status: 'CONCLUIDA', paidAt: new Date(now).toISOString() } });
+      expect(answer).toMatchObject({
+        eventId: expect.stringMatching(/^evt_sbx_/),
+        delivered: true,
+        status: 200,
+        charge: { status: 'CONCLUIDA', paidAt: new Date(now).toISOString() },
+      });
       const hook = await receiver.next();
       expect(hook.body).toEqual({
         event: 'payment.confirmed',
@@ -269,7 +274,7 @@ describe('sandbox PSP server limits', () => {
     await app.register(sandboxServer, { ...OPEN, maxCharges: 2 });
     const bodies = [chargeBody(), chargeBody(), chargeBody()];
     for (const body of bodies) await app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
-    const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json() as { txid: string }[];
+    const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json<{ txid: string }[]>();
     expect(kept.map((charge) => charge.txid)).toEqual([bodies[1]!.txid, bodies[2]!.txid]);
     expect((await app.inject({ method: 'GET', url: `/charges/${bodies[0]!.txid}` })).statusCode).toBe(404);
     await app.close();
@@ -334,7 +339,13 @@ describe('sandbox PSP server limits', () => {
       const body = chargeBody({ notificationUrl });
       return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     };
-    for (const url of ['https://169.254.169.254/latest/meta-data', 'https://127.0.0.1:3000/admin/api/merchants', 'https://[::1]/', 'https://10.0.0.7/hook', 'http://93.184.215.14/hook']) {
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data',
+      'https://127.0.0.1:3000/admin/api/merchants',
+      'https://[::1]/',
+      'https://10.0.0.7/hook',
+      'http://93.184.215.14/hook',
+    ]) {
       const refused = await post(url);
       expect({ url, status: refused.statusCode, body: refused.json() }).toEqual({
         url,

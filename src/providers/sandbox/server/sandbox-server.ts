@@ -22,7 +22,7 @@ import {
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../sandbox-signature';
 import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
-import { FailureQueue, type SandboxOperation } from './failure-queue';
+import { FailureQueue } from './failure-queue';
 
 export interface SandboxServerOptions {
   /**
@@ -199,7 +199,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     const code = SANDBOX_CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_REQUEST');
     // A host's authorize() may refuse with its own headers (Retry-After on a 429).
     const headers = (error as { headers?: unknown }).headers;
-    if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers as Record<string, string>);
+    if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers);
     return reply.code(status >= 400 && status < 600 ? status : 500).send({ error: { code, message: status >= 500 ? 'Sandbox fault.' : error.message } });
   });
 
@@ -238,19 +238,15 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    '/charges/:id',
-    { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } },
-    async (request, reply) => {
-      const failure = failures.take('get');
-      if (failure && refuse(reply, failure.mode)) return reply;
-      const charge = store.find(request.params.id, clock());
-      const status = charge ? 200 : 404;
-      const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
-      if (failure) return failAfterActing(request, reply, failure, status, payload);
-      return reply.code(status).send(payload);
-    },
-  );
+  app.get<{ Params: { id: string } }>('/charges/:id', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => {
+    const failure = failures.take('get');
+    if (failure && refuse(reply, failure.mode)) return reply;
+    const charge = store.find(request.params.id, clock());
+    const status = charge ? 200 : 404;
+    const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+    if (failure) return failAfterActing(request, reply, failure, status, payload);
+    return reply.code(status).send(payload);
+  });
 
   app.post<{ Params: { id: string }; Body: { event: SandboxEventType; amount?: string } }>(
     '/charges/:id/simulate',
@@ -293,9 +289,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     return reply.code(204).send();
   });
 
-  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () =>
-    store.list(clock()).map(toWire),
-  );
+  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () => store.list(clock()).map(toWire));
 
   app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
 
@@ -351,13 +345,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   }
 
   /** Injected failures that lose or garble the answer to a call that was carried out (whatever its outcome). */
-  function failAfterActing(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    failure: { mode: SandboxFailureMode; index: number },
-    status: number,
-    payload: unknown,
-  ): FastifyReply {
+  function failAfterActing(request: FastifyRequest, reply: FastifyReply, failure: { mode: SandboxFailureMode; index: number }, status: number, payload: unknown): FastifyReply {
     switch (failure.mode) {
       case 'timeout': {
         reply.hijack();
@@ -380,7 +368,10 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
         // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
         return failure.index % 2 === 0
           ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
-          : reply.code(status).type('application/json').send(JSON.stringify({ data: payload }));
+          : reply
+              .code(status)
+              .type('application/json')
+              .send(JSON.stringify({ data: payload }));
       default:
         throw new Error(`failure mode ${failure.mode} refuses before acting`);
     }
