@@ -48,12 +48,19 @@ export default defineConfig(
     },
   },
 
+  // The dashboard's component specs and their helpers are type-checked by web/tsconfig.spec.json
+  // (jsdom and Jest's types), which the project service does not find by itself.
+  {
+    files: ['web/src/**/*.spec.ts', 'web/src/**/*.spec.tsx', 'web/test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: ['./web/tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname } },
+  },
+
   // Specs and test helpers read HTTP and log output as `any` (`res.body`, `inject().json()`,
   // `JSON.parse`) and Jest's asymmetric matchers (`expect.any(String)`) are typed `any`: the
   // expectations are what checks their shape, and typing each body again would restate
   // the API's views in every spec.
   {
-    files: ['test/**/*.ts', '**/*.spec.ts'],
+    files: ['test/**/*.ts', 'web/test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -63,9 +63,14 @@ export async function registerDashboard(app: NestFastifyApplication): Promise<vo
         .status(503)
         .type('text/html; charset=utf-8')
         .headers(HTML_HEADERS)
-        .send('<!doctype html><title>Dashboard not built</title><p>The dashboard has not been built. Run <code>npm run build:web</code> (or <code>npm install</code>) and restart the gateway.</p>');
+        .send(
+          '<!doctype html><title>Dashboard not built</title><p>The dashboard has not been built. Run <code>npm run build:web</code> (or <code>npm install</code>) and restart the gateway.</p>',
+        );
     }
-    return reply.type('text/html; charset=utf-8').headers(HTML_HEADERS).send(await readFile(join(root, 'index.html')));
+    return reply
+      .type('text/html; charset=utf-8')
+      .headers(HTML_HEADERS)
+      .send(await readFile(join(root, 'index.html')));
   };
   fastify.get('/admin', page);
   fastify.get('/admin/*', page);

@@ -25,6 +25,7 @@ export class EmbeddedLock {
           throw new Error(
             `Another gateway process (pid ${owner}) is using the embedded database in ${dataDir}. ` +
               'Stop it, use another DATA_DIR, or set DATABASE_URL to share one PostgreSQL between processes.',
+            { cause: error },
           );
         }
         unlinkSync(file); // stale: its owner is gone

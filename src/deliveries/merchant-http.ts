@@ -81,7 +81,7 @@ export class MerchantHttpClient {
       const req = transport.request(url, {
         method: 'POST',
         agent,
-        lookup: request.lookup as unknown as http.RequestOptions['lookup'],
+        lookup: request.lookup,
         headers: { ...request.headers, 'content-length': String(request.body.length) },
       });
       const timeoutMs = Math.max(1, Math.round(request.deadline - performance.now()));

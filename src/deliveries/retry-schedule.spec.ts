@@ -1,4 +1,13 @@
-import { DEFAULT_RETRY_SCHEDULE_MS, defaultRetryPolicy, maxAttempts, nextRetryDelayMs, parseRetryAfter, parseRetrySchedule, RETRY_AFTER_CAP_MS, RetryPolicy } from './retry-schedule';
+import {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  defaultRetryPolicy,
+  maxAttempts,
+  nextRetryDelayMs,
+  parseRetryAfter,
+  parseRetrySchedule,
+  RETRY_AFTER_CAP_MS,
+  RetryPolicy,
+} from './retry-schedule';
 
 const pinned = (random: number, scheduleMs = DEFAULT_RETRY_SCHEDULE_MS): RetryPolicy => ({ ...defaultRetryPolicy(scheduleMs), random: () => random });
 

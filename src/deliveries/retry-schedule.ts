@@ -64,7 +64,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date 
   // Only the date forms HTTP allows (IMF-fixdate and the two obsolete ones all name a weekday and
   // GMT); Date.parse alone would also take "5" or "2030" as dates.
   if (!/^[A-Za-z]{3,9}, .+ GMT$|^[A-Za-z]{3} [A-Za-z]{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) return null;
-  const at = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
+  const at = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now.getTime());
 }

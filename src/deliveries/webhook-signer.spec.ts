@@ -14,7 +14,11 @@ describe('WebhookSigner', () => {
     const secret = generateSigningSecret();
     const body = '{"event":"payment.confirmed","id":"evt_1"}';
     const now = new Date();
-    const headers = { 'webhook-id': 'dlv_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new WebhookSigner(secret).sign('dlv_1', now, body) };
+    const headers = {
+      'webhook-id': 'dlv_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new WebhookSigner(secret).sign('dlv_1', now, body),
+    };
     expect(new Webhook(secret).verify(body, headers)).toEqual({ event: 'payment.confirmed', id: 'evt_1' });
   });
 
@@ -30,7 +34,11 @@ describe('WebhookSigner', () => {
     const body = '{"name":"João Ação"}';
     const signature = new WebhookSigner('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign('dlv_3', new Date(1700000000 * 1000), body);
     const key = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64');
-    expect(signature).toBe(`v1,${createHmac('sha256', key).update(Buffer.from(`dlv_3.1700000000.${body}`, 'utf8')).digest('base64')}`);
+    expect(signature).toBe(
+      `v1,${createHmac('sha256', key)
+        .update(Buffer.from(`dlv_3.1700000000.${body}`, 'utf8'))
+        .digest('base64')}`,
+    );
   });
 });
 

@@ -37,7 +37,6 @@ export function newTxid(): string {
  */
 @Injectable()
 export class IdempotencyService {
-
   constructor(
     private readonly records: IdempotencyRecordRepository,
     private readonly config: AppConfig,

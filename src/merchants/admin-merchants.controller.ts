@@ -69,7 +69,7 @@ export class AdminMerchantsController {
   }
 
   @Get(':id/api-keys')
-  @ApiOperation({ summary: 'List a merchant\'s API keys', description: 'Newest first, revoked ones included; only prefixes, never keys.' })
+  @ApiOperation({ summary: "List a merchant's API keys", description: 'Newest first, revoked ones included; only prefixes, never keys.' })
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, ApiKeyView, { isArray: true })
   @ApiErrorResponses(ErrorCode.NOT_FOUND)

@@ -160,7 +160,10 @@ export class AdminMerchantsService {
 
     const secret = dto.webhook_signing_secret;
     if (secret === null && this.config.isProduction) {
-      errors.push({ field: 'webhook_signing_secret', message: `webhook_signing_secret cannot be null in production: merchant webhooks are always signed (use "${GENERATE_SECRET}" or a secret)` });
+      errors.push({
+        field: 'webhook_signing_secret',
+        message: `webhook_signing_secret cannot be null in production: merchant webhooks are always signed (use "${GENERATE_SECRET}" or a secret)`,
+      });
     } else if (secret === null) settings.webhookSigningSecretEnc = null;
     else if (secret === GENERATE_SECRET) {
       settings.generatedSecret = generateSigningSecret();

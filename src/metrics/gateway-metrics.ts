@@ -75,13 +75,13 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    const metrics = this;
+    const readBacklog = () => this.readBacklog();
     new Gauge({
       name: 'webhook_deliveries_waiting',
       help: 'Forwards not yet delivered nor failed for good (status pending), across all merchants.',
       registers: [this.registry],
       async collect() {
-        const backlog = await metrics.readBacklog();
+        const backlog = await readBacklog();
         if (backlog) this.set(backlog.waiting);
       },
     });
@@ -90,7 +90,7 @@ export class GatewayMetrics {
       help: 'Age of the oldest forward still waiting to be delivered (0 when none waits).',
       registers: [this.registry],
       async collect() {
-        const backlog = await metrics.readBacklog();
+        const backlog = await readBacklog();
         if (backlog) this.set(backlog.oldestAgeSeconds);
       },
     });

@@ -78,10 +78,28 @@ export class PaymentRepository {
         WHERE EXISTS (SELECT 1 FROM done)
        RETURNING id`,
       [
-        responseBody, claim.merchantId, claim.key, claim.attempt,
-        payment.id, payment.status, payment.amountCents, payment.currency, payment.description, payment.externalId,
-        payment.recipientDocument, payment.recipientName, payment.method, payment.provider, payment.providerPaymentId,
-        payment.txid, payment.pixCopyPaste, payment.pixQrPng, payment.expiresAt, payment.paidAt, payment.createdAt, payment.updatedAt,
+        responseBody,
+        claim.merchantId,
+        claim.key,
+        claim.attempt,
+        payment.id,
+        payment.status,
+        payment.amountCents,
+        payment.currency,
+        payment.description,
+        payment.externalId,
+        payment.recipientDocument,
+        payment.recipientName,
+        payment.method,
+        payment.provider,
+        payment.providerPaymentId,
+        payment.txid,
+        payment.pixCopyPaste,
+        payment.pixQrPng,
+        payment.expiresAt,
+        payment.paidAt,
+        payment.createdAt,
+        payment.updatedAt,
       ],
     );
     return inserted.length > 0;
@@ -163,11 +181,10 @@ export class PaymentRepository {
 
   /** Payments created in [from, to) by their current status; statuses without payments are absent. */
   countByStatusCreatedBetween(from: Date, to: Date): Promise<PaymentStatusCount[]> {
-    return sqlRows<PaymentStatusCount>(
-      this.payments.manager,
-      `SELECT status, count(*)::int AS count FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY status`,
-      [from, to],
-    );
+    return sqlRows<PaymentStatusCount>(this.payments.manager, `SELECT status, count(*)::int AS count FROM payments WHERE created_at >= $1 AND created_at < $2 GROUP BY status`, [
+      from,
+      to,
+    ]);
   }
 
   /** Payments created in the last `hours` hours (by the database's now()), per provider. */

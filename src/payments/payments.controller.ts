@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, type Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../common/auth/current-merchant.decorator';
 import { MerchantAuth } from '../common/auth/merchant-key.guard';
@@ -21,7 +21,7 @@ const CREATE_ERRORS = [
   ErrorCode.INTERNAL_ERROR,
 ] as const;
 
-const CreateDocs = (summary: string, body: Function) =>
+const CreateDocs = (summary: string, body: Type<unknown>) =>
   applyDecorators(
     ApiOperation({
       summary,

@@ -26,8 +26,21 @@ export class PaymentEventRepository {
        ON CONFLICT (provider, provider_event_id) DO NOTHING
        RETURNING created_at`,
       [
-        event.id, event.provider, event.providerEventId, event.type, event.source, event.paymentId, event.merchantId, event.outcome,
-        event.fromStatus, event.toStatus, event.amountCents, event.forward, event.note, event.requestId, JSON.stringify(event.payload ?? null),
+        event.id,
+        event.provider,
+        event.providerEventId,
+        event.type,
+        event.source,
+        event.paymentId,
+        event.merchantId,
+        event.outcome,
+        event.fromStatus,
+        event.toStatus,
+        event.amountCents,
+        event.forward,
+        event.note,
+        event.requestId,
+        JSON.stringify(event.payload ?? null),
       ],
     );
     return inserted[0]?.created_at ?? null;

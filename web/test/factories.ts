@@ -38,7 +38,12 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
     description: 'Order 1234',
     externalId: 'order-1234',
     recipient: { document: '12345678909', name: 'Ana Souza' },
-    pix: { txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', copyPaste: '00020126580014br.gov.bcb.pix6304ABCD', qrCodePng: 'data:image/png;base64,iVBORw0KGgo=', expiresAt: '2024-05-02T14:45:10.000Z' },
+    pix: {
+      txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',
+      copyPaste: '00020126580014br.gov.bcb.pix6304ABCD',
+      qrCodePng: 'data:image/png;base64,iVBORw0KGgo=',
+      expiresAt: '2024-05-02T14:45:10.000Z',
+    },
     provider: 'sandbox',
     providerPaymentId: 'sbx_8f2k',
     createdAt: CREATED,

@@ -27,7 +27,13 @@ type OperationOf<R extends Route> = R extends `${infer M} ${infer Rest}`
     : never
   : never;
 
-type SuccessContent<O> = O extends { responses: infer S } ? (S extends { 200: { content: { 'application/json': infer C } } } ? C : S extends { 201: { content: { 'application/json': infer C } } } ? C : never) : never;
+type SuccessContent<O> = O extends { responses: infer S }
+  ? S extends { 200: { content: { 'application/json': infer C } } }
+    ? C
+    : S extends { 201: { content: { 'application/json': infer C } } }
+      ? C
+      : never
+  : never;
 /** The `data` the route answers with on success. */
 export type DataOf<R extends Route> = SuccessContent<OperationOf<R>> extends { data: infer D } ? D : never;
 type RawQuery<R extends Route> = OperationOf<R> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -60,9 +66,16 @@ const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
 function unknownNames(route: Route, query: Record<string, string>, body: unknown): string[] {
   const known = (QUERY_PARAMETERS as Partial<Record<Route, Record<string, true>>>)[route] ?? {};
   const fields = (BODY_FIELDS as Partial<Record<Route, Record<string, true>>>)[route];
-  const problems = Object.keys(query).filter((name) => !known[name]).map((name) => `query parameter ${name}`);
+  const problems = Object.keys(query)
+    .filter((name) => !known[name])
+    .map((name) => `query parameter ${name}`);
   if (body !== undefined && !fields) problems.push('a body');
-  if (fields && body && typeof body === 'object') problems.push(...Object.keys(body).filter((name) => !fields[name]).map((name) => `body field ${name}`));
+  if (fields && body && typeof body === 'object')
+    problems.push(
+      ...Object.keys(body)
+        .filter((name) => !fields[name])
+        .map((name) => `body field ${name}`),
+    );
   return problems;
 }
 
@@ -125,7 +138,7 @@ export function useFakeApi(): FakeApi {
   const original = globalThis.fetch;
 
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(String(input), location.href);
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url, location.href);
     const method = (init.method ?? 'GET').toUpperCase();
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
     for (const stub of [...stubs].reverse()) {
@@ -150,7 +163,7 @@ export function useFakeApi(): FakeApi {
     stubs = [];
     log = [];
     unexpected = [];
-    globalThis.fetch = fetch as typeof globalThis.fetch;
+    globalThis.fetch = fetch;
   });
   afterEach(() => {
     globalThis.fetch = original;

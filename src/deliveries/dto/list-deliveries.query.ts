@@ -19,7 +19,7 @@ export class ListDeliveriesQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
   @IsInt({ message: 'limit must be a whole number from 1 to 100' })
   @Min(1, { message: 'limit must be a whole number from 1 to 100' })
   @Max(100, { message: 'limit must be a whole number from 1 to 100' })

@@ -12,7 +12,7 @@ export class ListMerchantsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
   @Rule('pageLimit', (value) => (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 100 ? null : 'limit must be a whole number from 1 to 100'))
   limit?: number;
 

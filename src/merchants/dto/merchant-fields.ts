@@ -13,7 +13,7 @@ import { MAX_WEBHOOK_URL_LENGTH } from '../../common/net/webhook-url-policy';
  */
 const present = ValidateIf((_object, value) => value !== undefined);
 const presentAndNotNull = ValidateIf((_object, value) => value !== undefined && value !== null);
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** A validator whose message is the problem `check` finds (null = valid): one message per field. */
 export function Rule(name: string, check: (value: unknown) => string | null): PropertyDecorator {
@@ -47,7 +47,7 @@ export function NameField(required: boolean): PropertyDecorator {
 
 export const ActiveField = (): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ example: true, description: 'An inactive merchant\'s keys answer INVALID_MERCHANT_KEY.' }),
+    ApiPropertyOptional({ example: true, description: "An inactive merchant's keys answer INVALID_MERCHANT_KEY." }),
     present,
     Rule('merchantActive', (value) => (typeof value === 'boolean' ? null : 'active must be true or false')),
   );

@@ -61,7 +61,11 @@ describe('parsePixApiCredentials', () => {
 
     it('summarises without anything secret', () => {
       const summary = summarizePixApiCredentials(parsePixApiCredentials(pem(), PIX_API, NOW));
-      expect(summary).toEqual({ clientId: 'client-1', certificateSubject: 'CN=pix-gateway-client, O=Pix Gateway Tests, C=BR', certificateExpiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+      expect(summary).toEqual({
+        clientId: 'client-1',
+        certificateSubject: 'CN=pix-gateway-client, O=Pix Gateway Tests, C=BR',
+        certificateExpiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
       expect(JSON.stringify(summary)).not.toContain(SECRET);
       expect(JSON.stringify(summary)).not.toContain('PRIVATE KEY');
     });
@@ -104,7 +108,7 @@ describe('parsePixApiCredentials', () => {
       expect(refusal(pem({ private_key_pem: encrypted }))).toMatchObject({ field: 'credentials.private_key_pem', message: expect.stringMatching(/passphrase/) });
     });
 
-    it('refuses a certificate that is not valid yet at the clock\'s now', () => {
+    it("refuses a certificate that is not valid yet at the clock's now", () => {
       const lastYear = new Date(NOW.getTime() - 365 * 24 * 3600 * 1000);
       expect(refusal(pem(), PIX_API, lastYear)).toMatchObject({ field: 'credentials.certificate_pem', message: expect.stringMatching(/valid only from/) });
     });
@@ -147,21 +151,31 @@ describe('parsePixApiCredentials', () => {
     it.each([
       ['text that is not base64', { pkcs12_base64: 'not base64!' }],
       ['base64 that is not DER', { pkcs12_base64: Buffer.from('hello world, not a bundle').toString('base64') }],
-      ['DER that is not PKCS#12', { pkcs12_base64: Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(forge.pki.certificateFromPem(pki.client.cert))).getBytes(), 'binary').toString('base64') }],
+      [
+        'DER that is not PKCS#12',
+        { pkcs12_base64: Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(forge.pki.certificateFromPem(pki.client.cert))).getBytes(), 'binary').toString('base64') },
+      ],
     ])('refuses %s, naming pkcs12_base64', (_, overrides) => {
       expect(refusal(p12(overrides)).field).toBe('credentials.pkcs12_base64');
     });
 
     it('refuses a bundle whose certificate expired', () => {
       const key = forge.pki.privateKeyFromPem(pki.expiredClient.key);
-      const expired = forge.util.encode64(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [forge.pki.certificateFromPem(pki.expiredClient.cert)], 'pw', { algorithm: '3des' })).getBytes());
+      const expired = forge.util.encode64(
+        forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [forge.pki.certificateFromPem(pki.expiredClient.cert)], 'pw', { algorithm: '3des' })).getBytes(),
+      );
       expect(refusal(p12({ pkcs12_base64: expired, pkcs12_password: 'pw' }))).toMatchObject({ field: 'credentials.pkcs12_base64', message: expect.stringMatching(/expired/) });
     });
 
     it('refuses a bundle whose key has no certificate', () => {
       const key = forge.pki.privateKeyFromPem(pki.client.key);
-      const other = forge.util.encode64(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [forge.pki.certificateFromPem(pki.untrustedClient.cert)], 'pw', { algorithm: '3des' })).getBytes());
-      expect(refusal(p12({ pkcs12_base64: other, pkcs12_password: 'pw' }))).toMatchObject({ field: 'credentials.pkcs12_base64', message: expect.stringMatching(/matches its private key/) });
+      const other = forge.util.encode64(
+        forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, [forge.pki.certificateFromPem(pki.untrustedClient.cert)], 'pw', { algorithm: '3des' })).getBytes(),
+      );
+      expect(refusal(p12({ pkcs12_base64: other, pkcs12_password: 'pw' }))).toMatchObject({
+        field: 'credentials.pkcs12_base64',
+        message: expect.stringMatching(/matches its private key/),
+      });
     });
   });
 
@@ -176,7 +190,7 @@ describe('parsePixApiCredentials', () => {
       expect(refusal(pem({ skip_mtls_checking: 'yes' }), EFI)).toMatchObject({ field: 'credentials.skip_mtls_checking' });
     });
 
-    it('does not take another bank\'s field', () => {
+    it("does not take another bank's field", () => {
       expect(refusal(pem({ app_key: 'k' }), EFI)).toMatchObject({ field: 'credentials.app_key' });
     });
 

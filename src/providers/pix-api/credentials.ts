@@ -170,7 +170,7 @@ function fromPem(raw: Record<string, unknown>): Pair {
  */
 function fromPkcs12(raw: Record<string, unknown>): Pair {
   const base64 = text(raw, 'pkcs12_base64', true)!.replace(/\s+/g, '');
-  const password = raw.pkcs12_password === undefined || raw.pkcs12_password === null ? undefined : raw.pkcs12_password;
+  const password = raw.pkcs12_password ?? undefined;
   if (password !== undefined && typeof password !== 'string') fail('pkcs12_password', 'must be a string');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64) || base64.length % 4 !== 0) fail('pkcs12_base64', 'is not base64');
 
@@ -187,7 +187,7 @@ function fromPkcs12(raw: Record<string, unknown>): Pair {
   for (const candidate of candidates) {
     try {
       // The typings say string, but forge reads null as "no password" (a zero-length one).
-      p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, candidate as string);
+      p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, candidate!);
       break;
     } catch (error) {
       const message = (error as Error).message ?? '';

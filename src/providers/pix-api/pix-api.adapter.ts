@@ -22,19 +22,7 @@ import {
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
 import type { PixApiOperation, PixApiProfile, RequestContext } from './profile';
 import { PIX_TXID, pixDevolucaoId } from './txid';
-import {
-  type Cob,
-  type Devolucao,
-  devolucaoRefundStatus,
-  isEndToEndId,
-  type Pix,
-  type PixApiCharge,
-  readCob,
-  readDevolucao,
-  readPix,
-  toPixApiCharge,
-  wireCents,
-} from './wire';
+import { type Cob, type Devolucao, devolucaoRefundStatus, isEndToEndId, type Pix, type PixApiCharge, readCob, readDevolucao, readPix, toPixApiCharge, wireCents } from './wire';
 
 export interface PixApiAdapterOptions {
   /** Where "now" comes from: charge expiry, certificate validity, token lifetimes. */
@@ -135,7 +123,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     // that txid's charge is this one (same amount, same key), a retry gets it, never a second.
     if (isRefusal(answer.status)) {
       const existing = await this.findCob(account, request.txid);
-      if (existing && existing.amountCents === request.amountCents && existing.chave === chave) return toPixApiCharge(existing, this.clock.now());
+      if (existing?.amountCents === request.amountCents && existing.chave === chave) return toPixApiCharge(existing, this.clock.now());
     }
     throw failure;
   }
@@ -180,7 +168,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     // the devolução it holds is this one when it is for the same amount.
     if (isRefusal(answer.status)) {
       const existing = await this.findDevolucao(account, endToEndId, id);
-      if (existing && existing.amountCents === request.amountCents) return toRefund(request.refundId, endToEndId, existing);
+      if (existing?.amountCents === request.amountCents) return toRefund(request.refundId, endToEndId, existing);
     }
     throw failure;
   }
@@ -228,11 +216,11 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
 
   private async confirm(account: ProviderAccountRef<PixApiCredentials>, entry: CallbackEntry): Promise<Confirmed | null> {
     const pix = await this.findPix(account, entry.endToEndId);
-    if (!pix || pix.txid === null) return null; // unknown here, or a Pix no charge asked for
+    if (pix?.txid == null) return null; // unknown here, or a Pix no charge asked for
     if (entry.txid !== undefined && entry.txid !== pix.txid) return null;
     if (entry.valor !== undefined && wireCents(entry.valor) !== pix.amountCents) return null;
     const cob = await this.findCob(account, pix.txid);
-    if (!cob || cob.status !== 'CONCLUIDA') return null;
+    if (cob?.status !== 'CONCLUIDA') return null;
     if (cob.pix.length > 0 && !cob.pix.some((paid) => paid.endToEndId === pix.endToEndId)) return null;
 
     if (entry.devolucaoIds.length > 0) {
@@ -407,9 +395,11 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     if (answer.status !== 200 && answer.status !== 201) throw unexpectedAnswer(label, answer);
     const grant = jsonOf(answer) as Record<string, unknown> | undefined;
     const value = grant?.access_token;
-    if (typeof value !== 'string' || value === '') throw new UpstreamError({ kind: 'malformed', message: `${label}: no access_token in the answer`, upstreamStatus: answer.status });
+    if (typeof value !== 'string' || value === '')
+      throw new UpstreamError({ kind: 'malformed', message: `${label}: no access_token in the answer`, upstreamStatus: answer.status });
     const expiresIn = grant?.expires_in === undefined ? DEFAULT_TOKEN_SECONDS : Number(grant.expires_in);
-    if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new UpstreamError({ kind: 'malformed', message: `${label}: expires_in is not a number of seconds`, upstreamStatus: answer.status });
+    if (!Number.isFinite(expiresIn) || expiresIn <= 0)
+      throw new UpstreamError({ kind: 'malformed', message: `${label}: expires_in is not a number of seconds`, upstreamStatus: answer.status });
     return { value, issuedAt, expiresAt: new Date(issuedAt.getTime() + expiresIn * 1000) };
   }
 }
@@ -446,7 +436,11 @@ function callbackEntries(rawBody: Buffer): CallbackEntry[] {
   } catch {
     throw new WebhookParseError('The callback is not JSON.', 'body');
   }
-  const list = Array.isArray(body) ? body : typeof body === 'object' && body !== null && Array.isArray((body as { pix?: unknown }).pix) ? (body as { pix: unknown[] }).pix : undefined;
+  const list = Array.isArray(body)
+    ? body
+    : typeof body === 'object' && body !== null && Array.isArray((body as { pix?: unknown }).pix)
+      ? (body as { pix: unknown[] }).pix
+      : undefined;
   if (!list) throw new WebhookParseError('The callback is not a Pix notification ({"pix": [...]}).', 'pix');
   const byId = new Map<string, CallbackEntry>();
   list.forEach((item, i) => {
@@ -458,7 +452,7 @@ function callbackEntries(rawBody: Buffer): CallbackEntry[] {
     byId.set(entry.endToEndId, {
       endToEndId: entry.endToEndId,
       txid: typeof entry.txid === 'string' ? entry.txid : undefined,
-      valor: typeof entry.valor === 'string' ? entry.valor : entry.valor === undefined ? undefined : String(entry.valor),
+      valor: typeof entry.valor === 'string' ? entry.valor : entry.valor === undefined ? undefined : JSON.stringify(entry.valor),
       devolucaoIds: devolucoes.map((d) => (typeof d === 'object' && d !== null ? (d as { id?: unknown }).id : undefined)).map((id) => (typeof id === 'string' ? id : '')),
     });
   });

@@ -2,16 +2,7 @@ import type { AccountEnvironment } from '../provider-adapter';
 import type { PixApiCredentials } from './credentials';
 
 /** The Pix API calls the adapter makes, by name (for per-route hooks and messages). */
-export type PixApiOperation =
-  | 'create charge'
-  | 'read charge'
-  | 'cancel charge'
-  | 'list charges'
-  | 'read pix'
-  | 'refund'
-  | 'read refund'
-  | 'register webhook'
-  | 'read webhook';
+export type PixApiOperation = 'create charge' | 'read charge' | 'cancel charge' | 'list charges' | 'read pix' | 'refund' | 'read refund' | 'register webhook' | 'read webhook';
 
 /** How the OAuth2 client-credentials request is written (RFC 6749 section 4.4 leaves room for all of these). */
 export interface TokenRequestStyle {

@@ -38,7 +38,7 @@ async function malformed(fn: () => unknown): Promise<UpstreamError> {
 }
 
 describe('wireCents', () => {
-  it('reads the standard\'s money', () => {
+  it("reads the standard's money", () => {
     expect(wireCents('10.50')).toBe(1050);
     expect(wireCents('0.01')).toBe(1);
     expect(wireCents('1234567890.99')).toBe(123456789099);
@@ -80,7 +80,7 @@ describe('readCob', () => {
     expect(read(body, ['pixCopiaECola', 'brcode']).copyPaste).toBe(brCode);
   });
 
-  it('defaults expiracao to the standard\'s 86400 seconds', () => {
+  it("defaults expiracao to the standard's 86400 seconds", () => {
     expect(read(cobBody({ calendario: { criacao: CREATED } })).expiresInSeconds).toBe(86_400);
   });
 
@@ -155,7 +155,13 @@ describe('charge status', () => {
 
   it('calls a paid charge refunded once its settled refunds return all that was paid', () => {
     const now = at('2026-01-15T12:30:00Z');
-    const devolucao = (amountCents: number, status: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' | 'NAO_REALIZADO') => ({ id: `r${amountCents}${status}`, rtrId: null, amountCents, status, reason: null });
+    const devolucao = (amountCents: number, status: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' | 'NAO_REALIZADO') => ({
+      id: `r${amountCents}${status}`,
+      rtrId: null,
+      amountCents,
+      status,
+      reason: null,
+    });
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(500, 'DEVOLVIDO')]) }), now)).toBe('paid');
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'EM_PROCESSAMENTO')]) }), now)).toBe('paid');
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'NAO_REALIZADO')]) }), now)).toBe('paid');

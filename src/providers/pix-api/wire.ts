@@ -144,7 +144,7 @@ export function readCob(label: string, status: number, body: unknown, copyPasteF
   const field = copyPasteFields.find((name) => typeof cob[name] === 'string' && cob[name] !== '');
   if (field === undefined) throw r.malformed(`no BR Code (${copyPasteFields.join(' or ')})`);
   if (!isBrCode(cob[field] as string)) throw r.malformed(`${field} is not a BR Code with a correct CRC`);
-  const pix = cob.pix === undefined || cob.pix === null ? [] : cob.pix;
+  const pix = cob.pix ?? [];
   if (!Array.isArray(pix)) throw r.malformed('pix is not a list');
   return {
     txid: r.string(cob.txid, 'txid'),
@@ -168,7 +168,7 @@ function readPixWith(r: Reader, value: unknown, what: string): Pix {
   const endToEndId = r.string(pix.endToEndId, `${what}.endToEndId`);
   if (!END_TO_END_ID.test(endToEndId)) throw r.malformed(`${what}.endToEndId is not 32 letters and digits`);
   const txid = pix.txid === undefined || pix.txid === null || pix.txid === '' ? null : r.string(pix.txid, `${what}.txid`);
-  const devolucoes = pix.devolucoes === undefined || pix.devolucoes === null ? [] : pix.devolucoes;
+  const devolucoes = pix.devolucoes ?? [];
   if (!Array.isArray(devolucoes)) throw r.malformed(`${what}.devolucoes is not a list`);
   return {
     endToEndId,

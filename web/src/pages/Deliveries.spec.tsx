@@ -16,12 +16,14 @@ describe('Deliveries', () => {
     render(<Deliveries />);
     await screen.findByRole('table', { name: 'failed deliveries' });
     expect(screen.getByRole('tab', { name: 'Failed' }).getAttribute('aria-selected')).toBe('true');
-    expect(tableRows('failed deliveries')).toEqual([[formatDate(listedDelivery().created_at), 'payment.confirmed failed', 'Loja da Ana', 'pay_1', 'Gave up after 8 attempts', 'HTTP 503', 'Redeliver']]);
+    expect(tableRows('failed deliveries')).toEqual([
+      [formatDate(listedDelivery().created_at), 'payment.confirmed failed', 'Loja da Ana', 'pay_1', 'Gave up after 8 attempts', 'HTTP 503', 'Redeliver'],
+    ]);
     expect(screen.getByRole('link', { name: 'pay_1' }).getAttribute('href')).toBe('/admin/payments/pay_1');
     expect(listed()).toEqual([{ status: 'failed', limit: '50' }]);
   });
 
-  it("switches tabs through the URL and says when a tab is empty", async () => {
+  it('switches tabs through the URL and says when a tab is empty', async () => {
     api.on('GET /webhook-deliveries', page([]));
     render(<Deliveries />);
     expect(await screen.findByText('No failed deliveries: every merchant took its events.')).toBeTruthy();
@@ -42,17 +44,24 @@ describe('Deliveries', () => {
   });
 
   it('loads more with the cursor until the last page', async () => {
-    api.on('GET /webhook-deliveries', ({ query }) => (query.cursor === 'c2' ? page([listedDelivery({ payment_id: 'pay_2' })]) : page([listedDelivery({ payment_id: 'pay_1' })], 'c2')));
+    api.on('GET /webhook-deliveries', ({ query }) =>
+      query.cursor === 'c2' ? page([listedDelivery({ payment_id: 'pay_2' })]) : page([listedDelivery({ payment_id: 'pay_1' })], 'c2'),
+    );
     render(<Deliveries />);
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('link', { name: 'pay_2' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'pay_1' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
-    expect(listed()).toEqual([{ status: 'failed', limit: '50' }, { status: 'failed', limit: '50', cursor: 'c2' }]);
+    expect(listed()).toEqual([
+      { status: 'failed', limit: '50' },
+      { status: 'failed', limit: '50', cursor: 'c2' },
+    ]);
   });
 
   it('tells when the next page could not be loaded', async () => {
-    api.on('GET /webhook-deliveries', ({ query }) => (query.cursor ? new Failure(503, { code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable.' }) : page([listedDelivery()], 'c2')));
+    api.on('GET /webhook-deliveries', ({ query }) =>
+      query.cursor ? new Failure(503, { code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable.' }) : page([listedDelivery()], 'c2'),
+    );
     render(<Deliveries />);
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect((await screen.findByRole('alert')).textContent).toContain('The database is not reachable.');

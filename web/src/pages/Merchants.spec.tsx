@@ -41,7 +41,13 @@ describe('Merchants', () => {
 
   it('loads more with the cursor, and tells when that fails', async () => {
     let failNext = false;
-    api.on('GET /merchants', ({ query }) => (failNext ? new Failure(429, { code: 'RATE_LIMITED', message: 'Too many requests.' }) : query.cursor === 'c2' ? page([merchant({ name: 'Loja 2' })], 'c3') : page([merchant({ name: 'Loja 1' })], 'c2')));
+    api.on('GET /merchants', ({ query }) =>
+      failNext
+        ? new Failure(429, { code: 'RATE_LIMITED', message: 'Too many requests.' })
+        : query.cursor === 'c2'
+          ? page([merchant({ name: 'Loja 2' })], 'c3')
+          : page([merchant({ name: 'Loja 1' })], 'c2'),
+    );
     render(<Merchants />);
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('link', { name: 'Loja 2' })).toBeTruthy();
@@ -78,7 +84,12 @@ describe('Merchants', () => {
       await userEvent.click(within(dialog).getByRole('button', { name: 'Create merchant' }));
       const reveal = await screen.findByRole('dialog', { name: 'Loja Nova created: webhook signing secret' });
       expect(reveal.textContent).toContain('whsec_MfKQ9r8GKYqrTwjU');
-      expect(api.requests('POST /merchants')[0]!.body).toEqual({ name: 'Loja Nova', webhook_url: 'https://nova.example/pix', provider: 'sandbox', webhook_signing_secret: 'generate' });
+      expect(api.requests('POST /merchants')[0]!.body).toEqual({
+        name: 'Loja Nova',
+        webhook_url: 'https://nova.example/pix',
+        provider: 'sandbox',
+        webhook_signing_secret: 'generate',
+      });
       await userEvent.click(within(reveal).getByRole('button', { name: 'I have stored it safely' }));
       expect(location.pathname).toBe('/admin/merchants/mer_new');
     });

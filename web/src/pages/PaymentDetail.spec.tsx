@@ -24,7 +24,16 @@ describe('PaymentDetail', () => {
   it("tells each provider event's outcome, change, amount, forwarding and source", async () => {
     const events = [
       paymentEvent({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', amount: 10.5, forward: 'queued', source: 'webhook' }),
-      paymentEvent({ type: 'payment.confirmed', outcome: 'amount_mismatch', from_status: null, to_status: null, amount: 9.99, forward: 'none', source: 'reconciliation', note: 'The provider reported 9.99.' }),
+      paymentEvent({
+        type: 'payment.confirmed',
+        outcome: 'amount_mismatch',
+        from_status: null,
+        to_status: null,
+        amount: 9.99,
+        forward: 'none',
+        source: 'reconciliation',
+        note: 'The provider reported 9.99.',
+      }),
       paymentEvent({ type: 'payment.expired', outcome: 'ignored', from_status: 'paid', to_status: 'expired', amount: null, forward: 'no_webhook_url' }),
     ];
     api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', events }));
@@ -56,7 +65,14 @@ describe('PaymentDetail', () => {
     const deliveredAt = '2024-05-02T13:45:12.000Z';
     const deliveries = [
       paymentDelivery({ event_type: 'payment.confirmed', status: 'delivered', delivered_at: deliveredAt, last_status_code: 200 }),
-      paymentDelivery({ event_type: 'payment.refunded', status: 'failed', attempt_count: 2, last_status_code: 500, last_error: 'boom', attempts: [attempt({ status_code: 500, error: 'boom' }), attempt({ attempt: 2, status_code: 500, error: 'boom' })] }),
+      paymentDelivery({
+        event_type: 'payment.refunded',
+        status: 'failed',
+        attempt_count: 2,
+        last_status_code: 500,
+        last_error: 'boom',
+        attempts: [attempt({ status_code: 500, error: 'boom' }), attempt({ attempt: 2, status_code: 500, error: 'boom' })],
+      }),
     ];
     api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', status: 'paid', deliveries }));
     render(<PaymentDetail id="pay_1" />);

@@ -18,7 +18,13 @@ describe('Payments', () => {
   });
 
   it("lists payments with their merchant's name, amount and status", async () => {
-    api.on('GET /payments', page([payment({ id: 'pay_1', externalId: 'order-1', merchantId: 'mer_bia', amount: 1234.5, status: 'paid' }), payment({ id: 'pay_2', externalId: 'order-2', merchantId: 'mer_gone' })]));
+    api.on(
+      'GET /payments',
+      page([
+        payment({ id: 'pay_1', externalId: 'order-1', merchantId: 'mer_bia', amount: 1234.5, status: 'paid' }),
+        payment({ id: 'pay_2', externalId: 'order-2', merchantId: 'mer_gone' }),
+      ]),
+    );
     render(<Payments />);
     await screen.findByRole('table', { name: 'Payments' });
     await waitFor(() => expect(tableRows('Payments')[0]![2]).toBe('Loja da Bia'));
@@ -39,7 +45,14 @@ describe('Payments', () => {
     await userEvent.type(screen.getByLabelText('Created to'), '2024-05-03');
     await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(listed()).toHaveLength(2));
-    expect(listed()[1]).toEqual({ merchant_id: 'mer_bia', status: 'paid', external_id: 'order-9', created_from: new Date(2024, 4, 1).toISOString(), created_to: new Date(2024, 4, 4).toISOString(), limit: '20' });
+    expect(listed()[1]).toEqual({
+      merchant_id: 'mer_bia',
+      status: 'paid',
+      external_id: 'order-9',
+      created_from: new Date(2024, 4, 1).toISOString(),
+      created_to: new Date(2024, 4, 4).toISOString(),
+      limit: '20',
+    });
     expect(location.search).toBe('?merchant_id=mer_bia&status=paid&external_id=order-9&from=2024-05-01&to=2024-05-03');
   });
 

@@ -37,10 +37,22 @@ describe('AttemptsTable', () => {
   });
 
   it('lists each attempt with its status code, latency and error', () => {
-    render(<AttemptsTable attempts={[attempt({ attempt: 1, status_code: null, latency_ms: null, error: 'connection refused' }), attempt({ attempt: 2, status_code: 200, latency_ms: 84 })]} />);
+    render(
+      <AttemptsTable
+        attempts={[attempt({ attempt: 1, status_code: null, latency_ms: null, error: 'connection refused' }), attempt({ attempt: 2, status_code: 200, latency_ms: 84 })]}
+      />,
+    );
     const [, first, second] = within(screen.getByRole('table', { name: 'Attempts' })).getAllByRole('row');
-    expect(within(first!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['1', formatDateSeconds(attempt().attempted_at), 'none', '—', 'connection refused']);
-    expect(within(second!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', formatDateSeconds(attempt().attempted_at), '200', '84 ms', '—']);
+    expect(
+      within(first!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['1', formatDateSeconds(attempt().attempted_at), 'none', '—', 'connection refused']);
+    expect(
+      within(second!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['2', formatDateSeconds(attempt().attempted_at), '200', '84 ms', '—']);
   });
 });
 

@@ -64,7 +64,7 @@ describe('MerchantFields', () => {
     expect(screen.getByLabelText('Name')).toHaveProperty('value', 'Loja');
     expect(screen.getByLabelText('Provider')).toHaveProperty('value', 'sandbox');
     await userEvent.type(screen.getByLabelText('Webhook URL'), 'https://a.example/pix');
-    expect(JSON.parse(screen.getByRole('status').textContent!)).toEqual({ name: 'Loja', webhook_url: 'https://a.example/pix', provider: 'sandbox' });
+    expect(JSON.parse(screen.getByRole('status').textContent)).toEqual({ name: 'Loja', webhook_url: 'https://a.example/pix', provider: 'sandbox' });
   });
 
   it('shows each problem under its field and marks the field invalid', () => {

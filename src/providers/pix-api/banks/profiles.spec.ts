@@ -20,7 +20,11 @@ const NOW = new Date();
 function credentials(profile: PixApiProfile, extra: Record<string, unknown> = {}): PixApiCredentials {
   const extras: Record<string, unknown> = { app_key: 'app-key-1', conta_corrente: '1234567', skip_mtls_checking: true };
   const own = Object.fromEntries(profile.extras.map((field) => [field.name, extras[field.name]]));
-  return parsePixApiCredentials({ client_id: 'client-1', client_secret: 'secret-1', certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: pki.ca.cert, ...own, ...extra }, profile, NOW);
+  return parsePixApiCredentials(
+    { client_id: 'client-1', client_secret: 'secret-1', certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: pki.ca.cert, ...own, ...extra },
+    profile,
+    NOW,
+  );
 }
 
 const context = (profile: PixApiProfile, environment: 'sandbox' | 'production', operation: RequestContext['operation'] = 'read charge'): RequestContext => ({
@@ -112,7 +116,13 @@ describe('token requests on the wire, per profile', () => {
       req.on('end', () => {
         const url = new URL(req.url ?? '/', origin);
         const peer = (req.socket as unknown as { getPeerCertificate(): { subject?: { CN?: string } } }).getPeerCertificate();
-        seen.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), clientCertificate: peer.subject?.CN });
+        seen.push({
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          clientCertificate: peer.subject?.CN,
+        });
         if (url.pathname === '/token') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok-1","token_type":"Bearer","expires_in":300}');
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"parametros":{},"cobs":[]}');
       });
@@ -167,7 +177,11 @@ describe('token requests on the wire, per profile', () => {
     expect(call!.path).toBe('/api/cob');
     expect(call!.clientCertificate).toBe('pix-gateway-client');
     expect(call!.headers.authorization).toBe('Bearer tok-1');
-    expect(call!.query).toMatchObject({ inicio: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), fim: expect.stringMatching(/Z$/), ...profile.query?.(context(profile, 'production')) });
+    expect(call!.query).toMatchObject({
+      inicio: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      fim: expect.stringMatching(/Z$/),
+      ...profile.query?.(context(profile, 'production')),
+    });
     for (const name of Object.keys(profile.headers?.(context(profile, 'production')) ?? {})) expect(call!.headers[name.toLowerCase()]).toEqual(expect.any(String));
   });
 });

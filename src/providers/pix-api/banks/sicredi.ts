@@ -19,6 +19,5 @@ export const SICREDI: PixApiProfile = {
   // Devolução answers 200 where the standard says 201 (third-party, ambiguous): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSicredi.pas
   answers: { createCharge: 201, refund: 200, registerWebhook: 200 },
   // cob/{txid} (PUT, PATCH, GET) on /api/v3: https://github.com/laddertech/pypix-api/blob/main/pypix_api/banks/sicredi.py (RESOURCE_ITEM_VERSIONS)
-  routeBase: (operation, base) =>
-    operation === 'create charge' || operation === 'read charge' || operation === 'cancel charge' ? base.replace(/\/api\/v2$/, '/api/v3') : base,
+  routeBase: (operation, base) => (operation === 'create charge' || operation === 'read charge' || operation === 'cancel charge' ? base.replace(/\/api\/v2$/, '/api/v3') : base),
 };
