@@ -31,16 +31,14 @@ describe('httpsRequest', () => {
       if (path.startsWith('/stale') && count > 1) return req.socket.destroy();
       if (path.startsWith('/large')) return res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(4096)}"`);
       if (path.startsWith('/problem')) {
-        return res
-          .writeHead(400, { 'content-type': 'application/problem+json' })
-          .end(
-            JSON.stringify({
-              type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
-              title: 'Cobrança inválida.',
-              status: 400,
-              detail: 'O campo cob.valor.original é zero.',
-            }),
-          );
+        return res.writeHead(400, { 'content-type': 'application/problem+json' }).end(
+          JSON.stringify({
+            type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+            title: 'Cobrança inválida.',
+            status: 400,
+            detail: 'O campo cob.valor.original é zero.',
+          }),
+        );
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, path, auth: req.headers.authorization ?? null }));
     });
