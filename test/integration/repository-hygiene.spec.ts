@@ -71,3 +71,46 @@ describe('repository hygiene', () => {
     expect(citations).toEqual([]);
   });
 });
+
+/**
+ * Persistence lives in repositories (docs/architecture.md, Persistence): each table's queries in its
+ * `*.repository.ts`, the data source's plumbing in src/database/. A service, controller or job that
+ * writes SQL, or reaches for TypeORM's query APIs, puts a table's rules where nobody looks for them.
+ * Services may still open a transaction and hand it to repository methods.
+ */
+describe('persistence layering', () => {
+  const SQL_OUTSIDE_REPOSITORIES = /\bsqlRows\(|\bsqlEntities\(|\.query\(|createQueryBuilder\(|getRepository\(|\b(?:SELECT\s+[\w*(]|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET)\b/;
+  const sourceFiles = () =>
+    scannedFiles().filter((file) => file.startsWith('src/') && file.endsWith('.ts') && !file.endsWith('.spec.ts'));
+
+  it('recognises SQL and query APIs', () => {
+    expect("await this.dataSource.query('SELECT 1')").toMatch(SQL_OUTSIDE_REPOSITORIES);
+    expect('`UPDATE payments SET status = $2`').toMatch(SQL_OUTSIDE_REPOSITORIES);
+    expect('await this.payments.lockForProviderEvent(tx, provider, ref)').not.toMatch(SQL_OUTSIDE_REPOSITORIES);
+  });
+
+  it('keeps SQL in repositories and src/database/', () => {
+    const offending = sourceFiles()
+      .filter((file) => !file.endsWith('.repository.ts') && !file.startsWith('src/database/'))
+      .flatMap((file) =>
+        readFileSync(join(ROOT, file), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
+          .filter(({ line }) => SQL_OUTSIDE_REPOSITORIES.test(line) && !/^\s*(\/\/|\*)/.test(line))
+          .map(({ at, line }) => `${at}: ${line.trim()}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('keeps src/database/ beneath the features: it imports only config and common', () => {
+    const upward = sourceFiles()
+      .filter((file) => file.startsWith('src/database/'))
+      .flatMap((file) =>
+        [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)]
+          .map((match) => match[1]!)
+          .filter((path) => !/^\.\.\/(config|common)\//.test(path) && !path.startsWith('../../migrations'))
+          .map((path) => `${file} imports ${path}`),
+      );
+    expect(upward).toEqual([]);
+  });
+});
