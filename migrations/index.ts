@@ -3,6 +3,7 @@ import { WebhookPipeline1763810000000 } from './1763810000000-WebhookPipeline';
 import { PaymentReconciliation1795334244681 } from './1795334244681-PaymentReconciliation';
 import { AdminSessions1795334469860 } from './1795334469860-AdminSessions';
 import { ProviderAccounts1795400000000 } from './1795400000000-ProviderAccounts';
+import { PaymentPixDetails1795400000001 } from './1795400000001-PaymentPixDetails';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const ALL_MIGRATIONS = [
   PaymentReconciliation1795334244681,
   AdminSessions1795334469860,
   ProviderAccounts1795400000000,
+  PaymentPixDetails1795400000001,
 ];

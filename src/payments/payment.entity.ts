@@ -57,6 +57,24 @@ export class Payment {
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
   paidAt: Date | null;
 
+  /** The provider account that charged (`pa_…`); null for a provider's built-in configuration. */
+  @Column({ name: 'provider_account_id', type: 'text', nullable: true })
+  providerAccountId: string | null;
+
+  /** The Pix that paid it, as the PSP confirmed it. */
+  @Column({ name: 'end_to_end_id', type: 'text', nullable: true })
+  endToEndId: string | null;
+
+  @Column({ name: 'paid_amount_cents', type: 'bigint', nullable: true, transformer: bigintCents })
+  paidAmountCents: number | null;
+
+  @Column({ name: 'payer_name', type: 'text', nullable: true })
+  payerName: string | null;
+
+  /** The payer's CPF or CNPJ with all but its middle digits hidden; never stored whole. */
+  @Column({ name: 'payer_document_masked', type: 'text', nullable: true })
+  payerDocumentMasked: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
+import type { PixPaymentDetails } from '../providers/payment-provider';
 import type { PaymentStatus } from './payment-status';
 import { Payment } from './payment.entity';
 
@@ -30,7 +31,7 @@ export interface PaymentLockedForEvent {
 }
 
 /** A payment claimed for reconciliation: what is needed to read it back from its provider. */
-export type PaymentToReconcile = Pick<Payment, 'id' | 'provider' | 'providerPaymentId' | 'txid' | 'expiresAt'>;
+export type PaymentToReconcile = Pick<Payment, 'id' | 'provider' | 'providerAccountId' | 'providerPaymentId' | 'txid' | 'expiresAt'>;
 
 /** Which pending payments a reconciliation run takes (all instants on the gateway's Clock). */
 export interface ReconciliationDue {
@@ -73,8 +74,9 @@ export class PaymentRepository {
           RETURNING 1)
        INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
                              recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
-                             expires_at, paid_at, created_at, updated_at)
-       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
+                             expires_at, paid_at, created_at, updated_at,
+                             provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27
         WHERE EXISTS (SELECT 1 FROM done)
        RETURNING id`,
       [
@@ -100,6 +102,11 @@ export class PaymentRepository {
         payment.paidAt,
         payment.createdAt,
         payment.updatedAt,
+        payment.providerAccountId,
+        payment.endToEndId,
+        payment.paidAmountCents,
+        payment.payerName,
+        payment.payerDocumentMasked,
       ],
     );
     return inserted.length > 0;
@@ -111,25 +118,34 @@ export class PaymentRepository {
    * another. Events for one payment are then decided one after another against its latest status.
    * Only the payment row is locked; the merchant's webhook URL is read as of now.
    */
-  async lockForProviderEvent(tx: EntityManager, provider: string, ref: string): Promise<PaymentLockedForEvent | null> {
+  async lockForProviderEvent(tx: EntityManager, provider: string, ref: string, accountId: string | null = null): Promise<PaymentLockedForEvent | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
       `SELECT p.*, m.webhook_url AS merchant_webhook_url
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
-        WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2)
+        WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2) AND p.provider_account_id IS NOT DISTINCT FROM $3
         ORDER BY (p.id = $2) DESC
         LIMIT 1
           FOR UPDATE OF p`,
-      [provider, ref],
+      [provider, ref, accountId],
     );
     const row = rows[0];
     if (!row) return null;
     return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
   }
 
-  /** Moves a payment the caller holds locked (see lockForProviderEvent). */
-  async setStatus(tx: EntityManager, id: string, status: PaymentStatus, paidAt: Date | null, updatedAt: Date): Promise<void> {
-    await tx.query(`UPDATE payments SET status = $2, paid_at = $3, updated_at = $4 WHERE id = $1`, [id, status, paidAt, updatedAt]);
+  /**
+   * Moves a payment the caller holds locked (see lockForProviderEvent), keeping what the PSP
+   * confirmed about the paying Pix; details already recorded are never overwritten.
+   */
+  async setStatus(tx: EntityManager, id: string, status: PaymentStatus, paidAt: Date | null, updatedAt: Date, pix?: PixPaymentDetails): Promise<void> {
+    await tx.query(
+      `UPDATE payments SET status = $2, paid_at = $3, updated_at = $4,
+              end_to_end_id = coalesce(end_to_end_id, $5), paid_amount_cents = coalesce(paid_amount_cents, $6),
+              payer_name = coalesce(payer_name, $7), payer_document_masked = coalesce(payer_document_masked, $8)
+        WHERE id = $1`,
+      [id, status, paidAt, updatedAt, pix?.endToEndId ?? null, pix?.paidAmountCents ?? null, pix?.payer?.name ?? null, pix?.payer?.documentMasked ?? null],
+    );
   }
 
   /** Payments across merchants, newest first: `limit + 1` rows from the cursor on, each with its exact position. */
@@ -217,7 +233,7 @@ export class PaymentRepository {
            ORDER BY next_reconcile_at NULLS FIRST, created_at
            LIMIT $5
              FOR UPDATE SKIP LOCKED)
-        RETURNING id, provider, provider_payment_id, txid, expires_at`,
+        RETURNING id, provider, provider_account_id, provider_payment_id, txid, expires_at`,
       [due.createdBefore, due.expiredBefore, due.now, due.leaseUntil, due.limit],
     );
   }

@@ -14,6 +14,13 @@ export class PixView {
   @ApiProperty({ example: '00020126…6304ABCD', description: 'BR Code ("Pix copia e cola"), EMV MPM with CRC16.' }) copyPaste: string;
   @ApiProperty({ example: 'data:image/png;base64,iVBORw0KGgo…', description: 'QR image of copyPaste.' }) qrCodePng: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'E00038166202601151200abcdefghijk', description: "The paying Pix's end-to-end id, once paid at a real PSP." })
+  endToEndId: string | null;
+}
+
+export class PayerView {
+  @ApiProperty({ example: 'Ana Souza' }) name: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '***.456.789-**', description: 'Masked: only the middle digits.' }) document: string | null;
 }
 
 /** The normalised payment every payment endpoint returns in `data`. */
@@ -31,6 +38,8 @@ export class PaymentView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'What the payer paid, as the PSP confirmed it (decimal reais).' }) paidAmount: number | null;
+  @ApiPropertyOptional({ type: PayerView, nullable: true, description: 'Who paid, as the PSP reports it.' }) payer: PayerView | null;
 }
 
 export function toPaymentView(payment: Payment): PaymentView {
@@ -42,12 +51,14 @@ export function toPaymentView(payment: Payment): PaymentView {
     description: payment.description,
     externalId: payment.externalId,
     recipient: { document: payment.recipientDocument, name: payment.recipientName },
-    pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt) },
+    pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt), endToEndId: payment.endToEndId },
     provider: payment.provider,
     providerPaymentId: payment.providerPaymentId,
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
     paidAt: isoOrNull(payment.paidAt),
+    paidAmount: payment.paidAmountCents === null ? null : centsToReais(payment.paidAmountCents),
+    payer: payment.payerName === null ? null : { name: payment.payerName, document: payment.payerDocumentMasked },
   };
 }
 

@@ -10,7 +10,11 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
-import { PaymentProvider, ProviderCharge, UpstreamError } from '../providers/payment-provider';
+import { type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../providers/payment-provider';
+import { pixTxid } from '../providers/pix-api/txid';
+import { CredentialsError } from '../providers/provider-adapter';
+import { MerchantProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
+import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import { ProviderRegistry } from '../providers/provider-registry';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
@@ -19,6 +23,15 @@ import { PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
 import { upstreamToAppError } from '../providers/upstream-errors';
+
+/** A provider (account or built-in) a payment is charged at. */
+interface ChargeTarget {
+  name: string;
+  accountId: string | null;
+  notificationUrl: string;
+  txid(claim: IdempotencyClaim, idempotencyKey: string): string;
+  createCharge(request: CreateChargeRequest): Promise<ProviderCharge>;
+}
 
 /** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
@@ -31,6 +44,8 @@ export class PaymentsService {
     private readonly providers: ProviderRegistry,
     private readonly idempotency: IdempotencyService,
     private readonly metrics: GatewayMetrics,
+    private readonly accounts: ProviderAccountsService,
+    private readonly accountLists: MerchantProviderAccountRepository,
   ) {}
 
   /**
@@ -46,12 +61,7 @@ export class PaymentsService {
       ]);
     }
     const amountCents = this.amountInCents(dto.amount);
-    const providerName = merchant.provider ?? this.config.defaultProvider;
-    const provider = this.providers.find(providerName);
-    if (!provider) {
-      this.count(providerName, 'failed');
-      throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
-    }
+    const provider = await this.target(merchant);
 
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') {
@@ -60,26 +70,30 @@ export class PaymentsService {
     }
     const claim = outcome.claim;
 
+    const txid = provider.txid(claim, key);
     let charge: ProviderCharge;
     try {
       charge = await provider.createCharge({
         paymentId: claim.paymentId,
-        txid: claim.txid,
+        txid,
         amountCents,
         currency: 'BRL',
         description: dto.description ?? null,
         externalId: dto.externalId,
         debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
         expiresInSeconds: this.config.pixExpirySeconds,
-        notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider.name}`,
+        notificationUrl: provider.notificationUrl,
       });
-      if (charge.txid !== claim.txid || charge.amountCents !== amountCents) {
+      if (charge.txid !== txid || charge.amountCents !== amountCents) {
         throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
       }
     } catch (error) {
       this.count(provider.name, 'failed');
       await this.idempotency.release(claim);
       if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.PAYMENT_CREATE_FAILED, error, provider.name);
+      if (error instanceof CredentialsError) {
+        throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The provider account's credentials can no longer be used (${error.field}): ${error.message}` });
+      }
       throw error;
     }
 
@@ -100,6 +114,48 @@ export class PaymentsService {
     return toPaymentView(payment);
   }
 
+  /**
+   * Where this merchant's payments are charged: its first active provider account (docs/providers.md;
+   * falling back across several accounts comes with routing), or, with no accounts, its provider's
+   * built-in configuration as before accounts existed.
+   */
+  private async target(merchant: AuthenticatedMerchant): Promise<ChargeTarget> {
+    const accountIds = await this.accountLists.listForMerchant(merchant.id);
+    for (const accountId of accountIds) {
+      const resolved = await this.accounts.resolveIfActive(accountId).catch((error: unknown) => {
+        this.count(merchant.provider ?? this.config.defaultProvider, 'failed');
+        if (error instanceof CredentialsError) {
+          throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The provider account's credentials can no longer be used (${error.field}): ${error.message}` });
+        }
+        throw error;
+      });
+      if (!resolved) continue;
+      const { adapter, ref, account } = resolved;
+      return {
+        name: adapter.name,
+        accountId: account.id,
+        notificationUrl: this.accounts.webhookUrl(account),
+        // The PSP's idempotency key, derived from what identifies the request: a retry, even one
+        // whose idempotency record was lost, asks this account for the same charge.
+        txid: (_claim, key) => pixTxid(merchant.id, key, account.id),
+        createCharge: (request) => this.metrics.timeProviderCall(account.id, 'create_charge', () => adapter.createCharge(ref, request)),
+      };
+    }
+    const providerName = merchant.provider ?? this.config.defaultProvider;
+    const provider = this.providers.find(providerName);
+    if (!provider) {
+      this.count(providerName, 'failed');
+      throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
+    }
+    return {
+      name: provider.name,
+      accountId: null,
+      notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider.name}`,
+      txid: (claim) => claim.txid,
+      createCharge: (request) => provider.createCharge(request),
+    };
+  }
+
   private count(provider: string, outcome: PaymentCreateOutcome): void {
     this.metrics.paymentsCreated.inc({ provider, outcome });
   }
@@ -115,7 +171,7 @@ export class PaymentsService {
 
   private async complete(
     claim: IdempotencyClaim,
-    provider: PaymentProvider,
+    provider: ChargeTarget,
     charge: ProviderCharge,
     dto: CreatePaymentDto,
     amountCents: number,
@@ -140,6 +196,11 @@ export class PaymentsService {
       pixQrPng: renderQrPngDataUrl(charge.copyPaste),
       expiresAt: charge.expiresAt,
       paidAt: charge.paidAt,
+      providerAccountId: provider.accountId,
+      endToEndId: charge.pix?.endToEndId ?? null,
+      paidAmountCents: charge.pix?.paidAmountCents ?? null,
+      payerName: charge.pix?.payer?.name ?? null,
+      payerDocumentMasked: charge.pix?.payer?.documentMasked ?? null,
       createdAt: now,
       updatedAt: now,
     } satisfies Payment);

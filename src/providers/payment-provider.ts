@@ -50,7 +50,18 @@ export interface ChargeRef {
   txid: string;
 }
 
+/** What a real PSP reports about the Pix that paid a charge (docs/providers.md). */
+export interface PixPaymentDetails {
+  endToEndId: string | null;
+  /** What the payer paid, as the PSP confirmed it. */
+  paidAmountCents: number | null;
+  /** The payer's name and document, masked by the adapter: the full document never reaches the gateway's storage. */
+  payer: { name: string; documentMasked: string | null } | null;
+}
+
 export interface ProviderCharge {
+  /** Set by PSPs that report who paid (the Pix API family). */
+  pix?: PixPaymentDetails;
   providerPaymentId: string;
   txid: string;
   status: PaymentStatus;
@@ -80,6 +91,8 @@ export interface ProviderEvent {
   /** Amount the event reports, when it reports one. */
   amountCents: number | null;
   occurredAt: Date;
+  /** What the PSP confirmed about the paying Pix, kept on the payment when the event applies. */
+  pix?: PixPaymentDetails;
 }
 
 /** The status an event moves a payment to. */

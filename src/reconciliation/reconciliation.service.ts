@@ -4,7 +4,15 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import type { PaymentStatus } from '../payments/payment-status';
 import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';
-import type { PaymentProvider, ProviderCharge, ProviderEventType } from '../providers/payment-provider';
+import type { ChargeRef, ProviderCharge, ProviderEventType } from '../providers/payment-provider';
+import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
+
+/** What reconciliation needs of a provider: its name and a read of one charge. */
+interface ChargeReader {
+  name: string;
+  getCharge(ref: ChargeRef): Promise<ProviderCharge>;
+}
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
 
@@ -47,6 +55,8 @@ export class ReconciliationService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly providers: ProviderRegistry,
+    private readonly accounts: ProviderAccountsService,
+    private readonly metrics: GatewayMetrics,
     private readonly events: PaymentEventsService,
   ) {}
 
@@ -86,8 +96,24 @@ export class ReconciliationService {
     });
   }
 
+  /**
+   * Who reads the payment back: its provider account's adapter, with that account's credentials,
+   * or, for a payment made without an account, its provider's built-in configuration.
+   */
+  private readerFor(payment: PaymentToReconcile): ChargeReader | undefined {
+    if (payment.providerAccountId === null) return this.providers.find(payment.provider);
+    const accountId = payment.providerAccountId;
+    return {
+      name: payment.provider,
+      getCharge: async (ref) => {
+        const { adapter, ref: account } = await this.accounts.resolve(accountId);
+        return this.metrics.timeProviderCall(accountId, 'get_charge', () => adapter.getCharge(account, ref));
+      },
+    };
+  }
+
   private async reconcile(payment: PaymentToReconcile, now: Date, summary: ReconciliationSummary): Promise<void> {
-    const provider = this.providers.find(payment.provider);
+    const provider = this.readerFor(payment);
     if (!provider) {
       this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
       return;
@@ -115,8 +141,15 @@ export class ReconciliationService {
           paymentRef: payment.id,
           amountCents: charge.amountCents,
           occurredAt: step.to === 'paid' ? (charge.paidAt ?? now) : now,
+          pix: step.to === 'paid' ? charge.pix : undefined,
         },
-        { source: 'reconciliation', requestId, payload: snapshot(provider, charge, status !== charge.status), onlyFromStatus: step.from },
+        {
+          source: 'reconciliation',
+          requestId,
+          payload: snapshot(provider, charge, status !== charge.status),
+          onlyFromStatus: step.from,
+          accountId: payment.providerAccountId,
+        },
       );
       if (result.kind === 'recorded' && result.outcome === 'applied') summary.applied++;
     }
@@ -158,7 +191,7 @@ const STEPS: Readonly<Record<PaymentStatus, readonly Step[]>> = {
 };
 
 /** What the provider said, stored as the synthetic event's payload. */
-function snapshot(provider: PaymentProvider, charge: ProviderCharge, expiredByGateway: boolean): Record<string, unknown> {
+function snapshot(provider: ChargeReader, charge: ProviderCharge, expiredByGateway: boolean): Record<string, unknown> {
   return {
     provider: provider.name,
     charge: {

@@ -24,6 +24,8 @@ export interface ApplyContext {
    * a webhook that got there first already did the work, and a second entry would only be noise.
    */
   onlyFromStatus?: PaymentStatus;
+  /** The provider account the event came through; null (the default) for a provider's built-in configuration. */
+  accountId?: string | null;
 }
 
 export type ApplyResult =
@@ -71,7 +73,7 @@ export class PaymentEventsService {
   }
 
   private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<ApplyResult> {
-    const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef);
+    const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef, context.accountId ?? null);
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
 
@@ -102,7 +104,7 @@ export class PaymentEventsService {
     if (!applied) return { kind: 'recorded', eventId, outcome: decision.outcome, paymentId: payment.id, status: payment.status, forward, note: decision.note };
 
     const paidAt = decision.target === 'paid' ? (payment.paidAt ?? event.occurredAt) : payment.paidAt;
-    await this.payments.setStatus(tx, payment.id, decision.target, paidAt, createdAt);
+    await this.payments.setStatus(tx, payment.id, decision.target, paidAt, createdAt, decision.target === 'paid' ? event.pix : undefined);
     if (forward === 'queued') {
       const body = forwardBody(eventId, event.type, createdAt, {
         id: payment.id,

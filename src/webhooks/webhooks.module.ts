@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { AdminPaymentEventsController } from './admin-payment-events.controller';
 import { AdminPaymentEventsService } from './admin-payment-events.service';
@@ -13,7 +14,7 @@ import { WebhooksController } from './webhooks.controller';
 
 /** Provider events in: intake, the apply service (shared with reconciliation) and the admin's payment detail. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEvent]), ProvidersModule, PaymentsModule, DeliveriesModule],
+  imports: [TypeOrmModule.forFeature([PaymentEvent]), ProvidersModule, ProviderAccountsModule, PaymentsModule, DeliveriesModule],
   controllers: [WebhooksController, AdminPaymentEventsController],
   providers: [PaymentEventRepository, PaymentEventsService, WebhookIntakeService, AdminPaymentEventsService],
   exports: [PaymentEventsService],

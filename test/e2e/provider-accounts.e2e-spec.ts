@@ -53,7 +53,13 @@ describe('provider accounts (admin API)', () => {
   });
 
   it('creates an account from a PKCS#12 bundle', async () => {
-    const credentials = { client_id: psp.clientId, client_secret: psp.clientSecret, pkcs12_base64: pki.clientP12.base64, pkcs12_password: pki.clientP12.password, ca_pem: psp.caPem };
+    const credentials = {
+      client_id: psp.clientId,
+      client_secret: psp.clientSecret,
+      pkcs12_base64: pki.clientP12.base64,
+      pkcs12_password: pki.clientP12.password,
+      ca_pem: psp.caPem,
+    };
     const res = await call('POST', '/provider-accounts', account({ credentials }));
     expect(res.status).toBe(201);
     expect(res.body.data.credentials_summary.certificate_expires_at).toEqual(expect.any(String));
@@ -95,7 +101,7 @@ describe('provider accounts (admin API)', () => {
     expect(failing.body.data.ok).toBe(false);
   });
 
-  it('registers the account\'s webhook URL at the PSP, and a PSP that refuses is 502', async () => {
+  it("registers the account's webhook URL at the PSP, and a PSP that refuses is 502", async () => {
     const created = (await call('POST', '/provider-accounts', account())).body.data;
     const res = await call('POST', `/provider-accounts/${created.id}/webhook`);
     expect(res.status).toBe(200);

@@ -79,9 +79,9 @@ describe('repository hygiene', () => {
  * Services may still open a transaction and hand it to repository methods.
  */
 describe('persistence layering', () => {
-  const SQL_OUTSIDE_REPOSITORIES = /\bsqlRows\(|\bsqlEntities\(|\.query\(|createQueryBuilder\(|getRepository\(|\b(?:SELECT\s+[\w*(]|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET)\b/;
-  const sourceFiles = () =>
-    scannedFiles().filter((file) => file.startsWith('src/') && file.endsWith('.ts') && !file.endsWith('.spec.ts'));
+  const SQL_OUTSIDE_REPOSITORIES =
+    /\bsqlRows\(|\bsqlEntities\(|\.query\(|createQueryBuilder\(|getRepository\(|\b(?:SELECT\s+[\w*(]|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET)\b/;
+  const sourceFiles = () => scannedFiles().filter((file) => file.startsWith('src/') && file.endsWith('.ts') && !file.endsWith('.spec.ts'));
 
   it('recognises SQL and query APIs', () => {
     expect("await this.dataSource.query('SELECT 1')").toMatch(SQL_OUTSIDE_REPOSITORIES);

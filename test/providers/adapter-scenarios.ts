@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/payment-provider';
-import {
-  type InboundWebhook,
-  type ProviderAccountRef,
-  type ProviderAdapter,
-  type ProviderRefund,
-  WebhookAuthError,
-} from '../../src/providers/provider-adapter';
+import { type InboundWebhook, type ProviderAccountRef, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from './emv';
 
 /** Failures a PSP fake can be told to produce on the next charge call. */
@@ -125,7 +119,7 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
     });
 
     describe('charges', () => {
-      it('creates a pending charge whose BR Code is the PSP\'s own, valid, for the amount', async () => {
+      it("creates a pending charge whose BR Code is the PSP's own, valid, for the amount", async () => {
         const request = chargeRequest({ amountCents: 123456 });
         const charge = await adapter.createCharge(account, request);
         expect(charge).toMatchObject({ txid: request.txid, providerPaymentId: request.txid, status: 'pending', amountCents: 123456, paidAt: null });
@@ -164,7 +158,7 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
         await expect(adapter.getCharge(account, lookup(retried))).resolves.toEqual(retried);
       });
 
-      it('reports an unknown charge as http 404 with the PSP\'s code', async () => {
+      it("reports an unknown charge as http 404 with the PSP's code", async () => {
         const error = await rejection(adapter.getCharge(account, { txid: randomBytes(16).toString('hex'), providerPaymentId: null }), UpstreamError);
         expect(error).toMatchObject({ kind: 'http', upstreamStatus: 404 });
         expect(error.providerCode).toEqual(expect.any(String));
@@ -190,15 +184,28 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
       it('reports what a paid charge has: when, how much, by whom (the document masked)', async () => {
         const { charge, endToEndId } = await paidCharge();
         const paid = await adapter.getCharge(account, lookup(charge));
-        expect(paid).toMatchObject({ status: 'paid', paidAt: expect.any(Date), endToEndId, paidAmountCents: 1050, payer: { name: 'Bruno Lima', documentMasked: '***.654.321-**' } });
+        expect(paid).toMatchObject({
+          status: 'paid',
+          paidAt: expect.any(Date),
+          pix: { endToEndId, paidAmountCents: 1050, payer: { name: 'Bruno Lima', documentMasked: '***.654.321-**' } },
+        });
       });
     });
 
     describe('callbacks', () => {
-      it('turns a callback into the payment it confirms, with the PSP\'s values', async () => {
+      it("turns a callback into the payment it confirms, with the PSP's values", async () => {
         const { charge, endToEndId, callback } = await paidCharge(2599);
         const events = await adapter.receiveWebhook(account, callback);
-        expect(events).toEqual([{ eventId: `pix:${endToEndId}`, type: 'payment.confirmed', paymentRef: charge.txid, amountCents: 2599, occurredAt: expect.any(Date) }]);
+        expect(events).toEqual([
+          {
+            eventId: `pix:${endToEndId}`,
+            type: 'payment.confirmed',
+            paymentRef: charge.txid,
+            amountCents: 2599,
+            occurredAt: expect.any(Date),
+            pix: { endToEndId, paidAmountCents: 2599, payer: expect.anything() },
+          },
+        ]);
       });
 
       it('gives one event per Pix in a batch, duplicates included once', async () => {
@@ -240,13 +247,19 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
         const settled = await psp.settleRefund(endToEndId, part, 'succeeded');
         // The callback for a settled refund is confirmed, and moves nothing yet.
         await expect(adapter.receiveWebhook(account, settled)).resolves.toEqual([]);
-        await expect(adapter.getRefund!(account, { refundId: part.refundId, endToEndId, providerRefundId: part.providerRefundId })).resolves.toMatchObject({ status: 'succeeded', amountCents: 300 });
+        await expect(adapter.getRefund!(account, { refundId: part.refundId, endToEndId, providerRefundId: part.providerRefundId })).resolves.toMatchObject({
+          status: 'succeeded',
+          amountCents: 300,
+        });
         await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'paid' });
 
         // The rest, asked for by charge alone: the adapter finds the Pix.
         const rest = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 750, reason: null });
         await psp.settleRefund(endToEndId, rest, 'succeeded');
-        await expect(adapter.getRefund!(account, { refundId: rest.refundId, endToEndId, providerRefundId: null })).resolves.toMatchObject({ status: 'succeeded', amountCents: 750 });
+        await expect(adapter.getRefund!(account, { refundId: rest.refundId, endToEndId, providerRefundId: null })).resolves.toMatchObject({
+          status: 'succeeded',
+          amountCents: 750,
+        });
         await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
       });
 
@@ -267,7 +280,7 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
         });
       });
 
-      it('refuses a refund over what was paid as http 400 with the PSP\'s words', async () => {
+      it("refuses a refund over what was paid as http 400 with the PSP's words", async () => {
         const { charge, endToEndId } = await paidCharge(1050);
         const error = await rejection(adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 5000, reason: null }), UpstreamError);
         expect(error).toMatchObject({ kind: 'http', upstreamStatus: 400, providerMessage: expect.any(String) });
@@ -291,7 +304,7 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
         expect(psp.tokenRequests - before).toBe(1);
       });
 
-      it('presents the account\'s certificate on every call, token calls included: an untrusted one gets nowhere', async () => {
+      it("presents the account's certificate on every call, token calls included: an untrusted one gets nowhere", async () => {
         await expect(rejection(adapter.createCharge(setup.untrustedAccount, chargeRequest()), UpstreamError)).resolves.toMatchObject({ kind: 'network' });
       });
     });

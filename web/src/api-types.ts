@@ -330,6 +330,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{provider}/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's callback
+         * @description The provider account's `webhook_url`. The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
+         */
+        post: operations["WebhooksController_receiveForAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/{account}/pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's Pix callback
+         * @description Pix API PSPs post to `<webhook_url>/pix`: the same as the account URL itself.
+         */
+        post: operations["WebhooksController_receivePixForAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/payments/{id}": {
         parameters: {
             query?: never;
@@ -759,6 +799,20 @@ export interface components {
             qrCodePng: string;
             /** Format: date-time */
             expiresAt?: string | null;
+            /**
+             * @description The paying Pix's end-to-end id, once paid at a real PSP.
+             * @example E00038166202601151200abcdefghijk
+             */
+            endToEndId?: string | null;
+        };
+        PayerView: {
+            /** @example Ana Souza */
+            name: string;
+            /**
+             * @description Masked: only the middle digits.
+             * @example ***.456.789-**
+             */
+            document?: string | null;
         };
         PaymentView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -791,6 +845,13 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             paidAt?: string | null;
+            /**
+             * @description What the payer paid, as the PSP confirmed it (decimal reais).
+             * @example 10.5
+             */
+            paidAmount?: number | null;
+            /** @description Who paid, as the PSP reports it. */
+            payer?: components["schemas"]["PayerView"] | null;
         };
         CreatePaymentDto: {
             /**
@@ -881,6 +942,13 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             paidAt?: string | null;
+            /**
+             * @description What the payer paid, as the PSP confirmed it (decimal reais).
+             * @example 10.5
+             */
+            paidAmount?: number | null;
+            /** @description Who paid, as the PSP reports it. */
+            payer?: components["schemas"]["PayerView"] | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
         };
@@ -930,6 +998,17 @@ export interface components {
             event_id?: string;
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             payment_id?: string;
+        };
+        AccountCallbackResult: {
+            /** @example true */
+            received: boolean;
+            /**
+             * @description Every event of the callback had been received before (false for a callback without events).
+             * @example false
+             */
+            duplicate: boolean;
+            /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
+            events: components["schemas"]["WebhookIntakeResult"][];
         };
         PaymentEventView: {
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -1050,6 +1129,13 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             paidAt?: string | null;
+            /**
+             * @description What the payer paid, as the PSP confirmed it (decimal reais).
+             * @example 10.5
+             */
+            paidAmount?: number | null;
+            /** @description Who paid, as the PSP reports it. */
+            payer?: components["schemas"]["PayerView"] | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
             events: components["schemas"]["PaymentEventView"][];
@@ -2644,6 +2730,180 @@ export interface operations {
             };
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_receiveForAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["AccountCallbackResult"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_receivePixForAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["AccountCallbackResult"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

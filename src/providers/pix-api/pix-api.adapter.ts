@@ -22,7 +22,20 @@ import {
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
 import type { PixApiOperation, PixApiProfile, RequestContext } from './profile';
 import { PIX_TXID, pixDevolucaoId } from './txid';
-import { type Cob, type Devolucao, devolucaoRefundStatus, isEndToEndId, type Pix, type PixApiCharge, readCob, readDevolucao, readPix, toPixApiCharge, wireCents } from './wire';
+import {
+  type Cob,
+  type Devolucao,
+  devolucaoRefundStatus,
+  isEndToEndId,
+  type Pix,
+  type PixApiCharge,
+  pixDetails,
+  readCob,
+  readDevolucao,
+  readPix,
+  toPixApiCharge,
+  wireCents,
+} from './wire';
 
 export interface PixApiAdapterOptions {
   /** Where "now" comes from: charge expiry, certificate validity, token lifetimes. */
@@ -229,7 +242,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
       return { events: refundEvents(pix) };
     }
     return {
-      events: [{ eventId: `pix:${pix.endToEndId}`, type: 'payment.confirmed', paymentRef: pix.txid, amountCents: pix.amountCents, occurredAt: pix.horario }],
+      events: [{ eventId: `pix:${pix.endToEndId}`, type: 'payment.confirmed', paymentRef: pix.txid, amountCents: pix.amountCents, occurredAt: pix.horario, pix: pixDetails(pix) }],
     };
   }
 

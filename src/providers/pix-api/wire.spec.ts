@@ -186,13 +186,12 @@ describe('charge status', () => {
       copyPaste: brCode,
       expiresAt: at('2026-01-15T13:00:00Z'),
       paidAt: at('2026-01-15T12:10:00Z'),
-      endToEndId: E2E,
-      paidAmountCents: 1050,
-      payer: { name: 'Ana Souza', documentMasked: '***.456.789-**' },
+      pix: { endToEndId: E2E, paidAmountCents: 1050, payer: { name: 'Ana Souza', documentMasked: '***.456.789-**' } },
     });
   });
 
   it('reports nothing paid on an open charge', () => {
-    expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z'))).toMatchObject({ status: 'pending', paidAt: null, endToEndId: null, paidAmountCents: null, payer: null });
+    expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z'))).toMatchObject({ status: 'pending', paidAt: null });
+    expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z')).pix).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '../../payments/payment-status';
-import { type ProviderCharge, UpstreamError } from '../payment-provider';
+import { type PixPaymentDetails, type ProviderCharge, UpstreamError } from '../payment-provider';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
 
@@ -48,15 +48,8 @@ export interface Devolucao {
   reason: string | null;
 }
 
-/** A charge with what a paid one reports, beyond what ProviderCharge carries today. */
-export interface PixApiCharge extends ProviderCharge {
-  /** The first Pix that paid it. */
-  endToEndId: string | null;
-  /** What was paid, in centavos: the sum of the charge's Pix (null while unpaid). */
-  paidAmountCents: number | null;
-  /** Who paid, with the document masked (maskDocument), when the PSP says. */
-  payer: { name: string; documentMasked: string | null } | null;
-}
+/** A charge as the Pix API reports it; a paid one carries its Pix's details in `pix` (the first Pix that paid it). */
+export type PixApiCharge = ProviderCharge;
 
 const MONEY = /^\d{1,10}\.\d{2}$/;
 const END_TO_END_ID = /^[a-zA-Z0-9]{32}$/;
@@ -271,8 +264,22 @@ export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
     copyPaste: cob.copyPaste,
     expiresAt: cobExpiresAt(cob),
     paidAt: first ? first.horario : null,
-    endToEndId: first ? first.endToEndId : null,
-    paidAmountCents: paid ? cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0) : null,
-    payer: first?.payer ? { name: first.payer.name, documentMasked: first.payer.document === null ? null : maskDocument(first.payer.document) } : null,
+    ...(first
+      ? {
+          pix: pixDetails(
+            first,
+            cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** What the gateway keeps about the Pix that paid: its end-to-end id, the amount, and the payer with the document masked. */
+export function pixDetails(pix: Pix, paidAmountCents: number = pix.amountCents): PixPaymentDetails {
+  return {
+    endToEndId: pix.endToEndId,
+    paidAmountCents,
+    payer: pix.payer ? { name: pix.payer.name, documentMasked: pix.payer.document === null ? null : maskDocument(pix.payer.document) } : null,
   };
 }

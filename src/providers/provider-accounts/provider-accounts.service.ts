@@ -108,6 +108,24 @@ export class ProviderAccountsService {
     return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
   }
 
+  /** The account if it exists and is active (routing skips inactive ones); its credentials parsed. */
+  async resolveIfActive(id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef } | null> {
+    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    if (!account?.active) return null;
+    return this.resolve(id);
+  }
+
+  /**
+   * The account a callback names, under the provider its URL names: anything else is 404, so a URL
+   * cannot borrow another provider's account. Inactive accounts still take callbacks: their
+   * payments keep being confirmed after routing stops choosing them.
+   */
+  async resolveForCallback(provider: string, id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef }> {
+    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    if (account?.provider !== provider) throw AppError.notFound('No such provider account.');
+    return this.resolve(id);
+  }
+
   /** Where the PSP must post this account's events. */
   webhookUrl(account: Pick<ProviderAccount, 'id' | 'provider'>): string {
     return `${this.config.publicBaseUrl}/webhooks/${account.provider}/${account.id}`;

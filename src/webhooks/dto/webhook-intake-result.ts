@@ -21,3 +21,11 @@ export class WebhookIntakeResult {
   @ApiPropertyOptional({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "The gateway's id for the stored event." }) event_id?: string;
   @ApiPropertyOptional({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) payment_id?: string;
 }
+
+/** `data` of a callback to a provider account (`POST /webhooks/:provider/:account/…`): one result per event it proved. */
+export class AccountCallbackResult {
+  @ApiProperty({ example: true }) received: true;
+  @ApiProperty({ example: false, description: 'Every event of the callback had been received before (false for a callback without events).' }) duplicate: boolean;
+  @ApiProperty({ type: [WebhookIntakeResult], description: "One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once." })
+  events: WebhookIntakeResult[];
+}

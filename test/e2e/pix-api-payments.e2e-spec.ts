@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { testPki } from '../fakes/certificates';
+import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { http } from '../helpers/http';
+import { MerchantReceiver } from '../helpers/merchant-receiver';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+
+const pki = testPki();
+const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+const PIX_KEY = 'recebedor@example.com';
+
+/** A merchant whose payments go to a pix-api account at the fake PSP, end to end: create, callback, forward. */
+describe('payments through a Pix API provider account', () => {
+  let t: TestApp;
+  let psp: PixApiPsp;
+  let receiver: MerchantReceiver;
+  let account: { id: string; webhook_url: string };
+  let merchantKey: string;
+  beforeAll(async () => {
+    [t, psp, receiver] = await Promise.all([startTestApp(), startPixApiPsp(), MerchantReceiver.start()]);
+    const created = await adminCall('POST', '/provider-accounts', {
+      name: 'Banco Teste',
+      provider: 'pix-api',
+      base_url: psp.url,
+      token_url: psp.tokenUrl,
+      pix_key: PIX_KEY,
+      credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+    });
+    account = created.body.data;
+    expect((await adminCall('POST', `/provider-accounts/${account.id}/webhook`)).status).toBe(200);
+    const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Real', webhook_url: receiver.url, provider_accounts: [account.id] })).body.data;
+    merchantKey = (await adminCall('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
+  });
+  afterAll(async () => {
+    await Promise.all([t.close(), psp.close(), receiver.close()]);
+  });
+  afterEach(() => psp.assertNoViolations());
+
+  function adminCall(method: string, path: string, body?: unknown) {
+    return http(t.url, method, `/admin/api${path}`, { body, headers: admin });
+  }
+  const create = (key = randomBytes(8).toString('hex'), amount = 10.5) =>
+    http(t.url, 'POST', '/v1/payments/create', {
+      body: { amount, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: `order-${key}` },
+      headers: { 'x-merchant-key': merchantKey, 'idempotency-key': key },
+    });
+  const read = async (id: string) => (await http(t.url, 'GET', `/v1/payments/${id}`, { headers: { 'x-merchant-key': merchantKey } })).body.data;
+  const eventCount = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM payment_events'))[0].n);
+
+  it("charges at the PSP with a derived txid and returns the PSP's own BR Code; a retry with the key makes no second charge", async () => {
+    const key = randomBytes(8).toString('hex');
+    const first = await create(key);
+    expect(first.status).toBe(201);
+    const payment = first.body.data;
+    expect(first.body.provider).toBe('pix-api');
+    expect(payment).toMatchObject({ status: 'pending', provider: 'pix-api', amount: 10.5 });
+    expect(payment.pix.txid).toMatch(/^[a-zA-Z0-9]{26,35}$/);
+    const charge = psp.charges.get(payment.pix.txid) as { pixCopiaECola: string; chave: string; valor: { original: string } };
+    expect(charge).toMatchObject({ chave: PIX_KEY, valor: { original: '10.50' } });
+    expect(payment.pix.copyPaste).toBe(charge.pixCopiaECola);
+    expect(payment.pix.qrCodePng).toMatch(/^data:image\/png;base64,/);
+    const charges = psp.charges.size;
+    const again = await create(key);
+    expect(again.body.data.id).toBe(payment.id);
+    expect(psp.charges.size).toBe(charges);
+  });
+
+  it('applies a callback the PSP confirms, keeps the payer masked, and forwards payment.confirmed from the provider', async () => {
+    const payment = (await create()).body.data;
+    const { callback } = await psp.pay(payment.pix.txid, { payer: { name: 'Bruno Lima', cpf: '12345678909' } });
+    expect(callback?.status).toBe(200);
+    const paid = await read(payment.id);
+    expect(paid).toMatchObject({ status: 'paid', paidAmount: 10.5, payer: { name: 'Bruno Lima', document: '***.456.789-**' } });
+    expect(paid.pix.endToEndId).toMatch(/^E[a-zA-Z0-9]{31}$/);
+    const forwardOf = () => receiver.received.find((r) => r.body?.data?.id === payment.id);
+    await receiver.waitUntil(() => forwardOf() !== undefined, 15_000, 'the forward');
+    const forwarded = forwardOf()!;
+    expect(forwarded.headers['x-webhook-source']).toBe('pix-api');
+    expect(forwarded.body.event).toBe('payment.confirmed');
+  });
+
+  it('refuses a forged callback the PSP does not confirm with 401, changing nothing', async () => {
+    const payment = (await create()).body.data;
+    const before = await eventCount();
+    const forged = { pix: [{ endToEndId: `E${randomBytes(16).toString('hex').slice(0, 31)}`, txid: payment.pix.txid, valor: '10.50', horario: new Date().toISOString() }] };
+    const res = await http(t.url, 'POST', new URL(`${account.webhook_url}/pix`).pathname, { body: forged });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_SIGNATURE');
+    expect((await read(payment.id)).status).toBe('pending');
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('applies every entry of a batch once, however often it is repeated', async () => {
+    const [a, b] = await Promise.all([create(), create()]).then((r) => r.map((x) => x.body.data));
+    const pixA = (await psp.pay(a.pix.txid, { postCallback: false })).pix;
+    const pixB = (await psp.pay(b.pix.txid, { postCallback: false })).pix;
+    const url = `${account.webhook_url}/pix`;
+    const first = await psp.postCallback(url, { pix: [pixA, pixB, pixA] });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.responseBody!).data.events).toHaveLength(2);
+    const again = await psp.postCallback(url, { pix: [pixB] });
+    expect(JSON.parse(again.responseBody!).data).toMatchObject({ duplicate: true });
+    expect([(await read(a.id)).status, (await read(b.id)).status]).toEqual(['paid', 'paid']);
+    const events = await t.dataSource.query('SELECT payment_id FROM payment_events WHERE payment_id = ANY($1)', [[a.id, b.id]]);
+    expect(events).toHaveLength(2);
+  });
+
+  it('answers a PSP that fails with 502 and no payment; the retry with the same key charges once', async () => {
+    const key = randomBytes(8).toString('hex');
+    psp.fail({ kind: 'status', status: 503, times: 3, path: /\/cob\// });
+    const failed = await create(key);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 503 });
+    psp.reset();
+    const retried = await create(key);
+    expect(retried.status).toBe(201);
+    const puts = psp.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/cob/${retried.body.data.pix.txid}`));
+    expect(new Set(puts.map((r) => r.path)).size).toBe(1);
+  });
+
+  it("a callback to an unknown account, or under another provider's name, is 404", async () => {
+    expect((await http(t.url, 'POST', '/webhooks/pix-api/pa_unknownunknownunknown1/pix', { body: { pix: [] } })).status).toBe(404);
+    expect((await http(t.url, 'POST', `/webhooks/efi/${account.id}/pix`, { body: { pix: [] } })).status).toBe(404);
+  });
+});
