@@ -61,7 +61,7 @@ async function rejection<T extends Error>(call: Promise<unknown>, type: new (...
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof type)) throw new Error(`expected a ${type.name}, got ${error === undefined ? 'success' : String(error)}`);
+  if (!(error instanceof type)) throw new Error(`expected a ${type.name}, got ${error === undefined ? 'success' : JSON.stringify(error)}`);
   return error;
 }
 
