@@ -124,9 +124,7 @@ export class PaymentsService {
     for (const accountId of accountIds) {
       const resolved = await this.accounts.resolveIfActive(accountId).catch((error: unknown) => {
         this.count(merchant.provider ?? this.config.defaultProvider, 'failed');
-        if (error instanceof CredentialsError) {
-          throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The provider account's credentials can no longer be used (${error.field}): ${error.message}` });
-        }
+        if (error instanceof AppError && error.code === ErrorCode.UPSTREAM_ERROR) throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: error.message });
         throw error;
       });
       if (!resolved) continue;

@@ -136,6 +136,17 @@ describe('provider accounts (admin API)', () => {
     expect((await call('GET', `/merchants/${merchant.id}`)).body.data.provider_accounts).toEqual([active.id]);
   });
 
+  it('an account whose stored credentials can no longer be opened is a clear answer, never a 500', async () => {
+    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    await t.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'v1.AAAA.AAAA.AAAA' WHERE id = $1`, [created.id]);
+    const check = await call('POST', `/provider-accounts/${created.id}/check`);
+    expect(check.body.data).toMatchObject({ ok: false, detail: expect.stringContaining(created.id) });
+    const webhook = await call('POST', `/provider-accounts/${created.id}/webhook`);
+    expect(webhook.status).toBe(502);
+    const callback = await http(t.url, 'POST', `/webhooks/pix-api/${created.id}/pix`, { body: { pix: [] } });
+    expect(callback.status).toBe(502);
+  });
+
   it('an unknown or malformed account id is 404', async () => {
     expect((await call('GET', '/provider-accounts/pa_unknownunknownunknown1')).status).toBe(404);
     expect((await call('POST', '/provider-accounts/nope/check')).status).toBe(404);

@@ -78,7 +78,14 @@ export class ProviderAccountsService {
 
   /** Obtains a token and makes one read at the PSP. Never throws for a PSP that fails: that is the answer. */
   async check(id: string): Promise<ProviderAccountCheckView> {
-    const { adapter, ref } = await this.resolve(id);
+    let resolved: Awaited<ReturnType<ProviderAccountsService['resolve']>>;
+    try {
+      resolved = await this.resolve(id);
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.UPSTREAM_ERROR) return { ok: false, latency_ms: 0, detail: error.message };
+      throw error;
+    }
+    const { adapter, ref } = resolved;
     const health = await adapter.check(ref);
     return { ok: health.ok, latency_ms: health.latencyMs, detail: health.detail ?? null };
   }
@@ -99,12 +106,23 @@ export class ProviderAccountsService {
     return { registered: true, webhook_url: url };
   }
 
-  /** The account as its adapter uses it: credentials opened and parsed. Unknown ids are NOT_FOUND. */
+  /**
+   * The account as its adapter uses it: credentials opened and parsed. Unknown ids are NOT_FOUND.
+   * Credentials that were valid when stored can stop being usable (a certificate expires; the
+   * gateway runs with another SECRETS_KEY): that is 502 UPSTREAM_ERROR naming the account and the
+   * reason, never a 500, and the operator replaces the credentials.
+   */
   async resolve(id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef }> {
     const account = await this.find(id);
     const adapter = this.adapterFor(account.provider);
     const settings: AccountSettings = { environment: account.environment, baseUrl: account.baseUrl, tokenUrl: account.tokenUrl, pixKey: account.pixKey };
-    const credentials = adapter.parseCredentials(this.storedCredentials(account), settings);
+    let credentials: unknown;
+    try {
+      credentials = adapter.parseCredentials(this.storedCredentials(account), settings);
+    } catch (error) {
+      const reason = error instanceof CredentialsError ? `${error.field} ${error.message}` : 'its stored credentials cannot be opened with this SECRETS_KEY';
+      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The provider account ${account.id} cannot be used: ${reason}. Replace its credentials.`, cause: error });
+    }
     return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
   }
 
