@@ -722,7 +722,7 @@ export interface components {
             /** @example Efí — Loja da Ana */
             name: string;
             /**
-             * @description The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `sandbox`.
+             * @description The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`.
              * @example efi
              */
             provider: string;

@@ -6,7 +6,7 @@ import type { AccountEnvironment, CredentialsSummary } from '../provider-adapter
 export class ProviderAccount {
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text' }) name: string;
-  /** The adapter's name: `pix-api`, `efi`, `bb`, …, `sandbox`. */
+  /** The adapter's name: `pix-api`, `efi`, `bb`, … */
   @Column({ type: 'text' }) provider: string;
   @Column({ type: 'text', default: 'sandbox' }) environment: AccountEnvironment;
   @Column({ name: 'base_url', type: 'text', nullable: true }) baseUrl: string | null;

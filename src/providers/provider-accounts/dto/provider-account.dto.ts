@@ -18,7 +18,7 @@ export class CreateProviderAccountDto {
   @Length(1, 200)
   name: string;
 
-  @ApiProperty({ example: 'efi', description: 'The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `sandbox`.' })
+  @ApiProperty({ example: 'efi', description: 'The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`.' })
   @IsString()
   @MaxLength(50)
   provider: string;
