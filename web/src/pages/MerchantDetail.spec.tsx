@@ -12,6 +12,7 @@ describe('MerchantDetail', () => {
   beforeEach(() => {
     api.on('GET /merchants/{id}', ana);
     api.on('GET /merchants/{id}/api-keys', []);
+    api.on('GET /provider-accounts', []);
   });
   const settings = async () => within(await screen.findByRole('form', { name: 'Merchant settings' }));
 
