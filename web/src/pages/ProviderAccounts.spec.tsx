@@ -52,7 +52,11 @@ describe('ProviderAccounts', () => {
   });
 
   it("checks one account and shows the result in its row: ok and latency, or the PSP's detail", async () => {
-    api.on('GET /provider-accounts', [providerAccount({ id: 'pa_good', name: 'Boa' }), providerAccount({ id: 'pa_bad', name: 'Ruim' }), providerAccount({ id: 'pa_gone', name: 'Sumida' })]);
+    api.on('GET /provider-accounts', [
+      providerAccount({ id: 'pa_good', name: 'Boa' }),
+      providerAccount({ id: 'pa_bad', name: 'Ruim' }),
+      providerAccount({ id: 'pa_gone', name: 'Sumida' }),
+    ]);
     api.on('POST /provider-accounts/{id}/check', ({ params }) =>
       params.id === 'pa_good'
         ? accountCheck({ ok: true, latency_ms: 84 })
@@ -66,7 +70,9 @@ describe('ProviderAccounts', () => {
     await userEvent.click(within(row('Boa')).getByRole('button', { name: 'Check' }));
     await userEvent.click(within(row('Ruim')).getByRole('button', { name: 'Check' }));
     await userEvent.click(within(row('Sumida')).getByRole('button', { name: 'Check' }));
-    await waitFor(() => expect(tableRows().map((cells) => cells[6])).toEqual(['Checkok 84 ms', 'Checkfailed 1203 mstoken request failed: HTTP 401', 'CheckProvider account not found.']));
+    await waitFor(() =>
+      expect(tableRows().map((cells) => cells[6])).toEqual(['Checkok 84 ms', 'Checkfailed 1203 mstoken request failed: HTTP 401', 'CheckProvider account not found.']),
+    );
     expect(api.requests('POST /provider-accounts/{id}/check').map((r) => r.params.id)).toEqual(['pa_good', 'pa_bad', 'pa_gone']);
   });
 
