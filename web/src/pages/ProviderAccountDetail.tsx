@@ -183,7 +183,7 @@ export function ProviderAccountDetail({ id }: { id: string }) {
           onConfirm={() => patch({ active: false }, 'The account is inactive: payments no longer go through it.')}
         >
           <p>
-            Payments stop going through <strong>{a.name}</strong> at once; merchants that list it try their next account. Its settings and credentials are kept.
+            Payments stop going through <strong>{a.name}</strong> until you reactivate it, and merchants can no longer choose it. Its settings and credentials are kept.
           </p>
         </Confirm>
       )}

@@ -114,7 +114,8 @@ describe('ProviderAccounts', () => {
       await userEvent.type(dialog.getByLabelText('Client secret'), 'secret-1');
       // One .pem holding the certificate and the key fills both fields.
       await userEvent.upload(dialog.getByLabelText('Load the certificate from a file'), file([`${CERTIFICATE}\n${KEY}\n`], 'client.pem'));
-      await waitFor(() => expect(dialog.getByLabelText('Private key (PEM)')).toHaveProperty('value', KEY));
+      expect(await dialog.findByText('Loaded: client.pem')).toBeTruthy();
+      expect(dialog.getByLabelText('Private key (PEM)')).toHaveProperty('value', KEY);
       expect(dialog.getByLabelText('Certificate (PEM)')).toHaveProperty('value', CERTIFICATE);
       await userEvent.upload(dialog.getByLabelText('Load the CA certificates from a file'), file([`${CERTIFICATE}\n`], 'ca.crt'));
       await waitFor(() => expect(dialog.getByLabelText('CA certificates (PEM, optional)')).toHaveProperty('value', CERTIFICATE));

@@ -100,7 +100,7 @@ export function MerchantAccounts({
                 </li>
               ))}
             </ol>
-            <p className="muted small">Payments go through the first active account; the next ones are tried when it fails.</p>
+            <p className="muted small">Payments try these accounts in this order.</p>
           </>
         )}
       </Card>

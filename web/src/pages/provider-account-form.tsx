@@ -367,14 +367,17 @@ function PemField({
   onFile: (text: string) => void;
 }) {
   const [readError, setReadError] = useState<string>();
+  const [loaded, setLoaded] = useState<string>();
   const load = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
     setReadError(undefined);
+    setLoaded(undefined);
     if (file.size > MAX_PEM_BYTES) return setReadError(`${file.name} is too large for a PEM file (at most 64 kB).`);
     try {
       onFile(await readFile(file, 'text'));
+      setLoaded(file.name);
     } catch {
       setReadError(`${file.name} could not be read.`);
     }
@@ -389,13 +392,17 @@ function PemField({
         autoComplete="off"
         placeholder={accept.includes('.key') ? '-----BEGIN PRIVATE KEY-----' : '-----BEGIN CERTIFICATE-----'}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => {
+          setLoaded(undefined);
+          onChange(e.target.value);
+        }}
         aria-invalid={!!(error ?? readError)}
       />
       <label className="file-pick">
         <span>{fileLabel}</span>
         <input type="file" accept={accept} onChange={(e) => void load(e)} />
       </label>
+      {loaded && <div className="field-hint">Loaded: {loaded}</div>}
     </Field>
   );
 }
