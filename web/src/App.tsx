@@ -10,10 +10,13 @@ import { Merchants } from './pages/Merchants';
 import { Overview } from './pages/Overview';
 import { PaymentDetail } from './pages/PaymentDetail';
 import { Payments } from './pages/Payments';
+import { ProviderAccountDetail } from './pages/ProviderAccountDetail';
+import { ProviderAccounts } from './pages/ProviderAccounts';
 
 const NAV = [
   { to: '/admin', label: 'Overview', match: (p: string) => p === '/admin' },
   { to: '/admin/merchants', label: 'Merchants', match: (p: string) => p.startsWith('/admin/merchants') },
+  { to: '/admin/provider-accounts', label: 'Provider accounts', match: (p: string) => p.startsWith('/admin/provider-accounts') },
   { to: '/admin/payments', label: 'Payments', match: (p: string) => p.startsWith('/admin/payments') },
   { to: '/admin/deliveries', label: 'Deliveries', match: (p: string) => p.startsWith('/admin/deliveries') },
 ];
@@ -21,9 +24,12 @@ const NAV = [
 function route(path: string) {
   const merchant = /^\/admin\/merchants\/([^/]+)$/.exec(path);
   const payment = /^\/admin\/payments\/([^/]+)$/.exec(path);
+  const account = /^\/admin\/provider-accounts\/([^/]+)$/.exec(path);
   if (path === '/admin') return <Overview />;
   if (path === '/admin/merchants') return <Merchants />;
   if (merchant) return <MerchantDetail id={decodeURIComponent(merchant[1]!)} />;
+  if (path === '/admin/provider-accounts') return <ProviderAccounts />;
+  if (account) return <ProviderAccountDetail id={decodeURIComponent(account[1]!)} />;
   if (path === '/admin/payments') return <Payments />;
   if (payment) return <PaymentDetail id={decodeURIComponent(payment[1]!)} />;
   if (path === '/admin/deliveries') return <Deliveries />;

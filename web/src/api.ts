@@ -60,7 +60,7 @@ function sentence(status: number, error: ErrorBody | undefined, requestId?: stri
       return error.message ?? 'That item no longer exists.';
     case 'UPSTREAM_ERROR':
     case 'PAYMENT_CREATE_FAILED':
-      return `The payment provider did not accept this${error.upstream_status ? ` (it answered ${error.upstream_status})` : ''}: ${error.details?.provider_message ?? error.message ?? 'unknown error'}.`;
+      return `The payment provider did not accept this${error.upstream_status ? ` (it answered ${error.upstream_status})` : ''}: ${(error.details?.provider_message ?? error.message ?? 'unknown error').replace(/\.$/, '')}.`;
     case 'INTERNAL_ERROR':
       return `Something went wrong inside the gateway${reference}. Please try again; if it keeps happening, check the gateway's logs.`;
     case undefined:

@@ -1,10 +1,12 @@
 const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const shortDay = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
 
 export const formatMoney = (reais: number): string => money.format(reais);
 export const formatDate = (iso: string | null | undefined): string => (iso ? dateTime.format(new Date(iso)) : '—');
+export const formatDateOnly = (iso: string | null | undefined): string => (iso ? dateOnly.format(new Date(iso)) : '—');
 export const formatDateSeconds = (iso: string | null | undefined): string => (iso ? dateTimeSeconds.format(new Date(iso)) : '—');
 export const formatDay = (iso: string): string => shortDay.format(new Date(iso));
 export const formatPercent = (ratio: number | null): string => (ratio === null ? '—' : `${(ratio * 100).toFixed(ratio > 0 && ratio < 0.01 ? 2 : 1)}%`);

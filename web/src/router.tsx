@@ -1,7 +1,7 @@
 import { MouseEvent, ReactNode, useEffect, useState } from 'react';
 
 /**
- * A router of a dozen lines: the dashboard has six pages, and the browser's own history API does
+ * A router of a dozen lines: the dashboard has a handful of pages, and the browser's own history API does
  * all the work. Paths are under /admin; the gateway answers every /admin/* with this app.
  */
 const listeners = new Set<() => void>();

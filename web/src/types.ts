@@ -34,3 +34,9 @@ export type PeriodStats = Schemas['PeriodStatsView'];
 
 /** The overview's numbers; the API documents `by_status` as a map, and it has one entry per status. */
 export type Stats = Omit<Schemas['StatsView'], 'by_status'> & { by_status: Record<PaymentStatus, number> };
+
+/** A provider account: its settings and a summary of its credentials, never the credentials themselves. */
+export type ProviderAccount = Schemas['ProviderAccountView'];
+export type AccountEnvironment = ProviderAccount['environment'];
+export type ProviderAccountCheck = Schemas['ProviderAccountCheckView'];
+export type ProviderAccountWebhook = Schemas['ProviderAccountWebhookView'];

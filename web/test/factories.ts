@@ -134,6 +134,36 @@ export function session(overrides: Partial<Schemas['SessionView']> = {}): Schema
   };
 }
 
+/** A provider account: a Pix API account in homologation with a certificate good for a year, unless overridden. */
+export function providerAccount(overrides: Partial<Schemas['ProviderAccountView']> = {}): Schemas['ProviderAccountView'] {
+  const id = overrides.id ?? next('pa');
+  const provider = overrides.provider ?? 'pix-api';
+  return {
+    id,
+    name: 'Banco Teste',
+    provider,
+    environment: 'sandbox',
+    base_url: 'https://pix.psp.example/v2',
+    token_url: 'https://pix.psp.example/oauth/token',
+    pix_key: 'recebedor@example.com',
+    active: true,
+    webhook_url: `https://gateway.example.com/webhooks/${provider}/${id}`,
+    credentials_summary: { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(365) },
+    created_at: CREATED,
+    updated_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function accountCheck(overrides: Partial<Schemas['ProviderAccountCheckView']> = {}): Schemas['ProviderAccountCheckView'] {
+  return { ok: true, latency_ms: 84, detail: null, ...overrides };
+}
+
+/** Days from now, as an ISO instant (certificate expiry is judged against now). */
+export function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString();
+}
+
 /** Minutes from now, as an ISO instant (delivery retry times are shown relative to now). */
 export function minutesFromNow(minutes: number): string {
   return new Date(Date.now() + minutes * 60_000).toISOString();

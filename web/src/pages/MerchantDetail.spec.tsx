@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { merchant } from '../../test/factories';
+import { merchant, providerAccount } from '../../test/factories';
 import { useFakeApi, validationFailure } from '../../test/fake-api';
 import { MerchantDetail } from './MerchantDetail';
 
@@ -12,6 +12,7 @@ describe('MerchantDetail', () => {
   beforeEach(() => {
     api.on('GET /merchants/{id}', ana);
     api.on('GET /merchants/{id}/api-keys', []);
+    api.on('GET /provider-accounts', []);
   });
   const settings = async () => within(await screen.findByRole('form', { name: 'Merchant settings' }));
 
@@ -57,5 +58,75 @@ describe('MerchantDetail', () => {
     await userEvent.click(within(screen.getByRole('dialog', { name: 'Deactivate this merchant?' })).getByRole('button', { name: 'Deactivate' }));
     expect(await screen.findByRole('button', { name: 'Reactivate' })).toBeTruthy();
     expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ active: false }]);
+  });
+
+  describe('provider accounts', () => {
+    const efi = providerAccount({ id: 'pa_efi', name: 'Efí', provider: 'efi' });
+    const bb = providerAccount({ id: 'pa_bb', name: 'BB', provider: 'bb', environment: 'production' });
+    const old = providerAccount({ id: 'pa_old', name: 'Antiga', provider: 'inter', active: false });
+    const card = () => screen.getByRole('heading', { name: 'Provider accounts' }).closest('section')!;
+    const order = (name: string) =>
+      within(within(card()).getByRole('list', { name }))
+        .getAllByRole('listitem')
+        .map((item) => within(item).queryByRole('link')?.textContent ?? item.textContent);
+
+    it("says the merchant's provider serves it while no account is chosen", async () => {
+      render(<MerchantDetail id="mer_ana" />);
+      expect((await screen.findByText(/None chosen/)).textContent).toBe('None chosen: payments go through the sandbox provider, with its built-in configuration.');
+    });
+
+    it('shows the chosen accounts in order, the inactive ones marked', async () => {
+      api.on('GET /merchants/{id}', { ...ana, provider_accounts: ['pa_old', 'pa_efi'] });
+      api.on('GET /provider-accounts', [efi, bb, old]);
+      render(<MerchantDetail id="mer_ana" />);
+      await screen.findByRole('link', { name: 'Efí' });
+      expect(order('Provider accounts in order')).toEqual(['Antiga', 'Efí']);
+      expect(within(card()).getByRole('link', { name: 'Antiga' }).closest('li')!.textContent).toBe('Antiga Inter · Sandbox inactive');
+      expect(within(card()).getByRole('link', { name: 'Efí' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_efi');
+    });
+
+    it('chooses and orders active accounts, drops an inactive one, and saves the list', async () => {
+      api.on('GET /merchants/{id}', { ...ana, provider_accounts: ['pa_old', 'pa_efi'] });
+      api.on('GET /provider-accounts', [efi, bb, old]);
+      api.on('PATCH /merchants/{id}', ({ body }) => ({ ...ana, provider_accounts: body.provider_accounts ?? [] }));
+      render(<MerchantDetail id="mer_ana" />);
+      await screen.findByRole('link', { name: 'Efí' });
+      await userEvent.click(within(card()).getByRole('button', { name: 'Change accounts' }));
+      expect(order('Chosen provider accounts')).toEqual(['Efí']);
+      expect(within(card()).getByRole('status').textContent).toBe('One account in the list is inactive or gone: saving removes it.');
+      const add = within(card()).getByLabelText('Add an account');
+      expect(
+        within(add)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Choose an active account…', 'BB (Banco do Brasil, production)']);
+      await userEvent.selectOptions(add, 'pa_bb');
+      expect(order('Chosen provider accounts')).toEqual(['Efí', 'BB']);
+      expect(within(card()).getByRole('button', { name: 'Move BB down' })).toHaveProperty('disabled', true);
+      await userEvent.click(within(card()).getByRole('button', { name: 'Move BB up' }));
+      expect(order('Chosen provider accounts')).toEqual(['BB', 'Efí']);
+      await userEvent.click(within(card()).getByRole('button', { name: 'Save accounts' }));
+      expect(await screen.findByText('The provider accounts are saved: payments try them in this order.')).toBeTruthy();
+      expect(order('Provider accounts in order')).toEqual(['BB', 'Efí']);
+      expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ provider_accounts: ['pa_bb', 'pa_efi'] }]);
+    });
+
+    it('removes an account, and keeps the list being edited when the API refuses it', async () => {
+      api.on('GET /merchants/{id}', { ...ana, provider_accounts: ['pa_efi', 'pa_bb'] });
+      api.on('GET /provider-accounts', [efi, bb]);
+      api.on(
+        'PATCH /merchants/{id}',
+        validationFailure([{ field: 'provider_accounts', message: 'provider_accounts must list active provider accounts; unknown or inactive: pa_bb' }]),
+      );
+      render(<MerchantDetail id="mer_ana" />);
+      await screen.findByRole('link', { name: 'Efí' });
+      await userEvent.click(within(card()).getByRole('button', { name: 'Change accounts' }));
+      await userEvent.click(within(card()).getByRole('button', { name: 'Remove Efí' }));
+      expect(order('Chosen provider accounts')).toEqual(['BB']);
+      await userEvent.click(within(card()).getByRole('button', { name: 'Save accounts' }));
+      expect((await within(card()).findByRole('alert')).textContent).toBe('Please check: provider_accounts must list active provider accounts; unknown or inactive: pa_bb.');
+      expect(order('Chosen provider accounts')).toEqual(['BB']);
+      expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ provider_accounts: ['pa_bb'] }]);
+    });
   });
 });

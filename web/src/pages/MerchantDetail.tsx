@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { api } from '../api';
 import { formatDate } from '../format';
 import { Link } from '../router';
-import type { ApiKey, IssuedApiKey, Merchant } from '../types';
+import type { ApiKey, IssuedApiKey, Merchant, ProviderAccount } from '../types';
 import { Badge, Button, Card, Confirm, Empty, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad } from '../ui';
 import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, useMerchantForm, validateMerchant } from './merchant-form';
+import { MerchantAccounts } from './merchant-accounts';
 
 type Dialog =
   | { kind: 'deactivate' }
@@ -17,6 +18,7 @@ type Dialog =
 export function MerchantDetail({ id }: { id: string }) {
   const merchant = useLoad(() => api<Merchant>('GET', `/merchants/${encodeURIComponent(id)}`), [id]);
   const keys = useLoad(() => api<ApiKey[]>('GET', `/merchants/${encodeURIComponent(id)}/api-keys`), [id]);
+  const accounts = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
   const [dialog, setDialog] = useState<Dialog>();
   const [done, setDone] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -108,7 +110,15 @@ export function MerchantDetail({ id }: { id: string }) {
       {!m.active && <Notice kind="warning">This merchant is inactive: every request with its keys is refused (INVALID_MERCHANT_KEY) until it is reactivated.</Notice>}
 
       <div className="grid-2">
-        <Settings key={m.updated_at} merchant={m} onSave={(body) => patch(body, 'Changes saved.')} />
+        <div className="stack">
+          <Settings key={m.updated_at} merchant={m} onSave={(body) => patch(body, 'Changes saved.')} />
+          <MerchantAccounts
+            merchant={m}
+            accounts={accounts.data}
+            loadError={accounts.error}
+            onSave={(ids) => patch({ provider_accounts: ids }, 'The provider accounts are saved: payments try them in this order.')}
+          />
+        </div>
 
         <div className="stack">
           <Card

@@ -1,0 +1,125 @@
+import type { Page } from 'playwright-core';
+import { testPki } from '../fakes/certificates';
+import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { newMerchantOverHttp } from '../helpers/admin-http';
+import { http } from '../helpers/http';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { DESKTOP, launchBrowser, nav, PHONE, screenshot, signIn } from './browser';
+
+const pki = testPki();
+
+/**
+ * Provider accounts through the dashboard in a real browser, against the fake Pix API PSP: one
+ * account from PEM files and one from a .p12 bundle (each read by the browser's FileReader), a check
+ * and a webhook registration that reach the PSP, and a merchant's ordered choice of the two.
+ */
+describe('provider accounts (Chromium)', () => {
+  let t: TestApp;
+  let psp: PixApiPsp;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+  beforeAll(async () => {
+    [t, psp, browser] = await Promise.all([startTestApp(), startPixApiPsp(), launchBrowser()]);
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await psp?.close();
+  });
+  afterEach(() => psp.assertNoViolations());
+
+  const file = (name: string, contents: string | Buffer) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.isBuffer(contents) ? contents : Buffer.from(contents) });
+
+  /** Opens "New account" and fills what every Pix API account has; the credentials are the caller's. */
+  async function newAccount(name: string, pixKey: string) {
+    await nav(page, 'Provider accounts').click();
+    await page.getByRole('button', { name: 'New account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New provider account' });
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('pix-api');
+    await dialog.getByLabel('API base URL').fill(psp.url);
+    await dialog.getByLabel('Token URL').fill(psp.tokenUrl);
+    await dialog.getByLabel('Pix key').fill(pixKey);
+    await dialog.getByLabel('Client ID').fill(psp.clientId);
+    await dialog.getByLabel('Client secret').fill(psp.clientSecret);
+    await dialog.getByLabel('Load the CA certificates from a file').setInputFiles(file('psp-ca.crt', psp.caPem));
+    return dialog;
+  }
+
+  it('creates accounts from PEM files and from a .p12 bundle, checks one, registers its webhook, and a merchant chooses them in order', async () => {
+    await signIn(page, t.url);
+
+    // From PEM files: the certificate and the key each from its own file.
+    let dialog = await newAccount('Banco Teste — PEM', 'pem@example.com');
+    await dialog.getByLabel('Load the certificate from a file').setInputFiles(file('client.crt', pki.client.cert));
+    await dialog.getByLabel('Load the private key from a file').setInputFiles(file('client.key', pki.client.key));
+    // FileReader is asynchronous: each field says which file it holds once it is read.
+    await dialog.getByText('Loaded: client.key').waitFor();
+    expect(await dialog.getByLabel('Certificate (PEM)').inputValue()).toContain('BEGIN CERTIFICATE');
+    await screenshot(page, 'desktop-provider-account-new');
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /Banco Teste — PEM/ }).waitFor();
+    const pemId = new URL(page.url()).pathname.split('/').pop()!;
+    expect(pemId).toMatch(/^pa_/);
+
+    // Check: a token and one read at the PSP.
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('The account works.').waitFor();
+
+    // Register the webhook: the PSP now has the URL the page shows.
+    const webhookUrl = (await page.getByTestId('webhook-url').textContent())!;
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    await page.getByText(`The webhook is registered: the PSP now posts this account's events to ${webhookUrl}`).waitFor();
+    expect(psp.webhooks.get('pem@example.com')?.webhookUrl).toBe(webhookUrl);
+    await screenshot(page, 'desktop-provider-account');
+
+    // From a .p12 bundle with its password.
+    dialog = await newAccount('Banco Teste — P12', 'p12@example.com');
+    await dialog.getByRole('radio', { name: 'PKCS#12 bundle (.p12, .pfx)' }).check();
+    await dialog.getByLabel('PKCS#12 file').setInputFiles(file('client.p12', Buffer.from(pki.clientP12.base64, 'base64')));
+    await dialog.getByText('Loaded: client.p12').waitFor();
+    await dialog.getByLabel('Bundle password').fill(pki.clientP12.password);
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /Banco Teste — P12/ }).waitFor();
+    const p12Id = new URL(page.url()).pathname.split('/').pop()!;
+
+    // Both are listed with their certificate's expiry; a check from the list.
+    await nav(page, 'Provider accounts').click();
+    const row = page.getByRole('table', { name: 'Provider accounts' }).getByRole('row').filter({ hasText: 'Banco Teste — P12' });
+    await row.getByRole('button', { name: 'Check' }).click();
+    await row.getByText(/ok\s*\d+ ms/).waitFor();
+    expect(await row.textContent()).toMatch(/Pix API.*Sandbox.*active/);
+    await screenshot(page, 'desktop-provider-accounts');
+
+    // A merchant goes through the .p12 account first, then the PEM one.
+    const shop = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { name: 'Loja das Contas' });
+    await page.goto(`${t.url}/admin/merchants/${shop.id}`);
+    await page.getByRole('button', { name: 'Choose accounts' }).click();
+    await page.getByLabel('Add an account').selectOption(pemId);
+    await page.getByLabel('Add an account').selectOption(p12Id);
+    await page.getByRole('button', { name: 'Move Banco Teste — P12 up' }).click();
+    await page.getByRole('button', { name: 'Save accounts' }).click();
+    await page.getByText('The provider accounts are saved: payments try them in this order.').waitFor();
+    expect(await page.getByRole('list', { name: 'Provider accounts in order' }).getByRole('link').allTextContents()).toEqual(['Banco Teste — P12', 'Banco Teste — PEM']);
+    const merchant = await http(t.url, 'GET', `/admin/api/merchants/${shop.id}`, { headers: admin });
+    expect(merchant.body.data.provider_accounts).toEqual([p12Id, pemId]);
+
+    // At phone width nothing sticks out sideways: the list, an account, the merchant's accounts.
+    await page.setViewportSize(PHONE);
+    for (const [name, path, heading] of [
+      ['provider-accounts', '/admin/provider-accounts', 'Provider accounts'],
+      ['provider-account', `/admin/provider-accounts/${pemId}`, 'Banco Teste — PEM'],
+      ['merchant-accounts', `/admin/merchants/${shop.id}`, 'Loja das Contas'],
+    ] as const) {
+      await page.goto(`${t.url}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.locator('.spinner').waitFor({ state: 'detached' });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await screenshot(page, `phone-${name}`);
+    }
+    await page.setViewportSize(DESKTOP);
+  });
+});

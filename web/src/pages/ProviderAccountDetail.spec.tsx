@@ -1,0 +1,133 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { accountCheck, daysFromNow, providerAccount } from '../../test/factories';
+import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
+import { ProviderAccountDetail } from './ProviderAccountDetail';
+
+const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2xpZW50\n-----END CERTIFICATE-----';
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqG\n-----END PRIVATE KEY-----';
+
+describe('ProviderAccountDetail', () => {
+  const api = useFakeApi();
+  const efi = providerAccount({
+    id: 'pa_efi',
+    name: 'Efí — Loja da Ana',
+    provider: 'efi',
+    base_url: 'https://pix-h.example/v2',
+    token_url: null,
+    pix_key: 'chave@example.com',
+    webhook_url: 'https://gw.example/webhooks/efi/pa_efi',
+  });
+  efi.credentials_summary = { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(5.5) };
+  beforeEach(() => api.on('GET /provider-accounts/{id}', efi));
+  const settings = async () => within(await screen.findByRole('form', { name: 'Account settings' }));
+
+  it('shows the account: its webhook URL, the credentials summary, and a warning for a certificate near its end', async () => {
+    render(<ProviderAccountDetail id="pa_efi" />);
+    expect(await screen.findByRole('heading', { name: /Efí — Loja da Ana/ })).toBeTruthy();
+    expect(screen.getByTestId('webhook-url').textContent).toBe('https://gw.example/webhooks/efi/pa_efi');
+    expect(screen.getByText('Client_Id_4f1c')).toBeTruthy();
+    expect(screen.getByText('CN=loja-da-ana, O=Loja da Ana')).toBeTruthy();
+    expect(screen.getByText('expires in 5 days')).toBeTruthy();
+    expect(api.requests('GET /provider-accounts/{id}').map((r) => r.params.id)).toEqual(['pa_efi']);
+  });
+
+  it('saves only the settings changed, an emptied one as null', async () => {
+    api.on('PATCH /provider-accounts/{id}', ({ body }) => ({ ...efi, ...body, updated_at: '2024-05-03T10:00:00.000Z' }));
+    render(<ProviderAccountDetail id="pa_efi" />);
+    const form = await settings();
+    expect(form.getByRole('button', { name: 'Save changes' })).toHaveProperty('disabled', true);
+    await userEvent.clear(form.getByLabelText('Name'));
+    await userEvent.type(form.getByLabelText('Name'), ' Efí — Matriz ');
+    await userEvent.clear(form.getByLabelText('API base URL'));
+    await userEvent.click(form.getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByText('Changes saved.')).textContent).toBe('Changes saved.');
+    expect(api.requests('PATCH /provider-accounts/{id}').map((r) => [r.params.id, r.body])).toEqual([['pa_efi', { name: 'Efí — Matriz', base_url: null }]]);
+    expect((await settings()).getByLabelText('Name')).toHaveProperty('value', 'Efí — Matriz');
+  });
+
+  it('checks the account and shows what the PSP answered', async () => {
+    let answer = accountCheck({ ok: true, latency_ms: 84 });
+    api.on('POST /provider-accounts/{id}/check', () => answer);
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Check' }));
+    expect((await screen.findByText('The account works.')).closest('.notice')!.textContent).toContain('ok 84 ms');
+    answer = accountCheck({ ok: false, latency_ms: 312, detail: 'GET /cob answered HTTP 403' });
+    await userEvent.click(screen.getByRole('button', { name: 'Check' }));
+    expect((await screen.findByText('The check failed.')).closest('.notice')!.textContent).toContain('failed 312 msGET /cob answered HTTP 403');
+  });
+
+  it('registers the webhook and shows the URL the PSP now posts to', async () => {
+    api.on('POST /provider-accounts/{id}/webhook', { registered: true, webhook_url: 'https://gw.example/webhooks/efi/pa_efi' });
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Register webhook' }));
+    expect((await screen.findByRole('status')).querySelector('.notice-body')!.textContent).toBe(
+      "The webhook is registered: the PSP now posts this account's events to https://gw.example/webhooks/efi/pa_efi",
+    );
+    expect(api.requests('POST /provider-accounts/{id}/webhook').map((r) => r.params.id)).toEqual(['pa_efi']);
+  });
+
+  it('says so when the PSP refuses the webhook (502)', async () => {
+    api.on(
+      'POST /provider-accounts/{id}/webhook',
+      new Failure(502, {
+        code: 'UPSTREAM_ERROR',
+        message: 'The payment provider "efi" failed (HTTP 500).',
+        upstream_status: 500,
+        details: { provider_message: 'Erro interno no servidor.' },
+      }),
+    );
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Register webhook' }));
+    expect((await screen.findByRole('alert')).querySelector('.notice-body')!.textContent).toBe(
+      'The payment provider did not accept this (it answered 500): Erro interno no servidor.',
+    );
+    expect(screen.queryByText(/The webhook is registered/)).toBeNull();
+  });
+
+  it('replaces the credentials whole; a refusal stays in the dialog, beside the field it is about', async () => {
+    let refuse = true;
+    api.on('PATCH /provider-accounts/{id}', () =>
+      refuse
+        ? validationFailure([{ field: 'credentials.private_key_pem', message: 'does not match the certificate (the first one of certificate_pem)' }])
+        : { ...efi, updated_at: '2024-05-03T10:00:00.000Z' },
+    );
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Replace credentials' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Replace credentials' }));
+    await userEvent.type(dialog.getByLabelText('Client ID'), 'Client_Id_2');
+    await userEvent.type(dialog.getByLabelText('Client secret'), 'Client_Secret_2');
+    await userEvent.click(dialog.getByLabelText('Certificate (PEM)'));
+    await userEvent.paste(CERTIFICATE);
+    await userEvent.click(dialog.getByLabelText('Private key (PEM)'));
+    await userEvent.paste(KEY);
+    await userEvent.click(dialog.getByRole('button', { name: 'Replace credentials' }));
+    expect((await dialog.findByRole('alert')).textContent).toBe('Please check: private_key_pem does not match the certificate (the first one of certificate_pem).');
+    expect(dialog.getByLabelText('Private key (PEM)').getAttribute('aria-invalid')).toBe('true');
+
+    refuse = false;
+    await userEvent.click(dialog.getByRole('button', { name: 'Replace credentials' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByText('The new credentials are in place.')).toBeTruthy();
+    expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([
+      { credentials: { client_id: 'Client_Id_2', client_secret: 'Client_Secret_2', certificate_pem: CERTIFICATE, private_key_pem: KEY } },
+      { credentials: { client_id: 'Client_Id_2', client_secret: 'Client_Secret_2', certificate_pem: CERTIFICATE, private_key_pem: KEY } },
+    ]);
+  });
+
+  it('deactivates the account once confirmed', async () => {
+    api.on('PATCH /provider-accounts/{id}', { ...efi, active: false });
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactivate' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Deactivate this account?' })).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByRole('button', { name: 'Reactivate' })).toBeTruthy();
+    expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([{ active: false }]);
+  });
+
+  it('says when the account does not exist', async () => {
+    api.on('GET /provider-accounts/{id}', new Failure(404, { code: 'NOT_FOUND', message: 'Provider account not found.' }));
+    render(<ProviderAccountDetail id="pa_nope" />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Provider account not found.');
+    expect(screen.getByRole('link', { name: 'Back to provider accounts' }).getAttribute('href')).toBe('/admin/provider-accounts');
+  });
+});

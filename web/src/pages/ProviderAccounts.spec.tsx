@@ -1,0 +1,196 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { tableRows, visit } from '../../test/dom';
+import { accountCheck, daysFromNow, providerAccount } from '../../test/factories';
+import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
+import { formatDateOnly } from '../format';
+import { ProviderAccounts } from './ProviderAccounts';
+
+const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2xpZW50\n-----END CERTIFICATE-----';
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqG\n-----END PRIVATE KEY-----';
+/** The first bytes of a DER PKCS#12 bundle, and their base64: the API gets the file's bytes unchanged. */
+const P12_BYTES = new Uint8Array([0x30, 0x82, 0x0a, 0x51, 0x02, 0x01, 0x03, 0x30, 0x82, 0x0a, 0x17, 0xff, 0x00]);
+const P12_BASE64 = 'MIIKUQIBAzCCChf/AA==';
+
+describe('ProviderAccounts', () => {
+  const api = useFakeApi();
+  beforeEach(() => visit('/admin/provider-accounts'));
+
+  it('lists accounts with their provider, environment, status, certificate expiry and webhook URL', async () => {
+    const efi = providerAccount({ id: 'pa_efi', name: 'Efí — Loja', provider: 'efi', environment: 'production', webhook_url: 'https://gw.example/webhooks/efi/pa_efi' });
+    const soon = providerAccount({ id: 'pa_soon', name: 'BB', provider: 'bb', active: false });
+    soon.credentials_summary.certificate_expires_at = daysFromNow(10.5);
+    const expired = providerAccount({ id: 'pa_old', name: 'Inter', provider: 'inter' });
+    expired.credentials_summary.certificate_expires_at = daysFromNow(-2);
+    const none = providerAccount({ id: 'pa_none', name: 'Sem certificado' });
+    none.credentials_summary.certificate_expires_at = null;
+    api.on('GET /provider-accounts', [efi, soon, expired, none]);
+    render(<ProviderAccounts />);
+    await screen.findByRole('table', { name: 'Provider accounts' });
+    const day = (iso: string | null) => formatDateOnly(iso);
+    expect(tableRows('Provider accounts')).toEqual([
+      ['Efí — Lojapa_efi', 'Efí', 'Production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/efi/pa_efiCopy', 'Check'],
+      ['BBpa_soon', 'Banco do Brasil', 'Sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, 'Check'],
+      ['Interpa_old', 'Inter', 'Sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, 'Check'],
+      ['Sem certificadopa_none', 'Pix API', 'Sandbox', 'active', '—', `${none.webhook_url}Copy`, 'Check'],
+    ]);
+    expect(screen.getByRole('link', { name: 'BB' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_soon');
+  });
+
+  it('copies a webhook URL to give the PSP', async () => {
+    const user = userEvent.setup();
+    api.on('GET /provider-accounts', [providerAccount({ webhook_url: 'https://gw.example/webhooks/pix-api/pa_1' })]);
+    render(<ProviderAccounts />);
+    await user.click(await screen.findByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toBe('https://gw.example/webhooks/pix-api/pa_1');
+  });
+
+  it('invites to add the first account when there is none', async () => {
+    api.on('GET /provider-accounts', []);
+    render(<ProviderAccounts />);
+    expect(await screen.findByText(/No provider accounts yet/)).toBeTruthy();
+  });
+
+  it("checks one account and shows the result in its row: ok and latency, or the PSP's detail", async () => {
+    api.on('GET /provider-accounts', [
+      providerAccount({ id: 'pa_good', name: 'Boa' }),
+      providerAccount({ id: 'pa_bad', name: 'Ruim' }),
+      providerAccount({ id: 'pa_gone', name: 'Sumida' }),
+    ]);
+    api.on('POST /provider-accounts/{id}/check', ({ params }) =>
+      params.id === 'pa_good'
+        ? accountCheck({ ok: true, latency_ms: 84 })
+        : params.id === 'pa_bad'
+          ? accountCheck({ ok: false, latency_ms: 1203, detail: 'token request failed: HTTP 401' })
+          : new Failure(404, { code: 'NOT_FOUND', message: 'Provider account not found.' }),
+    );
+    render(<ProviderAccounts />);
+    await screen.findByRole('table');
+    const row = (name: string) => screen.getByRole('link', { name }).closest('tr')!;
+    await userEvent.click(within(row('Boa')).getByRole('button', { name: 'Check' }));
+    await userEvent.click(within(row('Ruim')).getByRole('button', { name: 'Check' }));
+    await userEvent.click(within(row('Sumida')).getByRole('button', { name: 'Check' }));
+    await waitFor(() =>
+      expect(tableRows().map((cells) => cells[6])).toEqual(['Checkok 84 ms', 'Checkfailed 1203 mstoken request failed: HTTP 401', 'CheckProvider account not found.']),
+    );
+    expect(api.requests('POST /provider-accounts/{id}/check').map((r) => r.params.id)).toEqual(['pa_good', 'pa_bad', 'pa_gone']);
+  });
+
+  describe('new account', () => {
+    const open = async () => {
+      api.on('GET /provider-accounts', []);
+      render(<ProviderAccounts />);
+      await userEvent.click(screen.getByRole('button', { name: 'New account' }));
+      return within(screen.getByRole('dialog', { name: 'New provider account' }));
+    };
+    const file = (parts: BlobPart[], name: string) => new File(parts, name, { type: 'application/octet-stream' });
+
+    it('checks the form before sending it: the provider first, then what that provider needs', async () => {
+      const dialog = await open();
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect(dialog.getByText('Give the account a name.')).toBeTruthy();
+      expect(dialog.getByText('Choose the PSP this account is at.')).toBeTruthy();
+      expect(dialog.queryByLabelText('Client ID')).toBeNull();
+
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'pix-api');
+      await userEvent.type(dialog.getByLabelText('Token URL'), 'http://psp.example/token');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect(dialog.getByText('Required: the gateway knows no API host of Pix API for sandbox.')).toBeTruthy();
+      expect(dialog.getByText('Enter a full https:// address: the PSP is reached over mutual TLS.')).toBeTruthy();
+      expect(dialog.getByText('Give the Pix key payments are made to.')).toBeTruthy();
+      expect(dialog.getByText('Give the client id the PSP issued.')).toBeTruthy();
+      expect(dialog.getByText('Paste the client certificate, or load its file.')).toBeTruthy();
+      expect(api.requests('POST /provider-accounts')).toHaveLength(0);
+    });
+
+    it("creates an account from PEM files, with the bank's own field, then opens it", async () => {
+      api.on('POST /provider-accounts', ({ body }) => providerAccount({ id: 'pa_new', name: body.name, provider: body.provider }));
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), ' BB — Loja ');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'bb');
+      await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
+      await userEvent.type(dialog.getByLabelText('Pix key'), '12345678000195');
+      await userEvent.type(dialog.getByLabelText('Client ID'), 'client-1');
+      await userEvent.type(dialog.getByLabelText('Client secret'), 'secret-1');
+      // One .pem holding the certificate and the key fills both fields.
+      await userEvent.upload(dialog.getByLabelText('Load the certificate from a file'), file([`${CERTIFICATE}\n${KEY}\n`], 'client.pem'));
+      expect(await dialog.findByText('Loaded: client.pem')).toBeTruthy();
+      expect(dialog.getByLabelText('Private key (PEM)')).toHaveProperty('value', KEY);
+      expect(dialog.getByLabelText('Certificate (PEM)')).toHaveProperty('value', CERTIFICATE);
+      await userEvent.upload(dialog.getByLabelText('Load the CA certificates from a file'), file([`${CERTIFICATE}\n`], 'ca.crt'));
+      await waitFor(() => expect(dialog.getByLabelText('CA certificates (PEM, optional)')).toHaveProperty('value', CERTIFICATE));
+      await userEvent.type(dialog.getByLabelText('Application key'), 'app-key-1');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_new'));
+      expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
+        name: 'BB — Loja',
+        provider: 'bb',
+        environment: 'production',
+        pix_key: '12345678000195',
+        credentials: { client_id: 'client-1', client_secret: 'secret-1', certificate_pem: CERTIFICATE, private_key_pem: KEY, ca_pem: CERTIFICATE, app_key: 'app-key-1' },
+      });
+    });
+
+    it('creates an account from a .p12 bundle read as base64, with its password', async () => {
+      api.on('POST /provider-accounts', providerAccount({ id: 'pa_p12' }));
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Efí');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'efi');
+      await userEvent.type(dialog.getByLabelText('Pix key'), 'chave@example.com');
+      await userEvent.type(dialog.getByLabelText('Client ID'), 'Client_Id_1');
+      await userEvent.type(dialog.getByLabelText('Client secret'), 'Client_Secret_1');
+      await userEvent.click(dialog.getByRole('radio', { name: 'PKCS#12 bundle (.p12, .pfx)' }));
+      expect(dialog.queryByLabelText('Certificate (PEM)')).toBeNull();
+      await userEvent.upload(dialog.getByLabelText('PKCS#12 file'), file([P12_BYTES], 'producao-123.p12'));
+      expect(await dialog.findByText('Loaded: producao-123.p12')).toBeTruthy();
+      await userEvent.type(dialog.getByLabelText('Bundle password'), 'senha');
+      await userEvent.click(dialog.getByRole('checkbox', { name: 'Register the webhook with x-skip-mtls-checking' }));
+      await userEvent.type(dialog.getByLabelText('Token URL'), 'https://pix-h.example/oauth/token');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_p12'));
+      expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
+        name: 'Efí',
+        provider: 'efi',
+        environment: 'sandbox',
+        token_url: 'https://pix-h.example/oauth/token',
+        pix_key: 'chave@example.com',
+        credentials: { client_id: 'Client_Id_1', client_secret: 'Client_Secret_1', pkcs12_base64: P12_BASE64, pkcs12_password: 'senha', skip_mtls_checking: true },
+      });
+    });
+
+    it("places the API's refusals beside the credentials fields they are about, and keeps the form", async () => {
+      api.on(
+        'POST /provider-accounts',
+        validationFailure([
+          { field: 'credentials.certificate_pem', message: 'holds a certificate that expired on 2024-01-01T00:00:00.000Z' },
+          { field: 'credentials.private_key_pem', message: 'does not match the certificate (the first one of certificate_pem)' },
+          { field: 'pix_key', message: 'pix_key must be shorter than or equal to 77 characters' },
+        ]),
+      );
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Sicoob');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'sicoob');
+      await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
+      expect(dialog.queryByLabelText('Client secret')).toBeNull();
+      await userEvent.type(dialog.getByLabelText('Pix key'), 'chave');
+      await userEvent.type(dialog.getByLabelText('Client ID'), 'client-1');
+      await userEvent.click(dialog.getByLabelText('Certificate (PEM)'));
+      await userEvent.paste(CERTIFICATE);
+      await userEvent.click(dialog.getByLabelText('Private key (PEM)'));
+      await userEvent.paste(KEY);
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect((await dialog.findByRole('alert')).textContent).toBe(
+        'Please check: certificate_pem holds a certificate that expired on 2024-01-01T00:00:00.000Z; private_key_pem does not match the certificate (the first one of certificate_pem); pix_key must be shorter than or equal to 77 characters.',
+      );
+      const certificate = dialog.getByLabelText('Certificate (PEM)');
+      expect(certificate.getAttribute('aria-invalid')).toBe('true');
+      expect(certificate.closest('.field')!.querySelector('.field-error')!.textContent).toBe('certificate_pem holds a certificate that expired on 2024-01-01T00:00:00.000Z');
+      expect(dialog.getByLabelText('Private key (PEM)').closest('.field')!.querySelector('.field-error')!.textContent).toBe(
+        'private_key_pem does not match the certificate (the first one of certificate_pem)',
+      );
+      expect(dialog.getByLabelText('Pix key').closest('.field')!.querySelector('.field-error')!.textContent).toBe('pix_key must be shorter than or equal to 77 characters');
+      expect(dialog.getByLabelText('Certificate (PEM)')).toHaveProperty('value', CERTIFICATE);
+      expect(api.requests('POST /provider-accounts')[0]!.body.credentials).toEqual({ client_id: 'client-1', certificate_pem: CERTIFICATE, private_key_pem: KEY });
+    });
+  });
+});

@@ -1,0 +1,183 @@
+import { useState } from 'react';
+import { api } from '../api';
+import { Link, navigate } from '../router';
+import type { ProviderAccount, ProviderAccountCheck } from '../types';
+import { Badge, Button, CopyButton, Empty, Modal, Notice, PageHeader, Spinner, messageOf, onSubmit, useLoad } from '../ui';
+import {
+  AccountFields,
+  apiErrors,
+  CertificateExpiry,
+  CheckResult,
+  credentialsBody,
+  CredentialsFields,
+  emptyAccount,
+  emptyCredentials,
+  ENVIRONMENT_LABELS,
+  failureText,
+  FormErrors,
+  providerLabel,
+  providerOption,
+  validateAccount,
+  validateCredentials,
+} from './provider-account-form';
+
+type Checking = { busy: true } | { busy: false; result?: ProviderAccountCheck; error?: string };
+
+/**
+ * The provider accounts merchants' payments go through (docs/providers.md): each one's health on
+ * demand, how long its certificate has left, and the webhook URL to give its PSP.
+ */
+export function ProviderAccounts() {
+  const { data, error, loading } = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
+  const [checks, setChecks] = useState<Record<string, Checking>>({});
+  const [creating, setCreating] = useState(false);
+
+  const check = async (id: string) => {
+    setChecks((all) => ({ ...all, [id]: { busy: true } }));
+    let outcome: Checking;
+    try {
+      outcome = { busy: false, result: await api<ProviderAccountCheck>('POST', `/provider-accounts/${id}/check`) };
+    } catch (e) {
+      outcome = { busy: false, error: messageOf(e) };
+    }
+    setChecks((all) => ({ ...all, [id]: outcome }));
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Provider accounts"
+        subtitle="Your credentials at each PSP. A merchant's payments go through the accounts chosen on its page, in order."
+        actions={
+          <Button kind="primary" onClick={() => setCreating(true)}>
+            New account
+          </Button>
+        }
+      />
+      <Notice>{error}</Notice>
+      {loading && !data && <Spinner />}
+      {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials and certificate your PSP issued, then choose it on a merchant's page.</Empty>}
+      {data && data.length > 0 && (
+        <div className="card card-flush">
+          <table className="table table-cards" aria-label="Provider accounts">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Provider</th>
+                <th>Environment</th>
+                <th>Status</th>
+                <th>Certificate expires</th>
+                <th>Webhook URL</th>
+                <th>Health</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((a) => {
+                const state = checks[a.id];
+                return (
+                  <tr key={a.id}>
+                    <td data-label="Name">
+                      <div className="cell-stack">
+                        <Link to={`/admin/provider-accounts/${a.id}`} className="strong">
+                          {a.name}
+                        </Link>
+                        <div className="mono muted small">{a.id}</div>
+                      </div>
+                    </td>
+                    <td data-label="Provider">{providerLabel(a.provider)}</td>
+                    <td data-label="Environment">{ENVIRONMENT_LABELS[a.environment]}</td>
+                    <td data-label="Status">
+                      <Badge value={a.active ? 'active' : 'inactive'} />
+                    </td>
+                    <td data-label="Certificate expires">
+                      <CertificateExpiry iso={a.credentials_summary.certificate_expires_at} />
+                    </td>
+                    <td data-label="Webhook URL">
+                      <div className="copy-cell">
+                        <span className="truncate mono small" title={a.webhook_url}>
+                          {a.webhook_url}
+                        </span>
+                        <CopyButton text={a.webhook_url} />
+                      </div>
+                    </td>
+                    <td data-label="Health">
+                      <div className="check-cell">
+                        <Button busy={state?.busy} onClick={() => void check(a.id)}>
+                          Check
+                        </Button>
+                        {state && !state.busy && state.result && <CheckResult result={state.result} />}
+                        {state && !state.busy && state.error && <span className="check-detail small error-text">{state.error}</span>}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && <CreateAccount onClose={() => setCreating(false)} />}
+    </>
+  );
+}
+
+function CreateAccount({ onClose }: { onClose: () => void }) {
+  const [values, setValues] = useState(emptyAccount);
+  const [credentials, setCredentials] = useState(emptyCredentials);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const option = providerOption(values.provider);
+
+  const submit = async () => {
+    const problems = { ...validateAccount(values, option), ...(option ? validateCredentials(credentials, option) : {}) };
+    setErrors(problems);
+    setFailure(undefined);
+    if (!option || Object.keys(problems).length > 0) return;
+    setBusy(true);
+    try {
+      const created = await api<ProviderAccount>('POST', '/provider-accounts', {
+        name: values.name.trim(),
+        provider: option.name,
+        environment: values.environment,
+        ...(values.base_url.trim() ? { base_url: values.base_url.trim() } : {}),
+        ...(values.token_url.trim() ? { token_url: values.token_url.trim() } : {}),
+        pix_key: values.pix_key.trim(),
+        credentials: credentialsBody(credentials, option),
+      });
+      navigate(`/admin/provider-accounts/${created.id}`);
+    } catch (e) {
+      setErrors(apiErrors(e));
+      setFailure(failureText(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="New provider account"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button kind="primary" type="submit" form="create-account" busy={busy}>
+            Create account
+          </Button>
+        </>
+      }
+    >
+      <form id="create-account" onSubmit={onSubmit(() => void submit())} noValidate>
+        <Notice>{failure}</Notice>
+        <AccountFields idPrefix="new-account" values={values} errors={errors} onChange={setValues} />
+        {option ? (
+          <CredentialsFields idPrefix="new-account" option={option} values={credentials} errors={errors} onChange={setCredentials} />
+        ) : (
+          <p className="muted small">Choose the provider to enter its credentials: what they hold depends on the PSP.</p>
+        )}
+        <p className="muted small">
+          The credentials are checked, then stored encrypted. The gateway never shows them again: only the client id and the certificate's subject and expiry.
+        </p>
+      </form>
+    </Modal>
+  );
+}

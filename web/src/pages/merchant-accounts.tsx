@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { Link } from '../router';
+import type { Merchant, ProviderAccount } from '../types';
+import { Badge, Button, Card, Notice, messageOf } from '../ui';
+import { ENVIRONMENT_LABELS, providerLabel } from './provider-account-form';
+
+function AccountName({ id, account }: { id: string; account?: ProviderAccount }) {
+  if (!account) return <span className="mono small">{id}</span>;
+  return (
+    <span className="account-name">
+      <Link to={`/admin/provider-accounts/${account.id}`}>{account.name}</Link>{' '}
+      <span className="muted small">
+        {providerLabel(account.provider)} · {ENVIRONMENT_LABELS[account.environment]}
+      </span>
+      {!account.active && (
+        <>
+          {' '}
+          <Badge value="inactive" />
+        </>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The provider accounts a merchant's payments go through, in the order they are tried (the API
+ * takes active accounts only; docs/providers.md). With none, the merchant's `provider` serves it.
+ */
+export function MerchantAccounts({
+  merchant,
+  accounts,
+  loadError,
+  onSave,
+}: {
+  merchant: Merchant;
+  accounts?: ProviderAccount[];
+  loadError?: string;
+  onSave: (ids: string[]) => Promise<unknown>;
+}) {
+  const [editing, setEditing] = useState<string[]>();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const byId = new Map((accounts ?? []).map((account) => [account.id, account]));
+  const chosen = merchant.provider_accounts;
+  // An account deactivated since it was chosen stays in the merchant's list, but the API takes active ones only.
+  const usable = (id: string) => byId.get(id)?.active === true;
+
+  const start = () => {
+    setEditing(chosen.filter(usable));
+    setFailure(undefined);
+  };
+  const move = (index: number, by: -1 | 1) =>
+    setEditing((ids) => {
+      if (!ids) return ids;
+      const next = [...ids];
+      [next[index], next[index + by]] = [next[index + by]!, next[index]!];
+      return next;
+    });
+  const save = async () => {
+    if (!editing) return;
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await onSave(editing);
+      setEditing(undefined);
+    } catch (e) {
+      setFailure(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fallback = merchant.provider ? (
+    <>
+      the <code>{merchant.provider}</code> provider
+    </>
+  ) : (
+    "the gateway's default provider"
+  );
+
+  if (!editing) {
+    return (
+      <Card
+        title="Provider accounts"
+        actions={
+          <Button onClick={start} disabled={!accounts}>
+            {chosen.length > 0 ? 'Change accounts' : 'Choose accounts'}
+          </Button>
+        }
+      >
+        <Notice>{loadError}</Notice>
+        {chosen.length === 0 ? (
+          <p className="muted">None chosen: payments go through {fallback}, with its built-in configuration.</p>
+        ) : (
+          <>
+            <ol className="account-order" aria-label="Provider accounts in order">
+              {chosen.map((id) => (
+                <li key={id}>
+                  <AccountName id={id} account={byId.get(id)} />
+                </li>
+              ))}
+            </ol>
+            <p className="muted small">Payments try these accounts in this order.</p>
+          </>
+        )}
+      </Card>
+    );
+  }
+
+  const available = (accounts ?? []).filter((account) => account.active && !editing.includes(account.id));
+  const dropped = chosen.filter((id) => !usable(id));
+  return (
+    <Card title="Provider accounts">
+      {editing.length === 0 ? (
+        <p className="muted">No account chosen: payments will go through {fallback}.</p>
+      ) : (
+        <ol className="account-order account-order-editing" aria-label="Chosen provider accounts">
+          {editing.map((id, index) => {
+            const name = byId.get(id)?.name ?? id;
+            return (
+              <li key={id}>
+                <AccountName id={id} account={byId.get(id)} />
+                <span className="order-buttons">
+                  <Button kind="ghost" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                    ↑
+                  </Button>
+                  <Button kind="ghost" aria-label={`Move ${name} down`} disabled={index === editing.length - 1} onClick={() => move(index, 1)}>
+                    ↓
+                  </Button>
+                  <Button kind="ghost" aria-label={`Remove ${name}`} onClick={() => setEditing(editing.filter((other) => other !== id))}>
+                    Remove
+                  </Button>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {available.length > 0 ? (
+        <div className="field">
+          <label htmlFor="merchant-add-account">Add an account</label>
+          <select id="merchant-add-account" value="" onChange={(e) => e.target.value && setEditing([...editing, e.target.value])}>
+            <option value="">Choose an active account…</option>
+            {available.map((account) => (
+              <option key={account.id} value={account.id}>
+                {account.name} ({providerLabel(account.provider)}, {ENVIRONMENT_LABELS[account.environment].toLowerCase()})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <p className="muted small">
+          {(accounts ?? []).some((account) => account.active) ? (
+            'Every active account is chosen.'
+          ) : (
+            <>
+              There is no active provider account to choose: <Link to="/admin/provider-accounts">add one</Link>.
+            </>
+          )}
+        </p>
+      )}
+      {dropped.length > 0 && (
+        <Notice kind="warning">
+          {dropped.length === 1 ? 'One account in the list is inactive or gone' : `${dropped.length} accounts in the list are inactive or gone`}: saving removes{' '}
+          {dropped.length === 1 ? 'it' : 'them'}.
+        </Notice>
+      )}
+      <Notice>{failure}</Notice>
+      <div className="button-row">
+        <Button kind="primary" busy={busy} onClick={() => void save()}>
+          Save accounts
+        </Button>
+        <Button kind="ghost" onClick={() => setEditing(undefined)} disabled={busy}>
+          Cancel
+        </Button>
+      </div>
+    </Card>
+  );
+}
