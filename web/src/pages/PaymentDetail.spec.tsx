@@ -21,6 +21,16 @@ describe('PaymentDetail', () => {
     expect(api.requests('GET /payments/{id}')[0]!.params.id).toBe('pay_1');
   });
 
+  it("shows the PSP, the txid, the paying Pix's end-to-end id and who paid", async () => {
+    const paid = paymentDetail({ merchantId: 'mer_ana', status: 'paid', provider: 'efi', paidAmount: 10.5, payer: { name: 'Bruno Lima', document: '***.654.321-**' } });
+    api.on('GET /payments/{id}', { ...paid, pix: { ...paid.pix, txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2EabC', endToEndId: 'E00038166202601151200abcdefghijk' } });
+    render(<PaymentDetail id="pay_1" />);
+    expect(await screen.findByText('E00038166202601151200abcdefghijk')).toBeTruthy();
+    expect(screen.getByText('k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2EabC')).toBeTruthy();
+    expect(screen.getByText(/Bruno Lima/).textContent).toContain('***.654.321-**');
+    expect(screen.getByText(/^efi/)).toBeTruthy();
+  });
+
   it("tells each provider event's outcome, change, amount, forwarding and source", async () => {
     const events = [
       paymentEvent({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', amount: 10.5, forward: 'queued', source: 'webhook' }),

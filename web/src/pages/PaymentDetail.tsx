@@ -130,6 +130,22 @@ export function PaymentDetail({ id }: { id: string }) {
             </dd>
             <dt>Pix txid</dt>
             <dd className="mono">{p.pix.txid}</dd>
+            {p.pix.endToEndId && (
+              <>
+                <dt>End-to-end id</dt>
+                <dd className="mono">{p.pix.endToEndId}</dd>
+              </>
+            )}
+            {p.payer && (
+              <>
+                <dt>Paid by</dt>
+                <dd>
+                  {p.payer.name}
+                  {p.payer.document && <span className="mono"> · {p.payer.document}</span>}
+                  {p.paidAmount !== null && p.paidAmount !== undefined && <span className="muted"> · {formatMoney(p.paidAmount)}</span>}
+                </dd>
+              </>
+            )}
             <dt>Created</dt>
             <dd>{formatDateSeconds(p.createdAt)}</dd>
             <dt>Updated</dt>
