@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newMerchant, MerchantFixture } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
-import { createTestPostgresDatabase, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { createTestPostgresDatabase, describeOn, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 /**
  * Failed authentication throttled per client address, sign-in back-off per account, the per-key rate
@@ -196,10 +196,10 @@ describe('failed authentication in the logs', () => {
 });
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = REDIS_URL && process.env.TEST_DATABASE_URL ? describe : describe.skip;
-if (!REDIS_URL || !process.env.TEST_DATABASE_URL) {
+const describeWithRedis = REDIS_URL ? describeOn('postgres', 'two processes share one database') : describe.skip;
+if (!REDIS_URL) {
   // eslint-disable-next-line no-console
-  console.warn('Skipping the REDIS_URL tests: they need TEST_REDIS_URL (a Redis) and TEST_DATABASE_URL (one database for two apps).');
+  console.warn('Skipping the REDIS_URL tests: they need TEST_REDIS_URL (a Redis).');
 }
 
 describeWithRedis('with REDIS_URL, two gateway processes share the counts', () => {

@@ -5,7 +5,7 @@ import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { newPayment, paymentBody } from '../helpers/factories';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -80,7 +80,7 @@ async function countRows(t: TestApp): Promise<Record<string, number>> {
   return counts;
 }
 
-const db = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
+const db = testDatabase();
 
 /** A gateway with signed sandbox events, a merchant key and one of its payments. */
 async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {

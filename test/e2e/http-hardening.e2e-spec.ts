@@ -1,9 +1,6 @@
 import { connect, Socket } from 'node:net';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load-config';
 import { http } from '../helpers/http';
-import { freePort, startTestApp, TEST_ADMIN_TOKEN, TestApp, testEnv } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 /** Resolves with how long the server took to close `socket`; rejects if it is still open at the deadline. */
 function closedWithin(socket: Socket, deadlineMs: number): Promise<number> {
@@ -31,14 +28,11 @@ function openSocket(url: string): Promise<Socket> {
 
 describe('slow clients: header and body deadlines (HTTP)', () => {
   describe('with short deadlines', () => {
-    let app: NestFastifyApplication;
+    let app: TestApp;
     let url: string;
     beforeAll(async () => {
-      const port = await freePort();
-      const { config } = loadConfig(testEnv({ PORT: String(port) }), { persistGenerated: false });
-      app = await createApp(config, { timeouts: { headersMs: 1_000, requestMs: 2_000, checkEveryMs: 200 } });
-      await app.listen({ port, host: '127.0.0.1' });
-      url = `http://127.0.0.1:${port}`;
+      app = await startTestApp({ timeouts: { headersMs: 1_000, requestMs: 2_000, checkEveryMs: 200 } });
+      url = app.url;
     });
     afterAll(() => app.close());
 

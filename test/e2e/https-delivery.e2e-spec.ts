@@ -33,7 +33,7 @@ describe('webhook delivery over HTTPS', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-tls-'));
     trustedCert = selfSigned(dir, 'trusted-receiver');
-    gw = await startGatewayProcess({ DATA_DIR: ':memory:', DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '60000', NODE_EXTRA_CA_CERTS: trustedCert.certFile });
+    gw = await startGatewayProcess({ DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '60000', NODE_EXTRA_CA_CERTS: trustedCert.certFile });
   });
   afterAll(async () => {
     gw?.kill('SIGTERM');

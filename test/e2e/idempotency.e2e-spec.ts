@@ -1,7 +1,7 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
+import { describeOn, sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
 
 /** Idempotency (docs/api.md, Idempotency): every rule, through real HTTP against the real sandbox PSP. */
 describe('idempotency (HTTP)', () => {
@@ -124,9 +124,7 @@ describe('idempotency (HTTP)', () => {
   });
 });
 
-const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describeOnPostgres('idempotency across two gateway processes on one PostgreSQL', () => {
+describeOn('postgres', 'two processes share one database')('idempotency across two gateway processes on one PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {

@@ -9,12 +9,12 @@ import { paymentBody } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
-import { TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-app';
 
 /** The gateway as a real process: start-up, refusals in production, one process per data dir, SIGTERM. */
 jest.setTimeout(180_000);
 
-describe('gateway process', () => {
+describeOn('embedded', 'DATA_DIR, its lock file and generated credentials are the embedded database’s')('gateway process', () => {
   const dirs: string[] = [];
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-proc-'));

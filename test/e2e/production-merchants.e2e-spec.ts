@@ -1,10 +1,10 @@
 import { http } from '../helpers/http';
-import { startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { describeOn, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 /** In production merchant webhooks are always signed: a secret is generated when none is given, and null is refused. */
 const ADMIN = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
 
-(process.env.TEST_DATABASE_URL ? describe : describe.skip)('merchant signing secrets under NODE_ENV=production (needs TEST_DATABASE_URL)', () => {
+describeOn('postgres', 'production refuses the embedded database')('merchant signing secrets under NODE_ENV=production', () => {
   let gw: TestApp;
   beforeAll(async () => {
     gw = await startProductionTestApp();

@@ -3,6 +3,7 @@ import { newMerchant, newPayment, paymentBody, type MerchantFixture } from '../h
 import { http, type HttpResult } from '../helpers/http';
 import {
   createTestPostgresDatabase,
+  describeOn,
   productionEnv,
   sandboxAuth,
   startTestApp,
@@ -156,9 +157,7 @@ describe('sandbox PSP notification URLs with WEBHOOK_ALLOW_PRIVATE_URLS=false', 
   });
 });
 
-const describePg = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePg('sandbox PSP in production', () => {
+describeOn('postgres', 'production refuses the embedded database')('sandbox PSP in production', () => {
   describe('by default (SANDBOX_ENABLED unset)', () => {
     let t: TestApp;
     let drop: () => Promise<void>;

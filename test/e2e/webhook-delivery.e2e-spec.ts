@@ -6,7 +6,7 @@ import { MerchantFixture, newMerchant, newPayment } from '../helpers/factories';
 import { eventually } from '../helpers/eventually';
 import { http, HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { createTestPostgresDatabase, describeOn, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
@@ -313,9 +313,7 @@ describe('delivery leases (the worker off, DeliveryStore driven by hand)', () =>
   });
 });
 
-const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePostgres('two gateway processes on one PostgreSQL', () => {
+describeOn('postgres', 'two processes share one database')('two gateway processes on one PostgreSQL', () => {
   let db: { url: string; drop: () => Promise<void> };
   let a: TestApp;
   let b: TestApp;

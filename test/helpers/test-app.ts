@@ -2,18 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app';
+import { ConnectionTimeouts, createApp } from '../../src/app';
 import type { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { IN_MEMORY_DATA_DIR } from '../../src/database/database-options';
+import { testDatabase, TestDatabaseKind } from './test-database';
 
-export type TestDatabaseKind = 'embedded' | 'postgres';
-
-/** The databases integration specs run against: always the embedded one, PostgreSQL when TEST_DATABASE_URL is set. */
-export function testDatabases(): TestDatabaseKind[] {
-  return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
-}
+export * from './test-database';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const TEST_SECRETS_KEY = 'a'.repeat(64);
@@ -87,14 +83,30 @@ export interface TestApp {
 }
 
 /**
- * Boots the whole gateway as production does (createApp), listening on a free loopback port.
- * `db: 'postgres'` gives it a fresh PostgreSQL database of its own. With REDIS_URL in `env`, give
- * it a `throttleKeyPrefix` of the test's own, since other runs share that Redis.
+ * The database a test app or process boots on: `db` when given; none of its own when `env` names
+ * one (DATABASE_URL or DATA_DIR); otherwise this project's (testDatabase()).
+ */
+export function databaseFor(db: TestDatabaseKind | undefined, env: Record<string, string | undefined> = {}): TestDatabaseKind | undefined {
+  return db ?? (env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined ? undefined : testDatabase());
+}
+
+/**
+ * Boots the whole gateway as production does (createApp), listening on a free loopback port, on
+ * this project's database (see databaseFor): a fresh PostgreSQL database of its own, dropped on
+ * close, or an embedded one in memory. With REDIS_URL in `env`, give it a `throttleKeyPrefix` of
+ * the test's own, since other runs share that Redis.
  */
 export async function startTestApp(
-  options: { db?: TestDatabaseKind; env?: Record<string, string | undefined>; throttleKeyPrefix?: string; clock?: Clock } = {},
+  options: {
+    db?: TestDatabaseKind;
+    env?: Record<string, string | undefined>;
+    throttleKeyPrefix?: string;
+    clock?: Clock;
+    /** Slow-client deadlines shorter than production's (createApp's `timeouts`). */
+    timeouts?: Partial<ConnectionTimeouts>;
+  } = {},
 ): Promise<TestApp> {
-  const pg = options.db === 'postgres' ? await createTestPostgresDatabase() : undefined;
+  const pg = databaseFor(options.db, options.env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
   // reserved port then point the config at it.
   const port = await freePort();
@@ -102,7 +114,7 @@ export async function startTestApp(
   const loaded = loadConfig(env, { persistGenerated: false }).config;
   // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
   const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
-  const app = await createApp(config, { clock: options.clock });
+  const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { sandboxAuth, startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
 const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
 
-describe.each(testDatabases())('reconciliation (%s database)', (db) => {
+describe(`reconciliation (${testDatabase()} database)`, () => {
   let t: TestApp;
   let shop: MerchantFixture;
   let reconciliation: ReconciliationService;
   beforeAll(async () => {
-    t = await startTestApp({ db });
+    t = await startTestApp();
     shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
     reconciliation = t.app.get(ReconciliationService);
   });
