@@ -7,7 +7,7 @@ import { paymentBody } from '../helpers/factories';
 import { ensureBuilt, GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, describeOn, TEST_ADMIN_TOKEN, testDatabase } from '../helpers/test-app';
+import { createTestPostgresDatabase, describeOn, TEST_ADMIN_TOKEN, testDatabase } from '../helpers/test-env';
 
 /**
  * Issue 3 item 7: the gateway is SIGKILLed with events acknowledged but not yet delivered, with

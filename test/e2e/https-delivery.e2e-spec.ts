@@ -8,7 +8,7 @@ import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /**
  * Merchants' webhook URLs are https in production. The gateway delivers over TLS, verifies the

@@ -3,7 +3,7 @@ import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
-import { itOn, TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { itOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /** The gateway as a real process, its whole output read back: one access line per API request, nothing secret in any line. */
 jest.setTimeout(90_000);

@@ -9,7 +9,7 @@ import { paymentBody } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
-import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /** The gateway as a real process: start-up, refusals in production, one process per data dir, SIGTERM. */
 jest.setTimeout(180_000);

@@ -8,7 +8,7 @@ import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process'
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, TEST_ADMIN_TOKEN, testDatabase, TestDatabaseKind } from '../helpers/test-app';
+import { createTestPostgresDatabase, TEST_ADMIN_TOKEN, testDatabase, TestDatabaseKind } from '../helpers/test-env';
 
 /**
  * SIGTERM on the built gateway: idle keep-alive connections are closed at once, requests and

@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createTestPostgresDatabase, databaseFor, freePort, testEnv } from './test-app';
+import { createTestPostgresDatabase, databaseFor, freePort, testEnv } from './test-env';
 
 const ROOT = resolve(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/src/main.js');

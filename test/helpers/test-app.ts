@@ -1,56 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ConnectionTimeouts, createApp } from '../../src/app';
 import type { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import { IN_MEMORY_DATA_DIR } from '../../src/database/database-options';
-import { testDatabase, TestDatabaseKind } from './test-database';
+import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
 
-export * from './test-database';
-
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const TEST_SECRETS_KEY = 'a'.repeat(64);
-
-/** A fresh, empty PostgreSQL database for one test file, dropped by the returned function. */
-export async function createTestPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `gw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-/** Environment for a test app: embedded in memory unless a DATABASE_URL is given; quiet logs; fast jobs off. */
-export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return {
-    NODE_ENV: 'test',
-    DATA_DIR: IN_MEMORY_DATA_DIR,
-    ADMIN_API_TOKEN: TEST_ADMIN_TOKEN,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'correct horse battery staple',
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_PER_SECOND: '0',
-    JOB_INTERVAL_MS: '0',
-    ...overrides,
-  };
-}
+// What specs that boot no app need lives in test-env.ts (it loads none of the app); re-exported here.
+export * from './test-env';
 
 /**
  * What NODE_ENV=production needs beyond testEnv(): PostgreSQL, a long admin token and password, an
@@ -80,14 +37,6 @@ export interface TestApp {
   url: string;
   dataSource: DataSource;
   close(): Promise<void>;
-}
-
-/**
- * The database a test app or process boots on: `db` when given; none of its own when `env` names
- * one (DATABASE_URL or DATA_DIR); otherwise this project's (testDatabase()).
- */
-export function databaseFor(db: TestDatabaseKind | undefined, env: Record<string, string | undefined> = {}): TestDatabaseKind | undefined {
-  return db ?? (env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined ? undefined : testDatabase());
 }
 
 /**
@@ -131,17 +80,4 @@ export async function startTestApp(
 /** startTestApp under NODE_ENV=production (productionEnv), on a fresh PostgreSQL database. */
 export async function startProductionTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
   return startTestApp({ db: 'postgres', env: { ...productionEnv(''), ...env } });
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load-config';
-import { describeOnce } from '../helpers/test-database';
+import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OUTPUT, apiDocument, renderApiTypes } = require('../../scripts/api-types.js') as {
   OUTPUT: string;

@@ -1,4 +1,4 @@
-import { describeOnce } from '../helpers/test-database';
+import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findProblems } = require('../../scripts/check-deps.js') as { findProblems(): string[] };
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeOnce } from '../helpers/test-database';
+import { describeOnce } from '../helpers/test-env';
 
 /**
  * The container files are part of the security surface: what goes into the image, who runs it,

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeOnce } from '../helpers/test-database';
+import { describeOnce } from '../helpers/test-env';
 
 /**
  * The repository documents itself: code and tests explain their reasons in their own words, or
