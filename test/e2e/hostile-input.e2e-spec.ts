@@ -89,13 +89,16 @@ async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; payme
   return { t, apiKey: merchant.apiKey, paymentId: (await newPayment(t.dataSource, merchant.id)).id };
 }
 
+// One gateway for the whole file: both blocks below need the same settings, and each compares
+// what it stores against its own starting point.
+let t: TestApp;
+let apiKey: string;
+let paymentId: string;
+beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
+afterAll(() => t.close());
+
 describe(`hostile input: each rule (HTTP, ${db})`, () => {
-  let t: TestApp;
-  let apiKey: string;
-  let paymentId: string;
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
-  afterAll(() => t.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     send(t.url, 'POST', path, { 'content-type': 'application/json', ...headers }, Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
@@ -239,11 +242,6 @@ const TOTAL = 2_000;
 const IN_FLIGHT = 16;
 
 describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})`, () => {
-  let t: TestApp;
-  let apiKey: string;
-  let paymentId: string;
-  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
-  afterAll(() => t.close());
 
   function cases(): Case[] {
     const random = prng(SEED);
