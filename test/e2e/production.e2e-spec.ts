@@ -1,15 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import { http } from '../helpers/http';
 import { describeOn, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-/** In production merchant webhooks are always signed: a secret is generated when none is given, and null is refused. */
+/** The gateway under NODE_ENV=production with the production defaults (startProductionTestApp), one app for the file. */
 const ADMIN = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
+const ONLY_POSTGRES = 'production refuses the embedded database';
+const chargeBody = (notificationUrl: string) => ({
+  txid: randomBytes(16).toString('hex'),
+  amount: '10.50',
+  currency: 'BRL',
+  description: null,
+  externalId: 'order-1',
+  debtor: { document: '98765432100', name: 'Beatriz Payer' },
+  expiresIn: 3600,
+  notificationUrl,
+});
 
-describeOn('postgres', 'production refuses the embedded database')('merchant signing secrets under NODE_ENV=production', () => {
-  let gw: TestApp;
-  beforeAll(async () => {
-    gw = await startProductionTestApp();
-  });
-  afterAll(() => gw.close());
+let gw: TestApp;
+beforeAll(async () => {
+  gw = await startProductionTestApp();
+});
+afterAll(() => gw?.close());
+
+/** In production merchant webhooks are always signed: a secret is generated when none is given, and null is refused. */
+describeOn('postgres', ONLY_POSTGRES)('merchant signing secrets under NODE_ENV=production', () => {
 
   it('generates a signing secret for a merchant created without one, and returns it once', async () => {
     const created = await http(gw.url, 'POST', '/admin/api/merchants', { body: { name: 'Loja' }, headers: ADMIN });
@@ -33,5 +47,25 @@ describeOn('postgres', 'production refuses the embedded database')('merchant sig
     expect(patched.body.error.code).toBe('VALIDATION_ERROR');
     const read = await http(gw.url, 'GET', `/admin/api/merchants/${created.body.data.id}`, { headers: ADMIN });
     expect(read.body.data.has_webhook_signing_secret).toBe(true);
+  });
+});
+
+/** The simulated PSP is not served in production unless SANDBOX_ENABLED says so (see sandbox-production.e2e-spec.ts). */
+describeOn('postgres', ONLY_POSTGRES)('sandbox PSP in production by default (SANDBOX_ENABLED unset)', () => {
+  it('serves neither /sandbox/* nor /webhooks/sandbox: 404 in the envelope, whatever the credentials', async () => {
+    expect(gw.config.sandboxEnabled).toBe(false);
+    const auth = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
+    for (const [method, path, body] of [
+      ['GET', '/sandbox/health', undefined],
+      ['GET', '/sandbox/_control/charges', undefined],
+      ['POST', '/sandbox/charges', chargeBody('https://pix.example.com/webhooks/sandbox')],
+      ['POST', '/sandbox/charges/sbx_1/simulate', { event: 'payment.confirmed' }],
+      ['POST', '/webhooks/sandbox', { event: 'payment.confirmed', id: 'evt_1', data: { id: 'pay_1', amount: 10.5 } }],
+    ] as const) {
+      for (const headers of [{}, auth]) {
+        const res = await http(gw.url, method, path, { body, headers });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }) });
+      }
+    }
   });
 });
