@@ -1,4 +1,5 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
+import { eventually } from '../helpers/eventually';
 import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
@@ -66,7 +67,9 @@ describe('idempotency (HTTP)', () => {
     await failNext('timeout');
     const body = paymentBody();
     const first = post('inflight-1', body);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first request holds the key while the provider hangs: its record is in progress.
+    const record = () => t.dataSource.query(`SELECT state FROM idempotency_records WHERE merchant_id = $1 AND key = $2`, [shop.merchant.id, 'inflight-1']);
+    await eventually(record, (rows) => rows[0]?.state === 'in_progress');
     const second = await post('inflight-1', body);
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
