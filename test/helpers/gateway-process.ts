@@ -10,6 +10,8 @@ const LOCK = join(ROOT, 'dist/.build-lock');
 const BUILT_FOR = join(ROOT, 'dist/.built-for-test-run');
 /** Gateway processes start PGlite from the tests' snapshot of a fresh cluster (pglite-snapshot.js). */
 const PGLITE_PRELOAD = join(ROOT, 'test/helpers/pglite-preload.js');
+/** Node's cache of compiled modules, shared by the processes tests start: each loads the same code. */
+const COMPILE_CACHE = join(ROOT, 'node_modules/.cache/pix-gateway-tests/node-compile-cache');
 
 /** This Jest run: the main process, which is the parent of the workers (or runs the tests itself, in band). */
 const TEST_RUN = String(process.send ? process.ppid : process.pid);
@@ -64,7 +66,7 @@ export async function startGatewayProcess(env: Record<string, string | undefined
   await ensureBuilt();
   const pg = databaseFor(undefined, env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const fullEnv = { ...process.env, ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env, ...(pg ? { DATABASE_URL: pg.url } : {}) }) } as Record<string, string>;
+  const fullEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env, ...(pg ? { DATABASE_URL: pg.url } : {}) }) } as Record<string, string>;
   for (const [k, v] of Object.entries(fullEnv)) if (v === undefined) delete fullEnv[k];
   const child = spawn(process.execPath, ['--require', PGLITE_PRELOAD, MAIN], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
