@@ -80,6 +80,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
   return {
     NODE_ENV: 'test',
     DATA_DIR: ':memory:', // the embedded database in memory (IN_MEMORY_DATA_DIR)
+    // Never taken from the shell: gateway processes start with the test runner's environment.
+    DATABASE_URL: undefined,
+    REDIS_URL: undefined,
     ADMIN_API_TOKEN: TEST_ADMIN_TOKEN,
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'correct horse battery staple',
