@@ -1,6 +1,7 @@
-// Three tiers: unit specs beside the code, integration specs against a real
-// database, e2e specs that boot the whole app over HTTP. SWC transpiles (with decorator metadata,
-// which NestJS and class-validator need); `npm test` type-checks with tsc first.
+// Tiers: unit specs beside the code, integration specs against a real database, e2e specs that
+// boot the whole app over HTTP, browser specs that drive the dashboard. Integration and e2e run once
+// per database (see `onPostgres` below). SWC transpiles (with decorator metadata, which NestJS and
+// class-validator need); `npm test` type-checks with tsc first.
 const transform = {
   '^.+\\.(t|j|mj)s$': [
     '@swc/jest',
@@ -70,19 +71,44 @@ const webProject = {
   testEnvironment: '<rootDir>/web/test/jsdom-environment.js',
   setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
 };
+// Specs that boot the app: the embedded database starts from a snapshot of a fresh cluster instead
+// of running initdb each time (test/helpers/pglite-snapshot.js), made once by the global setup.
+const PGLITE_SNAPSHOT = { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' };
+const bootsApps = { ...common, moduleNameMapper: PGLITE_SNAPSHOT, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
+const integration = { ...bootsApps, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] };
+const e2e = { ...bootsApps, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
+// Every integration and e2e spec runs on the embedded database (projects `integration`, `e2e`) and,
+// when TEST_DATABASE_URL is set, once more on PostgreSQL, the database production uses (projects
+// `integration:postgres`, `e2e:postgres`, whose setup sets TEST_DB=postgres). Specs never loop over
+// databases: the helpers in test/helpers/test-app.ts boot on testDatabase(), this project's one.
+const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
+const onPostgres = (project) => ({ ...project, displayName: `${project.displayName}:postgres`, setupFiles: ['<rootDir>/test/helpers/on-postgres.js'] });
+if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run integration and e2e specs on PostgreSQL too');
 // Dashboard tests drive Debian's Chromium (test/browser/). Without it they are left out locally,
 // with a note; in CI (CI=true) they stay in, and their setup fails loudly rather than pass silently.
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const browserProject = { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'], globalSetup: '<rootDir>/test/browser/global-setup.js' };
+const browserProject = {
+  ...common,
+  displayName: 'browser',
+  testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
+  moduleNameMapper: PGLITE_SNAPSHOT,
+  globalSetup: '<rootDir>/test/browser/global-setup.js',
+};
 const runBrowser = fs.existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!runBrowser) console.warn(`jest: browser tests left out: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 module.exports = {
   testTimeout: 60000,
+  // Most of a spec's time is spent waiting (HTTP, databases, child processes, timers), so files run
+  // side by side, more of them than there are cores (Jest's default is one fewer than the cores: a
+  // single worker on a 2-core machine). Specs are independent: each app has its own database and port.
+  maxWorkers: 4,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     webProject,
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    integration,
+    ...(POSTGRES ? [onPostgres(integration)] : []),
+    e2e,
+    ...(POSTGRES ? [onPostgres(e2e)] : []),
     ...(runBrowser ? [browserProject] : []),
   ],
 };

@@ -1,11 +1,12 @@
 // Runs once before the browser tests: Chromium must be there (in CI its absence is a failure, not
-// a skip), and the dashboard is built from the current web/ sources so the tests never drive a
-// stale bundle.
+// a skip), the dashboard is built from the current web/ sources so the tests never drive a stale
+// bundle, and the embedded database's snapshot exists (test/helpers/global-setup.js).
 const { execFileSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 module.exports = async function globalSetup() {
+  await require('../helpers/global-setup')();
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(chromium)) {
     throw new Error(`Browser tests need Chromium at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);

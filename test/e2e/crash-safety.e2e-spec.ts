@@ -7,7 +7,7 @@ import { paymentBody } from '../helpers/factories';
 import { ensureBuilt, GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { createTestPostgresDatabase, describeOn, TEST_ADMIN_TOKEN, testDatabase } from '../helpers/test-env';
 
 /**
  * Issue 3 item 7: the gateway is SIGKILLed with events acknowledged but not yet delivered, with
@@ -115,7 +115,7 @@ function postgres(): Database {
   };
 }
 
-const databases = process.env.TEST_DATABASE_URL ? [embedded(), postgres()] : [embedded()];
+const databases = [testDatabase() === 'postgres' ? postgres() : embedded()];
 
 beforeAll(() => ensureBuilt(), SLOW_TEST_MS);
 
@@ -171,9 +171,7 @@ describe.each(databases.map((db) => [db.name, db] as const))('crash safety on %s
   );
 });
 
-const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePostgres('crash safety with two gateway processes on one PostgreSQL', () => {
+describeOn('postgres', 'two processes share one database')('crash safety with two gateway processes on one PostgreSQL', () => {
   const SECRET = generateSigningSecret();
   let receiver: MerchantReceiver;
   let db: { url: string; drop: () => Promise<void> };

@@ -91,36 +91,3 @@ describe('envelope and error table (HTTP)', () => {
     expect((await http(t.url, 'GET', '/docs')).status).toBe(200);
   });
 });
-
-describe('rate limit and unexpected faults (HTTP)', () => {
-  let t: TestApp;
-  let shop: MerchantFixture;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: '3' } });
-    shop = await newMerchant(t);
-  });
-  afterAll(() => t.close());
-
-  it('RATE_LIMITED past the per-key limit, with Retry-After', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => http(t.url, 'GET', `/v1/payments/pay_${'x'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } })),
-    );
-    const limited = results.filter((res) => res.status === 429);
-    expect(limited.length).toBeGreaterThan(0);
-    expect(limited[0]!.body.error.code).toBe('RATE_LIMITED');
-    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  });
-
-  it('INTERNAL_ERROR (500, no stack) when something unexpected breaks', async () => {
-    await t.dataSource.query('ALTER TABLE payments RENAME TO payments_gone');
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 1100)); // next rate-limit window
-      const res = await http(t.url, 'GET', `/v1/payments/pay_${'y'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } });
-      expect(res.status).toBe(500);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.' } });
-      expect(res.text).not.toContain('payments');
-    } finally {
-      await t.dataSource.query('ALTER TABLE payments_gone RENAME TO payments');
-    }
-  });
-});

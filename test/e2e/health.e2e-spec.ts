@@ -1,16 +1,14 @@
 import { Client } from 'pg';
 import { eventually } from '../helpers/eventually';
 import { http, HttpResult } from '../helpers/http';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { describeOn, startTestApp, TestApp } from '../helpers/test-app';
 
-
-const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 /**
  * The embedded database runs inside the gateway's own process, so it cannot become unreachable
  * while the gateway stays up; only the PostgreSQL case is tested.
  */
-describePostgres('GET /health when PostgreSQL becomes unreachable (needs TEST_DATABASE_URL)', () => {
+describeOn('postgres', 'the embedded database cannot become unreachable')('GET /health when PostgreSQL becomes unreachable', () => {
   let t: TestApp;
   let admin: Client;
   let database: string;

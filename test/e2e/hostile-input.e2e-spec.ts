@@ -5,7 +5,7 @@ import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { newPayment, paymentBody } from '../helpers/factories';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -80,7 +80,7 @@ async function countRows(t: TestApp): Promise<Record<string, number>> {
   return counts;
 }
 
-const db = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
+const db = testDatabase();
 
 /** A gateway with signed sandbox events, a merchant key and one of its payments. */
 async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
@@ -89,13 +89,16 @@ async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; payme
   return { t, apiKey: merchant.apiKey, paymentId: (await newPayment(t.dataSource, merchant.id)).id };
 }
 
+// One gateway for the whole file: both blocks below need the same settings, and each compares
+// what it stores against its own starting point.
+let t: TestApp;
+let apiKey: string;
+let paymentId: string;
+beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
+afterAll(() => t.close());
+
 describe(`hostile input: each rule (HTTP, ${db})`, () => {
-  let t: TestApp;
-  let apiKey: string;
-  let paymentId: string;
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
-  afterAll(() => t.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     send(t.url, 'POST', path, { 'content-type': 'application/json', ...headers }, Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
@@ -239,11 +242,6 @@ const TOTAL = 2_000;
 const IN_FLIGHT = 16;
 
 describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})`, () => {
-  let t: TestApp;
-  let apiKey: string;
-  let paymentId: string;
-  beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
-  afterAll(() => t.close());
 
   function cases(): Case[] {
     const random = prng(SEED);

@@ -1,73 +1,7 @@
-import { connect, Socket } from 'node:net';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load-config';
 import { http } from '../helpers/http';
-import { freePort, startTestApp, TEST_ADMIN_TOKEN, TestApp, testEnv } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-/** Resolves with how long the server took to close `socket`; rejects if it is still open at the deadline. */
-function closedWithin(socket: Socket, deadlineMs: number): Promise<number> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server kept the connection open for ${deadlineMs} ms`));
-    }, deadlineMs);
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Date.now() - started);
-    });
-  });
-}
-
-function openSocket(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => resolve(socket));
-    socket.on('error', reject);
-  });
-}
-
-describe('slow clients: header and body deadlines (HTTP)', () => {
-  describe('with short deadlines', () => {
-    let app: NestFastifyApplication;
-    let url: string;
-    beforeAll(async () => {
-      const port = await freePort();
-      const { config } = loadConfig(testEnv({ PORT: String(port) }), { persistGenerated: false });
-      app = await createApp(config, { timeouts: { headersMs: 1_000, requestMs: 2_000, checkEveryMs: 200 } });
-      await app.listen({ port, host: '127.0.0.1' });
-      url = `http://127.0.0.1:${port}`;
-    });
-    afterAll(() => app.close());
-
-    it('closes a connection whose headers stall', async () => {
-      const socket = await openSocket(url);
-      socket.write('GET /health HTTP/1.1\r\nHost: loc');
-      const elapsed = await closedWithin(socket, 5_000);
-      expect(elapsed).toBeGreaterThanOrEqual(900);
-    });
-
-    it('closes a connection whose body stalls, even while bytes keep trickling in', async () => {
-      const socket = await openSocket(url);
-      socket.write('POST /webhooks/sandbox HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
-      // One byte every 300 ms: never idle long, but the body is not complete by the deadline.
-      const drip = setInterval(() => socket.writable && socket.write(' '), 300);
-      try {
-        const elapsed = await closedWithin(socket, 6_000);
-        expect(elapsed).toBeGreaterThanOrEqual(1_500);
-      } finally {
-        clearInterval(drip);
-      }
-    });
-
-    it('still serves a prompt request', async () => {
-      expect((await http(url, 'GET', '/health')).status).toBe(200);
-    });
-  });
-});
-
+/** Security headers and deadlines with the default settings; short deadlines: slow-clients.e2e-spec.ts; an https public URL: hsts.e2e-spec.ts. */
 describe('security headers (HTTP)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -127,20 +61,5 @@ describe('security headers (HTTP)', () => {
     const { swaggerDoc: _document, ...rest } = options;
     const code = init.text.replace(json!, '');
     expect(JSON.stringify(rest) + code).not.toMatch(/https?:\/\//);
-  });
-});
-
-describe('security headers under an https public URL (HTTP)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://pix.example.com' } });
-  });
-  afterAll(() => t.close());
-
-  it('sends Strict-Transport-Security, on framework errors too', async () => {
-    for (const path of ['/health', '/v1/nope', '/v1/payments/%E0%A4%A']) {
-      const res = await http(t.url, 'GET', path);
-      expect([path, res.headers.get('strict-transport-security')]).toEqual([path, expect.stringMatching(/^max-age=\d{7,}/)]);
-    }
   });
 });

@@ -8,7 +8,7 @@ import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /**
  * Merchants' webhook URLs are https in production. The gateway delivers over TLS, verifies the
@@ -33,7 +33,7 @@ describe('webhook delivery over HTTPS', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-tls-'));
     trustedCert = selfSigned(dir, 'trusted-receiver');
-    gw = await startGatewayProcess({ DATA_DIR: ':memory:', DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '60000', NODE_EXTRA_CA_CERTS: trustedCert.certFile });
+    gw = await startGatewayProcess({ DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '60000', NODE_EXTRA_CA_CERTS: trustedCert.certFile });
   });
   afterAll(async () => {
     gw?.kill('SIGTERM');

@@ -3,7 +3,7 @@ import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
-import { createTestPostgresDatabase, TEST_ADMIN_TOKEN } from '../helpers/test-app';
+import { itOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /** The gateway as a real process, its whole output read back: one access line per API request, nothing secret in any line. */
 jest.setTimeout(90_000);
@@ -14,21 +14,16 @@ type LogLine = Record<string, any>;
 const CPF = '123.456.789-09';
 const CNPJ = '11.222.333/0001-81';
 
-const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePostgres('logs of a gateway process (needs TEST_DATABASE_URL)', () => {
+describe('logs of a gateway process', () => {
   let gw: GatewayProcess;
-  let pg: { url: string; drop: () => Promise<void> };
   let merchant: { id: string; apiKey: string };
   beforeAll(async () => {
-    pg = await createTestPostgresDatabase();
-    gw = await startGatewayProcess({ DATABASE_URL: pg.url, LOG_LEVEL: 'info' });
+    gw = await startGatewayProcess({ LOG_LEVEL: 'info' });
     merchant = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
   });
   afterAll(async () => {
     gw?.kill('SIGKILL');
     await gw?.exited;
-    await pg?.drop();
   });
 
   const jsonLines = (): LogLine[] =>
@@ -106,9 +101,9 @@ describePostgres('logs of a gateway process (needs TEST_DATABASE_URL)', () => {
     }
   });
 
-  it('keeps payer documents, SQL parameters, keys and tokens out of an error log', async () => {
+  itOn('postgres', 'the test adds a failing trigger over a connection of its own')('keeps payer documents, SQL parameters, keys and tokens out of an error log', async () => {
     // A database failure whose statement carries the payer's document, and whose message repeats it.
-    const db = new Client({ connectionString: pg.url });
+    const db = new Client({ connectionString: gw.databaseUrl });
     await db.connect();
     await db.query(`CREATE FUNCTION refuse_payment() RETURNS trigger LANGUAGE plpgsql AS $$
                       BEGIN RAISE EXCEPTION 'payment to % (%) refused', NEW.recipient_document, NEW.recipient_name; END $$`);

@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, newPayment, paymentBody, type MerchantFixture } from '../helpers/factories';
+import { newMerchant, paymentBody, type MerchantFixture } from '../helpers/factories';
 import { http, type HttpResult } from '../helpers/http';
-import {
-  createTestPostgresDatabase,
-  productionEnv,
-  sandboxAuth,
-  startTestApp,
-  TEST_ADMIN_TOKEN,
-  TEST_PRODUCTION_ADMIN_TOKEN,
-  type TestApp,
-} from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const SECRET = 'sandbox-webhook-secret-for-access-tests';
@@ -31,7 +23,8 @@ const UNAUTHORIZED_BODY = { error: { code: 'UNAUTHORIZED', message: expect.strin
 /**
  * Who may use the simulated PSP under /sandbox: the sandbox adapter (its API token), the admin
  * token, or a dashboard session (with its CSRF token for changes). Nobody else, on any route but
- * /health; and in production it is not there at all unless enabled.
+ * /health. In production it is not there at all unless enabled (production.e2e-spec.ts,
+ * sandbox-production.e2e-spec.ts).
  */
 describe('sandbox PSP access', () => {
   let t: TestApp;
@@ -136,91 +129,5 @@ describe('sandbox PSP access', () => {
     });
     expect(simulated.status).toBe(200);
     expect(simulated.body.data).toMatchObject({ sandbox: { delivered: true, status: 200 }, payment: { status: 'paid' } });
-  });
-});
-
-describe('sandbox PSP notification URLs with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
-  });
-  afterAll(() => t?.close());
-
-  it('refuses charges that would make the gateway post to private, loopback or metadata addresses', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://169.254.169.254/latest/meta-data/', `https://127.0.0.1:${t.config.port}/admin/api/merchants`, 'https://10.1.2.3/hook', 'https://[::1]/hook']) {
-      const body = chargeBody(url);
-      const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...ADMIN, 'idempotency-key': body.txid } });
-      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: expect.objectContaining({ code: 'INVALID_REQUEST', field: 'notificationUrl' }) } });
-    }
-    expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN })).body).toEqual([]);
-  });
-});
-
-const describePg = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePg('sandbox PSP in production', () => {
-  describe('by default (SANDBOX_ENABLED unset)', () => {
-    let t: TestApp;
-    let drop: () => Promise<void>;
-    beforeAll(async () => {
-      const db = await createTestPostgresDatabase();
-      drop = db.drop;
-      t = await startTestApp({ env: productionEnv(db.url) });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop?.();
-    });
-
-    it('serves neither /sandbox/* nor /webhooks/sandbox: 404 in the envelope, whatever the credentials', async () => {
-      expect(t.config.sandboxEnabled).toBe(false);
-      const auth = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
-      for (const [method, path, body] of [
-        ['GET', '/sandbox/health', undefined],
-        ['GET', '/sandbox/_control/charges', undefined],
-        ['POST', '/sandbox/charges', chargeBody('https://pix.example.com/webhooks/sandbox')],
-        ['POST', '/sandbox/charges/sbx_1/simulate', { event: 'payment.confirmed' }],
-        ['POST', '/webhooks/sandbox', { event: 'payment.confirmed', id: 'evt_1', data: { id: 'pay_1', amount: 10.5 } }],
-      ] as const) {
-        for (const headers of [{}, auth]) {
-          const res = await http(t.url, method, path, { body, headers });
-          expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }) });
-        }
-      }
-    });
-  });
-
-  describe('with SANDBOX_ENABLED=true and SANDBOX_WEBHOOK_SECRET', () => {
-    let t: TestApp;
-    let drop: () => Promise<void>;
-    beforeAll(async () => {
-      const db = await createTestPostgresDatabase();
-      drop = db.drop;
-      t = await startTestApp({ env: productionEnv(db.url, { SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: SECRET }) });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop?.();
-    });
-
-    it('requires credentials on /sandbox/* there too', async () => {
-      const res = await http(t.url, 'GET', '/sandbox/_control/charges');
-      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED_BODY });
-      expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` } })).status).toBe(200);
-      expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: sandboxAuth(t.config) })).status).toBe(200);
-    });
-
-    it('refuses an unsigned or badly signed event with 401 and changes nothing', async () => {
-      const shop = await newMerchant(t, { webhookUrl: 'https://merchant.example.com/hook' });
-      const payment = await newPayment(t.dataSource, shop.merchant.id);
-      const event = { event: 'payment.confirmed', id: `evt_${randomBytes(6).toString('hex')}`, data: { id: payment.id, amount: 10.5 } };
-      for (const headers of [{}, { 'x-sandbox-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }] as Record<string, string>[]) {
-        const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: event, headers });
-        expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 401, code: 'INVALID_SIGNATURE' });
-      }
-      expect((await t.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [payment.id]))[0].status).toBe('pending');
-      expect(await t.dataSource.query(`SELECT id FROM payment_events WHERE payment_id = $1`, [payment.id])).toEqual([]);
-      expect(await t.dataSource.query(`SELECT id FROM webhook_deliveries WHERE payment_id = $1`, [payment.id])).toEqual([]);
-    });
   });
 });

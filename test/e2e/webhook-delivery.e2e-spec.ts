@@ -1,37 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
+import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, Row, settled } from '../helpers/deliveries';
 import { MerchantFixture, newMerchant, newPayment } from '../helpers/factories';
-import { eventually } from '../helpers/eventually';
-import { http, HttpResult } from '../helpers/http';
+import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-
-/**
- * Short waits so the whole retry schedule runs inside a test: three retries 200 ms apart (four
- * attempts), a 2 s attempt timeout (short, yet long enough for a busy test process), a fast poll.
- */
-const DELIVERY_ENV = { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '200,200,200', DELIVERY_TIMEOUT_MS: '2000', DELIVERY_LEASE_MS: '5000' };
-
-/** Sends a sandbox event through the real intake (unsigned: no SANDBOX_WEBHOOK_SECRET in these apps). */
-async function confirmPayment(t: TestApp, paymentId: string): Promise<HttpResult> {
-  const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' } };
-  const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: event });
-  expect(res.status).toBe(200);
-  return res;
-}
-
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Row = Record<string, any>;
-const deliveryOf = async (t: TestApp, paymentId: string): Promise<Row | undefined> => (await t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]))[0];
-const attemptsOf = (t: TestApp, deliveryId: string): Promise<Row[]> =>
-  t.dataSource.query(`SELECT attempt, url, status_code, latency_ms, error, attempted_at FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
-const settled = (t: TestApp, paymentId: string, status: string, attempts: number) =>
-  eventually(() => deliveryOf(t, paymentId), (d) => d?.status === status && d.attempts === attempts);
 
 describe('webhook delivery to merchants (HTTP)', () => {
   let t: TestApp;
@@ -235,134 +209,5 @@ describe('webhook delivery to merchants (HTTP)', () => {
       expect(unknown.status).toBe(404);
       expect((await http(t.url, 'GET', '/admin/api/webhook-deliveries')).status).toBe(401);
     });
-  });
-});
-
-describe('webhook delivery with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { ...DELIVERY_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
-  });
-  afterAll(() => t.close());
-
-  // The URLs are written straight to the database, as if they had passed the save-time check and
-  // their host had been re-pointed since (DNS rebinding): the delivery-time check must catch them.
-  it.each([
-    ['a host name that now resolves to loopback', 'https://localhost/pix-hook', '"localhost" resolves to'],
-    ['a loopback address', 'https://127.0.0.1/pix-hook', '127.0.0.1 is loopback'],
-    ['the cloud metadata address', 'https://169.254.169.254/latest', '169.254.169.254 is linkLocal'],
-  ])('refuses %s before connecting, and keeps retrying on schedule', async (_label, url, reason) => {
-    const shop = await newMerchant(t, { webhookUrl: url });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    const delivery = await settled(t, payment.id, 'failed', 4);
-    const attempts = await attemptsOf(t, delivery!.id);
-    expect(attempts).toHaveLength(4);
-    for (const attempt of attempts) {
-      expect(attempt.status_code).toBeNull();
-      expect(attempt.error).toContain('webhook URL refused');
-      expect(attempt.error).toContain(reason);
-    }
-  });
-});
-
-describe('delivery leases (the worker off, the worker\'s repository methods driven by hand)', () => {
-  let t: TestApp;
-  let deliveries: WebhookDeliveryRepository;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { ...DELIVERY_ENV, DELIVERY_POLL_MS: '0' } });
-    deliveries = t.app.get(WebhookDeliveryRepository);
-  });
-  afterAll(() => t.close());
-
-  /** A queued delivery, made by the real intake; nothing sends it while the worker is off. */
-  async function queuedDelivery(): Promise<string> {
-    const shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    return (await deliveryOf(t, payment.id))!.id;
-  }
-  const claimOne = async (id: string, leaseMs: number) => (await deliveries.claimDueSkipLocked(100, leaseMs, new Date())).find((c) => c.id === id);
-  const delivered = { statusCode: 200, error: null, latencyMs: 5 };
-
-  it('leases a claimed delivery away from other claims until the lease lapses', async () => {
-    const id = await queuedDelivery();
-    expect(await claimOne(id, 60_000)).toBeDefined();
-    expect(await claimOne(id, 60_000)).toBeUndefined();
-    await t.dataSource.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
-    expect(await claimOne(id, 60_000)).toMatchObject({ id, attempts: 0, provider: 'sandbox', eventType: 'payment.confirmed' });
-  });
-
-  it('lets only the current lease holder move the delivery on; a stale holder only adds its attempt to the history', async () => {
-    const id = await queuedDelivery();
-    const stale = (await claimOne(id, 60_000))!;
-    await t.dataSource.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
-    const current = (await claimOne(id, 60_000))!;
-
-    const failedAttempt = { status: 'pending' as const, retryInMs: 60_000, error: 'HTTP 500' };
-    const updated = await deliveries.recordAttemptsIfLeaseHeld([
-      { claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt },
-      { claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } },
-    ], new Date());
-    expect([...updated]).toEqual([id]);
-
-    expect(await t.dataSource.query(`SELECT status, attempts, last_status_code, locked_until FROM webhook_deliveries WHERE id = $1`, [id])).toEqual([
-      { status: 'pending', attempts: 1, last_status_code: 500, locked_until: null },
-    ]);
-    expect((await attemptsOf(t, id)).map((a) => a.status_code).sort()).toEqual([200, 500]);
-  });
-});
-
-const describePostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describePostgres('two gateway processes on one PostgreSQL', () => {
-  let db: { url: string; drop: () => Promise<void> };
-  let a: TestApp;
-  let b: TestApp;
-  let receiver: MerchantReceiver;
-  beforeAll(async () => {
-    db = await createTestPostgresDatabase();
-    // Both apps, the receiver and the test share one event loop here; the default 10 s timeout keeps
-    // a busy loop from turning an answered attempt into a timeout (and a legitimate second send).
-    const env = { ...DELIVERY_ENV, DELIVERY_TIMEOUT_MS: '10000', DELIVERY_LEASE_MS: '40000', DATABASE_URL: db.url };
-    [a, b] = await Promise.all([startTestApp({ env }), startTestApp({ env })]);
-    receiver = await MerchantReceiver.start();
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await db.drop();
-  });
-
-  it('delivers each attempt once, with both workers claiming side by side', async () => {
-    // The first attempt of every third event fails, so retries are claimed too, by either process.
-    const seen = new Set<string>();
-    receiver.respondWith((r) => {
-      const first = !seen.has(r.body.id);
-      seen.add(r.body.id);
-      return { status: first && seen.size % 3 === 0 ? 500 : 200 };
-    });
-    const shop = await newMerchant(a, { webhookUrl: receiver.url });
-    const payments = await Promise.all(Array.from({ length: 60 }, () => newPayment(a.dataSource, shop.merchant.id)));
-    await Promise.all(payments.map((p, i) => confirmPayment(i % 2 ? a : b, p.id)));
-    await eventually(
-      () => a.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`),
-      (rows) => rows[0].n === payments.length,
-      30_000,
-    );
-    // Closing both waits for attempts still in flight: a duplicate could not arrive after the count.
-    await Promise.all([a.close(), b.close()]);
-    const client = new Client({ connectionString: db.url });
-    await client.connect();
-    const { rows: attempts } = await client.query(`SELECT delivery_id, attempt FROM webhook_delivery_attempts`);
-    await client.end();
-
-    // Two processes sending one attempt would both record it: one row per (delivery, attempt) proves each was sent once.
-    expect(receiver.received).toHaveLength(attempts.length);
-    expect(new Set(attempts.map((x) => `${x.delivery_id}/${x.attempt}`)).size).toBe(attempts.length);
-    expect(receiver.received.filter((r) => r.status === 500)).toHaveLength(payments.length / 3);
-    const successes = new Map<string, number>();
-    for (const r of receiver.received.filter((x) => x.status === 200)) successes.set(r.body.id, (successes.get(r.body.id) ?? 0) + 1);
-    expect(successes.size).toBe(payments.length);
-    expect([...successes.values()].every((n) => n === 1)).toBe(true);
   });
 });

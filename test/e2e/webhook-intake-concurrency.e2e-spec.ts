@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /**
  * Events racing each other. On the embedded database everything is serialised by its one
  * connection; on PostgreSQL the transactions really overlap, which is where the row lock and
  * ON CONFLICT DO NOTHING have to hold.
  */
-describe.each(testDatabases())('webhook intake under concurrency (%s database)', (db) => {
+describe(`webhook intake under concurrency (${testDatabase()} database)`, () => {
   let t: TestApp;
   let shop: MerchantFixture;
   beforeAll(async () => {
-    t = await startTestApp({ db });
+    t = await startTestApp();
     shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
   });
   afterAll(() => t.close());

@@ -1,15 +1,24 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, testEnv } from './test-app';
+import { createTestPostgresDatabase, databaseFor, freePort, testEnv } from './test-env';
 
 const ROOT = resolve(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/src/main.js');
 const LOCK = join(ROOT, 'dist/.build-lock');
+/** Which Jest run last built dist/ for its tests. */
+const BUILT_FOR = join(ROOT, 'dist/.built-for-test-run');
+/** Gateway processes start PGlite from the tests' snapshot of a fresh cluster (pglite-snapshot.js). */
+const PGLITE_PRELOAD = join(ROOT, 'test/helpers/pglite-preload.js');
+/** Node's cache of compiled modules, shared by the processes tests start: each loads the same code. */
+const COMPILE_CACHE = join(ROOT, 'node_modules/.cache/pix-gateway-tests/node-compile-cache');
+
+/** This Jest run: the main process, which is the parent of the workers (or runs the tests itself, in band). */
+const TEST_RUN = String(process.send ? process.ppid : process.pid);
 
 /**
  * Builds the gateway once for the whole test run (several Jest workers may ask at once: the
- * first takes a directory lock and builds, the others wait for it).
+ * first takes a directory lock and builds, the others wait for it and find it done).
  */
 export async function ensureBuilt(): Promise<void> {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
@@ -25,7 +34,7 @@ export async function ensureBuilt(): Promise<void> {
   try {
     if (!builtThisRun()) {
       execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-      process.env.GATEWAY_BUILT_AT = String(Date.now());
+      writeFileSync(BUILT_FOR, TEST_RUN);
     }
   } finally {
     rmdirSync(LOCK);
@@ -33,33 +42,49 @@ export async function ensureBuilt(): Promise<void> {
 }
 
 function builtThisRun(): boolean {
-  // tsc -p is incremental; running it again is cheap when nothing changed, but skip it entirely
-  // within one worker once done.
-  return process.env.GATEWAY_BUILT_AT !== undefined && existsSync(MAIN);
+  return existsSync(MAIN) && existsSync(BUILT_FOR) && readFileSync(BUILT_FOR, 'utf8') === TEST_RUN;
 }
 
 export interface GatewayProcess {
   child: ChildProcess;
   url: string;
   port: number;
+  /** Its PostgreSQL database, if it runs on one. */
+  databaseUrl?: string;
   output(): string;
   /** Resolves with the exit code (or signal name) when the process ends. */
   exited: Promise<number | string>;
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Starts `node dist/src/main.js` with the test environment plus `env`, and waits until /health answers. */
+/**
+ * Starts `node dist/src/main.js` with the test environment plus `env`, and waits until /health
+ * answers. Unless `env` names a database (DATABASE_URL or DATA_DIR), the process gets this
+ * project's (see databaseFor in test-app.ts): a fresh PostgreSQL database is dropped once it exits.
+ */
 export async function startGatewayProcess(env: Record<string, string | undefined>, options: { waitHealthy?: boolean } = {}): Promise<GatewayProcess> {
   await ensureBuilt();
+  const pg = databaseFor(undefined, env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const fullEnv = { ...process.env, ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }) } as Record<string, string>;
+  const fullEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env, ...(pg ? { DATABASE_URL: pg.url } : {}) }) } as Record<string, string>;
   for (const [k, v] of Object.entries(fullEnv)) if (v === undefined) delete fullEnv[k];
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', PGLITE_PRELOAD, MAIN], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | string>((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown')));
-  const gateway: GatewayProcess = { child, url: `http://127.0.0.1:${port}`, port, output: () => output, exited, kill: (signal = 'SIGTERM') => child.kill(signal) };
+  const exited = new Promise<number | string>((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'))).then(async (how) => {
+    await pg?.drop();
+    return how;
+  });
+  const gateway: GatewayProcess = {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    databaseUrl: fullEnv.DATABASE_URL || undefined,
+    output: () => output,
+    exited,
+    kill: (signal = 'SIGTERM') => child.kill(signal),
+  };
   if (options.waitHealthy ?? true) {
     const deadline = Date.now() + 30_000;
     let done = false;

@@ -1,60 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app';
+import { ConnectionTimeouts, createApp } from '../../src/app';
 import type { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import { IN_MEMORY_DATA_DIR } from '../../src/database/database-options';
+import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
 
-export type TestDatabaseKind = 'embedded' | 'postgres';
-
-/** The databases integration specs run against: always the embedded one, PostgreSQL when TEST_DATABASE_URL is set. */
-export function testDatabases(): TestDatabaseKind[] {
-  return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
-}
-
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const TEST_SECRETS_KEY = 'a'.repeat(64);
-
-/** A fresh, empty PostgreSQL database for one test file, dropped by the returned function. */
-export async function createTestPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `gw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-/** Environment for a test app: embedded in memory unless a DATABASE_URL is given; quiet logs; fast jobs off. */
-export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return {
-    NODE_ENV: 'test',
-    DATA_DIR: IN_MEMORY_DATA_DIR,
-    ADMIN_API_TOKEN: TEST_ADMIN_TOKEN,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'correct horse battery staple',
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_PER_SECOND: '0',
-    JOB_INTERVAL_MS: '0',
-    ...overrides,
-  };
-}
+// What specs that boot no app need lives in test-env.ts (it loads none of the app); re-exported here.
+export * from './test-env';
 
 /**
  * What NODE_ENV=production needs beyond testEnv(): PostgreSQL, a long admin token and password, an
@@ -87,14 +40,22 @@ export interface TestApp {
 }
 
 /**
- * Boots the whole gateway as production does (createApp), listening on a free loopback port.
- * `db: 'postgres'` gives it a fresh PostgreSQL database of its own. With REDIS_URL in `env`, give
- * it a `throttleKeyPrefix` of the test's own, since other runs share that Redis.
+ * Boots the whole gateway as production does (createApp), listening on a free loopback port, on
+ * this project's database (see databaseFor): a fresh PostgreSQL database of its own, dropped on
+ * close, or an embedded one in memory. With REDIS_URL in `env`, give it a `throttleKeyPrefix` of
+ * the test's own, since other runs share that Redis.
  */
 export async function startTestApp(
-  options: { db?: TestDatabaseKind; env?: Record<string, string | undefined>; throttleKeyPrefix?: string; clock?: Clock } = {},
+  options: {
+    db?: TestDatabaseKind;
+    env?: Record<string, string | undefined>;
+    throttleKeyPrefix?: string;
+    clock?: Clock;
+    /** Slow-client deadlines shorter than production's (createApp's `timeouts`). */
+    timeouts?: Partial<ConnectionTimeouts>;
+  } = {},
 ): Promise<TestApp> {
-  const pg = options.db === 'postgres' ? await createTestPostgresDatabase() : undefined;
+  const pg = databaseFor(options.db, options.env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
   // reserved port then point the config at it.
   const port = await freePort();
@@ -102,7 +63,7 @@ export async function startTestApp(
   const loaded = loadConfig(env, { persistGenerated: false }).config;
   // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
   const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
-  const app = await createApp(config, { clock: options.clock });
+  const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,
@@ -119,17 +80,4 @@ export async function startTestApp(
 /** startTestApp under NODE_ENV=production (productionEnv), on a fresh PostgreSQL database. */
 export async function startProductionTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
   return startTestApp({ db: 'postgres', env: { ...productionEnv(''), ...env } });
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

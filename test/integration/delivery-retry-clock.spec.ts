@@ -6,12 +6,13 @@ import { newMerchant, newPayment } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /** Two retries a minute apart (three attempts): far longer than the test runs, so only the clock can make them due. */
 const RETRY_MS = 60_000;
 
-describe.each(testDatabases())('delivery retries on the gateway clock (%s database)', (db) => {
+describe(`delivery retries on the gateway clock (${testDatabase()} database)`, () => {
+  const db = testDatabase();
   let t: TestApp;
   let failing: MerchantReceiver;
   let healthy: MerchantReceiver;

@@ -2,9 +2,10 @@ import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { IdempotencyRecordRepository } from '../../src/idempotency/idempotency-record.repository';
 import { FakeClock } from '../helpers/fake-clock';
 import { newMerchant, MerchantFixture } from '../helpers/factories';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
-describe.each(testDatabases())('idempotency records (%s database)', (db) => {
+describe(`idempotency records (${testDatabase()} database)`, () => {
+  const db = testDatabase();
   const clock = new FakeClock(new Date());
   let t: TestApp;
   let shop: MerchantFixture;

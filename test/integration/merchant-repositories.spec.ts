@@ -16,13 +16,14 @@ import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
 import { MerchantRepository } from '../../src/merchants/merchant.repository';
 import { MerchantsModule } from '../../src/merchants/merchants.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
-import { createTestPostgresDatabase, testDatabases, testEnv } from '../helpers/test-app';
+import { createTestPostgresDatabase, testDatabase, testEnv } from '../helpers/test-app';
 
 /**
  * The repositories behind merchant authentication and dashboard sessions, against each database
  * and without HTTP: a testing module of the database and the feature module, as the app wires them.
  */
-describe.each(testDatabases())('merchant and session repositories (%s database)', (db) => {
+describe(`merchant and session repositories (${testDatabase()} database)`, () => {
+  const db = testDatabase();
   let moduleRef: TestingModule;
   let dataSource: DataSource;
   let drop = async () => {};

@@ -4,7 +4,7 @@ import { AppError } from '../../src/common/errors/app-error';
 import { ErrorCode } from '../../src/common/errors/error-codes';
 import { AdminMerchantsService } from '../../src/merchants/admin-merchants.service';
 import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
-import { startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /** The error code a promise rejects with, or 'ok'. */
 async function outcome(promise: Promise<unknown>): Promise<string> {
@@ -17,12 +17,12 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-describe.each(testDatabases())('merchants and API keys (%s database)', (db) => {
+describe(`merchants and API keys (${testDatabase()} database)`, () => {
   let t: TestApp;
   let merchants: AdminMerchantsService;
   let auth: MerchantAuthService;
   beforeAll(async () => {
-    t = await startTestApp({ db });
+    t = await startTestApp();
     merchants = t.app.get(AdminMerchantsService);
     auth = t.app.get(MerchantAuthService);
   });

@@ -3,7 +3,7 @@ import { ALL_MIGRATIONS } from '../../migrations';
 import { loadConfig } from '../../src/config/load-config';
 import { createDatabaseSetup, DatabaseSetup } from '../../src/database/database-options';
 import { runMigrations } from '../../src/database/database.module';
-import { createTestPostgresDatabase, testDatabases, testEnv } from '../helpers/test-app';
+import { createTestPostgresDatabase, testDatabase, testEnv } from '../helpers/test-app';
 
 /** Tables, columns, indexes and constraints of the public schema, as text that two schemas can be compared by. */
 async function schemaOf(dataSource: DataSource): Promise<string[]> {
@@ -19,7 +19,8 @@ async function schemaOf(dataSource: DataSource): Promise<string[]> {
   return [...columns, ...indexes, ...constraints].map((row: { line: string }) => row.line).sort();
 }
 
-describe.each(testDatabases())('migrations (%s database)', (kind) => {
+describe(`migrations (${testDatabase()} database)`, () => {
+  const kind = testDatabase();
   let setup: DatabaseSetup;
   let dataSource: DataSource;
   let drop = async () => {};

@@ -3,18 +3,18 @@ import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
-import { sandboxAuth, startTestApp, TestApp, testDatabases } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
 const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
 
-describe.each(testDatabases())('reconciliation (%s database)', (db) => {
+describe(`reconciliation (${testDatabase()} database)`, () => {
   let t: TestApp;
   let shop: MerchantFixture;
   let reconciliation: ReconciliationService;
   const clock = new FakeClock(new Date());
   beforeAll(async () => {
-    t = await startTestApp({ db, clock });
+    t = await startTestApp({ clock });
     shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
     reconciliation = t.app.get(ReconciliationService);
   });

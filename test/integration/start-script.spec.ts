@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildIsCurrent, stamp } = require('../../scripts/start.js') as {
   buildIsCurrent(root: string): boolean;
@@ -9,7 +10,7 @@ const { buildIsCurrent, stamp } = require('../../scripts/start.js') as {
 
 const HOUR = 3600_000;
 
-describe('npm start', () => {
+describeOnce('npm start', () => {
   let root: string;
   const write = (file: string, ageMs: number) => {
     const full = join(root, file);

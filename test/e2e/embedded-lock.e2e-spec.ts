@@ -1,0 +1,29 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGatewayProcess } from '../helpers/gateway-process';
+import { describeOn } from '../helpers/test-env';
+
+/** One gateway process per embedded data directory (docs/architecture.md, The embedded database). */
+jest.setTimeout(180_000);
+
+describeOn('embedded', 'the lock file is the embedded database’s')('gateway process', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-proc-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('refuses a second process on the same embedded data directory', async () => {
+    const dataDir = tempDir();
+    const first = await startGatewayProcess({ DATA_DIR: dataDir });
+    const second = await startGatewayProcess({ DATA_DIR: dataDir }, { waitHealthy: false });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`Another gateway process (pid ${first.child.pid})`);
+    first.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
+  });
+});

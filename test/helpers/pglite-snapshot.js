@@ -1,0 +1,48 @@
+// Test apps start the embedded database from a snapshot of a freshly initialised PGlite cluster
+// instead of running initdb each time: initdb takes seconds of CPU per boot (most of an embedded
+// app's start-up), loading the snapshot well under one. The snapshot is exactly what initdb leaves
+// (taken before any migration), so every boot still runs the gateway's migrations on an empty
+// database. Production code is unchanged; only tests load PGlite through here (jest.config.js maps
+// the package to pglite-mapped.js; gateway processes started by tests preload pglite-preload.js).
+const { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+
+const ROOT = join(__dirname, '..', '..');
+// The package's CommonJS entry by path: inside Jest, requiring the package by name comes back here.
+const PACKAGE = join(ROOT, 'node_modules', '@electric-sql', 'pglite');
+const { version: VERSION, exports: EXPORTS } = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
+const REAL_PATH = join(PACKAGE, EXPORTS['.'].require.default);
+const SNAPSHOT = join(ROOT, 'node_modules', '.cache', 'pix-gateway-tests', `pglite-${VERSION}-initdb.tar`);
+
+/** Makes the snapshot once per PGlite version (Jest's globalSetup calls this before any test). */
+async function ensureSnapshot() {
+  if (existsSync(SNAPSHOT)) return;
+  const { PGlite } = require(REAL_PATH);
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  const tarball = await pglite.dumpDataDir('none');
+  await pglite.close();
+  mkdirSync(dirname(SNAPSHOT), { recursive: true });
+  // Written aside and renamed, so a concurrent run never reads half a file.
+  const partial = `${SNAPSHOT}.${process.pid}`;
+  writeFileSync(partial, Buffer.from(await tarball.arrayBuffer()));
+  renameSync(partial, SNAPSHOT);
+}
+
+/** The PGlite module with its class starting new clusters from the snapshot (when there is one). */
+function pgliteModule(real = require(REAL_PATH)) {
+  class PGlite extends real.PGlite {
+    constructor(dataDirOrOptions, options) {
+      const opts = typeof dataDirOrOptions === 'string' ? { ...options, dataDir: dataDirOrOptions } : { ...dataDirOrOptions };
+      const dir = opts.dataDir;
+      const inMemory = !dir || dir.startsWith('memory://');
+      // A data directory that already holds a cluster opens as it is (PGlite refuses to load over it).
+      const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
+      if (fresh && !opts.loadDataDir && existsSync(SNAPSHOT)) opts.loadDataDir = new Blob([readFileSync(SNAPSHOT)], { type: 'application/x-tar' });
+      super(opts);
+    }
+  }
+  return { ...real, PGlite };
+}
+
+module.exports = { ensureSnapshot, pgliteModule, REAL_PATH, SNAPSHOT };
