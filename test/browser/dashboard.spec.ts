@@ -86,7 +86,10 @@ describe('dashboard (Chromium)', () => {
     expect(key).toMatch(/^mk_live_[A-Za-z0-9]{32,}$/);
     await screenshot(page, 'desktop-key-issued');
     await page.getByRole('button', { name: 'I have stored it safely' }).click();
-    await page.getByRole('table', { name: 'API keys' }).getByText(`${key.slice(0, 12)}…`).waitFor();
+    await page
+      .getByRole('table', { name: 'API keys' })
+      .getByText(`${key.slice(0, 12)}…`)
+      .waitFor();
 
     // The merchant uses the key through the merchant API.
     const body = paymentBody({ externalId: 'pedido-browser-1', amount: 42.9 });
@@ -105,7 +108,11 @@ describe('dashboard (Chromium)', () => {
     // Simulate the confirmation: status and delivery change on the page.
     await page.getByRole('button', { name: 'Simulate confirm' }).click();
     await page.getByRole('heading', { name: /paid/ }).waitFor();
-    await page.getByTestId('delivery').filter({ hasText: 'payment.confirmed' }).filter({ hasText: /Delivered/ }).waitFor();
+    await page
+      .getByTestId('delivery')
+      .filter({ hasText: 'payment.confirmed' })
+      .filter({ hasText: /Delivered/ })
+      .waitFor();
     const attemptRow = page.getByTestId('delivery').getByRole('table', { name: 'Attempts' }).locator('tbody tr').first();
     expect(await attemptRow.textContent()).toMatch(/200.*\d+ ms/);
     await page.getByText('payment.confirmed').first().waitFor();
@@ -113,7 +120,10 @@ describe('dashboard (Chromium)', () => {
 
     // The merchant received the event, signed with the secret the dashboard showed once.
     const delivered = await waitFor('the forwarded event', () => receiver.received.find((r) => r.body.includes(paymentId)));
-    expect(new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ event: 'payment.confirmed', data: { id: paymentId, status: 'paid' } });
+    expect(new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({
+      event: 'payment.confirmed',
+      data: { id: paymentId, status: 'paid' },
+    });
 
     // The overview counts it.
     await nav(page, 'Overview').click();
@@ -123,9 +133,15 @@ describe('dashboard (Chromium)', () => {
     // Revoke the key, with a confirmation; the merchant API then refuses it.
     await page.goto(`${t.url}${merchantPath}`);
     await page.getByRole('table', { name: 'API keys' }).getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByText(`${key.slice(0, 12)}…`).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(`${key.slice(0, 12)}…`)
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByRole('table', { name: 'API keys' }).getByText(/revoked/).waitFor();
+    await page
+      .getByRole('table', { name: 'API keys' })
+      .getByText(/revoked/)
+      .waitFor();
     await screenshot(page, 'desktop-merchant');
     const refused = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': key, 'idempotency-key': 'browser-test-2' } });
     expect(refused.status).toBe(401);
@@ -153,10 +169,14 @@ describe('dashboard (Chromium)', () => {
         await screenshot(page, `${label}-${name}`);
       }
     }
-    await page.getByRole('link', { name: 'pedido-browser-1' }).first().click().catch(async () => {
-      await page.goto(`${t.url}/admin/payments`);
-      await page.getByRole('link', { name: 'pedido-browser-1' }).click();
-    });
+    await page
+      .getByRole('link', { name: 'pedido-browser-1' })
+      .first()
+      .click()
+      .catch(async () => {
+        await page.goto(`${t.url}/admin/payments`);
+        await page.getByRole('link', { name: 'pedido-browser-1' }).click();
+      });
     await page.getByRole('heading', { name: /paid/ }).waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await screenshot(page, 'phone-payment');

@@ -44,7 +44,10 @@ describe('deliveries page (Chromium)', () => {
 
   it('lists the failed delivery with its last result, and redelivers it', async () => {
     const shop = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { name: 'Padaria Central', webhook_url: receiver.url });
-    const created = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody({ externalId: 'pao-42' }), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k1' } });
+    const created = await http(t.url, 'POST', '/v1/payments/create', {
+      body: paymentBody({ externalId: 'pao-42' }),
+      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k1' },
+    });
     expect(created.status).toBe(201);
     const paymentId = created.body.data.id;
     expect((await http(t.url, 'POST', `/admin/api/payments/${paymentId}/simulate`, { body: { event: 'payment.confirmed' }, headers: admin })).status).toBe(200);
@@ -68,7 +71,10 @@ describe('deliveries page (Chromium)', () => {
     await page.getByText('A new attempt is queued').waitFor();
 
     await page.goto(`${t.url}/admin/payments/${paymentId}`);
-    await page.getByTestId('delivery').filter({ hasText: /Delivered/ }).waitFor();
+    await page
+      .getByTestId('delivery')
+      .filter({ hasText: /Delivered/ })
+      .waitFor();
     const codes = await page.getByRole('table', { name: 'Attempts' }).locator('td[data-label="Status code"]').allTextContents();
     expect(codes).toEqual(['500', '500', '200']);
     expect(receiver.statuses).toEqual([500, 500, 200]);

@@ -97,7 +97,10 @@ describe('dashboard sign-in (Chromium)', () => {
       await page.getByRole('button', { name: 'Sign in' }).and(page.locator(':not([disabled])')).waitFor();
     }
     await tryPassword(ADMIN_PASSWORD);
-    await page.getByRole('alert').getByText(/Too many failed (sign-ins to this account|authentication attempts from this address)\. Try again in \d+ seconds?\./).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Too many failed (sign-ins to this account|authentication attempts from this address)\. Try again in \d+ seconds?\./)
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'Overview' }).count()).toBe(0);
   });
 });

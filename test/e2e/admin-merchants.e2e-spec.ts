@@ -108,7 +108,7 @@ describe('admin API: merchants and keys (HTTP)', () => {
       expect(t.app.get(SecretBox).open(row.enc)).toBe(secret);
     });
 
-    it('stores a secret of the merchant\'s own encrypted and never returns it', async () => {
+    it("stores a secret of the merchant's own encrypted and never returns it", async () => {
       const secret = 'my-own-signing-secret-0123456789';
       const res = await admin('POST', '/merchants', { name: 'Own secret', webhook_signing_secret: secret });
       expect(res.status).toBe(201);
@@ -159,7 +159,10 @@ describe('admin API: merchants and keys (HTTP)', () => {
     });
 
     it('refuses a body that is not a JSON object', async () => {
-      const res = await http(t.url, 'POST', '/admin/api/merchants', { rawBody: '[1]', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+      const res = await http(t.url, 'POST', '/admin/api/merchants', {
+        rawBody: '[1]',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     });
@@ -252,7 +255,14 @@ describe('admin API: merchants and keys (HTTP)', () => {
       const merchant = await createMerchant({ webhook_url: 'http://localhost:9999/a' });
       const res = await admin('PATCH', `/merchants/${merchant.id}`, { name: 'Renamed', provider: 'sandbox' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: merchant.id, name: 'Renamed', provider: 'sandbox', webhook_url: 'http://localhost:9999/a', active: true, created_at: merchant.created_at });
+      expect(res.body.data).toMatchObject({
+        id: merchant.id,
+        name: 'Renamed',
+        provider: 'sandbox',
+        webhook_url: 'http://localhost:9999/a',
+        active: true,
+        created_at: merchant.created_at,
+      });
       expect(Object.keys(res.body.data).sort()).toEqual(MERCHANT_FIELDS);
       expect(new Date(res.body.data.updated_at).getTime()).toBeGreaterThan(new Date(merchant.updated_at).getTime());
       expect((await admin('GET', `/merchants/${merchant.id}`)).body.data).toEqual(res.body.data);
@@ -371,7 +381,7 @@ describe('admin API: merchants and keys (HTTP)', () => {
       ]);
     });
 
-    it('answers 404 NOT_FOUND for revoking twice, an unknown key, another merchant\'s key or a malformed id', async () => {
+    it("answers 404 NOT_FOUND for revoking twice, an unknown key, another merchant's key or a malformed id", async () => {
       const { merchant } = await merchantWithPayment();
       const other = await merchantWithPayment();
       const key = await issueKey(merchant.id);

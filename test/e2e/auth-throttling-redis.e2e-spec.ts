@@ -8,7 +8,6 @@ import { count, expectRateLimited, MISSING_PAYMENT } from '../helpers/throttling
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const describeWithRedis = REDIS_URL ? describeOn('postgres', 'two processes share one database') : describe.skip;
 if (!REDIS_URL) {
-  // eslint-disable-next-line no-console
   console.warn('Skipping the REDIS_URL tests: they need TEST_REDIS_URL (a Redis).');
 }
 
@@ -33,9 +32,7 @@ describeWithRedis('with REDIS_URL, two gateway processes share the counts', () =
   });
 
   it('holds the per-key rate limit across both', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => http(i % 2 ? a.url : b.url, 'GET', MISSING_PAYMENT, { headers: { 'x-merchant-key': shop.apiKey } })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => http(i % 2 ? a.url : b.url, 'GET', MISSING_PAYMENT, { headers: { 'x-merchant-key': shop.apiKey } })));
     expect(count(results, 404)).toBe(3);
     expect(count(results, 429)).toBe(5);
   });

@@ -23,9 +23,7 @@ describe('failed authentication throttled per client address (TRUST_PROXY=1)', (
 
   it('counts parallel wrong keys one by one: of 30 at once, 10 are 401 and the rest 429 with Retry-After; then even the right key is refused', async () => {
     const address = newAddress();
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () => http(t.url, 'GET', MISSING_PAYMENT, { headers: asFrom(address, { 'x-merchant-key': wrongKey() }) })),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, () => http(t.url, 'GET', MISSING_PAYMENT, { headers: asFrom(address, { 'x-merchant-key': wrongKey() }) })));
     expect(count(results, 401)).toBe(10);
     expect(count(results, 429)).toBe(20);
     for (const res of results.filter((r) => r.status === 429)) expectRateLimited(res);

@@ -23,7 +23,12 @@ const WORKER_ON = { DELIVERY_POLL_MS: '50', DELIVERY_TIMEOUT_MS: '2000', DELIVER
 const SLOW_TEST_MS = 180_000;
 
 /** The sandbox's event for a payment; the same object every time, as a provider retrying it would send. */
-const eventFor = (paymentId: string) => ({ event: 'payment.confirmed', id: `evt_sbx_crash_${paymentId}`, created_at: '2026-01-01T12:00:00.000Z', data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' } });
+const eventFor = (paymentId: string) => ({
+  event: 'payment.confirmed',
+  id: `evt_sbx_crash_${paymentId}`,
+  created_at: '2026-01-01T12:00:00.000Z',
+  data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' },
+});
 
 /** Posts an event; null when the process died before answering. */
 async function postEvent(gw: GatewayProcess, paymentId: string): Promise<HttpResult | null> {
@@ -93,7 +98,11 @@ async function expectEveryEventOnceAndDelivered(gw: GatewayProcess, receiver: Me
   expect(new Set(receiver.received.map((r) => r.body.data.id))).toEqual(new Set(paymentIds));
 }
 
-type Database = { name: string; env: () => Promise<Record<string, string>>; cleanup: () => Promise<void> };
+interface Database {
+  name: string;
+  env: () => Promise<Record<string, string>>;
+  cleanup: () => Promise<void>;
+}
 
 function embedded(): Database {
   let dir: string | undefined;

@@ -1,8 +1,7 @@
 import { Client } from 'pg';
 import { eventually } from '../helpers/eventually';
-import { http, HttpResult } from '../helpers/http';
+import { http } from '../helpers/http';
 import { describeOn, startTestApp, TestApp } from '../helpers/test-app';
-
 
 /**
  * The embedded database runs inside the gateway's own process, so it cannot become unreachable

@@ -132,7 +132,12 @@ describe(`hostile input: each rule (HTTP, ${db})`, () => {
 
   it('refuses amounts with more than two decimal places, 1e-7 included', async () => {
     for (const amount of ['1e-7', '0.001', '10.505', '1e-300', '-1e-7', '1e400', '123456789012345678901234567890']) {
-      await expectRefused(await post('/v1/payments/create', JSON.stringify(paymentBody()).replace('"amount":10.5', `"amount":${amount}`), merchantHeaders()), 400, 'VALIDATION_ERROR', 'amount');
+      await expectRefused(
+        await post('/v1/payments/create', JSON.stringify(paymentBody()).replace('"amount":10.5', `"amount":${amount}`), merchantHeaders()),
+        400,
+        'VALIDATION_ERROR',
+        'amount',
+      );
     }
     await expectRefused(await post(`/admin/api/payments/${paymentId}/simulate`, { event: 'payment.confirmed', amount: 1e-7 }, admin), 400, 'VALIDATION_ERROR', 'amount');
   });
@@ -150,7 +155,12 @@ describe(`hostile input: each rule (HTTP, ${db})`, () => {
 
   it('refuses control characters and invalid Unicode in admin bodies and queries', async () => {
     const before = await countRows(t);
-    for (const [field, value] of [['name', 'Loja\u0000'], ['webhook_url', 'https://a.example\u0000/'], ['webhook_signing_secret', 'whsec\u0001secret-secret'], ['provider', 'sandbox\u0000']]) {
+    for (const [field, value] of [
+      ['name', 'Loja\u0000'],
+      ['webhook_url', 'https://a.example\u0000/'],
+      ['webhook_signing_secret', 'whsec\u0001secret-secret'],
+      ['provider', 'sandbox\u0000'],
+    ]) {
       await expectRefused(await post('/admin/api/merchants', { name: 'Loja', [field!]: value }, admin), 400, 'VALIDATION_ERROR', field);
     }
     await expectRefused(await post('/admin/api/merchants', '{"name":"Loja \\ud800"}', admin), 400, 'VALIDATION_ERROR', 'name');
@@ -242,7 +252,6 @@ const TOTAL = 2_000;
 const IN_FLIGHT = 16;
 
 describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})`, () => {
-
   function cases(): Case[] {
     const random = prng(SEED);
     const int = (n: number) => Math.floor(random() * n);
@@ -261,8 +270,20 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
         headers: () => ({}),
         sign: true,
       },
-      { path: '/admin/api/merchants', base: () => ({ name: `Loja ${int(1e6)}`, webhook_url: 'https://shop.example.com/hook', provider: 'sandbox' }), fields: { name: 'text', webhook_url: 'text', webhook_signing_secret: 'text', provider: 'text' }, strict: true, headers: admin },
-      { path: '/admin/api/session', base: () => ({ email: 'admin@example.com', password: 'wrong password' }), fields: { email: 'text', password: 'text' }, strict: true, headers: () => ({}) },
+      {
+        path: '/admin/api/merchants',
+        base: () => ({ name: `Loja ${int(1e6)}`, webhook_url: 'https://shop.example.com/hook', provider: 'sandbox' }),
+        fields: { name: 'text', webhook_url: 'text', webhook_signing_secret: 'text', provider: 'text' },
+        strict: true,
+        headers: admin,
+      },
+      {
+        path: '/admin/api/session',
+        base: () => ({ email: 'admin@example.com', password: 'wrong password' }),
+        fields: { email: 'text', password: 'text' },
+        strict: true,
+        headers: () => ({}),
+      },
     ];
     const controlChar = (multiline: boolean) => {
       const allowed = multiline ? [0x09, 0x0a, 0x0d] : [];
@@ -294,11 +315,25 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       out.push({ label: `${label} → ${target.path}`, method: 'POST', path: target.path, headers: { ...target.headers(), 'content-type': contentType, ...sig, ...headers }, body });
     };
 
-    const kinds: Array<(target: Target) => void> = [
+    const kinds: ((target: Target) => void)[] = [
       // Broken JSON: truncated, garbage, or trailing bytes.
       (target) => {
         const text = JSON.stringify(target.base());
-        push('broken JSON', target, pick([text.slice(0, 1 + int(text.length - 2)), text + pick(['}', ',', 'x', '"']), '{"', '{', 'nul', "{'a':1}", '{"a":1,,}', '\u0000', randomBytes(1 + int(64)).toString('latin1')]));
+        push(
+          'broken JSON',
+          target,
+          pick([
+            text.slice(0, 1 + int(text.length - 2)),
+            text + pick(['}', ',', 'x', '"']),
+            '{"',
+            '{',
+            'nul',
+            "{'a':1}",
+            '{"a":1,,}',
+            '\u0000',
+            randomBytes(1 + int(64)).toString('latin1'),
+          ]),
+        );
       },
       // Prototype pollution, alone or buried deep (the parser refuses __proto__, a DTO refuses unknown fields).
       (target) => {
@@ -341,15 +376,41 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       (target) => {
         if (!target.strict) {
           // A provider event checks its event, id, created_at, data.id and data.amount.
-          if (random() < 0.2) return push('created_at out of range', target, withRaw(target.base(), 'created_at', pick(['"-100000-01-01T00:00:00Z"', '"+275760-09-13T00:00:00Z"', '"-004714-01-01T00:00:00Z"', '"0000-01-01T00:00:00Z"', '"+010000-01-01T00:00:00Z"'])));
+          if (random() < 0.2)
+            return push(
+              'created_at out of range',
+              target,
+              withRaw(
+                target.base(),
+                'created_at',
+                pick(['"-100000-01-01T00:00:00Z"', '"+275760-09-13T00:00:00Z"', '"-004714-01-01T00:00:00Z"', '"0000-01-01T00:00:00Z"', '"+010000-01-01T00:00:00Z"']),
+              ),
+            );
           const field = pick(['event', 'id', 'created_at', 'data.id', 'data.amount', 'data']);
-          return push(`wrong type in ${field}`, target, withRaw(target.base(), field, pick(['123', 'true', '[]', '{}', '""', '"not-a-kind"'].filter((v) => !(field === 'data' && v === '{}') && !(field.endsWith('id') && v === '"not-a-kind"') && !(field === 'created_at' && v === '""') && !(field === 'data.amount' && v === '123')))));
+          return push(
+            `wrong type in ${field}`,
+            target,
+            withRaw(
+              target.base(),
+              field,
+              pick(
+                ['123', 'true', '[]', '{}', '""', '"not-a-kind"'].filter(
+                  (v) =>
+                    !(field === 'data' && v === '{}') &&
+                    !(field.endsWith('id') && v === '"not-a-kind"') &&
+                    !(field === 'created_at' && v === '""') &&
+                    !(field === 'data.amount' && v === '123'),
+                ),
+              ),
+            ),
+          );
         }
         const choice = int(3);
         const body = target.base();
         if (choice === 0) return push('unknown field', target, JSON.stringify({ ...body, [pick(['isAdmin', 'merchant_id', 'status', 'id', 'x'])]: 1 }));
         const field = pick(Object.keys(target.fields).filter((f) => f !== 'description' && f !== 'webhook_signing_secret' && f !== 'webhook_url' && f !== 'provider'));
-        if (choice === 1) return push(`wrong type in ${field}`, target, withRaw(body, field, pick(wrongTypes.filter((v) => !(field === 'amount' && (v === '123' || v === '1.5'))))));
+        if (choice === 1)
+          return push(`wrong type in ${field}`, target, withRaw(body, field, pick(wrongTypes.filter((v) => !(field === 'amount' && (v === '123' || v === '1.5'))))));
         if (target.fields[field] === 'amount') return push(`bad amount in ${field}`, target, withRaw(body, field, pick(badAmounts)));
         push(`overlong ${field}`, target, withRaw(body, field, JSON.stringify('x'.repeat(1025 + int(20_000)))));
       },
@@ -357,7 +418,17 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       (target) => push('oversized body', target, JSON.stringify({ ...target.base(), padding: 'x'.repeat(64 * 1024 + int(32 * 1024)) })),
       // Wrong or missing content types.
       (target) => {
-        const type = pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', '', ';;;', 'application/octet-stream']);
+        const type = pick([
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/xml',
+          'application/jsonx',
+          'json',
+          '',
+          ';;;',
+          'application/octet-stream',
+        ]);
         push(`content-type "${type}"`, target, JSON.stringify(target.base()), {}, type);
       },
       // Missing or garbage headers on an otherwise valid body (payments need an Idempotency-Key).
@@ -366,12 +437,27 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
           const key = pick(['', 'x'.repeat(256 + int(2000)), 'clé-ñ\u00ff', ' ']);
           const headers: Record<string, string> = { 'x-merchant-key': apiKey };
           if (key !== '') headers['idempotency-key'] = key;
-          out.push({ label: `idempotency key ${JSON.stringify(key.slice(0, 10))} → ${target.path}`, method: 'POST', path: target.path, headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(paymentBody())) });
+          out.push({
+            label: `idempotency key ${JSON.stringify(key.slice(0, 10))} → ${target.path}`,
+            method: 'POST',
+            path: target.path,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: Buffer.from(JSON.stringify(paymentBody())),
+          });
           return;
         }
         if (target.sign) {
           const body = JSON.stringify(target.base());
-          out.push({ label: 'bad signature → webhooks', method: 'POST', path: target.path, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: pick(['', 't=1,v1=00', 'garbage', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`]) }, body: Buffer.from(body) });
+          out.push({
+            label: 'bad signature → webhooks',
+            method: 'POST',
+            path: target.path,
+            headers: {
+              'content-type': 'application/json',
+              [SANDBOX_SIGNATURE_HEADER]: pick(['', 't=1,v1=00', 'garbage', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`]),
+            },
+            body: Buffer.from(body),
+          });
           return;
         }
         push('empty body', target, '', { 'content-length': '0' });
@@ -385,7 +471,18 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       // Reads with hostile paths: bad percent-encoding, long ids, control characters, traversal.
       () => {
         const id = pick([
-          '%E0%A4%A', '%', '%zz', '%00', '%0a%0d', 'a'.repeat(129 + int(5000)), `${paymentId}%00`, '..%2f..%2fadmin', `pay_${'x'.repeat(24)}`, '%F0%9F%98', '%C0%AF', encodeURIComponent('\u0000\u0001'),
+          '%E0%A4%A',
+          '%',
+          '%zz',
+          '%00',
+          '%0a%0d',
+          'a'.repeat(129 + int(5000)),
+          `${paymentId}%00`,
+          '..%2f..%2fadmin',
+          `pay_${'x'.repeat(24)}`,
+          '%F0%9F%98',
+          '%C0%AF',
+          encodeURIComponent('\u0000\u0001'),
         ]);
         const [prefix, headers] = pick([
           ['/v1/payments/', { 'x-merchant-key': apiKey }],
@@ -393,14 +490,32 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
           ['/admin/api/merchants/', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
           ['/admin/api/payments/', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
           ['/webhooks/', {}],
-        ] as Array<[string, Record<string, string>]>);
+        ] as [string, Record<string, string>][]);
         out.push({ label: `GET ${prefix}<hostile id>`, method: pick(['GET', 'GET', 'POST', 'PATCH']), path: `${prefix}${id}`, headers });
       },
       // Hostile queries on the admin list and very long paths.
       () => {
-        const query = pick(['q=%00', 'q=a%01b', 'q=%7F', `q=${'x'.repeat(300)}`, 'limit=-1', 'limit=1e9', 'limit=abc', 'cursor=%E0%A4%A', 'cursor=!!!', 'q=a&q=b', 'limit=1&limit=2', 'unknown=1']);
+        const query = pick([
+          'q=%00',
+          'q=a%01b',
+          'q=%7F',
+          `q=${'x'.repeat(300)}`,
+          'limit=-1',
+          'limit=1e9',
+          'limit=abc',
+          'cursor=%E0%A4%A',
+          'cursor=!!!',
+          'q=a&q=b',
+          'limit=1&limit=2',
+          'unknown=1',
+        ]);
         if (random() < 0.3) return out.push({ label: 'very long path', method: 'GET', path: `/v1/${'segment/'.repeat(200 + int(1500))}`, headers: { 'x-merchant-key': apiKey } });
-        out.push({ label: `GET /admin/api/merchants?${query.slice(0, 20)}`, method: 'GET', path: `/admin/api/merchants?${query}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+        out.push({
+          label: `GET /admin/api/merchants?${query.slice(0, 20)}`,
+          method: 'GET',
+          path: `/admin/api/merchants?${query}`,
+          headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        });
       },
       // Requests Node's HTTP parser refuses: broken request lines, bad header bytes, bad lengths, oversized URLs.
       (target) => {

@@ -22,7 +22,11 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 function selfSigned(dir: string, name: string): { key: string; cert: string; certFile: string } {
   const keyFile = join(dir, `${name}.key`);
   const certFile = join(dir, `${name}.crt`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
@@ -58,7 +62,10 @@ describe('webhook delivery over HTTPS', () => {
       const merchantId = await confirmFor(receiver, secret);
       await receiver.waitForCount(1);
       expect(receiver.received[0]).toMatchObject({ verified: true, body: { event: 'payment.confirmed' } });
-      const delivered = await eventually(() => deliveriesOf(merchantId), (items) => items[0]?.status === 'delivered');
+      const delivered = await eventually(
+        () => deliveriesOf(merchantId),
+        (items) => items[0]?.status === 'delivered',
+      );
       expect(delivered).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1 })]);
     } finally {
       await receiver.close();
@@ -69,7 +76,10 @@ describe('webhook delivery over HTTPS', () => {
     const receiver = await MerchantReceiver.start({ tls: selfSigned(dir, 'unknown-receiver') });
     try {
       const merchantId = await confirmFor(receiver, 'another-receiver-secret-0123456789');
-      const [delivery] = await eventually(() => deliveriesOf(merchantId), (items) => items[0]?.attempts >= 1);
+      const [delivery] = await eventually(
+        () => deliveriesOf(merchantId),
+        (items) => items[0]?.attempts >= 1,
+      );
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
       const detail = await http(gw.url, 'GET', `/admin/api/payments/${delivery.payment_id}`, { headers: ADMIN });
       expect(JSON.stringify(detail.body.data)).toMatch(/certificate/i);

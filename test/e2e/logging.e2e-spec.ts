@@ -118,7 +118,7 @@ describe('logs of a gateway process', () => {
     const errorLine = await eventually(() => jsonLines().find((line) => line.request_id === failed.body.request_id && line.level === 50));
     // The error was logged, with what an operator needs: the statement and the message, minus the values.
     expect(errorLine).toMatchObject({ err: { query: expect.stringContaining('INSERT INTO payments'), parameters: '[redacted]' } });
-    expect(errorLine!.err.message).toContain('refused');
+    expect(errorLine.err.message).toContain('refused');
 
     const output = gw.output();
     for (const secret of [

@@ -34,7 +34,6 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found[0]?.value;
 }
 
-
 describe('GET /metrics', () => {
   let t: TestApp;
   let receiver: MerchantReceiver;
@@ -87,7 +86,12 @@ describe('GET /metrics', () => {
     const sameAgain = await http(t.url, 'GET', `/v1/payments/${paymentId}`, { headers: { 'x-merchant-key': shop.apiKey } });
     expect(sameAgain.status).toBe(200);
 
-    const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' } };
+    const event = {
+      event: 'payment.confirmed',
+      id: `evt_sbx_${randomBytes(8).toString('hex')}`,
+      created_at: new Date().toISOString(),
+      data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' },
+    };
     expect((await http(t.url, 'POST', '/webhooks/sandbox', { body: event })).body.data).toMatchObject({ applied: true });
     expect((await http(t.url, 'POST', '/webhooks/sandbox', { body: event })).body.data).toMatchObject({ duplicate: true });
     const stranger = { ...event, id: `evt_sbx_${randomBytes(8).toString('hex')}`, data: { ...event.data, id: 'pay_doesnotexist000000000000' } };
@@ -155,7 +159,12 @@ describe('GET /metrics', () => {
         body: paymentBody(),
         headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
       });
-      const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: created.body.data.id, amount: 10.5, status: 'CONCLUIDA' } };
+      const event = {
+        event: 'payment.confirmed',
+        id: `evt_sbx_${randomBytes(8).toString('hex')}`,
+        created_at: new Date().toISOString(),
+        data: { id: created.body.data.id, amount: 10.5, status: 'CONCLUIDA' },
+      };
       await http(t.url, 'POST', '/webhooks/sandbox', { body: event });
       await eventually(
         () => scrape(),

@@ -64,12 +64,21 @@ describe('admin API: webhook URL policy with private URLs refused (production se
 });
 
 describe('sandbox PSP notification URLs with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
-
   it('refuses charges that would make the gateway post to private, loopback or metadata addresses', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://169.254.169.254/latest/meta-data/', `https://127.0.0.1:${t.config.port}/admin/api/merchants`, 'https://10.1.2.3/hook', 'https://[::1]/hook']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'https://169.254.169.254/latest/meta-data/',
+      `https://127.0.0.1:${t.config.port}/admin/api/merchants`,
+      'https://10.1.2.3/hook',
+      'https://[::1]/hook',
+    ]) {
       const body = chargeBody(url);
       const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...ADMIN, 'idempotency-key': body.txid } });
-      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: expect.objectContaining({ code: 'INVALID_REQUEST', field: 'notificationUrl' }) } });
+      expect({ url, status: res.status, body: res.body }).toEqual({
+        url,
+        status: 400,
+        body: { error: expect.objectContaining({ code: 'INVALID_REQUEST', field: 'notificationUrl' }) },
+      });
     }
     expect((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN })).body).toEqual([]);
   });

@@ -26,7 +26,11 @@ describeOn('embedded', 'generated credentials are kept in DATA_DIR, the embedded
       { waitHealthy: false },
     );
     expect(await gw.exited).toBe(1);
-    const lines = gw.output().trim().split('\n').filter((line) => line.startsWith('config: '));
+    const lines = gw
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('config: '));
     expect(lines).toEqual([
       expect.stringContaining('SECRETS_KEY'),
       expect.stringContaining('DATABASE_URL'),

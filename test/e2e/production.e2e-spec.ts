@@ -24,7 +24,6 @@ afterAll(() => gw?.close());
 
 /** In production merchant webhooks are always signed: a secret is generated when none is given, and null is refused. */
 describeOn('postgres', ONLY_POSTGRES)('merchant signing secrets under NODE_ENV=production', () => {
-
   it('generates a signing secret for a merchant created without one, and returns it once', async () => {
     const created = await http(gw.url, 'POST', '/admin/api/merchants', { body: { name: 'Loja' }, headers: ADMIN });
     expect(created.status).toBe(201);
@@ -64,7 +63,11 @@ describeOn('postgres', ONLY_POSTGRES)('sandbox PSP in production by default (SAN
     ] as const) {
       for (const headers of [{}, auth]) {
         const res = await http(gw.url, method, path, { body, headers });
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }) });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 404,
+          body: expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) }),
+        });
       }
     }
   });

@@ -14,9 +14,7 @@ afterAll(() => t.close());
 
 describe('rate limit and unexpected faults (HTTP)', () => {
   it('RATE_LIMITED past the per-key limit, with Retry-After', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => http(t.url, 'GET', `/v1/payments/pay_${'x'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => http(t.url, 'GET', `/v1/payments/pay_${'x'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } })));
     const limited = results.filter((res) => res.status === 429);
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0]!.body.error.code).toBe('RATE_LIMITED');

@@ -38,7 +38,10 @@ describe('sandbox PSP access', () => {
     shop = await newMerchant(t);
     const login = await http(t.url, 'POST', '/admin/api/session', { body: { email: 'admin@example.com', password: 'correct horse battery staple' } });
     expect(login.status).toBe(201);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('gw_admin_session='))!.split(';')[0]!;
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('gw_admin_session='))!
+      .split(';')[0]!;
     session = { cookie, csrf: login.body.data.csrf_token };
     const created = await http(t.url, 'POST', '/v1/payments/create', {
       body: paymentBody(),
@@ -76,7 +79,10 @@ describe('sandbox PSP access', () => {
 
   it('answers 401 JSON to every route but /health without credentials, or with wrong ones, and changes nothing', async () => {
     const before = await http(t.url, 'GET', '/sandbox/_control/charges', { headers: ADMIN });
-    for (const headers of [{}, { authorization: 'Bearer not-the-token-0123456789' }, { authorization: 'Basic YWRtaW46YWRtaW4=' }, { cookie: 'gw_admin_session=forged' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer not-the-token-0123456789' }, { authorization: 'Basic YWRtaW46YWRtaW4=' }, { cookie: 'gw_admin_session=forged' }] as Record<
+      string,
+      string
+    >[]) {
       for (const route of [...routes(), { label: 'an unknown route', method: 'GET', path: '/sandbox/nope', status: 404 }]) {
         const res = await call(route, headers);
         expect({ route: route.label, headers, status: res.status, type: res.headers.get('content-type'), body: res.body }).toEqual({

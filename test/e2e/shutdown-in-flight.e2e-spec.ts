@@ -33,20 +33,21 @@ describeOn('embedded', 'closing the embedded database and its lock file is what 
     const proxy = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', async () => {
+      const forward = async () => {
         if (req.method === 'POST' && req.url === '/charges') {
           arrived();
           await released;
         }
         try {
           const headers: Record<string, string> = {};
-          for (const name of ['content-type', 'idempotency-key', 'authorization']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
+          for (const name of ['content-type', 'idempotency-key', 'authorization']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
           const upstream = await fetch(`${sandbox.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
           res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
         } catch (error) {
           res.writeHead(599).end(String(error));
         }
-      });
+      };
+      req.on('end', () => void forward());
     });
     await new Promise<void>((resolveListen) => proxy.listen(0, '127.0.0.1', () => resolveListen()));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -58,7 +59,10 @@ describeOn('embedded', 'closing the embedded database and its lock file is what 
       await createArrived;
       gw.kill('SIGTERM');
       // The gateway is closing while the provider still holds the call.
-      await eventually(() => gw.output(), (output) => output.includes('SIGTERM received'));
+      await eventually(
+        () => gw.output(),
+        (output) => output.includes('SIGTERM received'),
+      );
       release();
       const res = await inFlight;
       expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });

@@ -20,7 +20,10 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** Resolves once the process has printed `text`. */
 async function waitForOutput(gw: GatewayProcess, text: string): Promise<void> {
-  await eventually(() => gw.output(), (output) => output.includes(text));
+  await eventually(
+    () => gw.output(),
+    (output) => output.includes(text),
+  );
 }
 
 /** A database the gateway keeps across a restart: an embedded data directory, or a fresh PostgreSQL database. */
@@ -31,7 +34,7 @@ async function durableDatabase(kind: TestDatabaseKind, dirs: string[]): Promise<
   }
   const dir = mkdtempSync(join(tmpdir(), 'gw-shutdown-'));
   dirs.push(dir);
-  return { env: { DATA_DIR: dir }, drop: async () => {} };
+  return { env: { DATA_DIR: dir }, drop: () => Promise.resolve() };
 }
 
 /** A merchant whose webhook_url is `receiver`, with a payment confirmed through the sandbox: one delivery queued. */
@@ -96,7 +99,10 @@ describe(`deliveries across a restart (${testDatabase()})`, () => {
       const again = await startGatewayProcess(env);
       await receiver.waitForCount(2, 30_000);
       expect(receiver.received[1]!.headers['webhook-id'] ?? receiver.received[1]!.body.id).toBe(receiver.received[0]!.headers['webhook-id'] ?? receiver.received[0]!.body.id);
-      const delivered = await eventually(() => deliveriesOf(again, merchantId), (rows) => rows[0]?.status === 'delivered');
+      const delivered = await eventually(
+        () => deliveriesOf(again, merchantId),
+        (rows) => rows[0]?.status === 'delivered',
+      );
       expect(delivered).toEqual([expect.objectContaining({ status: 'delivered' })]);
       again.kill('SIGTERM');
       expect(await again.exited).toBe(0);

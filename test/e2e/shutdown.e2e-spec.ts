@@ -10,7 +10,10 @@ jest.setTimeout(120_000);
 
 /** Resolves once the process has printed `text`. */
 async function waitForOutput(gw: GatewayProcess, text: string): Promise<void> {
-  await eventually(() => gw.output(), (output) => output.includes(text));
+  await eventually(
+    () => gw.output(),
+    (output) => output.includes(text),
+  );
 }
 
 describe('graceful shutdown', () => {

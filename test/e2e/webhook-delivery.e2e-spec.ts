@@ -149,7 +149,15 @@ describe('webhook delivery to merchants (HTTP)', () => {
     const listed = await http(t.url, 'GET', `/admin/api/webhook-deliveries?status=failed&merchant_id=${shop.merchant.id}`, { headers: ADMIN });
     expect(listed.status).toBe(200);
     expect(listed.body.data.items).toEqual([
-      expect.objectContaining({ id: failed!.id, status: 'failed', merchant_name: shop.merchant.name, event_type: 'payment.confirmed', attempts: 4, last_status_code: 500, last_error: 'HTTP 500' }),
+      expect.objectContaining({
+        id: failed!.id,
+        status: 'failed',
+        merchant_name: shop.merchant.name,
+        event_type: 'payment.confirmed',
+        attempts: 4,
+        last_status_code: 500,
+        last_error: 'HTTP 500',
+      }),
     ]);
 
     receiver.respondWith(() => ({ status: 200 }));

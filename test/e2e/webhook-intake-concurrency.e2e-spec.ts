@@ -21,7 +21,8 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
   const postAll = (bodies: unknown[]) => Promise.all(bodies.map((body) => http(t.url, 'POST', '/webhooks/sandbox', { body })));
   const outcomes = async (paymentId: string) =>
     (await t.dataSource.query(`SELECT outcome FROM payment_events WHERE payment_id = $1 ORDER BY created_at`, [paymentId])).map((r: { outcome: string }) => r.outcome);
-  const deliveries = async (paymentId: string) => (await t.dataSource.query(`SELECT event_type FROM webhook_deliveries WHERE payment_id = $1`, [paymentId])).map((r: { event_type: string }) => r.event_type);
+  const deliveries = async (paymentId: string) =>
+    (await t.dataSource.query(`SELECT event_type FROM webhook_deliveries WHERE payment_id = $1`, [paymentId])).map((r: { event_type: string }) => r.event_type);
 
   it('applies one of 20 identical events posted at once, and queues one forward', async () => {
     const payment = await newPayment(t.dataSource, shop.merchant.id);
@@ -37,7 +38,9 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
     const body = event(`sbx_${randomBytes(6).toString('hex')}`);
     const answers = await postAll(Array(20).fill(body));
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expect(answers.filter((r) => r.body.data.duplicate === false)).toEqual([expect.objectContaining({ body: expect.objectContaining({ data: expect.objectContaining({ matched: false }) }) })]);
+    expect(answers.filter((r) => r.body.data.duplicate === false)).toEqual([
+      expect.objectContaining({ body: expect.objectContaining({ data: expect.objectContaining({ matched: false }) }) }),
+    ]);
     expect(await t.dataSource.query(`SELECT 1 FROM payment_events WHERE provider_event_id = $1`, [body.id])).toHaveLength(1);
   });
 

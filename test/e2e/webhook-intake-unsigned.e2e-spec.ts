@@ -32,6 +32,10 @@ describe('webhook intake without SANDBOX_WEBHOOK_SECRET (HTTP)', () => {
     await merchantEndpoint.waitUntil(() => merchantEndpoint.forDelivery(res.body.data.event_id).length > 0);
     const [forward] = merchantEndpoint.forDelivery(res.body.data.event_id);
     expect(forward!.headers['x-request-id']).toBe(res.body.request_id);
-    expect(forward!.body).toMatchObject({ event: 'payment.confirmed', id: res.body.data.event_id, data: { id: payment.id, amount: 10.5, status: 'paid', externalId: payment.externalId, provider: 'sandbox' } });
+    expect(forward!.body).toMatchObject({
+      event: 'payment.confirmed',
+      id: res.body.data.event_id,
+      data: { id: payment.id, amount: 10.5, status: 'paid', externalId: payment.externalId, provider: 'sandbox' },
+    });
   });
 });

@@ -41,7 +41,10 @@ describe('webhook intake (HTTP)', () => {
   };
   const paymentRow = async (id: string) => (await t.dataSource.query(`SELECT status, paid_at FROM payments WHERE id = $1`, [id]))[0];
   const eventsOf = (paymentId: string) =>
-    t.dataSource.query(`SELECT id, type, source, outcome, from_status, to_status, forward, note, request_id, created_at FROM payment_events WHERE payment_id = $1 ORDER BY created_at`, [paymentId]);
+    t.dataSource.query(
+      `SELECT id, type, source, outcome, from_status, to_status, forward, note, request_id, created_at FROM payment_events WHERE payment_id = $1 ORDER BY created_at`,
+      [paymentId],
+    );
   const deliveriesOf = (paymentId: string) => t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]);
 
   describe('signature (SANDBOX_WEBHOOK_SECRET set)', () => {
@@ -134,7 +137,14 @@ describe('webhook intake (HTTP)', () => {
     expect((await paymentRow(payment.id)).status).toBe('paid');
     expect(await eventsOf(payment.id)).toEqual([
       expect.objectContaining({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', forward: 'queued' }),
-      expect.objectContaining({ type: 'payment.expired', outcome: 'ignored', from_status: 'paid', to_status: 'expired', forward: 'none', note: 'A paid payment cannot become expired.' }),
+      expect.objectContaining({
+        type: 'payment.expired',
+        outcome: 'ignored',
+        from_status: 'paid',
+        to_status: 'expired',
+        forward: 'none',
+        note: 'A paid payment cannot become expired.',
+      }),
     ]);
     expect(await deliveriesOf(payment.id)).toHaveLength(1);
   });
@@ -153,7 +163,13 @@ describe('webhook intake (HTTP)', () => {
     const [delivery] = await deliveriesOf(payment.id);
     const { status, paid_at } = await paymentRow(payment.id);
     expect(status).toBe('paid');
-    expect(delivery).toMatchObject({ event_id: event.id, merchant_id: shop.merchant.id, event_type: 'payment.confirmed', request_id: res.body.request_id, status: expect.any(String) });
+    expect(delivery).toMatchObject({
+      event_id: event.id,
+      merchant_id: shop.merchant.id,
+      event_type: 'payment.confirmed',
+      request_id: res.body.request_id,
+      status: expect.any(String),
+    });
     expect(delivery.body).toEqual({
       event: 'payment.confirmed',
       id: event.id,
@@ -197,7 +213,17 @@ describe('webhook intake (HTTP)', () => {
       const data = res.body.data;
       expect(data).toMatchObject({ id: payment.id, merchantId: shop.merchant.id, status: 'paid', amount: 10.5, provider: 'sandbox', paidAt: expect.any(String) });
       expect(data.events).toEqual([
-        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', from_status: 'pending', to_status: 'paid', forward: 'queued', note: null, amount: 10.5, request_id: confirmed.body.request_id }),
+        expect.objectContaining({
+          type: 'payment.confirmed',
+          source: 'webhook',
+          outcome: 'applied',
+          from_status: 'pending',
+          to_status: 'paid',
+          forward: 'queued',
+          note: null,
+          amount: 10.5,
+          request_id: confirmed.body.request_id,
+        }),
         expect.objectContaining({ type: 'payment.cancelled', source: 'webhook', outcome: 'ignored', from_status: 'paid', to_status: 'cancelled', note: expect.any(String) }),
       ]);
       expect(data.events[0].created_at < data.events[1].created_at).toBe(true);

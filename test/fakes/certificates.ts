@@ -50,8 +50,8 @@ function rsaKeyPair(): KeyPair {
   });
   return {
     privatePem: privateKey,
-    forgePrivate: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey,
-    forgePublic: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+    forgePrivate: forge.pki.privateKeyFromPem(privateKey),
+    forgePublic: forge.pki.publicKeyFromPem(publicKey),
   };
 }
 

@@ -49,8 +49,8 @@ function walk(node: unknown, visit: (object: Node, key: string | undefined, pare
     return;
   }
   if (node === null || typeof node !== 'object') return;
-  visit(node as Node, key, parent);
-  for (const [childKey, child] of Object.entries(node)) walk(child, visit, childKey, node as Node);
+  visit(node, key, parent);
+  for (const [childKey, child] of Object.entries(node)) walk(child, visit, childKey, node);
 }
 
 /** Every schema object that has a `pattern` (`example`/`examples` values are left alone). */
@@ -219,7 +219,7 @@ export class PixApiValidator {
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.ajv);
     this.ajv.addSchema({ ...document, $id: this.id });
-    for (const [template, item] of Object.entries(document.paths ?? {}) as [string, Node][]) {
+    for (const [template, item] of Object.entries<Node>(document.paths ?? {})) {
       for (const method of METHODS) {
         const operation = item[method] as Node | undefined;
         // Operations with servers of their own (the payload "locations" read by payers' PSPs)
@@ -355,7 +355,7 @@ export class PixApiValidator {
    * document (`listaPix`: the Pix webhook, POSTed to `{webhookUrl}/pix`).
    */
   validateCallback(body: unknown, name = 'listaPix'): string[] {
-    for (const [template, item] of Object.entries(this.document.paths ?? {}) as [string, Node][]) {
+    for (const [template, item] of Object.entries<Node>(this.document.paths ?? {})) {
       for (const method of METHODS) {
         const callback = item[method]?.callbacks?.[name] as Node | undefined;
         if (!callback) continue;
@@ -379,7 +379,10 @@ export class PixApiValidator {
     let node: Node = tokens.reduce((at: Node, token) => at?.[token], this.document);
     let at = tokens;
     for (let hops = 0; typeof node?.$ref === 'string' && hops < 10; hops++) {
-      at = (node.$ref as string).replace(/^#\//, '').split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+      at = node.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
       node = at.reduce((n: Node, token) => n?.[token], this.document);
     }
     return { node, tokens: at };
@@ -388,7 +391,10 @@ export class PixApiValidator {
   /** The path item's and the operation's parameters, the operation's winning on (name, in). */
   private parameters(template: string, method: string): { parameter: Node; tokens: string[] }[] {
     const byKey = new Map<string, { parameter: Node; tokens: string[] }>();
-    for (const base of [['paths', template], ['paths', template, method]]) {
+    for (const base of [
+      ['paths', template],
+      ['paths', template, method],
+    ]) {
       const list = (base.reduce((at: Node, token) => at?.[token], this.document)?.parameters ?? []) as unknown[];
       list.forEach((_, i) => {
         const { node, tokens } = this.resolve([...base, 'parameters', String(i)]);
@@ -416,7 +422,10 @@ export class PixApiValidator {
     if (!schema || depth > 10) return undefined;
     if (typeof schema.type === 'string') return schema.type;
     if (typeof schema.$ref === 'string') {
-      const target = (schema.$ref as string).replace(/^#\//, '').split('/').reduce((n: Node, t) => n?.[t], this.document);
+      const target = schema.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((n: Node, t) => n?.[t], this.document);
       return this.schemaType(target, depth + 1);
     }
     for (const part of (schema.allOf ?? []) as Node[]) {

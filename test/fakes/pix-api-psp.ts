@@ -150,7 +150,12 @@ export interface PixApiPsp {
   /** POSTs anything to any http(s) URL: forged, batched or repeated notifications. */
   postCallback(url: string, body: unknown, init?: CallbackInit): Promise<CallbackResult>;
   /** A refund reaches its final status; the Pix's callback is posted (the document says so) unless told not to. */
-  refundSettles(e2eid: string, id: string, status: 'DEVOLVIDO' | 'NAO_REALIZADO', options?: { postCallback?: boolean; motivo?: string }): Promise<{ refund: Json; callback?: CallbackResult }>;
+  refundSettles(
+    e2eid: string,
+    id: string,
+    status: 'DEVOLVIDO' | 'NAO_REALIZADO',
+    options?: { postCallback?: boolean; motivo?: string },
+  ): Promise<{ refund: Json; callback?: CallbackResult }>;
   /** Queues a failure for the next matching request(s). */
   fail(spec: FailureSpec): void;
   /** Forgets the queued failures. */
@@ -356,7 +361,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     });
     if (!bearer) return challenge();
     const grant = tokens.get(bearer[1]!);
-    if (!grant || grant.generation !== tokenGeneration || grant.expiresAt <= Date.now()) return challenge('invalid_token');
+    if (grant?.generation !== tokenGeneration || grant.expiresAt <= Date.now()) return challenge('invalid_token');
     return grant;
   };
 
@@ -410,7 +415,13 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       violacoes.push({ razao: 'O campo cob.valor.original é zero.', propriedade: 'cob.valor.original', valor: body.valor.original });
     }
     if (!violacoes.length) return undefined;
-    return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'A requisição que busca alterar ou criar uma cobrança não respeita o schema ou está semanticamente errada.', violacoes);
+    return problem(
+      400,
+      'CobOperacaoInvalida',
+      'Cobrança inválida.',
+      'A requisição que busca alterar ou criar uma cobrança não respeita o schema ou está semanticamente errada.',
+      violacoes,
+    );
   };
 
   const reviseCharge = (txid: string, body: Json): Reply => {
@@ -589,16 +600,41 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const documentedProblem = (method: string, template: string | undefined, status: number): Reply => {
     if (status === 403) return problem(403, 'AcessoNegado', 'Acesso negado.', 'Requisição de participante autenticado que viola alguma regra de autorização.');
     if (status === 503) return problem(503, 'ServicoIndisponivel', 'Serviço indisponível.', 'Serviço não está disponível no momento.');
-    if (status === 404) return problem(404, template?.startsWith('/pix') ? 'PixNaoEncontrado' : template?.startsWith('/webhook') ? 'WebhookNaoEncontrado' : 'CobNaoEncontrado', 'Não encontrado.');
-    const type = template?.startsWith('/pix/') && template.includes('devolucao') ? 'PixDevolucaoInvalida' : template?.startsWith('/webhook') ? 'WebhookOperacaoInvalida' : template?.startsWith('/cob') ? 'CobOperacaoInvalida' : 'RequisicaoInvalida';
+    if (status === 404)
+      return problem(404, template?.startsWith('/pix') ? 'PixNaoEncontrado' : template?.startsWith('/webhook') ? 'WebhookNaoEncontrado' : 'CobNaoEncontrado', 'Não encontrado.');
+    const type =
+      template?.startsWith('/pix/') && template.includes('devolucao')
+        ? 'PixDevolucaoInvalida'
+        : template?.startsWith('/webhook')
+          ? 'WebhookOperacaoInvalida'
+          : template?.startsWith('/cob')
+            ? 'CobOperacaoInvalida'
+            : 'RequisicaoInvalida';
     return problem(status, type, 'Operação inválida.', `O PSP recusou ${method} ${template ?? ''}.`, [{ razao: 'Recusa injetada pelo teste.' }]);
   };
 
   /** A violation's 400: the RFC 7807 problem naming what the document forbids. */
   const violationReply = (found: string[], template: string | undefined): Reply => {
-    const type = template === undefined ? 'RequisicaoInvalida' : template.startsWith('/cob') ? 'CobOperacaoInvalida' : template.includes('devolucao') ? 'PixDevolucaoInvalida' : template.startsWith('/webhook') ? 'WebhookOperacaoInvalida' : template.startsWith('/pix') ? 'PixConsultaInvalida' : 'RequisicaoInvalida';
+    const type =
+      template === undefined
+        ? 'RequisicaoInvalida'
+        : template.startsWith('/cob')
+          ? 'CobOperacaoInvalida'
+          : template.includes('devolucao')
+            ? 'PixDevolucaoInvalida'
+            : template.startsWith('/webhook')
+              ? 'WebhookOperacaoInvalida'
+              : template.startsWith('/pix')
+                ? 'PixConsultaInvalida'
+                : 'RequisicaoInvalida';
     return {
-      ...problem(400, type, 'Violação da API Pix.', found.join('; '), found.map((razao) => ({ razao }))),
+      ...problem(
+        400,
+        type,
+        'Violação da API Pix.',
+        found.join('; '),
+        found.map((razao) => ({ razao })),
+      ),
       unchecked: true,
     };
   };
@@ -665,7 +701,15 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     }
     if (failure?.kind === 'status') {
       const status = failure.status ?? 503;
-      send(res, problem(status, status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank', `HTTP ${status}`, 'Falha injetada pelo teste.'));
+      send(
+        res,
+        problem(
+          status,
+          status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank',
+          `HTTP ${status}`,
+          'Falha injetada pelo teste.',
+        ),
+      );
       return;
     }
     if (failure?.kind === 'malformed') {
@@ -690,7 +734,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       return;
     }
 
-    const requestViolations = validator.validateRequest(method, relative, query, req.headers as Record<string, string>, body);
+    const requestViolations = validator.validateRequest(method, relative, query, req.headers, body);
     if (requestViolations.length || !match) {
       record(requestViolations);
       send(res, violationReply(requestViolations, match?.template));
@@ -716,7 +760,13 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
 
     if (!reply.unchecked) {
       const sent = reply.body === undefined ? undefined : JSON.parse(JSON.stringify(reply.body));
-      const responseViolations = validator.validateResponse(method, relative, reply.documentedStatus ?? reply.status, sent, reply.headers?.['content-type'] ?? (sent === undefined ? undefined : 'application/json'));
+      const responseViolations = validator.validateResponse(
+        method,
+        relative,
+        reply.documentedStatus ?? reply.status,
+        sent,
+        reply.headers?.['content-type'] ?? (sent === undefined ? undefined : 'application/json'),
+      );
       if (responseViolations.length) {
         const found = responseViolations.map((v) => `the fake's answer: ${v}`);
         record(found);

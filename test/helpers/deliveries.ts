@@ -14,7 +14,12 @@ export const DELIVERY_ENV = { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS
 
 /** Sends a sandbox event through the real intake (unsigned: no SANDBOX_WEBHOOK_SECRET in these apps). */
 export async function confirmPayment(t: TestApp, paymentId: string): Promise<HttpResult> {
-  const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' } };
+  const event = {
+    event: 'payment.confirmed',
+    id: `evt_sbx_${randomBytes(8).toString('hex')}`,
+    created_at: new Date().toISOString(),
+    data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' },
+  };
   const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: event });
   expect(res.status).toBe(200);
   return res;
@@ -22,8 +27,12 @@ export async function confirmPayment(t: TestApp, paymentId: string): Promise<Htt
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
-export const deliveryOf = async (t: TestApp, paymentId: string): Promise<Row | undefined> => (await t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]))[0];
+export const deliveryOf = async (t: TestApp, paymentId: string): Promise<Row | undefined> =>
+  (await t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]))[0];
 export const attemptsOf = (t: TestApp, deliveryId: string): Promise<Row[]> =>
   t.dataSource.query(`SELECT attempt, url, status_code, latency_ms, error, attempted_at FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
 export const settled = (t: TestApp, paymentId: string, status: string, attempts: number) =>
-  eventually(() => deliveryOf(t, paymentId), (d) => d?.status === status && d.attempts === attempts);
+  eventually(
+    () => deliveryOf(t, paymentId),
+    (d) => d?.status === status && d.attempts === attempts,
+  );

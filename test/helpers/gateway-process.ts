@@ -66,12 +66,16 @@ export async function startGatewayProcess(env: Record<string, string | undefined
   await ensureBuilt();
   const pg = databaseFor(undefined, env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const fullEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env, ...(pg ? { DATABASE_URL: pg.url } : {}) }) } as Record<string, string>;
+  const fullEnv = {
+    ...process.env,
+    NODE_COMPILE_CACHE: COMPILE_CACHE,
+    ...testEnv({ PORT: String(port), HOST: '127.0.0.1', ...env, ...(pg ? { DATABASE_URL: pg.url } : {}) }),
+  } as Record<string, string>;
   for (const [k, v] of Object.entries(fullEnv)) if (v === undefined) delete fullEnv[k];
   const child = spawn(process.execPath, ['--require', PGLITE_PRELOAD, MAIN], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | string>((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'))).then(async (how) => {
     await pg?.drop();
     return how;
@@ -88,7 +92,7 @@ export async function startGatewayProcess(env: Record<string, string | undefined
   if (options.waitHealthy ?? true) {
     const deadline = Date.now() + 30_000;
     let done = false;
-    exited.then(() => (done = true));
+    void exited.then(() => (done = true));
     while (!done && Date.now() < deadline) {
       try {
         if ((await fetch(`${gateway.url}/health`)).ok) return gateway;

@@ -53,16 +53,18 @@ export class MerchantReceiver {
         ? new Webhook(options.secret)
         : new Webhook(new Uint8Array(Buffer.from(options.secret, 'utf8')), { format: 'raw' })
       : undefined;
-    let receiver!: MerchantReceiver;
+    // The server exists before the receiver that handles its requests (which needs its port).
+    const holder: { receiver?: MerchantReceiver } = {};
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => receiver.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => holder.receiver!.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
     };
     const server = options.tls ? createHttpsServer(options.tls, onRequest) : createServer(onRequest);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new MerchantReceiver(server, `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/pix-hook'}`, webhook);
+    const receiver = new MerchantReceiver(server, `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/pix-hook'}`, webhook);
+    holder.receiver = receiver;
     return receiver;
   }
 
@@ -70,7 +72,6 @@ export class MerchantReceiver {
   respondWith(responder: Responder): void {
     this.responder = responder;
   }
-
 
   /** Answers every held request with `status` now (they were held by a `'hold'` reply). */
   releaseHeld(status = 200): void {
@@ -94,7 +95,11 @@ export class MerchantReceiver {
       const waiter = { check, resolve: () => (clearTimeout(timer), resolve()) };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; received ${this.received.length}: ${JSON.stringify(this.received.map((r) => [r.seq, r.body?.id, r.headers['webhook-id']]))}`));
+        reject(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for ${what}; received ${this.received.length}: ${JSON.stringify(this.received.map((r) => [r.seq, r.body?.id, r.headers['webhook-id']]))}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push(waiter);
     });
@@ -133,8 +138,7 @@ export class MerchantReceiver {
     if (reply === 'hold') {
       request.response = res;
       this.held.add(res);
-    }
-    else {
+    } else {
       request.status = reply.status;
       res.writeHead(reply.status, reply.headers).end(reply.body ?? '');
     }

@@ -5,8 +5,8 @@ import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OUTPUT, apiDocument, renderApiTypes } = require('../../scripts/api-types.js') as {
   OUTPUT: string;
-  apiDocument(create: typeof createApp, load: typeof loadConfig): Promise<unknown>;
-  renderApiTypes(document: unknown): Promise<string>;
+  apiDocument: (create: typeof createApp, load: typeof loadConfig) => Promise<unknown>;
+  renderApiTypes: (document: unknown) => Promise<string>;
 };
 
 describeOnce('web/src/api-types.ts', () => {

@@ -44,8 +44,8 @@ describe('delivery leases (the worker off, WebhookDeliveryRepository driven by h
     const failedAttempt = { status: 'pending' as const, retryInMs: 60_000, error: 'HTTP 500' };
     const updated = await deliveries.recordAttemptsIfLeaseHeld(
       [
-      { claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt },
-      { claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } },
+        { claim: current, attempt: 1, attemptedAt: new Date(), url: 'u', result: { ...delivered, statusCode: 500 }, outcome: failedAttempt },
+        { claim: stale, attempt: 1, attemptedAt: new Date(), url: 'u', result: delivered, outcome: { status: 'delivered', retryInMs: null, error: null } },
       ],
       new Date(),
     );

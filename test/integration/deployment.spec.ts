@@ -45,7 +45,9 @@ describeOnce('the image', () => {
   });
 
   it('leaves environment files, local data, keys and certificates out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     for (const pattern of ['.env*', 'data', '*.pem', '*.key', '*.crt', '*.p12', '*.pfx']) expect(ignored).toContain(pattern);
   });
 });

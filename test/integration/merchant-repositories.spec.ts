@@ -26,7 +26,7 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
   const db = testDatabase();
   let moduleRef: TestingModule;
   let dataSource: DataSource;
-  let drop = async () => {};
+  let drop = (): Promise<void> => Promise.resolve();
 
   beforeAll(async () => {
     const pg = db === 'postgres' ? await createTestPostgresDatabase() : undefined;
@@ -81,7 +81,7 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
       expect(await keys.revokeActive(merchant.id, key.id)).toBeNull();
     });
 
-    it('revokes only through the key\'s own merchant', async () => {
+    it("revokes only through the key's own merchant", async () => {
       const owner = await merchantWithKey();
       const other = await merchantWithKey();
       expect(await keys.revokeActive(other.merchant.id, owner.key.id)).toBeNull();
@@ -108,7 +108,7 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
       expect(await keys.listForMerchant(merchant.id)).toEqual([]);
     });
 
-    it('lists a merchant\'s keys newest first, revoked ones included, without their hashes', async () => {
+    it("lists a merchant's keys newest first, revoked ones included, without their hashes", async () => {
       const { merchant, key: first } = await merchantWithKey();
       const material = generateApiKey();
       const second = (await keys.insertIfMerchantExists({ id: newId('key'), merchantId: merchant.id, keyHash: material.hash, prefix: material.prefix }))!;
@@ -132,10 +132,14 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
     const ABSOLUTE = 12 * 3600;
     function newSession(): { token: Buffer; session: NewSession } {
       const token = sha256(randomBytes(32));
-      return { token, session: { id: newId('ses'), tokenHash: token, email: 'admin@example.com', csrfToken: randomBytes(24).toString('base64url'), ip: '127.0.0.1', userAgent: null } };
+      return {
+        token,
+        session: { id: newId('ses'), tokenHash: token, email: 'admin@example.com', csrfToken: randomBytes(24).toString('base64url'), ip: '127.0.0.1', userAgent: null },
+      };
     }
     /** Moves a session's expiries to before now (a session left since long ago), as test set-up. */
-    const pastExpiry = (id: string, column: 'idle_expires_at' | 'expires_at') => dataSource.query(`UPDATE admin_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`, [id]);
+    const pastExpiry = (id: string, column: 'idle_expires_at' | 'expires_at') =>
+      dataSource.query(`UPDATE admin_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`, [id]);
     const stored = async (id: string) => (await dataSource.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE id = $1`, [id]))[0].n as number;
 
     it('opens a session with its idle and absolute expiries, and finds it live by its token hash', async () => {

@@ -23,7 +23,7 @@ describe(`migrations (${testDatabase()} database)`, () => {
   const kind = testDatabase();
   let setup: DatabaseSetup;
   let dataSource: DataSource;
-  let drop = async () => {};
+  let drop = (): Promise<void> => Promise.resolve();
   beforeAll(async () => {
     const pg = kind === 'postgres' ? await createTestPostgresDatabase() : undefined;
     if (pg) drop = pg.drop;
@@ -42,7 +42,7 @@ describe(`migrations (${testDatabase()} database)`, () => {
     const migrated = await schemaOf(dataSource);
     expect(migrated.length).toBeGreaterThan(0);
 
-    for (let i = 0; i < ALL_MIGRATIONS.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+    for (const _migration of ALL_MIGRATIONS) await dataSource.undoLastMigration({ transaction: 'each' });
     expect(await schemaOf(dataSource)).toEqual([]);
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM migrations`)).toEqual([{ n: 0 }]);
 

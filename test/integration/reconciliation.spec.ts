@@ -27,7 +27,8 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     clock.set(at);
     return reconciliation.runOnce();
   };
-  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
+  const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
 
   /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
   async function lostCharge(options: { expiresIn?: number; expiresAt?: Date; createdAt?: Date } = {}) {
@@ -70,9 +71,17 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     await runAt(later());
     expect(await status(payment.id)).toBe('paid');
     expect(await events(payment.id)).toEqual([
-      { type: 'payment.confirmed', source: 'reconciliation', outcome: 'applied', forward: 'queued', provider_event_id: expect.stringMatching(new RegExp(`^reconcile:${payment.id}:paid:[A-Za-z0-9_-]{43}$`)) },
+      {
+        type: 'payment.confirmed',
+        source: 'reconciliation',
+        outcome: 'applied',
+        forward: 'queued',
+        provider_event_id: expect.stringMatching(new RegExp(`^reconcile:${payment.id}:paid:[A-Za-z0-9_-]{43}$`)),
+      },
     ]);
-    expect(await deliveries(payment.id)).toEqual([expect.objectContaining({ event_type: 'payment.confirmed', body: expect.objectContaining({ data: expect.objectContaining({ status: 'paid' }) }) })]);
+    expect(await deliveries(payment.id)).toEqual([
+      expect.objectContaining({ event_type: 'payment.confirmed', body: expect.objectContaining({ data: expect.objectContaining({ status: 'paid' }) }) }),
+    ]);
   });
 
   it('is not blocked by events posted to the intake with the ids reconciliation would use', async () => {
@@ -164,7 +173,9 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     for (const { chargeId } of lost) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
     // The late webhook and the reconciliation run reach each payment at the same moment.
     const intake = lost.map(({ payment, chargeId }) =>
-      http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: `evt_late_${chargeId}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } } }),
+      http(t.url, 'POST', '/webhooks/sandbox', {
+        body: { event: 'payment.confirmed', id: `evt_late_${chargeId}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } },
+      }),
     );
     const [summary, ...answers] = await Promise.all([runAt(later()), ...intake]);
     for (const answer of answers) expect(answer.status).toBe(200);
@@ -207,7 +218,9 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     for (const { chargeId } of [broken, ...fine]) await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.confirmed' });
     // A database fault on this one payment's event, whatever the cause.
     await t.dataSource.query(`CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
-    await t.dataSource.query(`CREATE TRIGGER refuse_event BEFORE INSERT ON payment_events FOR EACH ROW WHEN (NEW.payment_id = '${broken.payment.id}') EXECUTE FUNCTION refuse_event()`);
+    await t.dataSource.query(
+      `CREATE TRIGGER refuse_event BEFORE INSERT ON payment_events FOR EACH ROW WHEN (NEW.payment_id = '${broken.payment.id}') EXECUTE FUNCTION refuse_event()`,
+    );
     try {
       const summary = await runAt(later());
       expect(summary.failed).toBeGreaterThanOrEqual(1);

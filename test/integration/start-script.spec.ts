@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildIsCurrent, stamp } = require('../../scripts/start.js') as {
-  buildIsCurrent(root: string): boolean;
-  stamp(root: string, at?: Date): void;
+  buildIsCurrent: (root: string) => boolean;
+  stamp: (root: string, at?: Date) => void;
 };
 
 const HOUR = 3600_000;

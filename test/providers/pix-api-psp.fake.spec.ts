@@ -50,11 +50,7 @@ function call(method: string, target: string, options: CallOptions = {}): Promis
   }
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   return new Promise((resolve, reject) => {
-    const identity = options.pfx
-      ? { pfx: Buffer.from(options.pfx.base64, 'base64'), passphrase: options.pfx.password }
-      : cert
-        ? { cert: cert.cert, key: cert.key }
-        : {};
+    const identity = options.pfx ? { pfx: Buffer.from(options.pfx.base64, 'base64'), passphrase: options.pfx.password } : cert ? { cert: cert.cert, key: cert.key } : {};
     const req = request(target, { method, headers, ca: pki.ca.cert, ...identity, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -84,7 +80,14 @@ async function token(psp: PixApiPsp, scope?: string): Promise<string> {
 }
 
 function chargeBody(overrides: Record<string, unknown> = {}) {
-  return { calendario: { expiracao: 3600 }, devedor: { cpf: CPF, nome: 'Fulano de Tal' }, valor: { original: '10.50' }, chave: 'fake-psp-key@example.com', solicitacaoPagador: 'Pedido 42', ...overrides };
+  return {
+    calendario: { expiracao: 3600 },
+    devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+    valor: { original: '10.50' },
+    chave: 'fake-psp-key@example.com',
+    solicitacaoPagador: 'Pedido 42',
+    ...overrides,
+  };
 }
 
 describe('the fake Pix API PSP', () => {
@@ -115,7 +118,10 @@ describe('the fake Pix API PSP', () => {
       for (const cert of [null, pki.expiredClient, pki.untrustedClient]) {
         await expect(call('GET', `${psp.url}/cob/${TXID}`, { cert, token: bearer })).rejects.toThrow();
       }
-      await eventually(() => psp.tlsRefusals, (n) => n >= 3);
+      await eventually(
+        () => psp.tlsRefusals,
+        (n) => n >= 3,
+      );
       expect(psp.requests.filter((r) => r.path.startsWith('/v2'))).toEqual([]);
     });
 
@@ -350,7 +356,7 @@ describe('the fake Pix API PSP', () => {
   });
 
   describe('profiles', () => {
-    it("Banco do Brasil: the application key is required as the gw-dev-app-key query parameter", async () => {
+    it('Banco do Brasil: the application key is required as the gw-dev-app-key query parameter', async () => {
       await start({ basePath: '/pix/v2', requiredQuery: { 'gw-dev-app-key': 'k' } });
       const t = await token(psp);
       expect(psp.url).toMatch(/\/pix\/v2$/);
@@ -419,21 +425,27 @@ describe('the Pix API document and its errata', () => {
 
   it('pixConsultadosRequiresPix: as published, a correct GET /pix answer lacks "cobs"', () => {
     const answer = { parametros, pix: [] };
-    expect(without('pixConsultadosRequiresPix').validateResponse('GET', '/pix', 200, answer, 'application/json')).toEqual([expect.stringContaining("must have required property 'cobs'")]);
+    expect(without('pixConsultadosRequiresPix').validateResponse('GET', '/pix', 200, answer, 'application/json')).toEqual([
+      expect.stringContaining("must have required property 'cobs'"),
+    ]);
     expect(pixApiValidator().validateResponse('GET', '/pix', 200, answer, 'application/json')).toEqual([]);
     expect(pixApiValidator().validateResponse('GET', '/pix', 200, { parametros }, 'application/json')).toEqual([expect.stringContaining("must have required property 'pix'")]);
   });
 
   it('listedChargesDoNotRequireIdCob: as published, no listed charge has the undefined "idCob"', () => {
     const answer = { parametros, cobs: [cob] };
-    expect(without('listedChargesDoNotRequireIdCob').validateResponse('GET', '/cob', 200, answer, 'application/json')).toEqual([expect.stringContaining("must have required property 'idCob'")]);
+    expect(without('listedChargesDoNotRequireIdCob').validateResponse('GET', '/cob', 200, answer, 'application/json')).toEqual([
+      expect.stringContaining("must have required property 'idCob'"),
+    ]);
     expect(pixApiValidator().validateResponse('GET', '/cob', 200, answer, 'application/json')).toEqual([]);
   });
 
   it('locationIsNotAUri: as published, the scheme-less location of every example is refused', () => {
     const violations = without('locationIsNotAUri').validateResponse('PUT', `/cob/${txid}`, 201, cob, 'application/json');
     expect(violations).toHaveLength(2);
-    expect(violations).toEqual(expect.arrayContaining([expect.stringContaining('body/location must match format "uri"'), expect.stringContaining('body/loc/location must match format "uri"')]));
+    expect(violations).toEqual(
+      expect.arrayContaining([expect.stringContaining('body/location must match format "uri"'), expect.stringContaining('body/loc/location must match format "uri"')]),
+    );
     expect(pixApiValidator().validateResponse('PUT', `/cob/${txid}`, 201, cob, 'application/json')).toEqual([]);
   });
 

@@ -47,7 +47,13 @@ const BANKS: Bank[] = [
   { profile: SICOOB, environment: 'production', fake: { basePath: '/pix/api/v2', copyPasteField: 'brcode', requiredHeaders: { client_id: CLIENT_ID } }, tokenDialect: true },
   { profile: BB, environment: 'sandbox', fake: { basePath: '/pix/v2', createStatus: 200, requiredQuery: { 'gw-dev-app-key': 'app-key-1' } }, extras: { app_key: 'app-key-1' } },
   { profile: ITAU, environment: 'production', fake: { basePath: '/pix_recebimentos/v2' } },
-  { profile: INTER, environment: 'sandbox', fake: { basePath: '/pix/v2', tokenPath: '/oauth/v2/token', requiredHeaders: { 'x-conta-corrente': '1234567' } }, extras: { conta_corrente: '1234567' }, bareList: true },
+  {
+    profile: INTER,
+    environment: 'sandbox',
+    fake: { basePath: '/pix/v2', tokenPath: '/oauth/v2/token', requiredHeaders: { 'x-conta-corrente': '1234567' } },
+    extras: { conta_corrente: '1234567' },
+    bareList: true,
+  },
   { profile: SANTANDER, environment: 'sandbox', fake: { basePath: '/api/v1', createStatus: 200 }, tokenDialect: true },
   { profile: SICREDI, environment: 'sandbox', fake: { basePath: '/api/v2' } },
 ];
@@ -99,7 +105,12 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     ca_pem: pki.ca.cert,
     ...bank.extras,
   });
-  const account: ProviderAccountRef<PixApiCredentials> = { id: `pa_${bank.profile.name}`, provider: bank.profile.name, ...settings, credentials: adapter.parseCredentials(input(pki.client), settings) };
+  const account: ProviderAccountRef<PixApiCredentials> = {
+    id: `pa_${bank.profile.name}`,
+    provider: bank.profile.name,
+    ...settings,
+    credentials: adapter.parseCredentials(input(pki.client), settings),
+  };
   const untrustedAccount = { ...account, id: `pa_${bank.profile.name}_untrusted`, credentials: adapter.parseCredentials(input(pki.untrustedClient), settings) };
 
   /** The next callback the receiver got, as the gateway's router hands it to the adapter. */

@@ -69,7 +69,9 @@ describe('sandbox PSP mounted in the gateway', () => {
       expiresInSeconds: 3600,
       notificationUrl: receiver.url,
     };
-    await expect(http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_503', operation: 'create' }, headers: sandboxAuth(t.config) })).resolves.toMatchObject({ status: 204 });
+    await expect(http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_503', operation: 'create' }, headers: sandboxAuth(t.config) })).resolves.toMatchObject({
+      status: 204,
+    });
     await expect(sandbox.createCharge(request)).rejects.toMatchObject({ name: 'UpstreamError', kind: 'http', upstreamStatus: 503, providerCode: 'UNAVAILABLE' });
     await expect(sandbox.createCharge(request)).resolves.toMatchObject({ txid: request.txid, status: 'pending' });
   });

@@ -76,7 +76,9 @@ export async function startTokenDialectProxy(psp: PixApiPsp, pki: TestPki, style
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 502, contentType: String(res.headers['content-type'] ?? 'application/json'), body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 502, contentType: String(res.headers['content-type'] ?? 'application/json'), body: Buffer.concat(chunks).toString('utf8') }),
+          );
           res.on('error', reject);
         },
       );
