@@ -1,4 +1,6 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import forge from 'node-forge';
 
 /**
@@ -161,8 +163,32 @@ function build(): TestPki {
 
 let cached: TestPki | undefined;
 
-/** The process's test PKI, built on first use (about a second) and shared afterwards. */
+/**
+ * Where a built PKI is kept between Jest workers and runs. Building one takes seconds of CPU (RSA
+ * signatures and PKCS#12 in node-forge), and Jest gives every spec file its own module registry, so
+ * an in-memory cache alone would rebuild it per file. The name carries this file's content hash
+ * (a change to how certificates are made starts afresh) and the UTC day: the expired certificate
+ * ended yesterday and the others begin a day back, so a day-old PKI is rebuilt rather than reused.
+ */
+function cacheFile(): string {
+  const source = createHash('sha256').update(readFileSync(__filename)).digest('hex').slice(0, 16);
+  const day = new Date().toISOString().slice(0, 10);
+  return join(__dirname, '..', '..', 'node_modules', '.cache', 'pix-gateway-tests', `pki-${source}-${day}.json`);
+}
+
+/** The test PKI: built on first use, shared by every spec and worker of the day through a file. */
 export function testPki(): TestPki {
-  cached ??= build();
+  if (cached) return cached;
+  const file = cacheFile();
+  if (existsSync(file)) {
+    cached = JSON.parse(readFileSync(file, 'utf8')) as TestPki;
+    return cached;
+  }
+  cached = build();
+  mkdirSync(dirname(file), { recursive: true });
+  // Written aside and renamed, so a worker never reads half a file.
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(cached));
+  renameSync(partial, file);
   return cached;
 }

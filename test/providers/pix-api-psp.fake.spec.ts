@@ -8,6 +8,7 @@ import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/
 import { eventually } from '../helpers/eventually';
 import { emvFields, hasValidCrc } from './emv';
 import { WebhookReceiver } from './webhook-receiver';
+import { describeOnce } from '../helpers/test-env';
 
 // The fake PSP itself, through a real HTTPS client presenting client certificates.
 
@@ -90,7 +91,7 @@ function chargeBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describe('the fake Pix API PSP', () => {
+describeOnce('the fake Pix API PSP', () => {
   let psp: PixApiPsp;
   let bearer: string;
 
@@ -384,7 +385,7 @@ describe('the fake Pix API PSP', () => {
   });
 });
 
-describe('the Pix API document and its errata', () => {
+describeOnce('the Pix API document and its errata', () => {
   const txid = 'a'.repeat(30);
   const charge = { calendario: { expiracao: 3600 }, devedor: { cpf: CPF, nome: 'Fulano' }, valor: { original: '10.50' }, chave: 'k' };
   const json = { 'content-type': 'application/json' };

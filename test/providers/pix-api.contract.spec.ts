@@ -11,6 +11,7 @@ import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../fakes/certificates';
+import { describeOnce } from '../helpers/test-env';
 import { type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { adapterScenarios, type ScenarioFailure, type ScenarioPsp, type ScenarioSetup } from './adapter-scenarios';
 import { startTokenDialectProxy, type TokenDialectProxy } from './token-dialect-proxy';
@@ -190,6 +191,9 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
   };
 }
 
-for (const bank of BANKS) {
-  adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, () => startBank(bank));
-}
+// Adapters touch no database: the scenarios run once, in the embedded project.
+describeOnce('the Pix API adapters', () => {
+  for (const bank of BANKS) {
+    adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, () => startBank(bank));
+  }
+});
