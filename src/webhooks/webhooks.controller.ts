@@ -42,15 +42,15 @@ export class WebhooksController {
     return this.intake.receive(provider, { headers: req.headers, rawBody: req.rawBody ?? Buffer.alloc(0), body: req.body }, requestState(req));
   }
 
-  @Post(':provider/:account')
+  @Post([':provider/:account', ':provider/:account/pix'])
   @HttpCode(200)
   @ApiOperation({
     summary: "Receive a provider account's callback",
     description:
-      'The provider account\'s `webhook_url`. The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read ' +
-      "back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its " +
-      'endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be ' +
-      'asked is 502, and the PSP posts again.',
+      "The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family " +
+      'each entry of `{"pix":[…]}` is read back from the PSP with the account\'s credentials, and only what the PSP confirms is applied (each ' +
+      'as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes ' +
+      'nothing; a PSP that cannot be asked is 502, and the PSP posts again.',
   })
   @ApiParam({ name: 'provider', example: 'efi' })
   @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
@@ -70,30 +70,13 @@ export class WebhooksController {
     ErrorCode.INTERNAL_ERROR,
   )
   receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
-    return this.intake.receiveForAccount(provider, account, inbound(req, ''), req.body, requestState(req));
-  }
-
-  @Post(':provider/:account/pix')
-  @HttpCode(200)
-  @ApiOperation({ summary: "Receive a provider account's Pix callback", description: 'Pix API PSPs post to `<webhook_url>/pix`: the same as the account URL itself.' })
-  @ApiParam({ name: 'provider', example: 'efi' })
-  @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
-  @ApiEnvelopeResponse(200, AccountCallbackResult)
-  @ApiErrorResponses(
-    ErrorCode.INVALID_SIGNATURE,
-    ErrorCode.VALIDATION_ERROR,
-    ErrorCode.NOT_FOUND,
-    ErrorCode.UPSTREAM_ERROR,
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-    ErrorCode.INTERNAL_ERROR,
-  )
-  receivePixForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
-    return this.intake.receiveForAccount(provider, account, inbound(req, '/pix'), req.body, requestState(req));
+    return this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req));
   }
 }
 
-/** The callback as an adapter sees it: method, the path after the account, query, headers and the raw bytes. */
-function inbound(req: FastifyRequest, path: string): InboundWebhook {
+/** The callback as an adapter sees it: method, the path after the account (`/pix` or ''), query, headers and the raw bytes. */
+function inbound(req: FastifyRequest): InboundWebhook {
+  const path = new URL(req.url, 'http://gateway').pathname.endsWith('/pix') ? '/pix' : '';
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) if (typeof value === 'string') query[name] = value;
   return { method: req.method, path, query, headers: req.headers, rawBody: req.rawBody ?? Buffer.alloc(0) };

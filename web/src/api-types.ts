@@ -341,9 +341,9 @@ export interface paths {
         put?: never;
         /**
          * Receive a provider account's callback
-         * @description The provider account's `webhook_url`. The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
          */
-        post: operations["WebhooksController_receiveForAccount"];
+        post: operations["WebhooksController_receiveForAccount[0]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -360,10 +360,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a provider account's Pix callback
-         * @description Pix API PSPs post to `<webhook_url>/pix`: the same as the account URL itself.
+         * Receive a provider account's callback
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
          */
-        post: operations["WebhooksController_receivePixForAccount"];
+        post: operations["WebhooksController_receiveForAccount[1]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2739,7 +2739,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_receiveForAccount: {
+    "WebhooksController_receiveForAccount[0]": {
         parameters: {
             query?: never;
             header?: never;
@@ -2828,7 +2828,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_receivePixForAccount: {
+    "WebhooksController_receiveForAccount[1]": {
         parameters: {
             query?: never;
             header?: never;
@@ -2838,7 +2838,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             200: {
