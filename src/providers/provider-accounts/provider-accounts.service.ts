@@ -13,6 +13,13 @@ import { ProviderAccount } from './provider-account.entity';
 import { ProviderAccountRepository } from './provider-account.repository';
 import type { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
 
+/** An account ready for its adapter: the row, the adapter, and the credentials opened and parsed. */
+export interface ResolvedAccount {
+  account: ProviderAccount;
+  adapter: ProviderAdapter;
+  ref: ProviderAccountRef;
+}
+
 /**
  * Provider accounts (docs/providers.md): credentials checked for shape by their adapter before
  * anything is stored, sealed with SECRETS_KEY, never returned or logged; only their summary is shown.
@@ -78,7 +85,7 @@ export class ProviderAccountsService {
 
   /** Obtains a token and makes one read at the PSP. Never throws for a PSP that fails: that is the answer. */
   async check(id: string): Promise<ProviderAccountCheckView> {
-    let resolved: Awaited<ReturnType<ProviderAccountsService['resolve']>>;
+    let resolved: ResolvedAccount;
     try {
       resolved = await this.resolve(id);
     } catch (error) {
@@ -112,8 +119,29 @@ export class ProviderAccountsService {
    * gateway runs with another SECRETS_KEY): that is 502 UPSTREAM_ERROR naming the account and the
    * reason, never a 500, and the operator replaces the credentials.
    */
-  async resolve(id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef }> {
-    const account = await this.find(id);
+  async resolve(id: string): Promise<ResolvedAccount> {
+    return this.open(await this.find(id));
+  }
+
+  /** The account if it exists and is active (routing skips inactive ones); its credentials parsed. */
+  async resolveIfActive(id: string): Promise<ResolvedAccount | null> {
+    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    return account?.active ? this.open(account) : null;
+  }
+
+  /**
+   * The account a callback names, under the provider its URL names: anything else is 404, so a URL
+   * cannot borrow another provider's account. Inactive accounts still take callbacks: their
+   * payments keep being confirmed after routing stops choosing them.
+   */
+  async resolveForCallback(provider: string, id: string): Promise<ResolvedAccount> {
+    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    if (account?.provider !== provider) throw AppError.notFound('No such provider account.');
+    return this.open(account);
+  }
+
+  /** Opens and parses a loaded account's credentials (see resolve for what an unusable one answers). */
+  private open(account: ProviderAccount): ResolvedAccount {
     const adapter = this.adapterFor(account.provider);
     const settings: AccountSettings = { environment: account.environment, baseUrl: account.baseUrl, tokenUrl: account.tokenUrl, pixKey: account.pixKey };
     let credentials: unknown;
@@ -124,24 +152,6 @@ export class ProviderAccountsService {
       throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The provider account ${account.id} cannot be used: ${reason}. Replace its credentials.`, cause: error });
     }
     return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
-  }
-
-  /** The account if it exists and is active (routing skips inactive ones); its credentials parsed. */
-  async resolveIfActive(id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef } | null> {
-    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
-    if (!account?.active) return null;
-    return this.resolve(id);
-  }
-
-  /**
-   * The account a callback names, under the provider its URL names: anything else is 404, so a URL
-   * cannot borrow another provider's account. Inactive accounts still take callbacks: their
-   * payments keep being confirmed after routing stops choosing them.
-   */
-  async resolveForCallback(provider: string, id: string): Promise<{ account: ProviderAccount; adapter: ProviderAdapter; ref: ProviderAccountRef }> {
-    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
-    if (account?.provider !== provider) throw AppError.notFound('No such provider account.');
-    return this.resolve(id);
   }
 
   /** Where the PSP must post this account's events. */
