@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDirs } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { describeOn } from '../helpers/test-env';
 
@@ -8,13 +8,7 @@ import { describeOn } from '../helpers/test-env';
 jest.setTimeout(180_000);
 
 describeOn('embedded', 'the lock file is the embedded database’s')('gateway process', () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-proc-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const tempDir = tempDirs('gw-proc-');
 
   it('refuses a second process on the same embedded data directory', async () => {
     const dataDir = tempDir();

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDirs } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { http } from '../helpers/http';
 import { describeOn } from '../helpers/test-env';
@@ -12,13 +12,7 @@ import { describeOn } from '../helpers/test-env';
 jest.setTimeout(180_000);
 
 describeOn('embedded', 'generated credentials are kept in DATA_DIR, the embedded database’s')('gateway process', () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-proc-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const tempDir = tempDirs('gw-proc-');
 
   it('refuses insecure settings under NODE_ENV=production with one clear line each', async () => {
     const gw = await startGatewayProcess(

@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';
+import { tempDirs } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
 import { http } from '../helpers/http';
 import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
@@ -15,13 +15,7 @@ import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
 jest.setTimeout(180_000);
 
 describeOn('embedded', 'closing the embedded database and its lock file is what it checks')('gateway process', () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-proc-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const tempDir = tempDirs('gw-proc-');
 
   it('on SIGTERM lets the request in flight finish, then closes the database and exits 0', async () => {
     // The provider: a standalone sandbox PSP behind a proxy that holds each create until released.

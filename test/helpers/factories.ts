@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { newId } from '../../src/common/ids';
@@ -6,6 +9,7 @@ import { generateApiKey } from '../../src/merchants/api-key-material';
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
+import type { CreateChargeRequest } from '../../src/providers/payment-provider';
 import type { TestApp } from './test-app';
 
 export interface MerchantFixture {
@@ -77,5 +81,32 @@ export function paymentBody(overrides: Record<string, unknown> = {}): Record<str
     description: 'Pedido 1234',
     externalId: `order-${randomBytes(4).toString('hex')}`,
     ...overrides,
+  };
+}
+
+/** A provider charge request as the payments service makes one, for adapter and contract specs. */
+export function chargeRequest(notificationUrl: string, overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequest {
+  return {
+    paymentId: `pay_${randomBytes(8).toString('hex')}`,
+    txid: randomBytes(16).toString('hex'),
+    amountCents: 1050,
+    currency: 'BRL',
+    description: 'Pedido 1234',
+    externalId: `order-${randomBytes(4).toString('hex')}`,
+    debtor: { document: '12345678909', name: 'Ana Souza' },
+    expiresInSeconds: 3600,
+    notificationUrl,
+    ...overrides,
+  };
+}
+
+/** Temporary directories for one spec file, each removed after its tests (afterAll). */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
   };
 }

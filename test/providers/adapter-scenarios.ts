@@ -3,6 +3,7 @@ import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/payment-provider';
 import { type InboundWebhook, type ProviderAccountRef, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from './emv';
+import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
 /** Failures a PSP fake can be told to produce on the next charge call. */
 export type ScenarioFailure = 'http_503' | 'problem_400' | 'timeout' | 'malformed' | 'down';
@@ -79,18 +80,7 @@ export function adapterScenarios<C>(label: string, start: () => Promise<Scenario
     let account: ProviderAccountRef<C>;
     let psp: ScenarioPsp;
 
-    const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequest => ({
-      paymentId: `pay_${randomBytes(8).toString('hex')}`,
-      txid: randomBytes(16).toString('hex'),
-      amountCents: 1050,
-      currency: 'BRL',
-      description: 'Pedido 1234',
-      externalId: `order-${randomBytes(4).toString('hex')}`,
-      debtor: { document: '12345678909', name: 'Ana Souza' },
-      expiresInSeconds: 3600,
-      notificationUrl: setup.webhookUrl,
-      ...overrides,
-    });
+    const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}) => newChargeRequest(setup.webhookUrl, overrides);
     const lookup = (charge: ProviderCharge) => ({ txid: charge.txid, providerPaymentId: charge.providerPaymentId });
     const refundId = () => `ref_${randomBytes(12).toString('hex')}`;
     const paidCharge = async (amountCents = 1050) => {

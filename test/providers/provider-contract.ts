@@ -12,6 +12,7 @@ import {
 } from '../../src/providers/payment-provider';
 import { hasValidCrc } from './emv';
 import { WebhookReceiver } from './webhook-receiver';
+import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
 /** Failures every fake provider can be told to produce (the sandbox's `_control/failures` modes). */
 export type ContractFailureMode = 'timeout' | 'reset' | 'http_500' | 'http_503' | 'http_400' | 'http_422' | 'malformed';
@@ -68,18 +69,7 @@ export function providerContract(label: string, startFake: () => Promise<Provide
     let receiver: WebhookReceiver;
     let provider: PaymentProvider;
 
-    const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequest => ({
-      paymentId: `pay_${randomBytes(8).toString('hex')}`,
-      txid: randomBytes(16).toString('hex'),
-      amountCents: 1050,
-      currency: 'BRL',
-      description: 'Pedido 1234',
-      externalId: `order-${randomBytes(4).toString('hex')}`,
-      debtor: { document: '12345678909', name: 'Ana Souza' },
-      expiresInSeconds: 3600,
-      notificationUrl: receiver.url,
-      ...overrides,
-    });
+    const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}) => newChargeRequest(receiver.url, overrides);
 
     const eventFor = async (charge: ProviderCharge, type: ProviderEventType): Promise<WebhookRequest> => {
       await fake.simulate(charge, type);
