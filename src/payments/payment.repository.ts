@@ -26,7 +26,8 @@ export interface PaymentListFilter {
 
 /** A payment locked for a provider event, with where its merchant wants to hear about it. */
 export interface PaymentLockedForEvent {
-  payment: Payment;
+  /** What deciding and forwarding an event reads; not the stored BR Code and QR image, which are large. */
+  payment: Pick<Payment, 'id' | 'merchantId' | 'status' | 'amountCents' | 'externalId' | 'provider' | 'paidAt'>;
   webhookUrl: string | null;
 }
 
@@ -121,7 +122,7 @@ export class PaymentRepository {
   async lockForProviderEvent(tx: EntityManager, provider: string, ref: string, accountId: string | null = null): Promise<PaymentLockedForEvent | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
-      `SELECT p.*, m.webhook_url AS merchant_webhook_url
+      `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.external_id, p.provider, p.paid_at, m.webhook_url AS merchant_webhook_url
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
         WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2) AND p.provider_account_id IS NOT DISTINCT FROM $3
         ORDER BY (p.id = $2) DESC

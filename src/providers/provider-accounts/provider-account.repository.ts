@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { sqlRows } from '../../database/sql';
 import { MerchantProviderAccount, ProviderAccount } from './provider-account.entity';
 
 /** Every query of the `provider_accounts` table. */
@@ -37,8 +38,11 @@ export class MerchantProviderAccountRepository {
 
   /** The merchant's account ids, first choice first. */
   async listForMerchant(merchantId: string): Promise<string[]> {
-    const rows = await this.links.find({ where: { merchantId }, order: { position: 'ASC' } });
-    return rows.map((row) => row.accountId);
+    // Raw SQL: this runs on every payment create, where TypeORM's find() costs more CPU than the query.
+    const rows = await sqlRows<{ account_id: string }>(this.links.manager, 'SELECT account_id FROM merchant_provider_accounts WHERE merchant_id = $1 ORDER BY position', [
+      merchantId,
+    ]);
+    return rows.map((row) => row.account_id);
   }
 
   /** The lists of several merchants at once (the admin merchant list). */
