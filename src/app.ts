@@ -9,7 +9,6 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './common/auth/admin-auth.guard';
-import { bearerMatches } from './common/auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { registerAccessLog } from './common/http/access-log';
@@ -20,7 +19,7 @@ import { Clock } from './common/clock';
 import { AppConfig } from './config/app-config';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
-import { sandboxServer } from './providers/sandbox/server/sandbox-server';
+import { type OperatorAccess, ProviderRouteMounts } from './providers/provider-adapters';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -45,9 +44,6 @@ const DEFAULT_TIMEOUTS: ConnectionTimeouts = { headersMs: 10_000, requestMs: 30_
 
 /** Paths whose answers are API data: never stored by a browser or a proxy cache. */
 const API_PATH = /^\/(v1|admin\/api|webhooks|health|metrics)(\/|\?|$)/;
-
-/** The simulated PSP answers with its own bodies (see below), so the gateway's input rules and envelope stop at its door. */
-const SANDBOX_PATH = /^\/sandbox(\/|\?|$)/;
 
 /**
  * Builds the gateway on Fastify: request ids, the 64 KiB body limit, JSON-only bodies (415
@@ -130,13 +126,21 @@ export async function createApp(
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
-  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics));
+  const providerRoutes = app.get(ProviderRouteMounts).routes;
+  // Provider routes answer with their own bodies, so the gateway's input rules and envelope stop at their door.
+  const providerPath = (url: string) => providerRoutes.some(({ prefix }) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
+  registerAccessLog(
+    fastify,
+    () => PinoLogger.root,
+    app.get(GatewayMetrics),
+    providerRoutes.map((routes) => routes.prefix),
+  );
 
   // Hostile input is refused before any handler, guard or database sees it (a NUL reaches
   // PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
   // query the gateway reads, DTO-validated or not (webhook intake keeps its raw body).
   fastify.addHook('preValidation', async (req) => {
-    if (SANDBOX_PATH.test(req.url)) return;
+    if (providerPath(req.url)) return;
     const problems = [...findInputProblems(req.body, 'body'), ...findInputProblems(req.query, 'query')];
     if (problems.length > 0) throw AppError.validation(problems);
   });
@@ -145,29 +149,21 @@ export async function createApp(
   await app.register(fastifyCookie);
   await registerDashboard(app);
 
-  // The simulated PSP (docs/sandbox.md): a plain Fastify plugin with its own bodies, parser and error
-  // handling, so its answers are the sandbox's, not the gateway's envelope. In production it only
-  // posts events back to this gateway. Only the sandbox adapter (with its API token), the admin
-  // token or a dashboard session may use it; the admin checks are the admin API's own guard.
-  if (config.sandboxEnabled) {
-    const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
-    await app.register(sandboxServer, {
-      prefix: '/sandbox',
-      webhookSecret: config.sandboxWebhookSecret?.reveal(),
-      notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
-      allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
-      authorize: async (request) => {
-        if (bearerMatches(request, config.sandboxApiToken.reveal())) return true;
-        try {
-          return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
-        } catch (error) {
-          // A plain 401 gets the sandbox's own answer, which names every way in; 403 (CSRF) and 429 pass through.
-          if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
-          throw error;
-        }
-      },
-    });
-  }
+  // Routes providers serve themselves (a simulated PSP; docs/architecture.md, Providers), each a Fastify plugin
+  // answering in its own shape. Operators reach them with the admin API's own guard.
+  const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
+  const access: OperatorAccess = {
+    isOperator: async (request) => {
+      try {
+        return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
+      } catch (error) {
+        // A plain 401 gets the provider's own answer; 403 (CSRF) and 429 pass through.
+        if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
+        throw error;
+      }
+    },
+  };
+  for (const routes of providerRoutes) await routes.register(fastify, access);
 
   setupOpenApi(app);
   await app.init();

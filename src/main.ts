@@ -2,19 +2,29 @@ import 'reflect-metadata';
 import { closeGracefully, createApp } from './app';
 import { ConfigError, loadConfig, LOCAL_SECRETS_FILE } from './config/load-config';
 
+/** Settings refused at boot, by loadConfig or by a module that checks its own (a provider's): one line each. */
+function exitOnConfigError(error: unknown): void {
+  if (!(error instanceof ConfigError)) return;
+  for (const problem of error.problems) console.error(`config: ${problem}`);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
   let loaded;
   try {
     loaded = loadConfig(process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      for (const problem of error.problems) console.error(`config: ${problem}`);
-      process.exit(1);
-    }
+    exitOnConfigError(error);
     throw error;
   }
   const { config, generated } = loaded;
-  const app = await createApp(config);
+  let app;
+  try {
+    app = await createApp(config);
+  } catch (error) {
+    exitOnConfigError(error);
+    throw error;
+  }
   // On SIGTERM/SIGINT: stop accepting connections, let requests and deliveries in flight finish
   // (at most SHUTDOWN_TIMEOUT_MS), close the database, exit 0. A second signal exits at once, and
   // so does a shutdown that hangs well past its bound.

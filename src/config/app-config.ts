@@ -38,19 +38,9 @@ export class AppConfig {
   /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
   readonly secretsKey: Secret<Buffer>;
   readonly publicBaseUrl: string;
+  /** DEFAULT_PROVIDER: the provider of merchants that name none and have no provider accounts, charged through its built-in account. */
   readonly defaultProvider: string;
   readonly webhookAllowPrivateUrls: boolean;
-  readonly sandboxWebhookSecret?: Secret;
-  /** Whether the gateway serves the simulated PSP under /sandbox. */
-  readonly sandboxEnabled: boolean;
-  /** Where the sandbox adapter calls the simulated PSP. */
-  readonly sandboxBaseUrl: string;
-  /**
-   * The bearer credential the sandbox adapter presents to the simulated PSP, as a real PSP client
-   * presents its API key: SANDBOX_API_TOKEN, else derived from SECRETS_KEY (so every process on one
-   * database agrees on it without another setting).
-   */
-  readonly sandboxApiToken: Secret;
   /** Largest payment amount, in centavos. */
   readonly maxAmountCents: number;
   readonly idempotencyTtlSeconds: number;
@@ -89,6 +79,12 @@ export class AppConfig {
    * none, a number trusts that many hops, a list trusts those addresses and CIDR ranges.
    */
   readonly trustProxy: false | number | string[];
+  /**
+   * The environment this configuration was read from, for the modules that validate settings of
+   * their own at boot (a provider's built-in configuration lives with its adapter, not here).
+   * Secret as a whole: it holds every credential.
+   */
+  readonly environment: Secret<Readonly<Record<string, string | undefined>>>;
   /** On SIGTERM, how long requests and deliveries in flight may take to finish before the process closes anyway. */
   readonly shutdownTimeoutMs: number;
 

@@ -33,7 +33,6 @@ describe('loadConfig', () => {
     ['an admin password shorter than 12 characters', { ADMIN_PASSWORD: 'short-pass1' }, /ADMIN_PASSWORD must be at least 12 characters/],
     ['a plain-HTTP public URL', { PUBLIC_BASE_URL: 'http://pix.example.com' }, /PUBLIC_BASE_URL must be https:\/\//],
     ['no public URL (the default is http://localhost)', { PUBLIC_BASE_URL: undefined }, /PUBLIC_BASE_URL must be https:\/\//],
-    ['the sandbox enabled without a webhook secret', { SANDBOX_ENABLED: 'true' }, /SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET/],
     ['no SECRETS_KEY', { SECRETS_KEY: undefined }, /requires SECRETS_KEY/],
     ['no DATABASE_URL', { DATABASE_URL: undefined }, /requires DATABASE_URL/],
   ])('refuses production with %s, in one line naming it', (_what, change, message) => {
@@ -45,13 +44,15 @@ describe('loadConfig', () => {
     expect(problems({ ...PRODUCTION, ADMIN_API_TOKEN: 'y'.repeat(20), ADMIN_PASSWORD: 'short', PUBLIC_BASE_URL: 'http://x.example' })).toHaveLength(3);
   });
 
-  it('allows a sandbox in production when its events are signed', () => {
-    expect(problems({ ...PRODUCTION, SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: 'sandbox-secret-0123456789' })).toEqual([]);
+  it('keeps development permissive: short token of 16+, plain HTTP', () => {
+    const { config } = loadConfig({ ADMIN_API_TOKEN: 'z'.repeat(16), DATA_DIR: ':memory:' }, { persistGenerated: false });
+    expect(config).toMatchObject({ isProduction: false, publicBaseUrl: 'http://localhost:3000' });
   });
 
-  it('keeps development permissive: short token of 16+, plain HTTP, unsigned sandbox', () => {
-    const { config } = loadConfig({ ADMIN_API_TOKEN: 'z'.repeat(16), DATA_DIR: ':memory:' }, { persistGenerated: false });
-    expect(config).toMatchObject({ isProduction: false, sandboxEnabled: true, publicBaseUrl: 'http://localhost:3000' });
+  it('keeps the environment for modules with settings of their own, hidden from logs', () => {
+    const { config } = loadConfig({ DATA_DIR: ':memory:', SOME_PROVIDER_SETTING: 'x' }, { persistGenerated: false });
+    expect(config.environment.reveal().SOME_PROVIDER_SETTING).toBe('x');
+    expect(JSON.stringify(config)).not.toContain('SOME_PROVIDER_SETTING');
   });
 
   describe('TRUST_PROXY', () => {
@@ -82,16 +83,5 @@ describe('loadConfig', () => {
     expect(config.redisUrl?.reveal()).toBe('redis://127.0.0.1:6379');
     expect(String(config.metricsToken)).toBe('[secret]');
     expect(config.shutdownTimeoutMs).toBe(10_000);
-  });
-
-  it('takes SANDBOX_API_TOKEN (16+ characters), else derives one from SECRETS_KEY', () => {
-    expect(problems({ DATA_DIR: ':memory:', SANDBOX_API_TOKEN: 'short' })).toEqual([expect.stringContaining('SANDBOX_API_TOKEN')]);
-    const given = loadConfig({ DATA_DIR: ':memory:', SANDBOX_API_TOKEN: 's'.repeat(16) }, { persistGenerated: false }).config;
-    expect(given.sandboxApiToken.reveal()).toBe('s'.repeat(16));
-    expect(String(given.sandboxApiToken)).toBe('[secret]');
-    const derived = loadConfig(PRODUCTION, { persistGenerated: false }).config.sandboxApiToken.reveal();
-    expect(derived).toMatch(/^sbx_[A-Za-z0-9_-]{43}$/);
-    expect(loadConfig(PRODUCTION, { persistGenerated: false }).config.sandboxApiToken.reveal()).toBe(derived);
-    expect(loadConfig({ ...PRODUCTION, SECRETS_KEY: 'c'.repeat(64) }, { persistGenerated: false }).config.sandboxApiToken.reveal()).not.toBe(derived);
   });
 });

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -42,7 +42,7 @@ function parseIntStrict(env: Env, name: string, fallback: number, problems: stri
   return value;
 }
 
-function parseBool(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+export function parseBool(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (['true', '1', 'yes'].includes(raw)) return true;
@@ -104,11 +104,6 @@ function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
   writeFileSync(join(dataDir, LOCAL_SECRETS_FILE), JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
 }
 
-/** The sandbox adapter's credential when SANDBOX_API_TOKEN is unset: a one-way function of SECRETS_KEY. */
-export function deriveSandboxApiToken(secretsKey: Buffer): string {
-  return `sbx_${createHmac('sha256', secretsKey).update('pix-gateway/sandbox-api-token').digest('base64url')}`;
-}
-
 /**
  * Reads and validates the environment (every variable is in the README's Configuration table). Missing admin credentials and
  * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
@@ -140,26 +135,19 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   if (!isProduction && env.ADMIN_API_TOKEN !== undefined && env.ADMIN_API_TOKEN.length < 16) problems.push('ADMIN_API_TOKEN must be at least 16 characters.');
   if (env.SECRETS_KEY !== undefined && !/^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY.trim())) problems.push('SECRETS_KEY must be 64 hex characters (32 bytes).');
 
-  const sandboxWebhookSecret = env.SANDBOX_WEBHOOK_SECRET || undefined;
-  const sandboxEnabled = parseBool(env, 'SANDBOX_ENABLED', !isProduction, problems);
   const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL.');
   else if (isProduction && !publicBaseUrl.startsWith('https://')) {
     problems.push(`PUBLIC_BASE_URL must be https:// in production (providers post payer data to it), got "${publicBaseUrl}".`);
   }
-  // In production every event that moves a payment must be authenticated: a sandbox served there signs its events.
-  if (isProduction && sandboxEnabled && !sandboxWebhookSecret) {
-    problems.push('SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET, so that nobody can post unsigned sandbox events.');
-  }
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters.');
-  const sandboxApiToken = env.SANDBOX_API_TOKEN || undefined;
-  if (sandboxApiToken !== undefined && sandboxApiToken.length < 16) problems.push('SANDBOX_API_TOKEN must be at least 16 characters.');
-  const sandboxBaseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${port}/sandbox`).replace(/\/+$/, '');
+  // The documented default is the built-in simulated PSP (the README's Configuration table): a name like
+  // PORT's 3000, which no code branches on; the providers module resolves it to that adapter's built-in account.
   const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
-  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name such as "sandbox".');
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name (lower-case letters, digits, - and _).');
 
   const deliveryTimeoutMs = parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000);
   // The lease must outlast an attempt (timeout, then recording it), or a slow attempt's delivery
@@ -168,7 +156,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   if (deliveryLeaseMs < deliveryTimeoutMs + 1_000)
     problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
 
-  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey' | 'sandboxApiToken'> = {
+  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'> = {
     nodeEnv,
     isProduction,
     port,
@@ -178,9 +166,6 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     publicBaseUrl,
     defaultProvider,
     webhookAllowPrivateUrls: parseBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', !isProduction, problems),
-    sandboxWebhookSecret: sandboxWebhookSecret ? new Secret(sandboxWebhookSecret) : undefined,
-    sandboxEnabled,
-    sandboxBaseUrl,
     maxAmountCents: parseAmountToCents(env, 'MAX_PAYMENT_AMOUNT', 100_000_000, problems),
     idempotencyTtlSeconds: parseIntStrict(env, 'IDEMPOTENCY_TTL_HOURS', 24, problems, 1, 24 * 365) * 3600,
     idempotencyLockSeconds: parseIntStrict(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, problems, 1, 3600),
@@ -199,6 +184,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     metricsToken: metricsToken ? new Secret(metricsToken) : undefined,
     trustProxy: parseTrustProxy(env, problems),
     shutdownTimeoutMs: parseIntStrict(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, problems, 0, 600_000),
+    environment: new Secret({ ...env }),
   };
   if (problems.length) throw new ConfigError(problems);
 
@@ -225,7 +211,6 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     adminEmail,
     adminPassword: new Secret(adminPassword),
     secretsKey: new Secret(Buffer.from(secretsKeyHex, 'hex')),
-    sandboxApiToken: new Secret(sandboxApiToken ?? deriveSandboxApiToken(Buffer.from(secretsKeyHex, 'hex'))),
   });
   return { config, generated };
 }

@@ -5,7 +5,7 @@ import { decodeCursor, toPage } from '../common/http/cursor';
 import { hasIdShape, newId } from '../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
-import { ProviderRegistry } from '../providers/provider-registry';
+import { ProviderAdapters } from '../providers/provider-adapters';
 import { generateApiKey } from './api-key-material';
 import { ApiKeyRepository, ApiKeySummary } from './api-key.repository';
 import type { CreateMerchantDto } from './dto/create-merchant.dto';
@@ -58,7 +58,7 @@ export class AdminMerchantsService {
     private readonly keys: ApiKeyRepository,
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
-    private readonly providers: ProviderRegistry,
+    private readonly providers: ProviderAdapters,
     private readonly accounts: ProviderAccountRepository,
     private readonly accountLists: MerchantProviderAccountRepository,
     private readonly config: AppConfig,
@@ -176,9 +176,10 @@ export class AdminMerchantsService {
 
     if (dto.provider === null) settings.provider = null;
     else if (dto.provider !== undefined) {
-      if (this.providers.has(dto.provider)) settings.provider = dto.provider;
+      // A merchant's own provider is for when it has no accounts: it must have a built-in account.
+      if (this.providers.builtIn(dto.provider)) settings.provider = dto.provider;
       else {
-        const known = this.providers.names();
+        const known = this.providers.builtInNames();
         errors.push({ field: 'provider', message: `provider must be ${known.length ? `one of: ${known.join(', ')}` : 'a registered provider'} (or null for the default)` });
       }
     }

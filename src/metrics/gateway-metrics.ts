@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { UpstreamError } from '../providers/payment-provider';
+import { UpstreamError } from '../providers/provider-adapter';
 
 /** Route label of a request no route matched: one value, so scanners cannot grow the series. */
 export const UNMATCHED_ROUTE = 'unmatched';

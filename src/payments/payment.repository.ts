@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
-import type { PixPaymentDetails } from '../providers/payment-provider';
+import type { PixPaymentDetails } from '../providers/provider-adapter';
 import type { PaymentStatus } from './payment-status';
 import { Payment } from './payment.entity';
 

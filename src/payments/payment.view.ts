@@ -33,7 +33,7 @@ export class PaymentView {
   @ApiProperty({ example: 'order-1234' }) externalId: string;
   @ApiProperty({ type: RecipientView }) recipient: RecipientView;
   @ApiProperty({ type: PixView }) pix: PixView;
-  @ApiProperty({ example: 'sandbox' }) provider: string;
+  @ApiProperty({ example: 'efi' }) provider: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'sbx_8f2k…' }) providerPaymentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

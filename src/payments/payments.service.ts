@@ -10,12 +10,10 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
-import { type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../providers/payment-provider';
 import { pixTxid } from '../providers/pix-api/txid';
-import { CredentialsError } from '../providers/provider-adapter';
+import { CredentialsError, type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { MerchantProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
-import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
-import { ProviderRegistry } from '../providers/provider-registry';
+import { AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
@@ -24,13 +22,9 @@ import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
 import { upstreamToAppError } from '../providers/upstream-errors';
 
-/** A provider (account or built-in) a payment is charged at. */
-interface ChargeTarget {
-  name: string;
-  accountId: string | null;
-  notificationUrl: string;
+/** Where a payment is charged: an account (stored or built-in), and how its txid is chosen. */
+interface ChargeTarget extends AccountTarget {
   txid(claim: IdempotencyClaim, idempotencyKey: string): string;
-  createCharge(request: CreateChargeRequest): Promise<ProviderCharge>;
 }
 
 /** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
@@ -41,7 +35,6 @@ export class PaymentsService {
   constructor(
     private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
-    private readonly providers: ProviderRegistry,
     private readonly idempotency: IdempotencyService,
     private readonly metrics: GatewayMetrics,
     private readonly accounts: ProviderAccountsService,
@@ -61,7 +54,8 @@ export class PaymentsService {
       ]);
     }
     const amountCents = this.amountInCents(dto.amount);
-    const provider = await this.target(merchant);
+    const target = await this.target(merchant);
+    const provider = target.adapter;
 
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') {
@@ -70,20 +64,22 @@ export class PaymentsService {
     }
     const claim = outcome.claim;
 
-    const txid = provider.txid(claim, key);
+    const txid = target.txid(claim, key);
     let charge: ProviderCharge;
     try {
-      charge = await provider.createCharge({
-        paymentId: claim.paymentId,
-        txid,
-        amountCents,
-        currency: 'BRL',
-        description: dto.description ?? null,
-        externalId: dto.externalId,
-        debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
-        expiresInSeconds: this.config.pixExpirySeconds,
-        notificationUrl: provider.notificationUrl,
-      });
+      charge = await this.metrics.timeProviderCall(target.metricsLabel, 'create_charge', () =>
+        provider.createCharge(target.ref, {
+          paymentId: claim.paymentId,
+          txid,
+          amountCents,
+          currency: 'BRL',
+          description: dto.description ?? null,
+          externalId: dto.externalId,
+          debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
+          expiresInSeconds: this.config.pixExpirySeconds,
+          notificationUrl: target.notificationUrl,
+        }),
+      );
       if (charge.txid !== txid || charge.amountCents !== amountCents) {
         throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
       }
@@ -98,7 +94,7 @@ export class PaymentsService {
     }
 
     try {
-      return await this.complete(claim, provider, charge, dto, amountCents, request.requestId);
+      return await this.complete(claim, target, charge, dto, amountCents, request.requestId);
     } catch (error) {
       this.count(provider.name, 'failed');
       await this.idempotency.release(claim);
@@ -117,7 +113,7 @@ export class PaymentsService {
   /**
    * Where this merchant's payments are charged: its first active provider account (docs/providers.md;
    * falling back across several accounts comes with routing), or, with no accounts, its provider's
-   * built-in configuration as before accounts existed.
+   * built-in account, as before accounts existed.
    */
   private async target(merchant: AuthenticatedMerchant): Promise<ChargeTarget> {
     const accountIds = await this.accountLists.listForMerchant(merchant.id);
@@ -128,30 +124,18 @@ export class PaymentsService {
         throw error;
       });
       if (!resolved) continue;
-      const { adapter, ref, account } = resolved;
-      return {
-        name: adapter.name,
-        accountId: account.id,
-        notificationUrl: this.accounts.webhookUrl(account),
-        // The PSP's idempotency key, derived from what identifies the request: a retry, even one
-        // whose idempotency record was lost, asks this account for the same charge.
-        txid: (_claim, key) => pixTxid(merchant.id, key, account.id),
-        createCharge: (request) => this.metrics.timeProviderCall(account.id, 'create_charge', () => adapter.createCharge(ref, request)),
-      };
+      const account = resolved.account;
+      // The PSP's idempotency key, derived from what identifies the request: a retry, even one
+      // whose idempotency record was lost, asks this account for the same charge.
+      return { ...this.accounts.target(resolved), txid: (_claim, key) => pixTxid(merchant.id, key, account.id) };
     }
     const providerName = merchant.provider ?? this.config.defaultProvider;
-    const provider = this.providers.find(providerName);
-    if (!provider) {
+    const builtIn = this.accounts.builtIn(providerName);
+    if (!builtIn) {
       this.count(providerName, 'failed');
       throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
     }
-    return {
-      name: provider.name,
-      accountId: null,
-      notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider.name}`,
-      txid: (claim) => claim.txid,
-      createCharge: (request) => provider.createCharge(request),
-    };
+    return { ...builtIn, txid: (claim) => claim.txid };
   }
 
   private count(provider: string, outcome: PaymentCreateOutcome): void {
@@ -169,7 +153,7 @@ export class PaymentsService {
 
   private async complete(
     claim: IdempotencyClaim,
-    provider: ChargeTarget,
+    target: ChargeTarget,
     charge: ProviderCharge,
     dto: CreatePaymentDto,
     amountCents: number,
@@ -187,14 +171,14 @@ export class PaymentsService {
       recipientDocument: normaliseDocument(dto.recipientDocument),
       recipientName: dto.recipientName,
       method: 'pix',
-      provider: provider.name,
+      provider: target.adapter.name,
       providerPaymentId: charge.providerPaymentId,
       txid: charge.txid,
       pixCopyPaste: charge.copyPaste,
       pixQrPng: renderQrPngDataUrl(charge.copyPaste),
       expiresAt: charge.expiresAt,
       paidAt: charge.paidAt,
-      providerAccountId: provider.accountId,
+      providerAccountId: target.accountId,
       endToEndId: charge.pix?.endToEndId ?? null,
       paidAmountCents: charge.pix?.paidAmountCents ?? null,
       payerName: charge.pix?.payer?.name ?? null,
@@ -202,15 +186,16 @@ export class PaymentsService {
       createdAt: now,
       updatedAt: now,
     } satisfies Payment);
-    const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider.name));
+    const provider = target.adapter.name;
+    const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider));
 
     // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.
     const inserted = await this.payments.insertCompletingClaim(payment, claim, body);
     if (!inserted) {
-      this.count(provider.name, 'replayed');
+      this.count(provider, 'replayed');
       return this.idempotency.replayOrInProgress(claim);
     }
-    this.count(provider.name, 'created');
+    this.count(provider, 'created');
     return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 }

@@ -1,5 +1,4 @@
 import type { PaymentStatus } from '../payments/payment-status';
-import type { CreateChargeRequest, ProviderCharge, ProviderEvent, ProviderHealth } from './payment-provider';
 
 /**
  * The provider interface that carries real PSPs (docs/providers.md): every call names the provider
@@ -55,8 +54,38 @@ export interface ProviderAdapter<C = unknown> {
   /** Obtains a token (where the PSP has them) and makes one cheap read. */
   check(account: ProviderAccountRef<C>): Promise<ProviderHealth>;
 
+  /**
+   * The account a merchant with no provider accounts is charged through when this provider is its
+   * `provider` (or DEFAULT_PROVIDER), and that `POST /webhooks/<name>` receives for: the provider's
+   * built-in configuration. Absent for real PSPs, whose credentials exist only on accounts.
+   */
+  builtInAccount?(): ProviderAccountRef<C>;
+
+  /**
+   * Test PSPs only: makes `event` happen to a charge, and the PSP then sends its callback as it
+   * would for a real payer. Behind the dashboard's "simulate" buttons.
+   */
+  simulateEvent?(account: ProviderAccountRef<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
+
   /** Releases what the adapter holds (kept-alive connections per account) at shutdown. */
   close?(): void;
+}
+
+export interface SimulatedEventRequest {
+  event: ProviderEventType;
+  /** The amount the event reports, when it should differ from the charge's (tests of mismatches). */
+  amountCents?: number;
+}
+
+export interface SimulatedEventResult {
+  /** The PSP's id of the callback it sent. */
+  eventId: string;
+  /** Whether the gateway answered the callback with a 2xx. */
+  delivered: boolean;
+  /** The gateway's HTTP status for the callback, null when it could not be reached. */
+  status: number | null;
+  /** The charge as the PSP holds it after the event. */
+  charge: Record<string, unknown>;
 }
 
 export interface ProviderCapabilities {
@@ -82,7 +111,7 @@ export interface AccountSettings {
 
 /** One set of credentials at one PSP, as an adapter receives it: decrypted and parsed. */
 export interface ProviderAccountRef<C = unknown> extends AccountSettings {
-  /** `pa_…`; for a merchant with no accounts, the provider's built-in account id. */
+  /** `pa_…`, or the provider's name for its built-in account (builtInAccount). */
   id: string;
   provider: string;
   credentials: C;
@@ -156,3 +185,130 @@ export class WebhookAuthError extends Error {
 
 /** Statuses a charge read back can report, for adapters mapping their own (exhaustive switch). */
 export type ChargeStatus = PaymentStatus;
+
+export interface CreateChargeRequest {
+  /** The gateway's payment id (`pay_…`), for the provider's records. */
+  paymentId: string;
+  /** Pix txid, 26–35 characters of [a-zA-Z0-9]; also the idempotency key upstream. */
+  txid: string;
+  amountCents: number;
+  currency: 'BRL';
+  description: string | null;
+  externalId: string;
+  /** The payer the charge is addressed to (the BCB `devedor`). */
+  debtor: { document: string; name: string };
+  expiresInSeconds: number;
+  /** Where the provider should post events for this charge. */
+  notificationUrl: string;
+}
+
+/** What a real PSP reports about the Pix that paid a charge (docs/providers.md). */
+export interface PixPaymentDetails {
+  endToEndId: string | null;
+  /** What the payer paid, as the PSP confirmed it. */
+  paidAmountCents: number | null;
+  /** The payer's name and document, masked by the adapter: the full document never reaches the gateway's storage. */
+  payer: { name: string; documentMasked: string | null } | null;
+}
+
+export interface ProviderCharge {
+  /** Set by PSPs that report who paid (the Pix API family). */
+  pix?: PixPaymentDetails;
+  providerPaymentId: string;
+  txid: string;
+  status: PaymentStatus;
+  amountCents: number;
+  /** The BR Code ("Pix copia e cola"), EMV MPM with a correct CRC16. */
+  copyPaste: string;
+  expiresAt: Date | null;
+  paidAt: Date | null;
+}
+
+/** The closed set of events the gateway understands, whatever the provider calls them. */
+export const PROVIDER_EVENT_TYPES = ['payment.confirmed', 'payment.expired', 'payment.cancelled', 'payment.failed', 'payment.refunded'] as const;
+export type ProviderEventType = (typeof PROVIDER_EVENT_TYPES)[number];
+
+export interface ProviderEvent {
+  /** The provider's event id: the deduplication key with the provider name. */
+  eventId: string;
+  type: ProviderEventType;
+  /** `data.id`: the gateway's payment id or the provider's payment id. */
+  paymentRef: string;
+  /** Amount the event reports, when it reports one. */
+  amountCents: number | null;
+  occurredAt: Date;
+  /** What the PSP confirmed about the paying Pix, kept on the payment when the event applies. */
+  pix?: PixPaymentDetails;
+}
+
+/** The status an event moves a payment to. */
+export function statusForEvent(type: ProviderEventType): PaymentStatus {
+  switch (type) {
+    case 'payment.confirmed':
+      return 'paid';
+    case 'payment.expired':
+      return 'expired';
+    case 'payment.cancelled':
+      return 'cancelled';
+    case 'payment.failed':
+      return 'failed';
+    case 'payment.refunded':
+      return 'refunded';
+  }
+}
+
+export interface ProviderHealth {
+  ok: boolean;
+  latencyMs: number;
+  detail?: string;
+}
+
+export type UpstreamFailureKind = 'timeout' | 'network' | 'http' | 'malformed';
+
+export interface UpstreamErrorOptions {
+  kind: UpstreamFailureKind;
+  message: string;
+  /** The provider's HTTP status, when it answered. */
+  upstreamStatus?: number;
+  /** The provider's own error code and message, when its answer carried them. */
+  providerCode?: string;
+  providerMessage?: string;
+  /** What went wrong underneath (kept small: never the request, which carries the payer's data). */
+  cause?: unknown;
+}
+
+/** The provider failed or answered something unusable. Mapped to PAYMENT_CREATE_FAILED / UPSTREAM_ERROR (502). */
+export class UpstreamError extends Error {
+  readonly kind: UpstreamFailureKind;
+  readonly upstreamStatus?: number;
+  readonly providerCode?: string;
+  readonly providerMessage?: string;
+
+  constructor(options: UpstreamErrorOptions) {
+    super(options.message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.name = 'UpstreamError';
+    this.kind = options.kind;
+    this.upstreamStatus = options.upstreamStatus;
+    this.providerCode = options.providerCode;
+    this.providerMessage = options.providerMessage;
+  }
+
+  /**
+   * Whether the provider may have acted on the request (a timeout or a 5xx after sending):
+   * the caller must retry with the same txid, never a new one.
+   */
+  get ambiguous(): boolean {
+    return this.kind === 'timeout' || this.kind === 'network' || (this.upstreamStatus ?? 0) >= 500;
+  }
+}
+
+/** A webhook body that is not a well-formed event of this provider. */
+export class WebhookParseError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'WebhookParseError';
+  }
+}

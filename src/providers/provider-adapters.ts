@@ -1,10 +1,45 @@
+import type { HttpService } from '@nestjs/axios';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { ProviderAdapter } from './provider-adapter';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../common/clock';
+import type { AppConfig } from '../config/app-config';
+import type { ProviderAccountRef, ProviderAdapter } from './provider-adapter';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
+/** HTTP routes providers serve on the gateway (a simulated PSP), provided by ProvidersModule. */
+export const PROVIDER_ROUTES = Symbol('PROVIDER_ROUTES');
 
-/** Chooses an adapter by its name (`pix-api`, `efi`, `sandbox`, …). */
+/** What a provider folder is given to build its adapters: it reads its own settings from `config.environment`. */
+export interface ProviderContext {
+  config: AppConfig;
+  clock: Clock;
+  http: HttpService;
+}
+
+/** What one provider folder contributes: its adapters and any routes it serves (docs/architecture.md, Providers). */
+export interface ProviderRegistration {
+  adapters: ProviderAdapter[];
+  routes?: ProviderRoutes[];
+}
+
+/**
+ * A Fastify plugin a provider serves under `prefix`, mounted by createApp. It answers in its own
+ * shape, not the gateway's envelope, so the gateway's input rules stop at its door; its requests
+ * are access-logged like the API's.
+ */
+export interface ProviderRoutes {
+  prefix: string;
+  register(app: FastifyInstance, access: OperatorAccess): Promise<void>;
+}
+
+/** The gateway's operator check (admin token or dashboard session, CSRF included), for provider routes that need it. */
+export interface OperatorAccess {
+  /** True for an operator; false without credentials; throws the admin guard's 403 or 429 as they are. */
+  isOperator(request: FastifyRequest): Promise<boolean>;
+}
+
+/** Chooses an adapter by its name (`pix-api`, `efi`, …), and a provider's built-in account. */
 @Injectable()
 export class ProviderAdapters implements OnApplicationShutdown {
   private readonly byName: ReadonlyMap<string, ProviderAdapter>;
@@ -21,7 +56,31 @@ export class ProviderAdapters implements OnApplicationShutdown {
     return this.byName.get(name);
   }
 
+  /** Providers a merchant with no accounts can use: those with a built-in account. */
+  builtInNames(): string[] {
+    return [...this.byName.values()].filter((adapter) => adapter.builtInAccount !== undefined).map((adapter) => adapter.name);
+  }
+
+  /** The provider's built-in account with its adapter, or undefined when the provider is unknown or has none. */
+  builtIn(name: string): { adapter: ProviderAdapter; ref: ProviderAccountRef } | undefined {
+    const adapter = this.byName.get(name);
+    const ref = adapter?.builtInAccount?.();
+    return adapter && ref ? { adapter, ref } : undefined;
+  }
+
+  // Not onModuleDestroy: Nest runs that before the HTTP server drains, which would cut the upstream
+  // calls of requests still in flight at SIGTERM. onApplicationShutdown runs after the drain.
   onApplicationShutdown(): void {
     for (const adapter of this.byName.values()) adapter.close?.();
+  }
+}
+
+/** The routes providers serve (see ProviderRoutes). */
+@Injectable()
+export class ProviderRouteMounts {
+  constructor(@Inject(PROVIDER_ROUTES) readonly routes: ProviderRoutes[]) {}
+
+  prefixes(): string[] {
+    return this.routes.map((route) => route.prefix);
   }
 }

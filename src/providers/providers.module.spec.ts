@@ -1,49 +1,39 @@
 import { Test } from '@nestjs/testing';
-import { AppError } from '../common/errors/app-error';
-import { ErrorCode } from '../common/errors/error-codes';
 import { ConfigModule } from '../config/config.module';
 import { loadConfig } from '../config/load-config';
-import { ProviderRegistry } from './provider-registry';
+import { ProviderAdapters, ProviderRouteMounts } from './provider-adapters';
 import { ProvidersModule } from './providers.module';
-import { SandboxProvider } from './sandbox/sandbox.provider';
 
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/gateway',
-  SECRETS_KEY: 'b'.repeat(64),
-  ADMIN_API_TOKEN: 'a-production-admin-token-of-32-chars',
-  ADMIN_EMAIL: 'ops@example.com',
-  ADMIN_PASSWORD: 'a-long-production-password',
-  PUBLIC_BASE_URL: 'https://pix.example.com',
-};
-
-async function registryFor(env: Record<string, string>): Promise<ProviderRegistry> {
+async function moduleFor(env: Record<string, string>) {
   const { config } = loadConfig({ DATA_DIR: ':memory:', ...env }, { persistGenerated: false });
-  const moduleRef = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), ProvidersModule] }).compile();
-  return moduleRef.get(ProviderRegistry);
+  return Test.createTestingModule({ imports: [ConfigModule.forRoot(config), ProvidersModule] }).compile();
 }
 
 describe('ProvidersModule', () => {
-  it('registers the sandbox adapter, chosen by name', async () => {
-    const registry = await registryFor({ NODE_ENV: 'test' });
-    expect(registry.names()).toEqual(['sandbox']);
-    expect(registry.get('sandbox')).toBeInstanceOf(SandboxProvider);
+  it('registers every adapter under its name: the Pix API family and the simulated PSP', async () => {
+    const adapters = (await moduleFor({ NODE_ENV: 'test' })).get(ProviderAdapters);
+    expect(adapters.names().sort()).toEqual(['bb', 'efi', 'inter', 'itau', 'pix-api', 'sandbox', 'santander', 'sicoob', 'sicredi']);
+    expect(adapters.find('efi')?.name).toBe('efi');
+    expect(adapters.find('stripe')).toBeUndefined();
   });
 
-  it('answers an unknown provider name with NOT_FOUND', async () => {
-    const registry = await registryFor({ NODE_ENV: 'test' });
-    expect(registry.find('stripe')).toBeUndefined();
-    expect(() => registry.get('stripe')).toThrow(AppError);
-    expect(() => registry.get('stripe')).toThrow(expect.objectContaining({ code: ErrorCode.NOT_FOUND }));
+  it("offers built-in accounts only for providers that have one: real PSPs' credentials live on accounts", async () => {
+    const adapters = (await moduleFor({ NODE_ENV: 'test' })).get(ProviderAdapters);
+    expect(adapters.builtInNames()).toEqual(['sandbox']);
+    expect(adapters.builtIn('efi')).toBeUndefined();
+    expect(adapters.builtIn('stripe')).toBeUndefined();
+    expect(adapters.builtIn('sandbox')?.ref).toMatchObject({ id: 'sandbox', provider: 'sandbox' });
   });
 
-  it('keeps the adapter outside production when the gateway does not serve the sandbox (a standalone one is reached)', async () => {
-    const registry = await registryFor({ NODE_ENV: 'development', SANDBOX_ENABLED: 'false', SANDBOX_BASE_URL: 'http://127.0.0.1:4000' });
-    expect(registry.has('sandbox')).toBe(true);
+  it('collects the routes providers serve, and none when no provider serves any', async () => {
+    expect((await moduleFor({ NODE_ENV: 'test' })).get(ProviderRouteMounts).prefixes()).toEqual(['/sandbox']);
+    expect((await moduleFor({ NODE_ENV: 'test', SANDBOX_ENABLED: 'false' })).get(ProviderRouteMounts).prefixes()).toEqual([]);
   });
 
-  it('leaves the sandbox out in production unless SANDBOX_ENABLED=true', async () => {
-    expect((await registryFor(PRODUCTION)).has('sandbox')).toBe(false);
-    expect((await registryFor({ ...PRODUCTION, SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: 'sandbox-secret-0123456789' })).has('sandbox')).toBe(true);
+  it("fails the boot with a provider's own settings problems", async () => {
+    await expect(moduleFor({ NODE_ENV: 'test', SANDBOX_API_TOKEN: 'short' })).rejects.toMatchObject({
+      name: 'ConfigError',
+      problems: [expect.stringContaining('SANDBOX_API_TOKEN')],
+    });
   });
 });

@@ -1,43 +1,44 @@
-import { HttpModule } from '@nestjs/axios';
+import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import type { PaymentProvider } from './payment-provider';
 import type { ProviderAdapter } from './provider-adapter';
-import { PROVIDER_ADAPTERS, ProviderAdapters } from './provider-adapters';
-import { PAYMENT_PROVIDERS, ProviderRegistry } from './provider-registry';
+import {
+  PROVIDER_ADAPTERS,
+  PROVIDER_ROUTES,
+  ProviderAdapters,
+  type ProviderContext,
+  type ProviderRegistration,
+  ProviderRouteMounts,
+  type ProviderRoutes,
+} from './provider-adapters';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
-import { SandboxProvider } from './sandbox/sandbox.provider';
+import { sandboxProvider } from './sandbox/sandbox.registration';
+
+const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
 
 /**
- * Every payment provider adapter, and the registry that picks one by name. A new provider is one
- * folder under src/providers/ plus one entry in the PAYMENT_PROVIDERS factory below. Imported by the
- * features that talk to providers (payments, webhooks, reconciliation, merchants).
+ * Every provider adapter, chosen by name through ProviderAdapters. A new provider is one folder
+ * under src/providers/ plus one entry in the list below: the rest of the gateway knows only the
+ * ProviderAdapter interface, accounts and ProviderEvents. Imported by the features that talk to
+ * providers (payments, webhooks, reconciliation, merchants).
  */
 @Module({
   imports: [HttpModule],
   providers: [
-    SandboxProvider,
     {
-      provide: PAYMENT_PROVIDERS,
-      inject: [AppConfig, SandboxProvider],
-      useFactory: (config: AppConfig, sandbox: SandboxProvider): PaymentProvider[] => {
-        const providers: PaymentProvider[] = [];
-        // In production the sandbox (which accepts unsigned events without a secret) is off unless asked for;
-        // elsewhere its adapter stays on even when the gateway does not serve it, to reach one run alone.
-        if (config.sandboxEnabled || !config.isProduction) providers.push(sandbox);
-        return providers;
+      provide: PROVIDER_REGISTRATIONS,
+      inject: [AppConfig, Clock, HttpService],
+      useFactory: (config: AppConfig, clock: Clock, http: HttpService): ProviderRegistration[] => {
+        const context: ProviderContext = { config, clock, http };
+        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs }) }, sandboxProvider(context)];
       },
     },
-    ProviderRegistry,
-    // Adapters on the account-based interface (docs/providers.md); the Pix API family joins here.
-    {
-      provide: PROVIDER_ADAPTERS,
-      inject: [AppConfig, Clock],
-      useFactory: (config: AppConfig, clock: Clock): ProviderAdapter[] => [...createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs })],
-    },
+    { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },
+    { provide: PROVIDER_ROUTES, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderRoutes[] => all.flatMap((r) => r.routes ?? []) },
     ProviderAdapters,
+    ProviderRouteMounts,
   ],
-  exports: [PAYMENT_PROVIDERS, ProviderRegistry, ProviderAdapters, HttpModule],
+  exports: [ProviderAdapters, ProviderRouteMounts, HttpModule],
 })
 export class ProvidersModule {}

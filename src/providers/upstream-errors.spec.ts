@@ -1,5 +1,5 @@
 import { ErrorCode } from '../common/errors/error-codes';
-import { UpstreamError } from './payment-provider';
+import { UpstreamError } from './provider-adapter';
 import { upstreamToAppError } from './upstream-errors';
 
 describe('upstreamToAppError', () => {

@@ -1,6 +1,6 @@
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
-import { UpstreamError } from './payment-provider';
+import { UpstreamError } from './provider-adapter';
 
 function describe(error: UpstreamError, provider: string): string {
   switch (error.kind) {

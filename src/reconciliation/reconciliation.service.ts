@@ -4,16 +4,9 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import type { PaymentStatus } from '../payments/payment-status';
 import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';
-import type { ChargeRef, ProviderCharge, ProviderEventType } from '../providers/payment-provider';
-import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import type { ProviderCharge, ProviderEventType } from '../providers/provider-adapter';
+import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
-
-/** What reconciliation needs of a provider: its name and a read of one charge. */
-interface ChargeReader {
-  name: string;
-  getCharge(ref: ChargeRef): Promise<ProviderCharge>;
-}
-import { ProviderRegistry } from '../providers/provider-registry';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
 
 /** Payments claimed per run; the rest wait for the next run. */
@@ -54,7 +47,6 @@ export class ReconciliationService {
     private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly providers: ProviderRegistry,
     private readonly accounts: ProviderAccountsService,
     private readonly metrics: GatewayMetrics,
     private readonly events: PaymentEventsService,
@@ -96,34 +88,23 @@ export class ReconciliationService {
     });
   }
 
-  /**
-   * Who reads the payment back: its provider account's adapter, with that account's credentials,
-   * or, for a payment made without an account, its provider's built-in configuration.
-   */
-  private readerFor(payment: PaymentToReconcile): ChargeReader | undefined {
-    if (payment.providerAccountId === null) return this.providers.find(payment.provider);
-    const accountId = payment.providerAccountId;
-    return {
-      name: payment.provider,
-      getCharge: async (ref) => {
-        const { adapter, ref: account } = await this.accounts.resolve(accountId);
-        return this.metrics.timeProviderCall(accountId, 'get_charge', () => adapter.getCharge(account, ref));
-      },
-    };
-  }
-
   private async reconcile(payment: PaymentToReconcile, now: Date, summary: ReconciliationSummary): Promise<void> {
-    const provider = this.readerFor(payment);
-    if (!provider) {
-      this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
-      return;
-    }
+    // Read back through the account that charged it (its credentials), or its provider's built-in account.
+    let target: AccountTarget | undefined;
     let charge: ProviderCharge;
     try {
-      charge = await provider.getCharge({ providerPaymentId: payment.providerPaymentId, txid: payment.txid });
+      target = await this.accounts.forPayment(payment);
+      if (!target) {
+        this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
+        return;
+      }
+      const { adapter, ref } = target;
+      charge = await this.metrics.timeProviderCall(target.metricsLabel, 'get_charge', () =>
+        adapter.getCharge(ref, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
+      );
     } catch (error) {
       summary.failed++;
-      this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${provider.name}; retrying on the next run.`);
+      this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${payment.provider}; retrying on the next run.`);
       // Due again at once, but sorted behind payments never checked, so a few that always fail cannot starve the rest.
       await this.payments.rescheduleReconciliation(payment.id, now);
       return;
@@ -134,7 +115,7 @@ export class ReconciliationService {
     const requestId = randomUUID();
     for (const step of STEPS[status]) {
       const result = await this.events.apply(
-        provider.name,
+        payment.provider,
         {
           eventId: reconciliationEventId(this.config.secretsKey.reveal(), payment.id, step.to),
           type: step.event,
@@ -146,7 +127,7 @@ export class ReconciliationService {
         {
           source: 'reconciliation',
           requestId,
-          payload: snapshot(provider, charge, status !== charge.status),
+          payload: snapshot(payment.provider, charge, status !== charge.status),
           onlyFromStatus: step.from,
           accountId: payment.providerAccountId,
         },
@@ -191,9 +172,9 @@ const STEPS: Readonly<Record<PaymentStatus, readonly Step[]>> = {
 };
 
 /** What the provider said, stored as the synthetic event's payload. */
-function snapshot(provider: ChargeReader, charge: ProviderCharge, expiredByGateway: boolean): Record<string, unknown> {
+function snapshot(provider: string, charge: ProviderCharge, expiredByGateway: boolean): Record<string, unknown> {
   return {
-    provider: provider.name,
+    provider,
     charge: {
       providerPaymentId: charge.providerPaymentId,
       txid: charge.txid,

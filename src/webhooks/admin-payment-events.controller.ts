@@ -28,10 +28,10 @@ export class AdminPaymentEventsController {
   @Post(':id/simulate')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Simulate a provider event on a sandbox payment',
+    summary: 'Simulate a provider event on a test payment',
     description:
-      'Makes the sandbox PSP change the charge and send a real, signed event to `/webhooks/sandbox`, so the full intake ' +
-      'path runs. Answers with what the sandbox said and the payment read again. Payments of other providers are 409 CONFLICT.',
+      "Makes a test PSP (the built-in simulated one) change the charge and send a real, signed event to the payment's webhook URL, so the " +
+      'full intake path runs. Answers with what the PSP said and the payment read again. Payments whose provider cannot simulate (`can_simulate: false`) are 409 CONFLICT.',
   })
   @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, SimulationResultView)

@@ -2,20 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { hasIdShape } from '../common/ids';
-import { centsToDecimalString, centsToReais, reaisToCents } from '../common/money';
-import { AppConfig } from '../config/app-config';
+import { centsToReais, reaisToCents } from '../common/money';
 import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import type { Payment } from '../payments/payment.entity';
 import { PaymentRepository } from '../payments/payment.repository';
 import { toPaymentView } from '../payments/payment.view';
-import type { PaymentDetailView, PaymentEventView, SandboxSimulationView, SimulationResultView } from './dto/payment-detail.view';
+import { UpstreamError } from '../providers/provider-adapter';
+import { ProviderAdapters } from '../providers/provider-adapters';
+import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import { upstreamToAppError } from '../providers/upstream-errors';
+import type { PaymentDetailView, PaymentEventView, SimulationResultView, SimulationView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
 import type { PaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
 import { isoOrNull } from '../common/dates';
 
-/** The admin's view of one payment's life, and the sandbox's "make this happen" button. */
+/** The admin's view of one payment's life, and a test PSP's "make this happen" buttons. */
 @Injectable()
 export class AdminPaymentEventsService {
   constructor(
@@ -23,7 +26,8 @@ export class AdminPaymentEventsService {
     private readonly events: PaymentEventRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly attempts: WebhookDeliveryAttemptRepository,
-    private readonly config: AppConfig,
+    private readonly adapters: ProviderAdapters,
+    private readonly accounts: ProviderAccountsService,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
@@ -33,6 +37,7 @@ export class AdminPaymentEventsService {
     return {
       ...toPaymentView(payment),
       merchantId: payment.merchantId,
+      can_simulate: this.canSimulate(payment),
       events: events.map(toEventView),
       deliveries: deliveries.map((delivery) => ({
         id: delivery.id,
@@ -62,64 +67,41 @@ export class AdminPaymentEventsService {
   }
 
   /**
-   * Asks the sandbox PSP to make `event` happen to this payment's charge. The sandbox then sends a
-   * real, signed event to the charge's notification URL (`/webhooks/sandbox`), so the whole intake
-   * path runs as it would with a real provider; the sandbox answers after that delivery, so the
+   * Asks a test PSP (one whose adapter can simulate events) to make `event` happen to this payment's
+   * charge. The PSP then sends a real, signed event to the charge's notification URL, so the whole
+   * intake path runs as it would with a real provider; it answers after that delivery, so the
    * payment read back here already shows the outcome.
    */
   async simulate(id: string, dto: SimulateEventDto): Promise<SimulationResultView> {
     const payment = await this.find(id);
-    if (payment.provider !== 'sandbox') {
+    if (!this.canSimulate(payment)) {
       throw new AppError(ErrorCode.CONFLICT, {
-        message: `Only sandbox payments can be simulated; this payment is held by the provider "${payment.provider}".`,
+        message: payment.providerPaymentId
+          ? `The provider "${payment.provider}" cannot simulate events: only test providers can.`
+          : 'This payment has no charge at its provider to simulate an event on.',
       });
     }
-    if (!payment.providerPaymentId) throw new AppError(ErrorCode.CONFLICT, { message: 'This payment has no sandbox charge to simulate an event on.' });
-    const sandbox = await this.callSandbox(payment.providerPaymentId, dto);
-    return { sandbox, payment: await this.detail(payment.id) };
+    const target = await this.accounts.forPayment(payment);
+    if (!target?.adapter.simulateEvent) throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${payment.provider}" is not available on this gateway.` });
+    const amountCents = dto.amount === undefined ? undefined : reaisToCents(dto.amount);
+    let simulation: SimulationView;
+    try {
+      simulation = await target.adapter.simulateEvent(target.ref, { txid: payment.txid, providerPaymentId: payment.providerPaymentId }, { event: dto.event, amountCents });
+    } catch (error) {
+      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, payment.provider);
+      throw error;
+    }
+    return { simulation, payment: await this.detail(payment.id) };
+  }
+
+  private canSimulate(payment: Payment): boolean {
+    return payment.providerPaymentId !== null && this.adapters.find(payment.provider)?.simulateEvent !== undefined;
   }
 
   private async find(id: string): Promise<Payment> {
     const payment = hasIdShape(id, 'pay') ? await this.payments.findById(id) : null;
     if (!payment) throw AppError.notFound('Payment not found.');
     return payment;
-  }
-
-  private async callSandbox(chargeId: string, dto: SimulateEventDto): Promise<SandboxSimulationView> {
-    const url = `${this.config.sandboxBaseUrl}/charges/${encodeURIComponent(chargeId)}/simulate`;
-    const body: Record<string, string> = { event: dto.event };
-    const amountCents = dto.amount === undefined ? undefined : reaisToCents(dto.amount);
-    if (amountCents !== undefined) body.amount = centsToDecimalString(amountCents);
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.config.sandboxApiToken.reveal()}` },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.config.upstreamTimeoutMs),
-      });
-    } catch (error) {
-      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The sandbox at ${this.config.sandboxBaseUrl} could not be reached.`, cause: error });
-    }
-    const text = await res.text();
-    let answer: unknown;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      answer = undefined;
-    }
-    if (!res.ok) {
-      const error = (answer as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-      throw new AppError(ErrorCode.UPSTREAM_ERROR, {
-        message: `The sandbox refused the simulation (HTTP ${res.status}).`,
-        upstreamStatus: res.status,
-        details: error ? { provider_code: error.code, provider_message: error.message } : undefined,
-      });
-    }
-    if (!answer || typeof answer !== 'object') {
-      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: 'The sandbox answered the simulation with a body that is not JSON.', upstreamStatus: res.status });
-    }
-    return answer as SandboxSimulationView;
   }
 }
 

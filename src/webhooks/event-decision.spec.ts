@@ -1,5 +1,5 @@
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/payment-status';
-import { PROVIDER_EVENT_TYPES, statusForEvent } from '../providers/payment-provider';
+import { PROVIDER_EVENT_TYPES, statusForEvent } from '../providers/provider-adapter';
 import { decideEvent } from './event-decision';
 
 const payment = (status: PaymentStatus, amountCents = 1050) => ({ status, amountCents });

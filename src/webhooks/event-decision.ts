@@ -1,6 +1,6 @@
 import { centsToDecimalString } from '../common/money';
 import { canTransition, type PaymentStatus } from '../payments/payment-status';
-import { statusForEvent, type ProviderEventType } from '../providers/payment-provider';
+import { statusForEvent, type ProviderEventType } from '../providers/provider-adapter';
 import type { EventOutcome } from './payment-event.entity';
 
 /** What an event asks for, as far as the decision is concerned. */

@@ -1,6 +1,6 @@
 import { centsToReais } from '../common/money';
 import type { PaymentStatus } from '../payments/payment-status';
-import type { ProviderEventType } from '../providers/payment-provider';
+import type { ProviderEventType } from '../providers/provider-adapter';
 
 /** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
 export interface ForwardBody {

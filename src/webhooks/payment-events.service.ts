@@ -6,7 +6,7 @@ import { newId } from '../common/ids';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { PaymentRepository } from '../payments/payment.repository';
 import type { PaymentStatus } from '../payments/payment-status';
-import type { ProviderEvent } from '../providers/payment-provider';
+import type { ProviderEvent } from '../providers/provider-adapter';
 import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
 import { decideEvent } from './event-decision';
 import { forwardBody } from './forward-body';

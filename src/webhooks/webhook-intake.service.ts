@@ -2,91 +2,88 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import type { GatewayRequestState } from '../common/http/request-state';
-import { type ProviderEvent, UpstreamError, type WebhookRequest, WebhookParseError } from '../providers/payment-provider';
-import { type InboundWebhook, WebhookAuthError } from '../providers/provider-adapter';
-import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import { type InboundWebhook, type ProviderEvent, UpstreamError, WebhookAuthError, WebhookParseError } from '../providers/provider-adapter';
+import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import { upstreamToAppError } from '../providers/upstream-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
-import { ProviderRegistry } from '../providers/provider-registry';
 import type { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { ApplyResult, PaymentEventsService } from './payment-events.service';
 
-/** `POST /webhooks/:provider`: verify with the provider's own scheme, parse, apply (docs/architecture.md, A provider callback). */
+/**
+ * Provider callbacks (docs/architecture.md, A provider callback): the account's adapter proves what
+ * it can — a signature over the raw request, or each entry read back from the PSP with the
+ * account's credentials — and answers only confirmed events; each is applied in its own transaction.
+ */
 @Injectable()
 export class WebhookIntakeService {
   constructor(
-    private readonly providers: ProviderRegistry,
     private readonly events: PaymentEventsService,
     private readonly metrics: GatewayMetrics,
     private readonly accounts: ProviderAccountsService,
   ) {}
 
   /**
-   * `POST /webhooks/:provider/:account/…`: a callback for a provider account. The adapter proves
-   * what it can (for the Pix API: each entry read back from the PSP with the account's credentials)
-   * and answers only confirmed events; each is applied as any webhook is. Nothing is trusted from
-   * the body alone, so a callback the adapter cannot confirm is 401 and changes nothing, and a PSP
-   * that cannot be asked is 502 (the PSP posts again later).
+   * `POST /webhooks/:provider/:account/…`: a callback for a stored provider account. Nothing is
+   * trusted from the body alone, so a callback the adapter cannot confirm is 401 and changes
+   * nothing, and a PSP that cannot be asked is 502 (the PSP posts again later).
    */
   async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<AccountCallbackResult> {
-    const resolved = await this.accounts.resolveForCallback(providerName, accountId);
-    const { adapter, ref } = resolved;
-    state.provider = adapter.name;
-    let result = 'error';
-    try {
-      let events: ProviderEvent[];
-      try {
-        events = await adapter.receiveWebhook(ref, request);
-      } catch (error) {
-        if (error instanceof WebhookAuthError) {
-          result = 'invalid_signature';
-          throw new AppError(ErrorCode.INVALID_SIGNATURE, { message: 'The provider did not confirm this callback.' });
-        }
-        if (error instanceof WebhookParseError) {
-          result = 'invalid_event';
-          throw AppError.validation([{ field: error.field ?? 'body', message: error.message }], `The body is not a valid ${adapter.name} callback.`);
-        }
-        if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, adapter.name);
-        throw error;
-      }
-      const applied: ApplyResult[] = [];
-      for (const event of events) {
-        applied.push(await this.events.apply(adapter.name, event, { source: 'webhook', requestId: state.requestId, payload: body, accountId: ref.id }));
-      }
-      result = applied.length === 0 ? 'ping' : intakeMetricResult(applied[applied.length - 1]!);
-      return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
-    } finally {
-      this.metrics.webhookIntake.inc({ provider: adapter.name, result });
-    }
+    const target = this.accounts.target(await this.accounts.resolveForCallback(providerName, accountId));
+    const applied = await this.receiveEvents(target, request, body, state);
+    return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
   }
 
-  async receive(providerName: string, request: WebhookRequest, state: GatewayRequestState): Promise<WebhookIntakeResult> {
+  /**
+   * `POST /webhooks/:provider`: a callback for the provider's built-in account (merchants with no
+   * provider accounts). One event answers as that event's result; a callback of zero or several
+   * events (a provider that batches) answers as an account callback does.
+   */
+  async receive(providerName: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<WebhookIntakeResult | AccountCallbackResult> {
     // An unknown provider (404) is not counted: its name comes from the URL and would grow the series.
-    const provider = this.providers.get(providerName);
-    state.provider = provider.name;
-    let result = 'error';
+    const target = this.accounts.builtIn(providerName);
+    if (!target) throw AppError.notFound(`No provider named "${providerName}".`);
+    const applied = await this.receiveEvents(target, request, body, state);
+    if (applied.length === 1) return intakeResult(applied[0]!);
+    return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
+  }
+
+  /** Verifies and applies one callback; every event counts once in the intake series, a callback with none once as `ping`. */
+  private async receiveEvents(target: AccountTarget, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<ApplyResult[]> {
+    const { adapter, ref } = target;
+    state.provider = adapter.name;
+    const count = (result: string) => this.metrics.webhookIntake.inc({ provider: adapter.name, result });
+    let events: ProviderEvent[];
     try {
-      // Verification comes before anything reads the body's meaning: an unsigned request changes nothing.
-      if (!provider.verifyWebhook(request)) {
-        result = 'invalid_signature';
-        throw new AppError(ErrorCode.INVALID_SIGNATURE);
+      events = await adapter.receiveWebhook(ref, request);
+    } catch (error) {
+      if (error instanceof WebhookAuthError) {
+        count('invalid_signature');
+        throw new AppError(ErrorCode.INVALID_SIGNATURE, { message: target.accountId === null ? undefined : 'The provider did not confirm this callback.' });
       }
-      let event: ProviderEvent;
+      if (error instanceof WebhookParseError) {
+        count('invalid_event');
+        throw AppError.validation(
+          [{ field: error.field ?? 'body', message: error.message }],
+          `The body is not a valid ${adapter.name} ${target.accountId === null ? 'event' : 'callback'}.`,
+        );
+      }
+      count('error');
+      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, adapter.name);
+      throw error;
+    }
+    if (events.length === 0) count('ping');
+    const applied: ApplyResult[] = [];
+    for (const event of events) {
       try {
-        event = provider.parseEvent(request);
+        const result = await this.events.apply(adapter.name, event, { source: 'webhook', requestId: state.requestId, payload: body, accountId: target.accountId });
+        count(intakeMetricResult(result));
+        applied.push(result);
       } catch (error) {
-        if (error instanceof WebhookParseError) {
-          result = 'invalid_event';
-          throw AppError.validation([{ field: error.field ?? 'body', message: error.message }], `The body is not a valid ${provider.name} event.`);
-        }
+        count('error');
         throw error;
       }
-      const applied = await this.events.apply(provider.name, event, { source: 'webhook', requestId: state.requestId, payload: request.body });
-      result = intakeMetricResult(applied);
-      return intakeResult(applied);
-    } finally {
-      this.metrics.webhookIntake.inc({ provider: provider.name, result });
     }
+    return applied;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
@@ -18,17 +18,13 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Receive a provider event',
     description:
-      "Verifies the provider's signature over the raw body, then stores the event, applies it to the payment and queues " +
+      "For a provider's built-in account (merchants with no provider accounts). Verifies the provider's own scheme (docs/api.md, " +
+      'Webhook intake: for the simulated PSP, `X-Sandbox-Signature` over the raw body), then stores the event, applies it to the payment and queues ' +
       "its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. " +
       'The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept ' +
       '(`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).',
   })
-  @ApiParam({ name: 'provider', example: 'sandbox' })
-  @ApiHeader({
-    name: 'X-Sandbox-Signature',
-    required: false,
-    description: 'Sandbox only: `t=<unix seconds>,v1=<hex HMAC-SHA256(SANDBOX_WEBHOOK_SECRET, "<t>.<raw body>")>`; required when SANDBOX_WEBHOOK_SECRET is set.',
-  })
+  @ApiParam({ name: 'provider', description: 'A provider with a built-in account (DEFAULT_PROVIDER is one).' })
   @ApiBody({
     schema: {
       type: 'object',
@@ -38,8 +34,8 @@ export class WebhooksController {
   })
   @ApiEnvelopeResponse(200, WebhookIntakeResult)
   @ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.UNSUPPORTED_MEDIA_TYPE, ErrorCode.INTERNAL_ERROR)
-  receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult> {
-    return this.intake.receive(provider, { headers: req.headers, rawBody: req.rawBody ?? Buffer.alloc(0), body: req.body }, requestState(req));
+  receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
+    return this.intake.receive(provider, inbound(req), req.body, requestState(req));
   }
 
   @Post([':provider/:account', ':provider/:account/pix'])

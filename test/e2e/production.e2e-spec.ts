@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { http } from '../helpers/http';
-import { describeOn, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { describeOn, sandboxSettings, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 /** The gateway under NODE_ENV=production with the production defaults (startProductionTestApp), one app for the file. */
 const ADMIN = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
@@ -52,7 +52,7 @@ describeOn('postgres', ONLY_POSTGRES)('merchant signing secrets under NODE_ENV=p
 /** The simulated PSP is not served in production unless SANDBOX_ENABLED says so (see sandbox-production.e2e-spec.ts). */
 describeOn('postgres', ONLY_POSTGRES)('sandbox PSP in production by default (SANDBOX_ENABLED unset)', () => {
   it('serves neither /sandbox/* nor /webhooks/sandbox: 404 in the envelope, whatever the credentials', async () => {
-    expect(gw.config.sandboxEnabled).toBe(false);
+    expect(sandboxSettings(gw.config).enabled).toBe(false);
     const auth = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
     for (const [method, path, body] of [
       ['GET', '/sandbox/health', undefined],

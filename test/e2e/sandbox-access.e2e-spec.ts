@@ -134,6 +134,6 @@ describe('sandbox PSP access', () => {
       headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
     });
     expect(simulated.status).toBe(200);
-    expect(simulated.body.data).toMatchObject({ sandbox: { delivered: true, status: 200 }, payment: { status: 'paid' } });
+    expect(simulated.body.data).toMatchObject({ simulation: { delivered: true, status: 200 }, payment: { status: 'paid', can_simulate: true } });
   });
 });

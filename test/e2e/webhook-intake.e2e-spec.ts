@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { reaisToCents } from '../../src/common/money';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const SECRET = 'sandbox-webhook-secret-for-tests';
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
@@ -211,7 +211,15 @@ describe('webhook intake (HTTP)', () => {
       const res = await http(t.url, 'GET', `/admin/api/payments/${payment.id}`, { headers: ADMIN });
       expect(res.status).toBe(200);
       const data = res.body.data;
-      expect(data).toMatchObject({ id: payment.id, merchantId: shop.merchant.id, status: 'paid', amount: 10.5, provider: 'sandbox', paidAt: expect.any(String) });
+      expect(data).toMatchObject({
+        id: payment.id,
+        merchantId: shop.merchant.id,
+        status: 'paid',
+        amount: 10.5,
+        provider: 'sandbox',
+        paidAt: expect.any(String),
+        can_simulate: true,
+      });
       expect(data.events).toEqual([
         expect.objectContaining({
           type: 'payment.confirmed',
@@ -251,7 +259,7 @@ describe('webhook intake (HTTP)', () => {
     /** A charge in the sandbox mounted in the gateway, notifying the gateway's intake as a created payment's does, and its payment. */
     async function sandboxPayment(amount: number) {
       const txid = randomBytes(16).toString('hex');
-      const charge = await http(t.config.sandboxBaseUrl, 'POST', '/charges', {
+      const charge = await http(sandboxSettings(t.config).baseUrl, 'POST', '/charges', {
         headers: { ...ADMIN, 'idempotency-key': txid },
         body: {
           txid,
@@ -272,10 +280,10 @@ describe('webhook intake (HTTP)', () => {
       const payment = await sandboxPayment(10.5);
       const res = await simulate(payment.id, { event: 'payment.confirmed' });
       expect(res.status).toBe(200);
-      expect(res.body.data.sandbox).toMatchObject({ delivered: true, status: 200, eventId: expect.any(String) });
+      expect(res.body.data.simulation).toMatchObject({ delivered: true, status: 200, eventId: expect.any(String) });
       expect(res.body.data.payment).toMatchObject({ id: payment.id, status: 'paid' });
       expect(res.body.data.payment.events).toEqual([
-        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', provider_event_id: res.body.data.sandbox.eventId }),
+        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', provider_event_id: res.body.data.simulation.eventId }),
       ]);
       expect(res.body.data.payment.deliveries).toHaveLength(1);
     });
@@ -299,7 +307,8 @@ describe('webhook intake (HTTP)', () => {
       const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
       const refused = await simulate(foreign.id, { event: 'payment.confirmed' });
       expect(refused.status).toBe(409);
-      expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('sandbox') });
+      expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('cannot simulate') });
+      expect((await http(t.url, 'GET', `/admin/api/payments/${foreign.id}`, { headers: ADMIN })).body.data.can_simulate).toBe(false);
       expect((await simulate(foreign.id, { event: 'payment.teleported' })).body.error.code).toBe('VALIDATION_ERROR');
       expect((await simulate(`pay_${'x'.repeat(24)}`, { event: 'payment.confirmed' })).status).toBe(404);
     });

@@ -9,7 +9,7 @@ import { generateApiKey } from '../../src/merchants/api-key-material';
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
-import type { CreateChargeRequest } from '../../src/providers/payment-provider';
+import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { TestApp } from './test-app';
 
 export interface MerchantFixture {

@@ -4,6 +4,7 @@ import { ConnectionTimeouts, createApp } from '../../src/app';
 import type { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
+import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
 import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
 
 // What specs that boot no app need lives in test-env.ts (it loads none of the app); re-exported here.
@@ -25,9 +26,14 @@ export function productionEnv(databaseUrl: string, overrides: Record<string, str
   };
 }
 
+/** The sandbox's own settings (SANDBOX_*) as the app read them at boot. */
+export function sandboxSettings(config: AppConfig): SandboxSettings {
+  return loadSandboxSettings(config);
+}
+
 /** The credential the sandbox adapter presents to the simulated PSP; tests that drive /sandbox routes present it too. */
 export function sandboxAuth(config: AppConfig): Record<string, string> {
-  return { authorization: `Bearer ${config.sandboxApiToken.reveal()}` };
+  return { authorization: `Bearer ${sandboxSettings(config).apiToken.reveal()}` };
 }
 
 export interface TestApp {

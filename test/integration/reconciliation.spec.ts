@@ -3,7 +3,7 @@ import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
-import { sandboxAuth, startTestApp, TestApp, testDatabase } from '../helpers/test-app';
+import { sandboxAuth, sandboxSettings, startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 /** Where the sandbox "delivers" events in these specs: nowhere, as if the provider's webhook were lost. */
 const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
@@ -28,7 +28,7 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     return reconciliation.runOnce();
   };
   const sandbox = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-    http(t.config.sandboxBaseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
+    http(sandboxSettings(t.config).baseUrl, method, path, { body, headers: { ...sandboxAuth(t.config), ...headers } });
 
   /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it. */
   async function lostCharge(options: { expiresIn?: number; expiresAt?: Date; createdAt?: Date } = {}) {

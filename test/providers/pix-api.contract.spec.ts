@@ -13,7 +13,7 @@ import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../fakes/certificates';
 import { describeOnce } from '../helpers/test-env';
 import { type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
-import { adapterScenarios, type ScenarioFailure, type ScenarioPsp, type ScenarioSetup } from './adapter-scenarios';
+import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioPsp, type ScenarioSetup } from './adapter-scenarios';
 import { startTokenDialectProxy, type TokenDialectProxy } from './token-dialect-proxy';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -41,6 +41,19 @@ interface Bank {
   /** Inter posts a bare list: the fake's `{"pix":[…]}` is delivered as its list. */
   bareList?: boolean;
 }
+
+/** Everything the scenarios know of: the Pix API family does it all. */
+const PIX_API_FEATURES: ScenarioFeatures = {
+  refund: true,
+  cancel: true,
+  registerWebhook: true,
+  mutualTls: true,
+  providerIdIsTxid: true,
+  dynamicBrCode: true,
+  payerDetails: true,
+  batches: true,
+  tokens: true,
+};
 
 const BANKS: Bank[] = [
   { profile: PIX_API, environment: 'sandbox', fake: {} },
@@ -194,6 +207,6 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
 // Adapters touch no database: the scenarios run once, in the embedded project.
 describeOnce('the Pix API adapters', () => {
   for (const bank of BANKS) {
-    adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, () => startBank(bank));
+    adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, PIX_API_FEATURES, () => startBank(bank));
   }
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ProviderRegistry } from '../../src/providers/provider-registry';
+import { ProviderAdapters } from '../../src/providers/provider-adapters';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebhookReceiver } from './webhook-receiver';
@@ -57,7 +57,7 @@ describe('sandbox PSP mounted in the gateway', () => {
   });
 
   it('injects failures through /sandbox/_control/failures for the adapter the gateway uses', async () => {
-    const sandbox = t.app.get(ProviderRegistry).get('sandbox');
+    const { adapter: sandbox, ref: account } = t.app.get(ProviderAdapters).builtIn('sandbox')!;
     const request = {
       paymentId: 'pay_mounted',
       txid: randomBytes(16).toString('hex'),
@@ -72,18 +72,19 @@ describe('sandbox PSP mounted in the gateway', () => {
     await expect(http(t.url, 'POST', '/sandbox/_control/failures', { body: { mode: 'http_503', operation: 'create' }, headers: sandboxAuth(t.config) })).resolves.toMatchObject({
       status: 204,
     });
-    await expect(sandbox.createCharge(request)).rejects.toMatchObject({ name: 'UpstreamError', kind: 'http', upstreamStatus: 503, providerCode: 'UNAVAILABLE' });
-    await expect(sandbox.createCharge(request)).resolves.toMatchObject({ txid: request.txid, status: 'pending' });
+    await expect(sandbox.createCharge(account, request)).rejects.toMatchObject({ name: 'UpstreamError', kind: 'http', upstreamStatus: 503, providerCode: 'UNAVAILABLE' });
+    await expect(sandbox.createCharge(account, request)).resolves.toMatchObject({ txid: request.txid, status: 'pending' });
   });
 
-  it('signs simulated events with config.sandboxWebhookSecret, and the adapter verifies them', async () => {
+  it('signs simulated events with SANDBOX_WEBHOOK_SECRET, and the adapter verifies them', async () => {
     const body = chargeBody(receiver.url);
     const created = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...sandboxAuth(t.config), 'idempotency-key': body.txid } });
     const res = await http(t.url, 'POST', `/sandbox/charges/${created.body.id}/simulate`, { body: { event: 'payment.confirmed' }, headers: sandboxAuth(t.config) });
     expect(res).toMatchObject({ status: 202, body: { delivered: true, status: 200, charge: { status: 'CONCLUIDA' } } });
     const hook = await receiver.next();
     expect(hook.headers['x-sandbox-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(t.app.get(ProviderRegistry).get('sandbox').verifyWebhook(hook)).toBe(true);
+    const { adapter, ref } = t.app.get(ProviderAdapters).builtIn('sandbox')!;
+    await expect(adapter.receiveWebhook(ref, { method: 'POST', path: '', query: {}, headers: hook.headers, rawBody: hook.rawBody })).resolves.toHaveLength(1);
   });
 });
 

@@ -321,7 +321,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a provider event
-         * @description Verifies the provider's signature over the raw body, then stores the event, applies it to the payment and queues its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept (`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).
+         * @description For a provider's built-in account (merchants with no provider accounts). Verifies the provider's own scheme (docs/api.md, Webhook intake: for the simulated PSP, `X-Sandbox-Signature` over the raw body), then stores the event, applies it to the payment and queues its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept (`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).
          */
         post: operations["WebhooksController_receive"];
         delete?: never;
@@ -400,8 +400,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Simulate a provider event on a sandbox payment
-         * @description Makes the sandbox PSP change the charge and send a real, signed event to `/webhooks/sandbox`, so the full intake path runs. Answers with what the sandbox said and the payment read again. Payments of other providers are 409 CONFLICT.
+         * Simulate a provider event on a test payment
+         * @description Makes a test PSP (the built-in simulated one) change the charge and send a real, signed event to the payment's webhook URL, so the full intake path runs. Answers with what the PSP said and the payment read again. Payments whose provider cannot simulate (`can_simulate: false`) are 409 CONFLICT.
          */
         post: operations["AdminPaymentEventsController_simulate"];
         delete?: never;
@@ -529,7 +529,7 @@ export interface components {
              * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
              */
             request_id: string;
-            /** @example sandbox */
+            /** @example efi */
             provider: string;
         };
         MerchantWithSecretView: {
@@ -578,10 +578,7 @@ export interface components {
              * @example generate
              */
             webhook_signing_secret?: string | null;
-            /**
-             * @description A provider registered on this gateway; null uses DEFAULT_PROVIDER.
-             * @example sandbox
-             */
+            /** @description For a merchant with no provider_accounts: a provider with a built-in account on this gateway; null uses DEFAULT_PROVIDER. */
             provider?: string | null;
             /**
              * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
@@ -647,10 +644,7 @@ export interface components {
              * @example generate
              */
             webhook_signing_secret?: string | null;
-            /**
-             * @description A provider registered on this gateway; null uses DEFAULT_PROVIDER.
-             * @example sandbox
-             */
+            /** @description For a merchant with no provider_accounts: a provider with a built-in account on this gateway; null uses DEFAULT_PROVIDER. */
             provider?: string | null;
             /**
              * @description Active provider accounts, in the order payments try them. Empty: `provider` (or DEFAULT_PROVIDER) with its built-in configuration.
@@ -835,7 +829,7 @@ export interface components {
             externalId: string;
             recipient: components["schemas"]["RecipientView"];
             pix: components["schemas"]["PixView"];
-            /** @example sandbox */
+            /** @example efi */
             provider: string;
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
@@ -932,7 +926,7 @@ export interface components {
             externalId: string;
             recipient: components["schemas"]["RecipientView"];
             pix: components["schemas"]["PixView"];
-            /** @example sandbox */
+            /** @example efi */
             provider: string;
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
@@ -1119,7 +1113,7 @@ export interface components {
             externalId: string;
             recipient: components["schemas"]["RecipientView"];
             pix: components["schemas"]["PixView"];
-            /** @example sandbox */
+            /** @example efi */
             provider: string;
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
@@ -1138,12 +1132,14 @@ export interface components {
             payer?: components["schemas"]["PayerView"] | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
+            /** @description Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`). */
+            can_simulate: boolean;
             events: components["schemas"]["PaymentEventView"][];
             deliveries: components["schemas"]["PaymentDeliveryView"][];
         };
-        SandboxSimulationView: {
+        SimulationView: {
             /**
-             * @description The sandbox's id for the event it sent.
+             * @description The test PSP's id for the event it sent.
              * @example evt_sbx_9f2c
              */
             eventId: string;
@@ -1157,14 +1153,14 @@ export interface components {
              * @example 200
              */
             status?: number | null;
-            /** @description The sandbox's charge after the event. */
+            /** @description The PSP's charge after the event. */
             charge: {
                 [key: string]: unknown;
             };
         };
         SimulationResultView: {
-            sandbox: components["schemas"]["SandboxSimulationView"];
-            /** @description The payment read again after the sandbox delivered its event. */
+            simulation: components["schemas"]["SimulationView"];
+            /** @description The payment read again after the PSP delivered its event. */
             payment: components["schemas"]["PaymentDetailView"];
         };
         SimulateEventDto: {
@@ -1325,7 +1321,7 @@ export interface components {
             pending: number;
         };
         ProviderStatsView: {
-            /** @example sandbox */
+            /** @example efi */
             provider: string;
             /**
              * @description Payments the provider created in the window.
@@ -1470,7 +1466,7 @@ export interface operations {
                         data: components["schemas"]["MerchantPage"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1529,7 +1525,7 @@ export interface operations {
                         data: components["schemas"]["MerchantWithSecretView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1586,7 +1582,7 @@ export interface operations {
                         data: components["schemas"]["MerchantView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1647,7 +1643,7 @@ export interface operations {
                         data: components["schemas"]["MerchantWithSecretView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1713,7 +1709,7 @@ export interface operations {
                         data: components["schemas"]["ApiKeyView"][];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1770,7 +1766,7 @@ export interface operations {
                         data: components["schemas"]["IssuedApiKeyView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1828,7 +1824,7 @@ export interface operations {
                         data: components["schemas"]["ApiKeyView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1883,7 +1879,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountView"][];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1933,7 +1929,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -1990,7 +1986,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2051,7 +2047,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2117,7 +2113,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountCheckView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2174,7 +2170,7 @@ export interface operations {
                         data: components["schemas"]["ProviderAccountWebhookView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2247,7 +2243,7 @@ export interface operations {
                         data: components["schemas"]["PaymentView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2365,7 +2361,7 @@ export interface operations {
                         data: components["schemas"]["PaymentView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2479,7 +2475,7 @@ export interface operations {
                         data: components["schemas"]["PaymentView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2548,7 +2544,7 @@ export interface operations {
                         data: components["schemas"]["PaymentView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2623,7 +2619,7 @@ export interface operations {
                         data: components["schemas"]["AdminPaymentPageView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2660,11 +2656,9 @@ export interface operations {
     WebhooksController_receive: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Sandbox only: `t=<unix seconds>,v1=<hex HMAC-SHA256(SANDBOX_WEBHOOK_SECRET, "<t>.<raw body>")>`; required when SANDBOX_WEBHOOK_SECRET is set. */
-                "X-Sandbox-Signature"?: string;
-            };
+            header?: never;
             path: {
+                /** @description A provider with a built-in account (DEFAULT_PROVIDER is one). */
                 provider: string;
             };
             cookie?: never;
@@ -2687,7 +2681,7 @@ export interface operations {
                         data: components["schemas"]["WebhookIntakeResult"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2767,7 +2761,7 @@ export interface operations {
                         data: components["schemas"]["AccountCallbackResult"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2856,7 +2850,7 @@ export interface operations {
                         data: components["schemas"]["AccountCallbackResult"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -2940,7 +2934,7 @@ export interface operations {
                         data: components["schemas"]["PaymentDetailView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3001,7 +2995,7 @@ export interface operations {
                         data: components["schemas"]["SimulationResultView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3089,7 +3083,7 @@ export interface operations {
                         data: components["schemas"]["DeliveryPage"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3146,7 +3140,7 @@ export interface operations {
                         data: components["schemas"]["DeliveryView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3201,7 +3195,7 @@ export interface operations {
                         data: components["schemas"]["SessionView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3242,7 +3236,7 @@ export interface operations {
                         data: components["schemas"]["SessionView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3300,7 +3294,7 @@ export interface operations {
                         data: components["schemas"]["LogoutView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };
@@ -3358,7 +3352,7 @@ export interface operations {
                         data: components["schemas"]["StatsView"];
                         /** Format: uuid */
                         request_id: string;
-                        /** @example sandbox */
+                        /** @example efi */
                         provider: string;
                     };
                 };

@@ -55,7 +55,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
 }
 
 export function paymentDetail(overrides: Partial<Schemas['PaymentDetailView']> = {}): Schemas['PaymentDetailView'] {
-  return { ...payment(), events: [], deliveries: [], ...overrides };
+  return { ...payment(), can_simulate: false, events: [], deliveries: [], ...overrides };
 }
 
 export function paymentEvent(overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { GatewayMetrics, UNMATCHED_ROUTE } from '../../metrics/gateway-metrics';
 
-/** Paths whose requests get an access log line; health checks, docs and dashboard pages do not. */
-const LOGGED_PREFIXES = ['/v1', '/admin/api', '/webhooks', '/metrics', '/sandbox'];
+/** Paths whose requests get an access log line, with the routes providers serve; health checks, docs and dashboard pages do not. */
+const LOGGED_PREFIXES = ['/v1', '/admin/api', '/webhooks', '/metrics'];
 
-export function isAccessLogged(path: string): boolean {
-  return LOGGED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+export function isAccessLogged(path: string, prefixes: readonly string[] = LOGGED_PREFIXES): boolean {
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 /** The route pattern (`/v1/payments/:id`), never the raw URL: bounded label values, no ids or query strings. */
@@ -21,13 +21,14 @@ export function routeOf(req: FastifyRequest): string {
  * authenticated (merchant id or `admin`): no header, query string or body, so no key, token,
  * cookie or payer document can reach it.
  */
-export function registerAccessLog(fastify: FastifyInstance, logger: () => Logger, metrics: GatewayMetrics): void {
+export function registerAccessLog(fastify: FastifyInstance, logger: () => Logger, metrics: GatewayMetrics, providerPrefixes: readonly string[] = []): void {
+  const logged = [...LOGGED_PREFIXES, ...providerPrefixes];
   fastify.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
     const route = routeOf(req);
     const status = reply.statusCode;
     const durationMs = reply.elapsedTime;
     metrics.httpRequestDuration.observe({ route, method: req.method, status: String(status) }, durationMs / 1000);
-    if (!isAccessLogged(req.url.split('?', 1)[0]!)) return;
+    if (!isAccessLogged(req.url.split('?', 1)[0]!, logged)) return;
     const state = req.gateway;
     logger().info(
       {

@@ -19,7 +19,7 @@ export class ApiErrorEnvelope {
   @ApiProperty({ example: false }) success: false;
   @ApiProperty({ type: ApiErrorBody }) error: ApiErrorBody;
   @ApiProperty({ format: 'uuid', example: '9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11' }) request_id: string;
-  @ApiProperty({ example: 'sandbox' }) provider: string;
+  @ApiProperty({ example: 'efi' }) provider: string;
 }
 
 /** Documents error answers from the one table: status, code and message. */
@@ -53,7 +53,7 @@ export function ApiEnvelopeResponse(status: number, model: Type<unknown>, option
           success: { type: 'boolean', example: true },
           data,
           request_id: { type: 'string', format: 'uuid' },
-          provider: { type: 'string', example: 'sandbox' },
+          provider: { type: 'string', example: 'efi' },
         },
       },
     }),

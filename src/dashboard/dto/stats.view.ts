@@ -16,7 +16,7 @@ export class DeliveryStatsView {
 }
 
 export class ProviderStatsView {
-  @ApiProperty({ example: 'sandbox' }) provider: string;
+  @ApiProperty({ example: 'efi' }) provider: string;
   @ApiProperty({ example: 120, description: 'Payments the provider created in the window.' }) payments: number;
   @ApiProperty({ example: 3, description: 'Create attempts that did not end in a payment (upstream errors, timeouts).' }) failed_attempts: number;
   @ApiProperty({ type: Number, nullable: true, example: 0.0244, description: 'failed_attempts / (payments + failed_attempts); null without attempts.' })

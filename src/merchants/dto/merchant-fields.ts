@@ -105,7 +105,11 @@ export const ProviderAccountsField = (): PropertyDecorator =>
 
 export const ProviderField = (): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, nullable: true, example: 'sandbox', description: 'A provider registered on this gateway; null uses DEFAULT_PROVIDER.' }),
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      description: 'For a merchant with no provider_accounts: a provider with a built-in account on this gateway; null uses DEFAULT_PROVIDER.',
+    }),
     presentAndNotNull,
     Rule('provider', stringOrNull('provider', 64)),
   );

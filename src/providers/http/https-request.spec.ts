@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { testPki } from '../../../test/fakes/certificates';
-import { UpstreamError } from '../payment-provider';
+import { UpstreamError } from '../provider-adapter';
 import { MtlsAgentPool } from './mtls-agent';
 import { type HttpsAnswer, httpFailure, httpsRequest, jsonObjectOf, problemOf, unexpectedAnswer } from './https-request';
 

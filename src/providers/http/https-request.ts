@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Agent, request } from 'node:https';
-import { UpstreamError } from '../payment-provider';
+import { UpstreamError } from '../provider-adapter';
 
 export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'POST' | 'DELETE';
 

@@ -4,7 +4,7 @@ import { centsToDecimalString } from '../../common/money';
 import { type MtlsAgentOptions, MtlsAgentPool, mtlsFingerprint } from '../http/mtls-agent';
 import { type HttpMethod, type HttpsAnswer, httpFailure, httpsRequest, jsonOf, unexpectedAnswer } from '../http/https-request';
 import { type AccessToken, TokenCache } from '../http/token-cache';
-import { type CreateChargeRequest, type ProviderEvent, type ProviderHealth, UpstreamError, WebhookParseError } from '../payment-provider';
+import { type CreateChargeRequest, type ProviderEvent, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
 import {
   type AccountSettings,
   type ChargeLookup,

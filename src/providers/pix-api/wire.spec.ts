@@ -1,5 +1,5 @@
 import { createDynamicPix, hasError } from 'pix-utils';
-import { UpstreamError } from '../payment-provider';
+import { UpstreamError } from '../provider-adapter';
 import { type Cob, COB_STATUSES, cobPaymentStatus, DEVOLUCAO_STATUSES, devolucaoRefundStatus, isBrCode, readCob, readDevolucao, readPix, toPixApiCharge, wireCents } from './wire';
 
 const brCode = (() => {

@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '../../payments/payment-status';
-import { type PixPaymentDetails, type ProviderCharge, UpstreamError } from '../payment-provider';
+import { type PixPaymentDetails, type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
 

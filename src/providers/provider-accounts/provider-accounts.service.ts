@@ -4,7 +4,7 @@ import { ErrorCode } from '../../common/errors/error-codes';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { hasIdShape, newId } from '../../common/ids';
 import { AppConfig } from '../../config/app-config';
-import { UpstreamError } from '../payment-provider';
+import { UpstreamError } from '../provider-adapter';
 import { AccountSettings, CredentialsError, ProviderAdapter, ProviderAccountRef } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
 import { upstreamToAppError } from '../upstream-errors';
@@ -18,6 +18,21 @@ export interface ResolvedAccount {
   account: ProviderAccount;
   adapter: ProviderAdapter;
   ref: ProviderAccountRef;
+}
+
+/**
+ * What a payment is charged at, read back through, or a callback received for: a stored account, or
+ * a provider's built-in account (merchants with no provider accounts; docs/providers.md).
+ */
+export interface AccountTarget {
+  adapter: ProviderAdapter;
+  ref: ProviderAccountRef;
+  /** The stored account's id (a payment's provider_account_id); null for a built-in account. */
+  accountId: string | null;
+  /** Where the PSP posts this account's events. */
+  notificationUrl: string;
+  /** The `account` label of provider-call metrics: the account's id, or the provider's name for its built-in account. */
+  metricsLabel: string;
 }
 
 /**
@@ -152,6 +167,24 @@ export class ProviderAccountsService {
       throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The provider account ${account.id} cannot be used: ${reason}. Replace its credentials.`, cause: error });
     }
     return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
+  }
+
+  /** A resolved stored account as a target. */
+  target(resolved: ResolvedAccount): AccountTarget {
+    const { adapter, ref, account } = resolved;
+    return { adapter, ref, accountId: account.id, notificationUrl: this.webhookUrl(account), metricsLabel: account.id };
+  }
+
+  /** The provider's built-in account, or undefined when the provider is unknown here or has none. */
+  builtIn(provider: string): AccountTarget | undefined {
+    const builtIn = this.adapters.builtIn(provider);
+    if (!builtIn) return undefined;
+    return { ...builtIn, accountId: null, notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider}`, metricsLabel: provider };
+  }
+
+  /** What a payment was charged at: its stored account (active or not), else its provider's built-in account. */
+  async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<AccountTarget | undefined> {
+    return payment.providerAccountId === null ? this.builtIn(payment.provider) : this.target(await this.resolve(payment.providerAccountId));
   }
 
   /** Where the PSP must post this account's events. */

@@ -22,6 +22,11 @@ export interface SandboxCreateChargeBody {
   /** Seconds the charge stays payable. */
   expiresIn: number;
   notificationUrl: string;
+  /**
+   * The secret to sign this charge's events with (a stored sandbox account's); without it, the one
+   * the sandbox was started with. A real PSP holds it per account; the simulator takes it per charge.
+   */
+  webhookSecret?: string;
 }
 
 export interface SandboxChargeWire {

@@ -46,18 +46,19 @@ export class PaymentDeliveryView {
 /** `GET /admin/api/payments/:id`: the payment, its event history (oldest first) and its deliveries. */
 export class PaymentDetailView extends PaymentView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
+  @ApiProperty({ description: "Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`)." }) can_simulate: boolean;
   @ApiProperty({ type: [PaymentEventView] }) events: PaymentEventView[];
   @ApiProperty({ type: [PaymentDeliveryView] }) deliveries: PaymentDeliveryView[];
 }
 
-export class SandboxSimulationView {
-  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The sandbox's id for the event it sent." }) eventId: string;
+export class SimulationView {
+  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The test PSP's id for the event it sent." }) eventId: string;
   @ApiProperty({ example: true, description: 'Whether the gateway answered the signed event with a 2xx.' }) delivered: boolean;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: "The gateway's HTTP status for the event." }) status: number | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: "The sandbox's charge after the event." }) charge: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "The PSP's charge after the event." }) charge: Record<string, unknown>;
 }
 
 export class SimulationResultView {
-  @ApiProperty({ type: SandboxSimulationView }) sandbox: SandboxSimulationView;
-  @ApiProperty({ type: PaymentDetailView, description: 'The payment read again after the sandbox delivered its event.' }) payment: PaymentDetailView;
+  @ApiProperty({ type: SimulationView }) simulation: SimulationView;
+  @ApiProperty({ type: PaymentDetailView, description: 'The payment read again after the PSP delivered its event.' }) payment: PaymentDetailView;
 }

@@ -106,9 +106,9 @@ describe('PaymentDetail', () => {
   });
 
   it('makes the sandbox send an event for a pending payment, and shows the payment after it', async () => {
-    const pending = paymentDetail({ id: 'pay_1', merchantId: 'mer_ana', provider: 'sandbox', status: 'pending' });
+    const pending = paymentDetail({ id: 'pay_1', merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'pending' });
     api.on('GET /payments/{id}', pending);
-    api.on('POST /payments/{id}/simulate', { sandbox: { eventId: 'evt_sbx_1', delivered: true, status: 200, charge: {} }, payment: { ...pending, status: 'paid' } });
+    api.on('POST /payments/{id}/simulate', { simulation: { eventId: 'evt_sbx_1', delivered: true, status: 200, charge: {} }, payment: { ...pending, status: 'paid' } });
     render(<PaymentDetail id="pay_1" />);
     await userEvent.click(await screen.findByRole('button', { name: 'Simulate confirm' }));
     expect((await screen.findByRole('status')).textContent).toContain('The sandbox sent payment.confirmed to the gateway; the payment is now paid.');
@@ -118,16 +118,16 @@ describe('PaymentDetail', () => {
   });
 
   it("says when the gateway did not take the sandbox's event", async () => {
-    const pending = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', status: 'pending' });
+    const pending = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'pending' });
     api.on('GET /payments/{id}', pending);
-    api.on('POST /payments/{id}/simulate', { sandbox: { eventId: 'evt_sbx_1', delivered: false, status: 401, charge: {} }, payment: pending });
+    api.on('POST /payments/{id}/simulate', { simulation: { eventId: 'evt_sbx_1', delivered: false, status: 401, charge: {} }, payment: pending });
     render(<PaymentDetail id="pay_1" />);
     await userEvent.click(await screen.findByRole('button', { name: 'Simulate expire' }));
     expect((await screen.findByRole('alert')).textContent).toContain('The sandbox sent payment.expired, but the gateway answered 401.');
   });
 
   it('offers no simulation for a payment of another provider', async () => {
-    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', provider: 'efi', status: 'pending' }));
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', provider: 'efi', can_simulate: false, status: 'pending' }));
     render(<PaymentDetail id="pay_1" />);
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('button', { name: /Simulate/ })).toBeNull();

@@ -47,12 +47,12 @@ export function PaymentDetail({ id }: { id: string }) {
     setSimulating(event);
     setNotice(undefined);
     try {
-      const result = await api<{ payment: Detail; sandbox: { delivered: boolean; status: number | null } }>('POST', `/payments/${p.id}/simulate`, { event });
+      const result = await api<{ payment: Detail; simulation: { delivered: boolean; status: number | null } }>('POST', `/payments/${p.id}/simulate`, { event });
       detail.setData(result.payment);
       setNotice(
-        result.sandbox.delivered
+        result.simulation.delivered
           ? { ok: true, text: `The sandbox sent ${event} to the gateway; the payment is now ${result.payment.status}.` }
-          : { ok: false, text: `The sandbox sent ${event}, but the gateway answered ${result.sandbox.status ?? 'nothing'}.` },
+          : { ok: false, text: `The sandbox sent ${event}, but the gateway answered ${result.simulation.status ?? 'nothing'}.` },
       );
     } catch (e) {
       setNotice({ ok: false, text: messageOf(e) });
@@ -88,7 +88,7 @@ export function PaymentDetail({ id }: { id: string }) {
           {notice.text}
         </Notice>
       )}
-      {p.provider === 'sandbox' && (
+      {p.can_simulate && (
         <Card title="Sandbox" className="card-sandbox">
           {p.status === 'pending' ? (
             <>

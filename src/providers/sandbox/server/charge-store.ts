@@ -11,6 +11,8 @@ export interface StoredCharge {
   debtor: { document: string; name: string };
   pixCopiaECola: string;
   notificationUrl: string;
+  /** The secret this charge's events are signed with, when its account has one; never shown. */
+  webhookSecret?: string;
   createdAt: Date;
   expiresAt: Date;
   paidAt: Date | null;

@@ -37,7 +37,10 @@ export interface SandboxServerOptions {
    * each delivery, so the sandbox cannot be made to post into the network it runs in.
    */
   allowPrivateNotificationUrls: boolean;
-  /** When set, simulated events carry `X-Sandbox-Signature` (docs/api.md, The sandbox signature scheme). */
+  /**
+   * When set, simulated events carry `X-Sandbox-Signature` (docs/api.md, The sandbox signature scheme);
+   * a charge created with its own `webhookSecret` (a stored sandbox account's) is signed with that instead.
+   */
   webhookSecret?: string;
   /** Charges kept in memory; the oldest are forgotten beyond this. */
   maxCharges?: number;
@@ -117,6 +120,7 @@ const CREATE_BODY_SCHEMA = {
     },
     expiresIn: { type: 'integer', minimum: 1, maximum: 30 * 24 * 3600 },
     notificationUrl: { type: 'string', pattern: '^https?://', maxLength: 2048 },
+    webhookSecret: { type: 'string', minLength: 16, maxLength: 256 },
   },
 } as const;
 
@@ -270,7 +274,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
           status: charge.status,
         },
       };
-      const delivery = await deliver(charge.notificationUrl, event, request);
+      const delivery = await deliver(charge.notificationUrl, charge.webhookSecret ?? options.webhookSecret, event, request);
       return reply.code(202).send({ eventId: event.id, delivered: delivery.delivered, status: delivery.status, charge: toWire(charge) });
     },
   );
@@ -316,6 +320,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       debtor: { document: body.debtor.document, name: body.debtor.name },
       pixCopiaECola: sandboxBrCode(reference, amountCents),
       notificationUrl: body.notificationUrl,
+      webhookSecret: body.webhookSecret,
       createdAt: new Date(now),
       expiresAt: new Date(now + body.expiresIn * 1000),
       paidAt: null,
@@ -377,11 +382,11 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     }
   }
 
-  async function deliver(url: string, event: SandboxEventBody, request: FastifyRequest): Promise<{ delivered: boolean; status: number | null }> {
+  async function deliver(url: string, webhookSecret: string | undefined, event: SandboxEventBody, request: FastifyRequest): Promise<{ delivered: boolean; status: number | null }> {
     const raw = JSON.stringify(event);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pix-gateway-sandbox/1' };
     // The signature is about transport freshness, so it uses the real time even when tests move the charge clock.
-    if (options.webhookSecret) headers[SANDBOX_SIGNATURE_HEADER] = signSandboxPayload(options.webhookSecret, raw, Date.now() / 1000);
+    if (webhookSecret) headers[SANDBOX_SIGNATURE_HEADER] = signSandboxPayload(webhookSecret, raw, Date.now() / 1000);
     const deadline = performance.now() + webhookTimeoutMs;
     try {
       // Checked again now and pinned: the host may resolve elsewhere than when the charge was made.

@@ -16,6 +16,8 @@ export interface StandaloneSandboxOptions {
   allowPrivateNotificationUrls?: boolean;
   maxCharges?: number;
   logLevel?: string;
+  /** The sandbox's clock in epoch milliseconds (charge times and expiry); tests move it. */
+  now?: () => number;
 }
 
 export interface RunningSandbox {
@@ -38,6 +40,7 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
   await app.register(sandboxServer, {
     webhookSecret: options.webhookSecret,
     maxCharges: options.maxCharges,
+    now: options.now,
     authorize: (request) => bearerMatches(request, apiToken),
     allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
   });

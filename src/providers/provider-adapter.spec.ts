@@ -1,4 +1,4 @@
-import { UpstreamError } from './payment-provider';
+import { UpstreamError } from './provider-adapter';
 
 describe('UpstreamError', () => {
   it('takes its fields by name, the cause included', () => {

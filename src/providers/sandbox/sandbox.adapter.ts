@@ -1,26 +1,34 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { HttpService } from '@nestjs/axios';
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { HttpService } from '@nestjs/axios';
 import { isAxiosError, type AxiosResponse } from 'axios';
 import { centsToDecimalString, reaisToCents } from '../../common/money';
-import { AppConfig } from '../../config/app-config';
+import { Secret } from '../../config/app-config';
 import type { PaymentStatus } from '../../payments/payment-status';
 import {
-  type ChargeRef,
+  type AccountSettings,
+  type ChargeLookup,
   type CreateChargeRequest,
-  type PaymentProvider,
+  CredentialsError,
+  type CredentialsSummary,
+  type InboundWebhook,
+  type ProviderAccountRef,
+  type ProviderAdapter,
+  type ProviderCapabilities,
   PROVIDER_EVENT_TYPES,
   type ProviderCharge,
   type ProviderEvent,
   type ProviderEventType,
   type ProviderHealth,
+  type SimulatedEventRequest,
+  type SimulatedEventResult,
   UpstreamError,
+  WebhookAuthError,
   WebhookParseError,
-  type WebhookRequest,
-} from '../payment-provider';
+} from '../provider-adapter';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
+import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
 
 /** Largest response body read from the sandbox; a charge is well under 1 KiB. */
@@ -50,17 +58,32 @@ export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): Payme
   }
 }
 
-type Operation = 'create' | 'get' | 'health';
+type Operation = 'create' | 'get' | 'health' | 'simulate';
+
+/** The built-in account's id: the provider's name (payments made through it have no provider account). */
+export const SANDBOX_BUILT_IN_ACCOUNT = 'sandbox';
 
 /**
- * Adapter for the sandbox PSP (its API: docs/sandbox.md), over HTTP through @nestjs/axios. Every failure
- * leaves as an UpstreamError; axios errors never do, since they carry the request (the payer's
- * document and name) into whatever logs them.
+ * A sandbox account's credentials (docs/providers.md, the sandbox): the secret the simulated PSP
+ * signs this account's events with. Optional outside production, where unsigned events are the
+ * "simulate an event" call; required in production.
  */
-@Injectable()
-export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
+export interface SandboxCredentials {
+  webhookSecret: Secret | null;
+}
+
+const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: false, partialRefund: false, cancel: false, registerWebhook: false, txid: 'gateway' };
+
+/**
+ * Adapter for the sandbox PSP (its API: docs/sandbox.md), over HTTP through @nestjs/axios's client.
+ * Its built-in account is the gateway's own configuration (SANDBOX_*), used by merchants with no
+ * provider accounts; stored `sandbox` accounts carry their own webhook secret. Every failure leaves
+ * as an UpstreamError; axios errors never do, since they carry the request (the payer's document
+ * and name) into whatever logs them.
+ */
+export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
-  private readonly baseUrl: string;
+  readonly capabilities = SANDBOX_CAPABILITIES;
   // One pool of kept-alive sockets for the adapter's life: a TCP handshake per create would cost
   // more than the sandbox's own work.
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256 });
@@ -68,19 +91,49 @@ export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
 
   constructor(
     private readonly http: HttpService,
-    private readonly config: AppConfig,
-  ) {
-    this.baseUrl = config.sandboxBaseUrl.replace(/\/+$/, '');
-  }
+    private readonly settings: SandboxSettings,
+    private readonly options: { isProduction: boolean; timeoutMs: number },
+  ) {}
 
-  // Not onModuleDestroy: Nest runs that before the HTTP server drains, which cut the upstream calls
-  // of requests still in flight at SIGTERM. onApplicationShutdown runs after the drain.
-  onApplicationShutdown(): void {
+  /** Called by ProviderAdapters at application shutdown, after the HTTP server drained (calls in flight finish first). */
+  close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
 
-  async createCharge(request: CreateChargeRequest): Promise<ProviderCharge> {
+  builtInAccount(): ProviderAccountRef<SandboxCredentials> {
+    return {
+      id: SANDBOX_BUILT_IN_ACCOUNT,
+      provider: this.name,
+      environment: 'sandbox',
+      baseUrl: this.settings.baseUrl,
+      tokenUrl: null,
+      pixKey: null,
+      credentials: { webhookSecret: this.settings.webhookSecret ?? null },
+    };
+  }
+
+  parseCredentials(input: unknown, _settings: AccountSettings): SandboxCredentials {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CredentialsError('credentials', 'must be an object');
+    const { webhook_secret: secret, ...rest } = input as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new CredentialsError(`credentials.${unknown[0]}`, 'is not a sandbox credential (only webhook_secret)');
+    if (secret === undefined || secret === null) {
+      // Production applies only authenticated events: an unsigned sandbox would let anyone move payments.
+      if (this.options.isProduction) throw new CredentialsError('credentials.webhook_secret', 'is required in production');
+      return { webhookSecret: null };
+    }
+    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 256) {
+      throw new CredentialsError('credentials.webhook_secret', 'must be a string of 16 to 256 characters');
+    }
+    return { webhookSecret: new Secret(secret) };
+  }
+
+  summarizeCredentials(_credentials: SandboxCredentials): CredentialsSummary {
+    return {};
+  }
+
+  async createCharge(account: ProviderAccountRef<SandboxCredentials>, request: CreateChargeRequest): Promise<ProviderCharge> {
     const body: SandboxCreateChargeBody = {
       txid: request.txid,
       amount: centsToDecimalString(request.amountCents),
@@ -90,36 +143,40 @@ export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
       debtor: { document: request.debtor.document, name: request.debtor.name },
       expiresIn: request.expiresInSeconds,
       notificationUrl: request.notificationUrl,
+      // A stored account's events are signed with its own secret; the built-in account's with the
+      // secret the simulated PSP was mounted with (SANDBOX_WEBHOOK_SECRET).
+      ...(account.id !== SANDBOX_BUILT_IN_ACCOUNT && account.credentials.webhookSecret ? { webhookSecret: account.credentials.webhookSecret.reveal() } : {}),
     };
-    const response = await this.call('create', 'POST', '/charges', body, { 'idempotency-key': request.txid });
+    const response = await this.call(account, 'create', 'POST', '/charges', body, { 'idempotency-key': request.txid });
     // 201 created, 200 the same txid again (the charge created by an earlier, maybe lost, attempt).
     if (response.status !== 200 && response.status !== 201) throw unexpectedStatus('create', response);
     return toProviderCharge(response, 'create');
   }
 
-  async getCharge(ref: ChargeRef): Promise<ProviderCharge> {
+  async getCharge(account: ProviderAccountRef<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
     const id = ref.providerPaymentId ?? ref.txid;
-    const response = await this.call('get', 'GET', `/charges/${encodeURIComponent(id)}`);
+    const response = await this.call(account, 'get', 'GET', `/charges/${encodeURIComponent(id)}`);
     if (response.status !== 200) throw unexpectedStatus('get', response);
     return toProviderCharge(response, 'get');
   }
 
-  verifyWebhook(request: WebhookRequest): boolean {
-    const secret = this.config.sandboxWebhookSecret?.reveal();
-    // Without a configured secret the sandbox's events are unsigned, by design, but only outside
-    // production: there nobody may move a payment with an unauthenticated request, so no secret means no event.
-    if (secret === undefined) return !this.config.isProduction;
-    return verifySandboxSignature(header(request.headers, SANDBOX_SIGNATURE_HEADER), request.rawBody, secret);
+  /**
+   * One sandbox event per callback, signed over the raw body (docs/api.md, The sandbox signature
+   * scheme). Verification comes before anything reads the body's meaning.
+   */
+  async receiveWebhook(account: ProviderAccountRef<SandboxCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+    const secret = account.credentials.webhookSecret?.reveal();
+    // Without a secret the sandbox's events are unsigned, by design, but only outside production:
+    // there nobody may move a payment with an unauthenticated request, so no secret means no event.
+    const verified = secret === undefined ? !this.options.isProduction : verifySandboxSignature(header(request.headers, SANDBOX_SIGNATURE_HEADER), request.rawBody, secret);
+    if (!verified) throw new WebhookAuthError('The sandbox signature is missing or wrong.');
+    return Promise.resolve([parseSandboxEvent(undefined, request.rawBody)]);
   }
 
-  parseEvent(request: WebhookRequest): ProviderEvent {
-    return parseSandboxEvent(request.body, request.rawBody);
-  }
-
-  async health(): Promise<ProviderHealth> {
+  async check(account: ProviderAccountRef<SandboxCredentials>): Promise<ProviderHealth> {
     const started = performance.now();
     try {
-      const response = await this.call('health', 'GET', '/health', undefined, undefined, Math.min(this.config.upstreamTimeoutMs, HEALTH_TIMEOUT_MS));
+      const response = await this.call(account, 'health', 'GET', '/health', undefined, undefined, Math.min(this.options.timeoutMs, HEALTH_TIMEOUT_MS));
       const latencyMs = Math.round(performance.now() - started);
       if (response.status !== 200) return { ok: false, latencyMs, detail: `HTTP ${response.status}` };
       const status = (parseJson(response.data) as { status?: unknown } | undefined)?.status;
@@ -129,24 +186,42 @@ export class SandboxProvider implements PaymentProvider, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Makes the simulated PSP move the charge and post a real, signed event to the charge's
+   * notification URL, so the gateway's whole intake path runs; the sandbox answers after that post.
+   */
+  async simulateEvent(account: ProviderAccountRef<SandboxCredentials>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult> {
+    const body = { event: request.event, ...(request.amountCents === undefined ? {} : { amount: centsToDecimalString(request.amountCents) }) };
+    const id = ref.providerPaymentId ?? ref.txid;
+    const response = await this.call(account, 'simulate', 'POST', `/charges/${encodeURIComponent(id)}/simulate`, body);
+    if (response.status !== 202 && response.status !== 200) throw unexpectedStatus('simulate', response);
+    const answer = parseJson(response.data) as Partial<SimulatedEventResult> | undefined;
+    if (typeof answer?.eventId !== 'string' || typeof answer.delivered !== 'boolean' || typeof answer.charge !== 'object' || answer.charge === null) {
+      throw new UpstreamError({ kind: 'malformed', message: 'Sandbox simulate: unexpected answer', upstreamStatus: response.status });
+    }
+    return { eventId: answer.eventId, delivered: answer.delivered, status: typeof answer.status === 'number' ? answer.status : null, charge: answer.charge };
+  }
+
   /** One HTTP exchange; the body is kept as text so the adapter, not axios, decides what is malformed. */
   private async call(
+    account: ProviderAccountRef<SandboxCredentials>,
     operation: Operation,
     method: 'GET' | 'POST',
     path: string,
     data?: unknown,
     headers?: Record<string, string>,
-    timeoutMs: number = this.config.upstreamTimeoutMs,
+    timeoutMs: number = this.options.timeoutMs,
   ): Promise<AxiosResponse<string>> {
+    const baseUrl = (account.baseUrl ?? this.settings.baseUrl).replace(/\/+$/, '');
     try {
       return await this.http.axiosRef.request<string>({
         method,
-        url: this.baseUrl + path,
+        url: baseUrl + path,
         data: data === undefined ? undefined : JSON.stringify(data),
         // The adapter authenticates every call, as a real PSP client presents its API key.
         headers: {
           accept: 'application/json',
-          authorization: `Bearer ${this.config.sandboxApiToken.reveal()}`,
+          authorization: `Bearer ${this.settings.apiToken.reveal()}`,
           ...(data === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },
@@ -251,7 +326,7 @@ function parseJson(text: unknown): unknown {
   }
 }
 
-function header(headers: WebhookRequest['headers'], name: string): string | string[] | undefined {
+function header(headers: InboundWebhook['headers'], name: string): string | string[] | undefined {
   if (name in headers) return headers[name];
   // Node lower-cases header names; a hand-built request might not.
   const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);

@@ -4,9 +4,10 @@ import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig 
 import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../payments/payment-status';
-import { type CreateChargeRequest, UpstreamError, WebhookParseError, type WebhookRequest } from '../payment-provider';
+import { type CreateChargeRequest, CredentialsError, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import { SANDBOX_STATUSES, type SandboxChargeStatus } from './sandbox-api';
-import { SandboxProvider, sandboxStatusToPaymentStatus } from './sandbox.provider';
+import { parseSandboxEvent, SandboxAdapter, sandboxStatusToPaymentStatus } from './sandbox.adapter';
+import { loadSandboxSettings } from './sandbox-settings';
 
 const BASE_URL = 'http://sandbox.test/sandbox';
 const SECRET = 'whsec_adapter_unit';
@@ -27,8 +28,12 @@ function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer
   });
   const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env }, { persistGenerated: false });
   // @nestjs/axios and this file may see axios's ESM and CJS typings; the instance is the same at runtime.
-  const provider = new SandboxProvider(new HttpService(instance as never), config);
-  return { provider, seen };
+  const adapter = adapterFor(config, new HttpService(instance as never));
+  return { adapter, account: adapter.builtInAccount(), seen };
+}
+
+function adapterFor(config: AppConfig, http = new HttpService()): SandboxAdapter {
+  return new SandboxAdapter(http, loadSandboxSettings(config), { isProduction: config.isProduction, timeoutMs: config.upstreamTimeoutMs });
 }
 
 const request: CreateChargeRequest = {
@@ -71,7 +76,7 @@ async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   return error as UpstreamError;
 }
 
-describe('SandboxProvider', () => {
+describe('SandboxAdapter', () => {
   describe('status mapping', () => {
     const expected: Record<SandboxChargeStatus, PaymentStatus> = {
       ATIVA: 'pending',
@@ -86,8 +91,8 @@ describe('SandboxProvider', () => {
     });
 
     it('maps the status of a charge read back', async () => {
-      const { provider } = adapterAnswering(() => ({ status: 200, body: wireCharge({ status: 'CONCLUIDA', paidAt: '2026-01-01T00:10:00.000Z' }) }));
-      await expect(provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid })).resolves.toEqual({
+      const { adapter, account } = adapterAnswering(() => ({ status: 200, body: wireCharge({ status: 'CONCLUIDA', paidAt: '2026-01-01T00:10:00.000Z' }) }));
+      await expect(adapter.getCharge(account, { providerPaymentId: 'sbx_1', txid: request.txid })).resolves.toEqual({
         providerPaymentId: 'sbx_1',
         txid: request.txid,
         status: 'paid',
@@ -101,9 +106,9 @@ describe('SandboxProvider', () => {
 
   describe('requests', () => {
     it('creates with the txid as Idempotency-Key, a two-place amount, the configured timeout and a kept-alive agent', async () => {
-      const { provider, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }));
-      await provider.createCharge(request);
-      await provider.createCharge(request);
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }));
+      await adapter.createCharge(account, request);
+      await adapter.createCharge(account, request);
       const [first, second] = seen;
       expect(first).toMatchObject({ method: 'post', url: `${BASE_URL}/charges`, timeout: 2500, maxRedirects: 0 });
       expect(first!.headers['idempotency-key']).toBe(request.txid);
@@ -122,24 +127,24 @@ describe('SandboxProvider', () => {
     });
 
     it('reads by sandbox id, or by txid when there is none yet', async () => {
-      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
-      await provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid });
-      await provider.getCharge({ providerPaymentId: null, txid: request.txid });
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
+      await adapter.getCharge(account, { providerPaymentId: 'sbx_1', txid: request.txid });
+      await adapter.getCharge(account, { providerPaymentId: null, txid: request.txid });
       expect(seen.map((config) => `${config.method} ${config.url}`)).toEqual([`get ${BASE_URL}/charges/sbx_1`, `get ${BASE_URL}/charges/${request.txid}`]);
     });
 
     it('presents its API token on every call, as a real PSP client presents its key', async () => {
-      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }), { SANDBOX_API_TOKEN: 'sandbox-api-token-0123456789' });
-      await provider.createCharge(request);
-      await provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid });
-      await provider.health();
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }), { SANDBOX_API_TOKEN: 'sandbox-api-token-0123456789' });
+      await adapter.createCharge(account, request);
+      await adapter.getCharge(account, { providerPaymentId: 'sbx_1', txid: request.txid });
+      await adapter.check(account);
       expect(seen.map((config) => config.headers.authorization)).toEqual(Array(3).fill('Bearer sandbox-api-token-0123456789'));
     });
 
     it('without SANDBOX_API_TOKEN presents one derived from SECRETS_KEY: the same for every process, different per key', async () => {
       const tokenFor = async (key: string) => {
-        const { provider, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }), { SECRETS_KEY: key });
-        await provider.health();
+        const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }), { SECRETS_KEY: key });
+        await adapter.check(account);
         return seen[0]!.headers.authorization as string;
       };
       const a = await tokenFor('a'.repeat(64));
@@ -150,8 +155,8 @@ describe('SandboxProvider', () => {
     });
 
     it('accepts 200 (the same txid again) as well as 201', async () => {
-      const { provider } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
-      await expect(provider.createCharge(request)).resolves.toMatchObject({ providerPaymentId: 'sbx_1', status: 'pending', amountCents: 1050 });
+      const { adapter, account } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
+      await expect(adapter.createCharge(account, request)).resolves.toMatchObject({ providerPaymentId: 'sbx_1', status: 'pending', amountCents: 1050 });
     });
   });
 
@@ -164,27 +169,27 @@ describe('SandboxProvider', () => {
       ['ENOTFOUND', 'network'],
       ['EPIPE', 'network'],
     ])('a transport error %s is %s, with no upstream status', async (code, kind) => {
-      const { provider } = adapterAnswering(() => axiosError(code));
-      const error = await failure(provider.createCharge(request));
+      const { adapter, account } = adapterAnswering(() => axiosError(code));
+      const error = await failure(adapter.createCharge(account, request));
       expect(error).toMatchObject({ kind, upstreamStatus: undefined });
       expect(error.ambiguous).toBe(true);
     });
 
     it('a response cut off mid-way is a network failure; one over the size limit is malformed', async () => {
       const cut = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'stream has been aborted'));
-      await expect(failure(cut.provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'network' });
+      await expect(failure(cut.adapter.getCharge(cut.account, { providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'network' });
       const big = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'maxContentLength size of 262144 exceeded'));
-      await expect(failure(big.provider.getCharge({ providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'malformed' });
+      await expect(failure(big.adapter.getCharge(big.account, { providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'malformed' });
     });
 
     it('an error that is not axios’s is still an UpstreamError', async () => {
-      const { provider } = adapterAnswering(() => new TypeError('Invalid URL'));
-      await expect(failure(provider.createCharge(request))).resolves.toMatchObject({ kind: 'network' });
+      const { adapter, account } = adapterAnswering(() => new TypeError('Invalid URL'));
+      await expect(failure(adapter.createCharge(account, request))).resolves.toMatchObject({ kind: 'network' });
     });
 
     it('never lets the axios error (which holds the payer’s data) out, not even as the cause', async () => {
-      const { provider } = adapterAnswering(() => axiosError('ECONNRESET', 'socket hang up'));
-      const error = await failure(provider.createCharge(request));
+      const { adapter, account } = adapterAnswering(() => axiosError('ECONNRESET', 'socket hang up'));
+      const error = await failure(adapter.createCharge(account, request));
       expect(error.cause).not.toBeInstanceOf(AxiosError);
       expect(JSON.stringify({ ...error, cause: String(error.cause), message: error.message })).not.toContain('12345678909');
       expect(String(error.cause)).toContain('ECONNRESET');
@@ -200,8 +205,8 @@ describe('SandboxProvider', () => {
       [404, { error: { code: 42 } }, undefined, undefined, false],
       [302, '', undefined, undefined, false],
     ])('HTTP %i is an http failure carrying the provider code and message', async (status, body, providerCode, providerMessage, ambiguous) => {
-      const { provider } = adapterAnswering(() => ({ status, body }));
-      const error = await failure(provider.createCharge(request));
+      const { adapter, account } = adapterAnswering(() => ({ status, body }));
+      const error = await failure(adapter.createCharge(account, request));
       expect(error).toMatchObject({ kind: 'http', upstreamStatus: status, providerCode, providerMessage });
       expect(error.ambiguous).toBe(ambiguous);
     });
@@ -220,22 +225,22 @@ describe('SandboxProvider', () => {
       ['a bad expiresAt', wireCharge({ expiresAt: 'tomorrow' })],
       ['a bad paidAt', wireCharge({ paidAt: 5 })],
     ])('a 2xx with %s is malformed', async (_label, body) => {
-      const { provider } = adapterAnswering(() => ({ status: 201, body }));
-      const error = await failure(provider.createCharge(request));
+      const { adapter, account } = adapterAnswering(() => ({ status: 201, body }));
+      const error = await failure(adapter.createCharge(account, request));
       expect(error).toMatchObject({ kind: 'malformed', upstreamStatus: 201 });
       expect(error.ambiguous).toBe(false);
     });
 
     it('a 2xx other than 200/201 is malformed', async () => {
-      const { provider } = adapterAnswering(() => ({ status: 204 }));
-      await expect(failure(provider.createCharge(request))).resolves.toMatchObject({ kind: 'malformed', upstreamStatus: 204 });
+      const { adapter, account } = adapterAnswering(() => ({ status: 204 }));
+      await expect(failure(adapter.createCharge(account, request))).resolves.toMatchObject({ kind: 'malformed', upstreamStatus: 204 });
     });
   });
 
   describe('health', () => {
     it('is ok when the sandbox answers {status:"ok"}', async () => {
-      const { provider, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }));
-      await expect(provider.health()).resolves.toMatchObject({ ok: true, latencyMs: expect.any(Number) });
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }));
+      await expect(adapter.check(account)).resolves.toMatchObject({ ok: true, latencyMs: expect.any(Number) });
       expect(seen[0]).toMatchObject({ method: 'get', url: `${BASE_URL}/health` });
     });
 
@@ -244,53 +249,126 @@ describe('SandboxProvider', () => {
       ['an unexpected body', { status: 200, body: 'fine' }, 'unexpected health body'],
       ['no answer', axiosError('ECONNREFUSED') as Answer, 'ECONNREFUSED'],
     ])('is not ok on %s, and does not throw', async (_label, answer, detail) => {
-      const { provider } = adapterAnswering(() => answer);
-      const health = await provider.health();
+      const { adapter, account } = adapterAnswering(() => answer);
+      const health = await adapter.check(account);
       expect(health.ok).toBe(false);
       expect(health.detail).toContain(detail);
     });
   });
 
-  describe('verifyWebhook', () => {
+  describe('receiveWebhook', () => {
     const body = Buffer.from('{"event":"payment.confirmed","id":"evt_sbx_1","created_at":"2026-01-01T00:00:00.000Z","data":{"id":"sbx_1","amount":10.5}}');
     const sign = (t: number, secret = SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body.toString()}`).digest('hex')}`;
     const now = () => Math.floor(Date.now() / 1000);
-    const hook = (headers: WebhookRequest['headers'], rawBody = body): WebhookRequest => ({ headers, rawBody, body: JSON.parse(rawBody.toString()) });
-    const signed = adapterAnswering(() => ({ status: 200 }), { SANDBOX_WEBHOOK_SECRET: SECRET }).provider;
-    const unsigned = adapterAnswering(() => ({ status: 200 })).provider;
+    const hook = (headers: InboundWebhook['headers'], rawBody = body): InboundWebhook => ({ method: 'POST', path: '', query: {}, headers, rawBody });
+    const signed = adapterAnswering(() => ({ status: 200 }), { SANDBOX_WEBHOOK_SECRET: SECRET });
+    const unsigned = adapterAnswering(() => ({ status: 200 }));
+    const accepts = (target: typeof signed, request: InboundWebhook) => expect(target.adapter.receiveWebhook(target.account, request)).resolves.toHaveLength(1);
+    const refuses = (target: typeof signed, request: InboundWebhook) => expect(target.adapter.receiveWebhook(target.account, request)).rejects.toBeInstanceOf(WebhookAuthError);
 
-    it('accepts a good signature, whatever the header name’s case', () => {
-      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now()) }))).toBe(true);
-      expect(signed.verifyWebhook(hook({ 'X-Sandbox-Signature': sign(now()) }))).toBe(true);
+    it('accepts a good signature, whatever the header name’s case, as one event', async () => {
+      await accepts(signed, hook({ 'x-sandbox-signature': sign(now()) }));
+      await accepts(signed, hook({ 'X-Sandbox-Signature': sign(now()) }));
+      await expect(signed.adapter.receiveWebhook(signed.account, hook({ 'x-sandbox-signature': sign(now()) }))).resolves.toEqual([
+        { eventId: 'evt_sbx_1', type: 'payment.confirmed', paymentRef: 'sbx_1', amountCents: 1050, occurredAt: new Date('2026-01-01T00:00:00.000Z') },
+      ]);
     });
 
-    it('refuses a bad signature, a stale timestamp, or a missing header', () => {
-      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now(), 'another-secret') }))).toBe(false);
-      expect(signed.verifyWebhook(hook({ 'x-sandbox-signature': sign(now() - 301) }))).toBe(false);
-      expect(signed.verifyWebhook(hook({}))).toBe(false);
+    it('refuses a bad signature, a stale timestamp, or a missing header', async () => {
+      await refuses(signed, hook({ 'x-sandbox-signature': sign(now(), 'another-secret') }));
+      await refuses(signed, hook({ 'x-sandbox-signature': sign(now() - 301) }));
+      await refuses(signed, hook({}));
     });
 
-    it('checks the raw body, not the parsed one', () => {
-      const altered = Buffer.from(body.toString().replace('10.5', '1000'));
-      expect(signed.verifyWebhook({ headers: { 'x-sandbox-signature': sign(now()) }, rawBody: altered, body: JSON.parse(body.toString()) })).toBe(false);
+    it('checks the raw body', async () => {
+      await refuses(signed, hook({ 'x-sandbox-signature': sign(now()) }, Buffer.from(body.toString().replace('10.5', '1000'))));
     });
 
-    it('accepts unsigned events only when no SANDBOX_WEBHOOK_SECRET is configured', () => {
-      expect(unsigned.verifyWebhook(hook({}))).toBe(true);
-      expect(signed.verifyWebhook(hook({}))).toBe(false);
+    it('verifies before parsing: an unsigned body that is not an event is 401, not 400', async () => {
+      await refuses(signed, hook({}, Buffer.from('not json')));
+      await expect(unsigned.adapter.receiveWebhook(unsigned.account, hook({}, Buffer.from('not json')))).rejects.toBeInstanceOf(WebhookParseError);
     });
 
-    it('never accepts an unsigned event in production, even with no secret configured', () => {
+    it('accepts unsigned events only when no SANDBOX_WEBHOOK_SECRET is configured', async () => {
+      await accepts(unsigned, hook({}));
+      await refuses(signed, hook({}));
+    });
+
+    it("verifies a stored account's events with its own secret", async () => {
+      const account = { ...unsigned.account, id: 'pa_1', credentials: unsigned.adapter.parseCredentials({ webhook_secret: 'account-secret-0123456789' }, unsigned.account) };
+      const byAccount = (t: number) => `t=${t},v1=${createHmac('sha256', 'account-secret-0123456789').update(`${t}.${body.toString()}`).digest('hex')}`;
+      await expect(unsigned.adapter.receiveWebhook(account, hook({ 'x-sandbox-signature': byAccount(now()) }))).resolves.toHaveLength(1);
+      await expect(unsigned.adapter.receiveWebhook(account, hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(unsigned.adapter.receiveWebhook(account, hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
+    });
+
+    it('never accepts an unsigned event in production, even with no secret configured', async () => {
       // Production refuses to start a sandbox without a secret; should a config slip through anyway, the adapter still refuses.
       const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:' }, { persistGenerated: false });
-      const production = new SandboxProvider(new HttpService(), new AppConfig({ ...config, nodeEnv: 'production', isProduction: true, sandboxWebhookSecret: undefined }));
-      expect(production.verifyWebhook(hook({}))).toBe(false);
-      expect(production.verifyWebhook(hook({ 'x-sandbox-signature': sign(now()) }))).toBe(false);
+      const production = adapterFor(new AppConfig({ ...config, nodeEnv: 'production', isProduction: true }));
+      await expect(production.receiveWebhook(production.builtInAccount(), hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(production.receiveWebhook(production.builtInAccount(), hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
     });
   });
 
-  describe('parseEvent', () => {
-    const { provider } = adapterAnswering(() => ({ status: 200 }));
+  describe('accounts', () => {
+    const { adapter, account, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }));
+
+    it('takes an optional webhook_secret of 16 to 256 characters, and nothing else', () => {
+      expect(adapter.parseCredentials({}, account).webhookSecret).toBeNull();
+      expect(adapter.parseCredentials({ webhook_secret: 's'.repeat(16) }, account).webhookSecret?.reveal()).toBe('s'.repeat(16));
+      for (const [input, field] of [
+        [{ webhook_secret: 'short' }, 'credentials.webhook_secret'],
+        [{ webhook_secret: 7 }, 'credentials.webhook_secret'],
+        [{ client_id: 'x' }, 'credentials.client_id'],
+        ['secret', 'credentials'],
+      ] as const) {
+        expect(() => adapter.parseCredentials(input, account)).toThrow(expect.objectContaining({ name: 'CredentialsError', field }) as CredentialsError);
+      }
+      expect(adapter.summarizeCredentials({ webhookSecret: null })).toEqual({});
+    });
+
+    it('requires a webhook secret in production, where only signed events may move a payment', () => {
+      const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:' }, { persistGenerated: false });
+      const production = adapterFor(new AppConfig({ ...config, nodeEnv: 'production', isProduction: true }));
+      expect(() => production.parseCredentials({}, account)).toThrow(expect.objectContaining({ field: 'credentials.webhook_secret' }) as CredentialsError);
+    });
+
+    it("asks the simulated PSP to sign a stored account's charges with its secret, and the built-in account's with the PSP's own", async () => {
+      const stored = { ...account, id: 'pa_1', credentials: adapter.parseCredentials({ webhook_secret: 'account-secret-0123456789' }, account) };
+      await adapter.createCharge(stored, request);
+      await adapter.createCharge(account, request);
+      expect(JSON.parse(seen[0]!.data as string)).toMatchObject({ webhookSecret: 'account-secret-0123456789' });
+      expect(JSON.parse(seen[1]!.data as string)).not.toHaveProperty('webhookSecret');
+    });
+  });
+
+  describe('simulateEvent', () => {
+    it('asks the simulated PSP for the event and answers what it said', async () => {
+      const answer = { eventId: 'evt_sbx_2', delivered: true, status: 200, charge: wireCharge({ status: 'CONCLUIDA' }) };
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 202, body: answer }));
+      await expect(adapter.simulateEvent(account, { txid: request.txid, providerPaymentId: 'sbx_1' }, { event: 'payment.confirmed', amountCents: 999 })).resolves.toEqual(answer);
+      expect(seen[0]).toMatchObject({ method: 'post', url: `${BASE_URL}/charges/sbx_1/simulate` });
+      expect(JSON.parse(seen[0]!.data as string)).toEqual({ event: 'payment.confirmed', amount: '9.99' });
+    });
+
+    it("maps a refusal to an http UpstreamError with the PSP's code, and an answer of the wrong shape to malformed", async () => {
+      const refused = adapterAnswering(() => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'no charge' } } }));
+      await expect(
+        failure(refused.adapter.simulateEvent(refused.account, { txid: request.txid, providerPaymentId: 'sbx_9' }, { event: 'payment.confirmed' })),
+      ).resolves.toMatchObject({
+        kind: 'http',
+        upstreamStatus: 404,
+        providerCode: 'NOT_FOUND',
+      });
+      const odd = adapterAnswering(() => ({ status: 202, body: { ok: true } }));
+      await expect(failure(odd.adapter.simulateEvent(odd.account, { txid: request.txid, providerPaymentId: 'sbx_1' }, { event: 'payment.confirmed' }))).resolves.toMatchObject({
+        kind: 'malformed',
+      });
+    });
+  });
+
+  describe('parseSandboxEvent', () => {
     const event = (overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) => ({
       event: 'payment.confirmed',
       id: 'evt_sbx_1',
@@ -298,7 +376,7 @@ describe('SandboxProvider', () => {
       data: { id: 'sbx_1', txid: request.txid, amount: 10.5, status: 'CONCLUIDA', ...data },
       ...overrides,
     });
-    const parse = (body: unknown) => provider.parseEvent({ headers: {}, rawBody: Buffer.from(JSON.stringify(body) ?? ''), body });
+    const parse = (body: unknown) => parseSandboxEvent(body, Buffer.from(JSON.stringify(body) ?? ''));
 
     it.each(['payment.confirmed', 'payment.expired', 'payment.cancelled', 'payment.failed', 'payment.refunded'])('parses %s', (type) => {
       expect(parse(event({ event: type }))).toEqual({
@@ -316,7 +394,7 @@ describe('SandboxProvider', () => {
 
     it('reads the raw body when the host did not parse one', () => {
       const raw = Buffer.from(JSON.stringify(event()));
-      expect(provider.parseEvent({ headers: {}, rawBody: raw, body: undefined })).toMatchObject({ eventId: 'evt_sbx_1', amountCents: 1050 });
+      expect(parseSandboxEvent(undefined, raw)).toMatchObject({ eventId: 'evt_sbx_1', amountCents: 1050 });
     });
 
     it('uses the time of receipt when the event has no created_at (as a hand-written test event may omit it)', () => {

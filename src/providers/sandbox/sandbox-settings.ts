@@ -1,0 +1,52 @@
+import { createHmac } from 'node:crypto';
+import { AppConfig, Secret } from '../../config/app-config';
+import { ConfigError, parseBool } from '../../config/load-config';
+
+/**
+ * The sandbox's built-in configuration (README, Configuration): whether the gateway serves the
+ * simulated PSP, where the adapter reaches it, the credential it presents, and the secret its
+ * events are signed with. Read from the environment at boot by the sandbox's own module, so the
+ * gateway's AppConfig knows nothing of it.
+ */
+export interface SandboxSettings {
+  /** SANDBOX_ENABLED: the gateway serves the simulated PSP under /sandbox (default: on outside production). */
+  enabled: boolean;
+  /** SANDBOX_WEBHOOK_SECRET: when set, the sandbox signs its events and /webhooks/sandbox requires the signature. */
+  webhookSecret?: Secret;
+  /** SANDBOX_BASE_URL: where the adapter calls the simulated PSP (default: this gateway's own /sandbox). */
+  baseUrl: string;
+  /**
+   * The bearer credential the adapter presents to the simulated PSP, as a real PSP client presents
+   * its API key: SANDBOX_API_TOKEN, else derived from SECRETS_KEY (so every process on one database
+   * agrees on it without another setting).
+   */
+  apiToken: Secret;
+}
+
+/** Reads and checks the sandbox's settings; every problem at once, as a ConfigError (the process prints one line each). */
+export function loadSandboxSettings(config: AppConfig): SandboxSettings {
+  const env = config.environment.reveal();
+  const problems: string[] = [];
+  const enabled = parseBool(env, 'SANDBOX_ENABLED', !config.isProduction, problems);
+  const webhookSecret = env.SANDBOX_WEBHOOK_SECRET || undefined;
+  // In production every event that moves a payment must be authenticated: a sandbox served there signs its events.
+  if (config.isProduction && enabled && !webhookSecret) {
+    problems.push('SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET, so that nobody can post unsigned sandbox events.');
+  }
+  const apiToken = env.SANDBOX_API_TOKEN || undefined;
+  if (apiToken !== undefined && apiToken.length < 16) problems.push('SANDBOX_API_TOKEN must be at least 16 characters.');
+  const baseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${config.port}/sandbox`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(baseUrl)) problems.push('SANDBOX_BASE_URL must be an http(s) URL.');
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    enabled,
+    webhookSecret: webhookSecret ? new Secret(webhookSecret) : undefined,
+    baseUrl,
+    apiToken: new Secret(apiToken ?? deriveSandboxApiToken(config.secretsKey.reveal())),
+  };
+}
+
+/** The adapter's credential when SANDBOX_API_TOKEN is unset: a one-way function of SECRETS_KEY. */
+export function deriveSandboxApiToken(secretsKey: Buffer): string {
+  return `sbx_${createHmac('sha256', secretsKey).update('pix-gateway/sandbox-api-token').digest('base64url')}`;
+}

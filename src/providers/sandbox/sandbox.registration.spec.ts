@@ -1,0 +1,40 @@
+import { HttpService } from '@nestjs/axios';
+import { SystemClock } from '../../common/clock';
+import { loadConfig } from '../../config/load-config';
+import { SandboxAdapter } from './sandbox.adapter';
+import { sandboxProvider } from './sandbox.registration';
+
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/gateway',
+  SECRETS_KEY: 'b'.repeat(64),
+  ADMIN_API_TOKEN: 'a-production-admin-token-of-32-chars',
+  ADMIN_EMAIL: 'ops@example.com',
+  ADMIN_PASSWORD: 'a-long-production-password',
+  PUBLIC_BASE_URL: 'https://pix.example.com',
+};
+
+function registrationFor(env: Record<string, string>) {
+  const { config } = loadConfig({ DATA_DIR: ':memory:', ...env }, { persistGenerated: false });
+  return sandboxProvider({ config, clock: new SystemClock(), http: new HttpService() });
+}
+
+describe('sandboxProvider', () => {
+  it('registers the adapter and serves the simulated PSP under /sandbox outside production', () => {
+    const registration = registrationFor({ NODE_ENV: 'test' });
+    expect(registration.adapters).toEqual([expect.any(SandboxAdapter)]);
+    expect(registration.routes?.map((route) => route.prefix)).toEqual(['/sandbox']);
+  });
+
+  it('keeps the adapter outside production when the gateway does not serve the sandbox (a standalone one is reached)', () => {
+    const registration = registrationFor({ NODE_ENV: 'development', SANDBOX_ENABLED: 'false', SANDBOX_BASE_URL: 'http://127.0.0.1:4000' });
+    expect(registration.adapters).toHaveLength(1);
+    expect(registration.routes ?? []).toEqual([]);
+    expect(registration.adapters[0]!.builtInAccount?.()).toMatchObject({ baseUrl: 'http://127.0.0.1:4000' });
+  });
+
+  it('leaves the sandbox out in production unless SANDBOX_ENABLED=true', () => {
+    expect(registrationFor(PRODUCTION)).toEqual({ adapters: [] });
+    expect(registrationFor({ ...PRODUCTION, SANDBOX_ENABLED: 'true', SANDBOX_WEBHOOK_SECRET: 'sandbox-secret-0123456789' }).adapters).toHaveLength(1);
+  });
+});

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { newMerchantOverHttp } from '../helpers/admin-http';
+import { paymentBody } from '../helpers/factories';
+import { http } from '../helpers/http';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
+
+const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+const ACCOUNT_SECRET = 'whsec_sandbox_account_0123456789';
+
+/**
+ * The sandbox as a provider account like any other (docs/providers.md): stored, routed to, charged
+ * through, and its events received at the account's own webhook URL, signed with the account's
+ * own secret, while the gateway's built-in sandbox configuration has none.
+ */
+describe('a sandbox provider account', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  const call = (method: string, path: string, body?: unknown) => http(t.url, method, `/admin/api${path}`, { body, headers: admin });
+
+  it('charges through the account and applies only the events signed with its secret', async () => {
+    const account = (await call('POST', '/provider-accounts', { name: 'Sandbox da Loja', provider: 'sandbox', credentials: { webhook_secret: ACCOUNT_SECRET } })).body.data;
+    expect(account).toMatchObject({ provider: 'sandbox', webhook_url: `${t.config.publicBaseUrl}/webhooks/sandbox/${account.id}`, credentials_summary: { client_id: null } });
+    const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { provider_accounts: [account.id] });
+
+    const created = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': randomUUID() } });
+    expect(created.status).toBe(201);
+    const payment = created.body.data;
+    const detail = (await call('GET', `/payments/${payment.id}`)).body.data;
+    expect(detail).toMatchObject({ provider: 'sandbox', can_simulate: true });
+
+    // The simulated PSP posts to the account's URL, signed with the account's secret; the gateway verifies it with that secret.
+    const simulated = await call('POST', `/payments/${payment.id}/simulate`, { event: 'payment.confirmed' });
+    expect(simulated.body.data).toMatchObject({ simulation: { delivered: true, status: 200 }, payment: { status: 'paid' } });
+
+    // An unsigned event at the account's URL changes nothing, though the built-in sandbox takes unsigned ones.
+    const forged = { event: 'payment.refunded', id: `evt_${randomUUID()}`, data: { id: payment.id, amount: 10.5 } };
+    const refused = await http(t.url, 'POST', `/webhooks/sandbox/${account.id}`, { body: forged });
+    expect(refused).toMatchObject({ status: 401, body: { success: false, error: { code: 'INVALID_SIGNATURE' } } });
+    expect((await call('GET', `/payments/${payment.id}`)).body.data.status).toBe('paid');
+  });
+
+  it("checks the account at the simulated PSP, and refuses credentials that are not the sandbox's", async () => {
+    const account = (await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', credentials: {} })).body.data;
+    await expect(call('POST', `/provider-accounts/${account.id}/check`)).resolves.toMatchObject({ status: 200, body: { data: { ok: true } } });
+    const bad = await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: 'short' } });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'credentials.webhook_secret' })] } } },
+    });
+    const webhook = await call('POST', `/provider-accounts/${account.id}/webhook`);
+    expect(webhook).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } });
+  });
+});
