@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { SecretBox } from '../../common/crypto/secret-box';
@@ -11,6 +12,7 @@ import { upstreamToAppError } from '../upstream-errors';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccount } from './provider-account.entity';
 import { ProviderAccountRepository } from './provider-account.repository';
+import { ParsedCredentialsCache } from './parsed-credentials-cache';
 import type { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
 
 /** An account ready for its adapter: the row, the adapter, and the credentials opened and parsed. */
@@ -41,11 +43,15 @@ export interface AccountTarget {
  */
 @Injectable()
 export class ProviderAccountsService {
+  /** The last parse of each account's credentials, reused for the same version of the row while its certificate is valid. */
+  private readonly parsedCredentials = new ParsedCredentialsCache();
+
   constructor(
     private readonly accounts: ProviderAccountRepository,
     private readonly adapters: ProviderAdapters,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   async create(dto: CreateProviderAccountDto): Promise<ProviderAccountView> {
@@ -159,6 +165,8 @@ export class ProviderAccountsService {
   private open(account: ProviderAccount): ResolvedAccount {
     const adapter = this.adapterFor(account.provider);
     const settings: AccountSettings = { environment: account.environment, baseUrl: account.baseUrl, tokenUrl: account.tokenUrl, pixKey: account.pixKey };
+    const cached = this.parsedCredentials.get(account, this.clock.now());
+    if (cached !== undefined) return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials: cached } };
     let credentials: unknown;
     try {
       credentials = adapter.parseCredentials(this.storedCredentials(account), settings);
@@ -166,6 +174,7 @@ export class ProviderAccountsService {
       const reason = error instanceof CredentialsError ? `${error.field} ${error.message}` : 'its stored credentials cannot be opened with this SECRETS_KEY';
       throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The provider account ${account.id} cannot be used: ${reason}. Replace its credentials.`, cause: error });
     }
+    this.parsedCredentials.set(account, credentials, this.clock.now(), adapter.summarizeCredentials(credentials).certificateExpiresAt);
     return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
   }
 
