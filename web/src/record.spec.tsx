@@ -19,7 +19,7 @@ describe('a record page', () => {
       <RecordHeader
         page={page}
         list={{ to: '/admin/merchants', label: 'Merchants' }}
-        onDeactivate={() => page.setDone('Asked to deactivate.')}
+        deactivate={{ title: 'Deactivate this merchant?', explain: <p>Its keys are refused.</p>, done: 'The merchant is inactive.' }}
         reactivated="The merchant is active again."
       />
     );
@@ -55,6 +55,24 @@ describe('a record page', () => {
     expect(await screen.findByRole('button', { name: 'Deactivate' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toContain('The merchant is active again.');
     expect(api.requests('PATCH /merchants/{id}').map((r) => [r.params.id, r.body])).toEqual([['mer_ana', { active: true }]]);
+  });
+
+  it('deactivates only once confirmed, and can be cancelled', async () => {
+    api.on('GET /merchants/{id}', { ...ana, active: true });
+    api.on('PATCH /merchants/{id}', { ...ana, active: false });
+    render(<Page id="mer_ana" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactivate' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Deactivate this merchant?' }));
+    expect(dialog.getByText('Its keys are refused.')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.requests('PATCH /merchants/{id}')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Deactivate' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByRole('button', { name: 'Reactivate' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('status').textContent).toContain('The merchant is inactive.');
+    expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ active: false }]);
   });
 
   it('turns a failed change into words that can be dismissed, and leaves the record as it was', async () => {

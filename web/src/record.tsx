@@ -1,7 +1,7 @@
 import { ReactNode, useState } from 'react';
 import { api } from './api';
 import { Link } from './router';
-import { Badge, Button, Card, FieldErrors, Notice, PageHeader, Spinner, messageOf, useLoad, useSubmit } from './ui';
+import { Badge, Button, Card, Confirm, FieldErrors, Notice, PageHeader, Spinner, messageOf, useLoad, useSubmit } from './ui';
 
 /**
  * One record's page (a merchant, a provider account): the record read from `collection` by `id`, and
@@ -52,22 +52,24 @@ type RecordPage = Pick<ReturnType<typeof useRecord<{ id: string; name: string; a
 
 /**
  * A loaded record's heading: the way back to its `list`, its name, whether it is active, its id; the
- * page's `actions`, then Deactivate (`onDeactivate` opens the page's Confirm) or Reactivate, which says
- * `reactivated` once done. Below it, what came of the page's last change.
+ * page's `actions`, then Deactivate, once `deactivate.title` is confirmed (`deactivate.explain` says
+ * what it does; `deactivate.done` once done), or Reactivate (`reactivated` once done). Below it, what
+ * came of the page's last change.
  */
 export function RecordHeader({
   page,
   list,
   actions,
-  onDeactivate,
+  deactivate,
   reactivated,
 }: {
   page: RecordPage;
   list: { to: string; label: string };
   actions?: ReactNode;
-  onDeactivate: () => void;
+  deactivate: { title: string; explain: ReactNode; done: string };
   reactivated: string;
 }) {
+  const [confirming, setConfirming] = useState(false);
   const { data: record, busy, run, patch } = page;
   if (!record) return null;
   return (
@@ -86,7 +88,7 @@ export function RecordHeader({
           <>
             {actions}
             {record.active ? (
-              <Button kind="danger" onClick={onDeactivate}>
+              <Button kind="danger" onClick={() => setConfirming(true)}>
                 Deactivate
               </Button>
             ) : (
@@ -98,6 +100,11 @@ export function RecordHeader({
         }
       />
       {page.notices}
+      {confirming && (
+        <Confirm title={deactivate.title} confirmLabel="Deactivate" onClose={() => setConfirming(false)} onConfirm={() => patch({ active: false }, deactivate.done)}>
+          {deactivate.explain}
+        </Confirm>
+      )}
     </>
   );
 }

@@ -9,12 +9,7 @@ import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, vali
 import { MerchantAccounts } from './merchant-accounts';
 
 type Dialog =
-  | { kind: 'deactivate' }
-  | { kind: 'revoke'; key: ApiKey }
-  | { kind: 'rotate-secret' }
-  | { kind: 'remove-secret' }
-  | { kind: 'reveal-key'; key: IssuedApiKey }
-  | { kind: 'reveal-secret'; secret: string };
+  { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
 
 const SETTINGS: readonly (keyof MerchantFormValues)[] = ['name', 'webhook_url', 'provider'];
 
@@ -51,7 +46,15 @@ export function MerchantDetail({ id }: { id: string }) {
             View payments
           </Link>
         }
-        onDeactivate={() => setDialog({ kind: 'deactivate' })}
+        deactivate={{
+          title: 'Deactivate this merchant?',
+          explain: (
+            <p>
+              Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
+            </p>
+          ),
+          done: 'The merchant is inactive: its keys are refused.',
+        }}
         reactivated="The merchant is active again: its keys work."
       />
       {!m.active && <Notice kind="warning">This merchant is inactive: every request with its keys is refused (INVALID_MERCHANT_KEY) until it is reactivated.</Notice>}
@@ -154,18 +157,6 @@ export function MerchantDetail({ id }: { id: string }) {
         </div>
       </div>
 
-      {dialog?.kind === 'deactivate' && (
-        <Confirm
-          title="Deactivate this merchant?"
-          confirmLabel="Deactivate"
-          onClose={() => setDialog(undefined)}
-          onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}
-        >
-          <p>
-            Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
-          </p>
-        </Confirm>
-      )}
       {dialog?.kind === 'revoke' && (
         <Confirm
           title="Revoke this key?"

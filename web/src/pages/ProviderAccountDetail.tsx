@@ -3,7 +3,7 @@ import { api } from '../api';
 import { formatDate } from '../format';
 import type { ProviderAccount, ProviderAccountCheck, ProviderAccountWebhook } from '../types';
 import { RecordHeader, RecordUnloaded, SettingsCard, useRecord } from '../record';
-import { Button, Card, Confirm, CopyButton, FormModal, Notice, useSubmit } from '../ui';
+import { Button, Card, CopyButton, FormModal, Notice, useSubmit } from '../ui';
 import {
   AccountFields,
   AccountValues,
@@ -39,7 +39,7 @@ function settingsOf(account: ProviderAccount): AccountValues {
 /** One provider account: its settings, its credentials replaced whole, a check, and its webhook registered at the PSP. */
 export function ProviderAccountDetail({ id }: { id: string }) {
   const account = useRecord<ProviderAccount>('/provider-accounts', id);
-  const [dialog, setDialog] = useState<'deactivate' | 'credentials'>();
+  const [replacing, setReplacing] = useState(false);
   const [checked, setChecked] = useState<ProviderAccountCheck>();
 
   if (!account.data) return <RecordUnloaded title="Provider account" error={account.error} back={{ to: '/admin/provider-accounts', label: 'Back to provider accounts' }} />;
@@ -75,7 +75,15 @@ export function ProviderAccountDetail({ id }: { id: string }) {
             </Button>
           </>
         }
-        onDeactivate={() => setDialog('deactivate')}
+        deactivate={{
+          title: 'Deactivate this account?',
+          explain: (
+            <p>
+              Payments stop going through <strong>{a.name}</strong> until you reactivate it, and merchants can no longer choose it. Its settings and credentials are kept.
+            </p>
+          ),
+          done: 'The account is inactive: payments no longer go through it.',
+        }}
         reactivated="The account is active again."
       />
       {checked && (
@@ -119,7 +127,7 @@ export function ProviderAccountDetail({ id }: { id: string }) {
               The PSP must post this account's events to this URL: "Register webhook" tells it so where its API allows, otherwise set it in the PSP's portal.
             </p>
           </Card>
-          <Card title="Credentials" actions={option && <Button onClick={() => setDialog('credentials')}>Replace credentials</Button>}>
+          <Card title="Credentials" actions={option && <Button onClick={() => setReplacing(true)}>Replace credentials</Button>}>
             <dl className="fields">
               <dt>Client ID</dt>
               <dd className="mono">{summary.client_id ?? '—'}</dd>
@@ -137,20 +145,8 @@ export function ProviderAccountDetail({ id }: { id: string }) {
         </div>
       </div>
 
-      {dialog === 'deactivate' && (
-        <Confirm
-          title="Deactivate this account?"
-          confirmLabel="Deactivate"
-          onClose={() => setDialog(undefined)}
-          onConfirm={() => patch({ active: false }, 'The account is inactive: payments no longer go through it.')}
-        >
-          <p>
-            Payments stop going through <strong>{a.name}</strong> until you reactivate it, and merchants can no longer choose it. Its settings and credentials are kept.
-          </p>
-        </Confirm>
-      )}
-      {dialog === 'credentials' && option && (
-        <ReplaceCredentials option={option} onClose={() => setDialog(undefined)} onSave={(credentials) => patch({ credentials }, 'The new credentials are in place.')} />
+      {replacing && option && (
+        <ReplaceCredentials option={option} onClose={() => setReplacing(false)} onSave={(credentials) => patch({ credentials }, 'The new credentials are in place.')} />
       )}
     </>
   );
