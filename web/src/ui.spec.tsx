@@ -1,8 +1,8 @@
-import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { deferred } from '../test/fake-api';
 import { ApiError } from './api';
-import { Badge, Button, Card, Confirm, CopyButton, Field, Modal, Notice, PageHeader, SecretReveal, messageOf, useLoad } from './ui';
+import { Badge, Button, Card, Confirm, CopyButton, Field, FormModal, Modal, Notice, PageHeader, SecretReveal, messageOf, useLoad, useSubmit } from './ui';
 
 describe('Notice', () => {
   it('announces an error as an alert and anything else as a status', () => {
@@ -183,5 +183,96 @@ describe('useLoad', () => {
     await waitFor(() => expect(result.current.data).toBe('new'));
     await act(async () => slow.resolve('old'));
     expect(result.current.data).toBe('new');
+  });
+});
+
+describe('useSubmit', () => {
+  const refusal = new ApiError(400, 'VALIDATION_ERROR', 'Please check: name is too long.', [{ field: 'name', message: 'name is too long' }]);
+
+  it('checks first, and sends nothing while a problem is found or the form is not ready', async () => {
+    const send = jest.fn().mockResolvedValue(undefined);
+    const { result, rerender } = renderHook(({ name, ready }) => useSubmit({ check: () => (name ? {} : { name: 'Give a name.' }), ready, send }), {
+      initialProps: { name: '', ready: true },
+    });
+    await act(() => result.current.submit());
+    expect(result.current.errors).toEqual({ name: 'Give a name.' });
+    rerender({ name: 'Loja', ready: false });
+    await act(() => result.current.submit());
+    expect(result.current.errors).toEqual({});
+    expect(send).not.toHaveBeenCalled();
+    rerender({ name: 'Loja', ready: true });
+    await act(() => result.current.submit());
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('is busy while it sends, and no longer once the answer is in', async () => {
+    const answer = deferred<void>();
+    const { result } = renderHook(() => useSubmit({ send: () => answer.promise }));
+    let sent!: Promise<void>;
+    act(() => {
+      sent = result.current.submit();
+    });
+    expect(result.current.busy).toBe(true);
+    await act(async () => {
+      answer.resolve();
+      await sent;
+    });
+    expect(result.current.busy).toBe(false);
+    expect(result.current.failure).toBeUndefined();
+  });
+
+  it('keeps a refusal in words and beside its fields, until the next attempt or reset', async () => {
+    let refuse = true;
+    const send = () => (refuse ? Promise.reject(refusal) : Promise.resolve());
+    const { result } = renderHook(() => useSubmit({ send, fieldErrors: (e) => (e instanceof ApiError ? { name: e.fieldMessage('name') } : {}) }));
+    await act(() => result.current.submit());
+    expect(result.current.failure).toBe('Please check: name is too long.');
+    expect(result.current.errors).toEqual({ name: 'name is too long' });
+    expect(result.current.busy).toBe(false);
+    act(() => result.current.reset());
+    expect(result.current.failure).toBeUndefined();
+    expect(result.current.errors).toEqual({});
+    await act(() => result.current.submit());
+    refuse = false;
+    await act(() => result.current.submit());
+    expect(result.current.failure).toBeUndefined();
+  });
+
+  it('says something plain for anything that is not an answer of the API, or what failureText says', async () => {
+    const { result } = renderHook(() => useSubmit({ send: () => Promise.reject(new TypeError('x is undefined')) }));
+    await act(() => result.current.submit());
+    expect(result.current.failure).toBe(messageOf(new TypeError('x is undefined')));
+    const custom = renderHook(() => useSubmit({ send: () => Promise.reject(refusal), failureText: () => 'Refused.' }));
+    await act(() => custom.result.current.submit());
+    expect(custom.result.current.failure).toBe('Refused.');
+  });
+});
+
+describe('FormModal', () => {
+  function NewMerchant({ send, onClose }: { send: () => Promise<unknown>; onClose: () => void }) {
+    const form = useSubmit({ send });
+    return (
+      <FormModal id="new-merchant" title="New merchant" submitLabel="Create merchant" form={form} onClose={onClose}>
+        <Field label="Name" htmlFor="name">
+          <input id="name" />
+        </Field>
+      </FormModal>
+    );
+  }
+
+  it('submits its form from the button below it, and shows a refusal as an alert at the top', async () => {
+    const send = jest.fn().mockRejectedValue(new ApiError(409, 'CONFLICT', 'That name is taken.'));
+    const onClose = jest.fn();
+    render(<NewMerchant send={send} onClose={onClose} />);
+    const dialog = within(screen.getByRole('dialog', { name: 'New merchant' }));
+    expect(dialog.getByLabelText('Name')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('button', { name: 'Create merchant' }));
+    expect(send).toHaveBeenCalledTimes(1);
+    const alert = await dialog.findByRole('alert');
+    expect(alert.textContent).toBe('That name is taken.');
+    expect(alert.closest('form')!.id).toBe('new-merchant');
+    expect(dialog.getByRole('button', { name: 'Create merchant' })).toHaveProperty('disabled', false);
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 });

@@ -124,19 +124,12 @@ export function Confirm({
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const { busy, failure, submit } = useSubmit({
+    send: async () => {
       await onConfirm();
       onClose();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  };
+    },
+  });
   return (
     <Modal
       title={title}
@@ -146,14 +139,51 @@ export function Confirm({
           <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button kind={danger ? 'danger' : 'primary'} busy={busy} onClick={() => void confirm()}>
+          <Button kind={danger ? 'danger' : 'primary'} busy={busy} onClick={() => void submit()}>
             {confirmLabel}
           </Button>
         </>
       }
     >
       {children}
-      <Notice>{error}</Notice>
+      <Notice>{failure}</Notice>
+    </Modal>
+  );
+}
+
+/** A form in a modal: its refusal at the top, Cancel and the submit button (named `submitLabel`) below it. */
+export function FormModal({
+  id,
+  title,
+  submitLabel,
+  form,
+  onClose,
+  children,
+}: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  form: Pick<Submission, 'busy' | 'failure' | 'onSubmit'>;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button kind="primary" type="submit" form={id} busy={form.busy}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={id} onSubmit={form.onSubmit} noValidate>
+        <Notice>{form.failure}</Notice>
+        {children}
+      </form>
     </Modal>
   );
 }
@@ -240,6 +270,66 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
     void reload();
   }, [reload]);
   return { data, error, loading, reload, setData };
+}
+
+/** Problems found in a form, by the name of the field each is about. */
+export type FieldErrors = Partial<Record<string, string>>;
+
+export interface Submission<E extends FieldErrors = FieldErrors> {
+  /** Sending: the submit button shows it, and takes no second click. */
+  busy: boolean;
+  /** Why the last attempt was refused, in words, for a <Notice> at the top of the form. */
+  failure?: string;
+  /** The problems to show beside their fields: the form's own checks, or the API's. */
+  errors: E;
+  submit: () => Promise<void>;
+  /** `submit` as a <form>'s onSubmit. */
+  onSubmit: (event: FormEvent) => void;
+  /** Forgets the last refusal (a form opened again starts clean). */
+  reset: () => void;
+}
+
+/**
+ * Submitting a form or a change to the API: the form's own `check` first (nothing is sent while it
+ * finds a problem, nor while the form is not `ready`), then `send`. A refusal stays on the form, in
+ * words (`failureText`, the API's sentence by default) and, with `fieldErrors`, beside its fields.
+ */
+export function useSubmit<E extends FieldErrors = FieldErrors>({
+  check,
+  ready = true,
+  send,
+  fieldErrors,
+  failureText = messageOf,
+}: {
+  check?: () => E;
+  ready?: boolean;
+  send: () => Promise<unknown>;
+  fieldErrors?: (error: unknown) => E;
+  failureText?: (error: unknown) => string;
+}): Submission<E> {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [errors, setErrors] = useState<E>({} as E);
+  const submit = async () => {
+    const problems = check?.() ?? ({} as E);
+    setErrors(problems);
+    setFailure(undefined);
+    if (Object.values(problems).some(Boolean) || !ready) return;
+    setBusy(true);
+    try {
+      await send();
+    } catch (e) {
+      setErrors(fieldErrors?.(e) ?? ({} as E));
+      setFailure(failureText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reset = () => {
+    setErrors({} as E);
+    setFailure(undefined);
+  };
+  return { busy, failure, errors, submit, onSubmit: onSubmit(() => void submit()), reset };
 }
 
 export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {

@@ -1,36 +1,32 @@
 import { useState } from 'react';
 import { api, ApiError } from '../api';
 import type { Session } from '../types';
-import { Button, Field, Notice, messageOf, onSubmit } from '../ui';
+import { Button, Field, Notice, useSubmit } from '../ui';
 
 export function Login({ reason, onSignedIn }: { reason?: string; onSignedIn: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    const problems: typeof errors = {};
-    if (!email.trim()) problems.email = 'Enter your email address.';
-    else if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) problems.email = 'This does not look like an email address.';
-    if (!password) problems.password = 'Enter your password.';
-    setErrors(problems);
-    setFailure(undefined);
-    if (problems.email || problems.password) return;
-    setBusy(true);
-    try {
-      onSignedIn(await api<Session>('POST', '/session', { email: email.trim(), password }));
-    } catch (error) {
-      setFailure(messageOf(error));
-      if (error instanceof ApiError && error.status === 401) setPassword('');
-      setBusy(false);
-    }
-  };
+  const { busy, failure, errors, onSubmit } = useSubmit({
+    check: () => {
+      const problems: { email?: string; password?: string } = {};
+      if (!email.trim()) problems.email = 'Enter your email address.';
+      else if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) problems.email = 'This does not look like an email address.';
+      if (!password) problems.password = 'Enter your password.';
+      return problems;
+    },
+    send: async () => {
+      try {
+        onSignedIn(await api<Session>('POST', '/session', { email: email.trim(), password }));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) setPassword('');
+        throw error;
+      }
+    },
+  });
 
   return (
     <div className="login-page">
-      <form className="login-card" onSubmit={onSubmit(() => void submit())} noValidate aria-labelledby="login-title">
+      <form className="login-card" onSubmit={onSubmit} noValidate aria-labelledby="login-title">
         <div className="brand login-brand">
           <span className="brand-mark" aria-hidden="true" />
           Pix Gateway

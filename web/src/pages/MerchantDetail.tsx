@@ -3,59 +3,25 @@ import { api } from '../api';
 import { formatDate } from '../format';
 import { Link } from '../router';
 import type { ApiKey, IssuedApiKey, Merchant, ProviderAccount } from '../types';
-import { Badge, Button, Card, Confirm, Empty, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad } from '../ui';
-import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, useMerchantForm, validateMerchant } from './merchant-form';
+import { RecordHeader, RecordUnloaded, SettingsCard, useRecord } from '../record';
+import { Badge, Button, Card, Confirm, Empty, Notice, SecretReveal, useLoad } from '../ui';
+import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, validateMerchant } from './merchant-form';
 import { MerchantAccounts } from './merchant-accounts';
 
 type Dialog =
-  | { kind: 'deactivate' }
-  | { kind: 'revoke'; key: ApiKey }
-  | { kind: 'rotate-secret' }
-  | { kind: 'remove-secret' }
-  | { kind: 'reveal-key'; key: IssuedApiKey }
-  | { kind: 'reveal-secret'; secret: string };
+  { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
+
+const SETTINGS: readonly (keyof MerchantFormValues)[] = ['name', 'webhook_url', 'provider'];
 
 export function MerchantDetail({ id }: { id: string }) {
-  const merchant = useLoad(() => api<Merchant>('GET', `/merchants/${encodeURIComponent(id)}`), [id]);
+  const merchant = useRecord<Merchant>('/merchants', id);
   const keys = useLoad(() => api<ApiKey[]>('GET', `/merchants/${encodeURIComponent(id)}/api-keys`), [id]);
   const accounts = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
   const [dialog, setDialog] = useState<Dialog>();
-  const [done, setDone] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState<string>();
 
-  if (merchant.error && !merchant.data) {
-    return (
-      <>
-        <PageHeader title="Merchant" />
-        <Notice>{merchant.error}</Notice>
-        <Link to="/admin/merchants">Back to merchants</Link>
-      </>
-    );
-  }
-  if (!merchant.data) return <Spinner />;
+  if (!merchant.data) return <RecordUnloaded title="Merchant" error={merchant.error} back={{ to: '/admin/merchants', label: 'Back to merchants' }} />;
   const m = merchant.data;
-
-  const patch = async (body: Record<string, unknown>, message: string) => {
-    const updated = await api<Merchant>('PATCH', `/merchants/${m.id}`, body);
-    merchant.setData(updated);
-    setDone(message);
-    setFailure(undefined);
-    return updated;
-  };
-
-  const run = async (name: string, action: () => Promise<unknown>) => {
-    setBusy(name);
-    setFailure(undefined);
-    setDone(undefined);
-    try {
-      await action();
-    } catch (e) {
-      setFailure(messageOf(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const { busy, run, patch } = merchant;
 
   const issueKey = () =>
     run('issue', async () => {
@@ -72,46 +38,43 @@ export function MerchantDetail({ id }: { id: string }) {
   const activeKeys = keys.data?.filter((k) => !k.revoked_at) ?? [];
   return (
     <>
-      <div className="crumbs">
-        <Link to="/admin/merchants">Merchants</Link> / <span>{m.name}</span>
-      </div>
-      <PageHeader
-        title={
-          <>
-            {m.name} <Badge value={m.active ? 'active' : 'inactive'} />
-          </>
-        }
-        subtitle={<span className="mono">{m.id}</span>}
+      <RecordHeader
+        page={merchant}
+        list={{ to: '/admin/merchants', label: 'Merchants' }}
         actions={
-          <>
-            <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
-              View payments
-            </Link>
-            {m.active ? (
-              <Button kind="danger" onClick={() => setDialog({ kind: 'deactivate' })}>
-                Deactivate
-              </Button>
-            ) : (
-              <Button
-                kind="primary"
-                busy={busy === 'reactivate'}
-                onClick={() => void run('reactivate', () => patch({ active: true }, 'The merchant is active again: its keys work.'))}
-              >
-                Reactivate
-              </Button>
-            )}
-          </>
+          <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
+            View payments
+          </Link>
         }
+        deactivate={{
+          title: 'Deactivate this merchant?',
+          explain: (
+            <p>
+              Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
+            </p>
+          ),
+          done: 'The merchant is inactive: its keys are refused.',
+        }}
+        reactivated="The merchant is active again: its keys work."
       />
-      <Notice kind="success" onClose={() => setDone(undefined)}>
-        {done}
-      </Notice>
-      <Notice onClose={() => setFailure(undefined)}>{failure}</Notice>
       {!m.active && <Notice kind="warning">This merchant is inactive: every request with its keys is refused (INVALID_MERCHANT_KEY) until it is reactivated.</Notice>}
 
       <div className="grid-2">
         <div className="stack">
-          <Settings key={m.updated_at} merchant={m} onSave={(body) => patch(body, 'Changes saved.')} />
+          <SettingsCard
+            key={m.updated_at}
+            label="Merchant settings"
+            original={initialValues(m)}
+            keys={SETTINGS}
+            check={validateMerchant}
+            fieldErrors={apiFieldErrors}
+            onSave={(body) => patch(body, 'Changes saved.')}
+            fields={(values, errors, onChange) => <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={onChange} />}
+          >
+            <p className="muted small">
+              Created {formatDate(m.created_at)} · updated {formatDate(m.updated_at)}
+            </p>
+          </SettingsCard>
           <MerchantAccounts
             merchant={m}
             accounts={accounts.data}
@@ -194,18 +157,6 @@ export function MerchantDetail({ id }: { id: string }) {
         </div>
       </div>
 
-      {dialog?.kind === 'deactivate' && (
-        <Confirm
-          title="Deactivate this merchant?"
-          confirmLabel="Deactivate"
-          onClose={() => setDialog(undefined)}
-          onConfirm={() => patch({ active: false }, 'The merchant is inactive: its keys are refused.')}
-        >
-          <p>
-            Every request with <strong>{m.name}</strong>'s keys will be refused at once, until you reactivate it. Its payments and keys are kept.
-          </p>
-        </Confirm>
-      )}
       {dialog?.kind === 'revoke' && (
         <Confirm
           title="Revoke this key?"
@@ -213,7 +164,7 @@ export function MerchantDetail({ id }: { id: string }) {
           onClose={() => setDialog(undefined)}
           onConfirm={async () => {
             await api('DELETE', `/merchants/${m.id}/api-keys/${dialog.key.id}`);
-            setDone(`Key ${dialog.key.prefix}… is revoked.`);
+            merchant.setDone(`Key ${dialog.key.prefix}… is revoked.`);
             await keys.reload();
           }}
         >
@@ -240,52 +191,5 @@ export function MerchantDetail({ id }: { id: string }) {
       {dialog?.kind === 'reveal-key' && <SecretReveal title="New API key" what="API key" value={dialog.key.key} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'reveal-secret' && <SecretReveal title="New webhook signing secret" what="signing secret" value={dialog.secret} onClose={() => setDialog(undefined)} />}
     </>
-  );
-}
-
-function Settings({ merchant, onSave }: { merchant: Merchant; onSave: (body: Record<string, unknown>) => Promise<unknown> }) {
-  const { values, setValues, errors, setErrors } = useMerchantForm(merchant);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
-  const original = initialValues(merchant);
-  const changed = (Object.keys(values) as (keyof MerchantFormValues)[]).filter((key) => values[key].trim() !== original[key]);
-
-  const submit = async () => {
-    const problems = validateMerchant(values);
-    setErrors(problems);
-    setFailure(undefined);
-    if (Object.values(problems).some(Boolean) || changed.length === 0) return;
-    const body: Record<string, unknown> = {};
-    for (const key of changed) body[key] = key === 'name' ? values.name.trim() : values[key].trim() || null;
-    setBusy(true);
-    try {
-      await onSave(body);
-    } catch (e) {
-      setErrors(apiFieldErrors(e));
-      setFailure(messageOf(e));
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Card title="Settings">
-      <form onSubmit={onSubmit(() => void submit())} noValidate aria-label="Merchant settings">
-        <Notice>{failure}</Notice>
-        <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={setValues} />
-        <div className="button-row">
-          <Button kind="primary" type="submit" busy={busy} disabled={changed.length === 0}>
-            Save changes
-          </Button>
-          {changed.length > 0 && (
-            <Button kind="ghost" onClick={() => setValues(original)}>
-              Discard
-            </Button>
-          )}
-        </div>
-        <p className="muted small">
-          Created {formatDate(merchant.created_at)} · updated {formatDate(merchant.updated_at)}
-        </p>
-      </form>
-    </Card>
   );
 }

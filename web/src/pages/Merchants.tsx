@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page } from '../types';
-import { Badge, Button, Empty, Modal, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad } from '../ui';
+import { Badge, Button, Empty, FormModal, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad, useSubmit } from '../ui';
 import { apiFieldErrors, MerchantFields, useMerchantForm, validateMerchant } from './merchant-form';
 
 export function Merchants() {
@@ -115,19 +115,12 @@ export function Merchants() {
 }
 
 function CreateMerchant({ onClose }: { onClose: () => void }) {
-  const { values, setValues, errors, setErrors } = useMerchantForm();
+  const { values, setValues } = useMerchantForm();
   const [generateSecret, setGenerateSecret] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
   const [created, setCreated] = useState<Merchant>();
-
-  const submit = async () => {
-    const problems = validateMerchant(values);
-    setErrors(problems);
-    setFailure(undefined);
-    if (Object.values(problems).some(Boolean)) return;
-    setBusy(true);
-    try {
+  const form = useSubmit({
+    check: () => validateMerchant(values),
+    send: async () => {
       const merchant = await api<Merchant>('POST', '/merchants', {
         name: values.name.trim(),
         ...(values.webhook_url.trim() ? { webhook_url: values.webhook_url.trim() } : {}),
@@ -136,12 +129,9 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
       });
       if (merchant.webhook_signing_secret) setCreated(merchant);
       else navigate(`/admin/merchants/${merchant.id}`);
-    } catch (e) {
-      setErrors(apiFieldErrors(e));
-      setFailure(messageOf(e));
-      setBusy(false);
-    }
-  };
+    },
+    fieldErrors: apiFieldErrors,
+  });
 
   if (created) {
     return (
@@ -154,26 +144,12 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
     );
   }
   return (
-    <Modal
-      title="New merchant"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button kind="primary" type="submit" form="create-merchant" busy={busy}>
-            Create merchant
-          </Button>
-        </>
-      }
-    >
-      <form id="create-merchant" onSubmit={onSubmit(() => void submit())} noValidate>
-        <Notice>{failure}</Notice>
-        <MerchantFields idPrefix="new-merchant" values={values} errors={errors} onChange={setValues} />
-        <label className="checkbox">
-          <input type="checkbox" checked={generateSecret} onChange={(e) => setGenerateSecret(e.target.checked)} />
-          Generate a webhook signing secret (shown once), so the merchant can verify the events it receives
-        </label>
-      </form>
-    </Modal>
+    <FormModal id="create-merchant" title="New merchant" submitLabel="Create merchant" form={form} onClose={onClose}>
+      <MerchantFields idPrefix="new-merchant" values={values} errors={form.errors} onChange={setValues} />
+      <label className="checkbox">
+        <input type="checkbox" checked={generateSecret} onChange={(e) => setGenerateSecret(e.target.checked)} />
+        Generate a webhook signing secret (shown once), so the merchant can verify the events it receives
+      </label>
+    </FormModal>
   );
 }

@@ -3,7 +3,8 @@ import { api } from '../api';
 import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../format';
 import { Link } from '../router';
 import type { Merchant, PaymentDetail as Detail, PaymentEvent } from '../types';
-import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, Spinner, messageOf, useLoad } from '../ui';
+import { RecordUnloaded } from '../record';
+import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 
 const SIMULATIONS = [
@@ -32,16 +33,7 @@ export function PaymentDetail({ id }: { id: string }) {
     return () => clearInterval(timer);
   }, [waiting, detail.reload]);
 
-  if (detail.error && !p) {
-    return (
-      <>
-        <PageHeader title="Payment" />
-        <Notice>{detail.error}</Notice>
-        <Link to="/admin/payments">Back to payments</Link>
-      </>
-    );
-  }
-  if (!p) return <Spinner />;
+  if (!p) return <RecordUnloaded title="Payment" error={detail.error} back={{ to: '/admin/payments', label: 'Back to payments' }} />;
 
   const simulate = async (event: string) => {
     setSimulating(event);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { Link, navigate } from '../router';
 import type { ProviderAccount, ProviderAccountCheck } from '../types';
-import { Badge, Button, CopyButton, Empty, Modal, Notice, PageHeader, Spinner, messageOf, onSubmit, useLoad } from '../ui';
+import { Badge, Button, CopyButton, Empty, FormModal, Notice, PageHeader, Spinner, messageOf, useLoad, useSubmit } from '../ui';
 import {
   AccountFields,
   apiErrors,
@@ -14,7 +14,6 @@ import {
   emptyCredentials,
   ENVIRONMENT_LABELS,
   failureText,
-  FormErrors,
   providerLabel,
   providerOption,
   validateAccount,
@@ -124,18 +123,12 @@ export function ProviderAccounts() {
 function CreateAccount({ onClose }: { onClose: () => void }) {
   const [values, setValues] = useState(emptyAccount);
   const [credentials, setCredentials] = useState(emptyCredentials);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
   const option = providerOption(values.provider);
-
-  const submit = async () => {
-    const problems = { ...validateAccount(values, option), ...(option ? validateCredentials(credentials, option) : {}) };
-    setErrors(problems);
-    setFailure(undefined);
-    if (!option || Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
+  const form = useSubmit({
+    // Without a provider, validateAccount asks for one: nothing is sent.
+    check: () => ({ ...validateAccount(values, option), ...(option ? validateCredentials(credentials, option) : {}) }),
+    send: async () => {
+      if (!option) return;
       const created = await api<ProviderAccount>('POST', '/provider-accounts', {
         name: values.name.trim(),
         provider: option.name,
@@ -146,38 +139,22 @@ function CreateAccount({ onClose }: { onClose: () => void }) {
         credentials: credentialsBody(credentials, option),
       });
       navigate(`/admin/provider-accounts/${created.id}`);
-    } catch (e) {
-      setErrors(apiErrors(e));
-      setFailure(failureText(e));
-      setBusy(false);
-    }
-  };
+    },
+    fieldErrors: apiErrors,
+    failureText,
+  });
 
   return (
-    <Modal
-      title="New provider account"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button kind="primary" type="submit" form="create-account" busy={busy}>
-            Create account
-          </Button>
-        </>
-      }
-    >
-      <form id="create-account" onSubmit={onSubmit(() => void submit())} noValidate>
-        <Notice>{failure}</Notice>
-        <AccountFields idPrefix="new-account" values={values} errors={errors} onChange={setValues} />
-        {option ? (
-          <CredentialsFields idPrefix="new-account" option={option} values={credentials} errors={errors} onChange={setCredentials} />
-        ) : (
-          <p className="muted small">Choose the provider to enter its credentials: what they hold depends on the PSP.</p>
-        )}
-        <p className="muted small">
-          The credentials are checked, then stored encrypted. The gateway never shows them again: only the client id and the certificate's subject and expiry.
-        </p>
-      </form>
-    </Modal>
+    <FormModal id="create-account" title="New provider account" submitLabel="Create account" form={form} onClose={onClose}>
+      <AccountFields idPrefix="new-account" values={values} errors={form.errors} onChange={setValues} />
+      {option ? (
+        <CredentialsFields idPrefix="new-account" option={option} values={credentials} errors={form.errors} onChange={setCredentials} />
+      ) : (
+        <p className="muted small">Choose the provider to enter its credentials: what they hold depends on the PSP.</p>
+      )}
+      <p className="muted small">
+        The credentials are checked, then stored encrypted. The gateway never shows them again: only the client id and the certificate's subject and expiry.
+      </p>
+    </FormModal>
   );
 }

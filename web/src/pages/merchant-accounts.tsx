@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from '../router';
 import type { Merchant, ProviderAccount } from '../types';
-import { Badge, Button, Card, Notice, messageOf } from '../ui';
+import { Badge, Button, Card, Notice, useSubmit } from '../ui';
 import { ENVIRONMENT_LABELS, providerLabel } from './provider-account-form';
 
 function AccountName({ id, account }: { id: string; account?: ProviderAccount }) {
@@ -38,16 +38,22 @@ export function MerchantAccounts({
   onSave: (ids: string[]) => Promise<unknown>;
 }) {
   const [editing, setEditing] = useState<string[]>();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
   const byId = new Map((accounts ?? []).map((account) => [account.id, account]));
   const chosen = merchant.provider_accounts;
   // An account deactivated since it was chosen stays in the merchant's list, but the API takes active ones only.
   const usable = (id: string) => byId.get(id)?.active === true;
 
+  const saving = useSubmit({
+    send: async () => {
+      if (!editing) return;
+      await onSave(editing);
+      setEditing(undefined);
+    },
+  });
+
   const start = () => {
     setEditing(chosen.filter(usable));
-    setFailure(undefined);
+    saving.reset();
   };
   const move = (index: number, by: -1 | 1) =>
     setEditing((ids) => {
@@ -56,20 +62,6 @@ export function MerchantAccounts({
       [next[index], next[index + by]] = [next[index + by]!, next[index]!];
       return next;
     });
-  const save = async () => {
-    if (!editing) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await onSave(editing);
-      setEditing(undefined);
-    } catch (e) {
-      setFailure(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const fallback = merchant.provider ? (
     <>
       the <code>{merchant.provider}</code> provider
@@ -165,12 +157,12 @@ export function MerchantAccounts({
           {dropped.length === 1 ? 'it' : 'them'}.
         </Notice>
       )}
-      <Notice>{failure}</Notice>
+      <Notice>{saving.failure}</Notice>
       <div className="button-row">
-        <Button kind="primary" busy={busy} onClick={() => void save()}>
+        <Button kind="primary" busy={saving.busy} onClick={() => void saving.submit()}>
           Save accounts
         </Button>
-        <Button kind="ghost" onClick={() => setEditing(undefined)} disabled={busy}>
+        <Button kind="ghost" onClick={() => setEditing(undefined)} disabled={saving.busy}>
           Cancel
         </Button>
       </div>

@@ -81,8 +81,8 @@ export function MerchantFields({
   );
 }
 
+/** The form's values, from a merchant's or empty; the problems found live with the submission (useSubmit). */
 export function useMerchantForm(merchant?: Merchant) {
   const [values, setValues] = useState(initialValues(merchant));
-  const [errors, setErrors] = useState<MerchantFormErrors>({});
-  return { values, setValues, errors, setErrors };
+  return { values, setValues };
 }
