@@ -1,16 +1,5 @@
+import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../test/helpers/config-env';
 import { ConfigError, loadConfig } from './load-config';
-
-/** What a production start needs; each test removes or weakens one thing. */
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://gateway@db:5432/gateway',
-  SECRETS_KEY: 'b'.repeat(64),
-  ADMIN_API_TOKEN: 'x'.repeat(32),
-  ADMIN_EMAIL: 'ops@example.com',
-  ADMIN_PASSWORD: 'a-long-passphrase',
-  PUBLIC_BASE_URL: 'https://pix.example.com',
-  DATA_DIR: ':memory:',
-};
 
 function problems(env: Record<string, string | undefined>): string[] {
   try {

@@ -1,16 +1,6 @@
+import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
 import { ConfigError, loadConfig } from '../../config/load-config';
 import { loadSandboxSettings, type SandboxSettings } from './sandbox-settings';
-
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://gateway@db:5432/gateway',
-  SECRETS_KEY: 'b'.repeat(64),
-  ADMIN_API_TOKEN: 'x'.repeat(32),
-  ADMIN_EMAIL: 'ops@example.com',
-  ADMIN_PASSWORD: 'a-long-passphrase',
-  PUBLIC_BASE_URL: 'https://pix.example.com',
-  DATA_DIR: ':memory:',
-};
 
 const settings = (env: Record<string, string | undefined>): SandboxSettings => loadSandboxSettings(loadConfig(env, { persistGenerated: false }).config);
 

@@ -1,18 +1,9 @@
+import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
 import { HttpService } from '@nestjs/axios';
 import { SystemClock } from '../../common/clock';
 import { loadConfig } from '../../config/load-config';
 import { SandboxAdapter } from './sandbox.adapter';
 import { sandboxProvider } from './sandbox.registration';
-
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/gateway',
-  SECRETS_KEY: 'b'.repeat(64),
-  ADMIN_API_TOKEN: 'a-production-admin-token-of-32-chars',
-  ADMIN_EMAIL: 'ops@example.com',
-  ADMIN_PASSWORD: 'a-long-production-password',
-  PUBLIC_BASE_URL: 'https://pix.example.com',
-};
 
 function registrationFor(env: Record<string, string>) {
   const { config } = loadConfig({ DATA_DIR: ':memory:', ...env }, { persistGenerated: false });
