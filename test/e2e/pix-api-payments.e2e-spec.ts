@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
@@ -95,11 +96,16 @@ describe('payments through a Pix API provider account', () => {
     const pixA = (await psp.pay(a.pix.txid, { postCallback: false })).pix;
     const pixB = (await psp.pay(b.pix.txid, { postCallback: false })).pix;
     const url = `${account.webhook_url}/pix`;
+    const intake = async (result: string) =>
+      (await t.app.get(GatewayMetrics).webhookIntake.get()).values.find((v) => v.labels.provider === 'pix-api' && v.labels.result === result)?.value ?? 0;
+    const [appliedBefore, duplicateBefore] = [await intake('applied'), await intake('duplicate')];
     const first = await psp.postCallback(url, { pix: [pixA, pixB, pixA] });
     expect(first.status).toBe(200);
     expect(JSON.parse(first.responseBody!).data.events).toHaveLength(2);
     const again = await psp.postCallback(url, { pix: [pixB] });
     expect(JSON.parse(again.responseBody!).data).toMatchObject({ duplicate: true });
+    // The intake series counts events, not callbacks: two applied by the batch, one duplicate after.
+    expect([(await intake('applied')) - appliedBefore, (await intake('duplicate')) - duplicateBefore]).toEqual([2, 1]);
     expect([(await read(a.id)).status, (await read(b.id)).status]).toEqual(['paid', 'paid']);
     const events = await t.dataSource.query('SELECT payment_id FROM payment_events WHERE payment_id = ANY($1)', [[a.id, b.id]]);
     expect(events).toHaveLength(2);
