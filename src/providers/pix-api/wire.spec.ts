@@ -88,6 +88,11 @@ describe('readCob', () => {
     expect(read(cobBody({ calendario: { criacao: CREATED, expiracao: '3600' } })).expiresInSeconds).toBe(3600);
   });
 
+  it('reads txid spelled txId, as one PSP writes it', () => {
+    expect(read(cobBody({ txid: undefined, txId: TXID })).txid).toBe(TXID);
+    expect(readPix('Test', 200, { endToEndId: E2E, txId: TXID, valor: '1.00', horario: CREATED }).txid).toBe(TXID);
+  });
+
   it('reads a charge without a BR Code: pixCopiaECola is optional in CobGerada and CobCompleta', () => {
     expect(read(cobBody({ pixCopiaECola: undefined })).copyPaste).toBeNull();
     expect(toPixApiCharge(read(cobBody({ pixCopiaECola: undefined })), new Date(CREATED)).copyPaste).toBe('');

@@ -155,7 +155,7 @@ export function readCob(label: string, status: number, body: unknown, copyPasteF
   const pix = cob.pix ?? [];
   if (!Array.isArray(pix)) throw r.malformed('pix is not a list');
   return {
-    txid: r.string(cob.txid, 'txid'),
+    txid: r.string(txidOf(cob), 'txid'),
     status: r.statusOf(cob.status, COB_STATUSES, 'status', COB_STATUS_SPELLINGS),
     createdAt: r.date(calendario.criacao, 'calendario.criacao'),
     expiresInSeconds: expiracaoOf(r, calendario.expiracao),
@@ -164,6 +164,14 @@ export function readCob(label: string, status: number, body: unknown, copyPasteF
     copyPaste: field === undefined ? null : (cob[field] as string),
     pix: pix.map((entry, i) => readPixWith(r, entry, `pix[${i}]`)),
   };
+}
+
+/**
+ * `txid`, or `txId` where a PSP spells it so (Santander, as integrators report in
+ * https://github.com/bacen/pix-api/issues/278): the standard's name wins when both are there.
+ */
+function txidOf(object: Record<string, unknown>): unknown {
+  return object.txid ?? object.txId;
 }
 
 /**
@@ -187,7 +195,8 @@ function readPixWith(r: Reader, value: unknown, what: string): Pix {
   const pix = r.object(value, what);
   const endToEndId = r.string(pix.endToEndId, `${what}.endToEndId`);
   if (!END_TO_END_ID.test(endToEndId)) throw r.malformed(`${what}.endToEndId is not 32 letters and digits`);
-  const txid = pix.txid === undefined || pix.txid === null || pix.txid === '' ? null : r.string(pix.txid, `${what}.txid`);
+  const given = txidOf(pix);
+  const txid = given === undefined || given === null || given === '' ? null : r.string(given, `${what}.txid`);
   const devolucoes = pix.devolucoes ?? [];
   if (!Array.isArray(devolucoes)) throw r.malformed(`${what}.devolucoes is not a list`);
   return {
