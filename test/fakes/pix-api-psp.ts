@@ -2,9 +2,10 @@ import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createDynamicPix, hasError } from 'pix-utils';
 import { testPki, type TestPki } from './certificates';
-import { pixApiValidator, type PixApiValidator, type Query } from './pix-api-openapi';
+import { patchedDocument, pixApiValidator, PixApiValidator, type Query } from './pix-api-openapi';
 
 /*
  * A fake PSP speaking the Central Bank's Pix API (the OpenAPI document beside this file) over real
@@ -48,6 +49,31 @@ export interface PixApiPspOptions {
   callbackPathSuffix?: string;
   /** Certificates; the process's test PKI by default. */
   pki?: TestPki;
+  /**
+   * Which charge answers carry the BR Code: every one (default), only `PUT /cob/{txid}`'s
+   * (`create`), or only the reads' (`read`: GET and PATCH). The document makes `pixCopiaECola`
+   * optional in `CobGerada` and `CobCompleta`, and none of its examples has it.
+   */
+  copyPasteOn?: 'all' | 'create' | 'read';
+  /**
+   * The scopes this client may be granted (default: the six of the gateway's calls). Asking for
+   * one beyond them is `invalid_scope` (RFC 6749 section 5.2, "exceeds the scope granted"); asking
+   * for none grants them all (section 3.3, the server's default).
+   */
+  grantableScopes?: readonly string[];
+  /**
+   * Validate requests against the document with its regex-literal patterns as published
+   * (`"/^\d{11}$/"`), as a PSP that applied no errata would: no `devedor.cpf` then passes.
+   */
+  literalPatterns?: boolean;
+  /** Compress answers in this coding whenever the request admits it (RFC 9110 section 12.5.3: a request without Accept-Encoding admits any). */
+  contentEncoding?: 'gzip' | 'deflate' | 'br';
+  /**
+   * How the token answer is written: `standard` (`"Bearer"`, `expires_in` a number, `scope`), or
+   * `loose`, which RFC 6749 also allows: `"bearer"` (section 5.1: case-insensitive), `expires_in`
+   * as a string, no `scope` (optional when it is the one asked for).
+   */
+  tokenAnswer?: 'standard' | 'loose';
 }
 
 export interface PixPayer {
@@ -234,6 +260,26 @@ function problem(status: number, type: string, title: string, detail?: string, v
   return { status, body, headers: { 'content-type': 'application/problem+json' } };
 }
 
+/** Whether an Accept header admits `type` (no header admits anything). */
+function admits(accept: string | undefined, type: string): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  const major = type.split('/')[0];
+  return accept.split(',').some((range) => {
+    const [media, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (params.some((param) => /^q=0(\.0*)?$/.test(param))) return false;
+    return media === '*/*' || media === `${major}/*` || media === type;
+  });
+}
+
+/** Whether an Accept-Encoding header admits `coding` (RFC 9110 section 12.5.3: no header admits any). */
+function admitsCoding(acceptEncoding: string | undefined, coding: string): boolean {
+  if (acceptEncoding === undefined) return true;
+  return acceptEncoding.split(',').some((entry) => {
+    const [name, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    return (name === coding || name === '*') && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}
+
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -277,6 +323,10 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const callbackPathSuffix = options.callbackPathSuffix ?? '/pix';
   const requiredHeaders = Object.entries(options.requiredHeaders ?? {}).map(([name, value]) => [name.toLowerCase(), value] as const);
   const validator: PixApiValidator = pixApiValidator();
+  // A PSP that validates requests with the document as published (answers are still checked against the corrected one).
+  const requestValidator: PixApiValidator = options.literalPatterns ? new PixApiValidator(patchedDocument(['unwrapRegexLiteralPatterns'])) : validator;
+  const copyPasteOn = options.copyPasteOn ?? 'all';
+  const grantableScopes = options.grantableScopes ?? DEFAULT_SCOPES;
 
   const charges = new Map<string, Json>();
   const pixes = new Map<string, Json>();
@@ -340,12 +390,17 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const known = Object.keys(validator.scopes());
     const unknown = requested.filter((scope) => !known.includes(scope));
     if (unknown.length) return oauthError(400, 'invalid_scope', `unknown scope: ${unknown.join(' ')}`);
-    const scopes = requested.length ? requested : DEFAULT_SCOPES;
+    const beyond = requested.filter((scope) => !grantableScopes.includes(scope));
+    if (beyond.length) return oauthError(400, 'invalid_scope', `the client may not have: ${beyond.join(' ')}`);
+    const scopes = requested.length ? requested : [...grantableScopes];
     const accessToken = randomBytes(24).toString('base64url');
     tokens.set(accessToken, { expiresAt: Date.now() + tokenTtlSeconds * 1000, scopes, generation: tokenGeneration });
     return {
       status: 200,
-      body: { access_token: accessToken, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: scopes.join(' ') },
+      body:
+        options.tokenAnswer === 'loose'
+          ? { access_token: accessToken, token_type: 'bearer', expires_in: String(tokenTtlSeconds) }
+          : { access_token: accessToken, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: scopes.join(' ') },
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' },
       unchecked: true,
     };
@@ -373,7 +428,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     return pix.toBRCode();
   };
 
-  const chargeView = (charge: Json): Json => structuredClone(charge);
+  /** A charge as one answer shows it: without its BR Code where `copyPasteOn` says so. */
+  const chargeView = (charge: Json, answer: 'create' | 'read'): Json => {
+    const view = structuredClone(charge);
+    if (copyPasteOn !== 'all' && copyPasteOn !== answer) delete view[copyPasteField];
+    return view;
+  };
 
   const createCharge = (txid: string, body: Json): Reply => {
     const existing = charges.get(txid);
@@ -381,7 +441,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       if (existing.status !== 'ATIVA') {
         return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', `A cobrança ${txid} já existe e não está ATIVA.`);
       }
-      return { status: createStatus, body: chargeView(existing), documentedStatus: 201 };
+      // PUT of an ATIVA charge alters it (the document refuses that only once it is no longer
+      // ATIVA): what the body changes is a revision; the same body again changes nothing.
+      const semantic = chargeProblems(body);
+      if (semantic) return semantic;
+      reviseWith(existing, body);
+      return { status: createStatus, body: chargeView(existing, 'create'), documentedStatus: 201 };
     }
     const semantic = chargeProblems(body);
     if (semantic) return semantic;
@@ -402,7 +467,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       [copyPasteField]: brCode(location),
     };
     charges.set(txid, charge);
-    return { status: createStatus, body: chargeView(charge), documentedStatus: 201 };
+    return { status: createStatus, body: chargeView(charge, 'create'), documentedStatus: 201 };
   };
 
   /** The semantic refusals the document lists for PUT/PATCH /cob/{txid}. */
@@ -434,17 +499,23 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       }
       charge.status = body.status;
       charge.revisao++;
-      return { status: 200, body: chargeView(charge) };
+      return { status: 200, body: chargeView(charge, 'read') };
     }
     const semantic = chargeProblems(body);
     if (semantic) return semantic;
+    reviseWith(charge, body);
+    return { status: 200, body: chargeView(charge, 'read') };
+  };
+
+  /** Applies what `body` sets to an ATIVA charge; `revisao` grows only when something changed (the document's `Revisao`). */
+  const reviseWith = (charge: Json, body: Json): void => {
+    const before = JSON.stringify(charge);
     if (body.calendario?.expiracao !== undefined) charge.calendario.expiracao = body.calendario.expiracao;
     if (body.valor) charge.valor = { ...charge.valor, ...body.valor };
     for (const key of ['devedor', 'chave', 'solicitacaoPagador', 'infoAdicionais']) {
       if (body[key] !== undefined) charge[key] = body[key];
     }
-    charge.revisao++;
-    return { status: 200, body: chargeView(charge) };
+    if (JSON.stringify(charge) !== before) charge.revisao++;
   };
 
   const getCharge = (txid: string, query: Query): Reply => {
@@ -453,7 +524,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (!charge || (revisao !== undefined && Number(revisao) > charge.revisao)) {
       return problem(404, 'CobNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança com o txid ${txid}${revisao !== undefined ? ` na revisão ${revisao}` : ''}.`);
     }
-    return { status: 200, body: chargeView(charge) };
+    return { status: 200, body: chargeView(charge, 'read') };
   };
 
   const page = <T>(items: T[], query: Query): { items: T[]; paginacao: Json } => {
@@ -484,7 +555,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const { items, paginacao } = page(found, query);
     const parametros: Json = { inicio: firstValue(query.inicio), fim: firstValue(query.fim), paginacao };
     for (const key of ['cpf', 'cnpj', 'status'] as const) if (query[key] !== undefined) parametros[key] = firstValue(query[key]);
-    return { status: 200, body: { parametros, cobs: items.map(chargeView) } };
+    return { status: 200, body: { parametros, cobs: items.map((charge) => chargeView(charge, 'read')) } };
   };
 
   // ---- Pix and refunds ------------------------------------------------------------------
@@ -656,13 +727,31 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     return rule;
   };
 
-  const send = (res: ServerResponse, reply: Reply): void => {
+  /**
+   * Writes the reply as HTTP does between strict parties: a body of a media type the request's
+   * Accept does not admit is 406 instead (RFC 9110 section 12.5.1; the Pix API's errors are
+   * `application/problem+json`), recorded as a violation; a body is compressed in
+   * `contentEncoding` when the request's Accept-Encoding admits it.
+   */
+  const send = (req: IncomingMessage, res: ServerResponse, reply: Reply): void => {
     if (res.writableEnded || res.destroyed) return;
     const headers: Record<string, string> = { ...reply.headers };
-    let payload = '';
+    let payload: string | Buffer = '';
     if (reply.body !== undefined) {
       payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
       headers['content-type'] ??= 'application/json';
+      const accept = firstValue(req.headers.accept);
+      const type = headers['content-type'].split(';')[0]!.trim().toLowerCase();
+      if (!admits(accept, type)) {
+        record([`${req.method} ${req.url?.split('?')[0]}: Accept "${accept}" does not admit the answer's ${type}: answered 406`]);
+        res.writeHead(406).end();
+        return;
+      }
+      const coding = options.contentEncoding;
+      if (coding && admitsCoding(firstValue(req.headers['accept-encoding']), coding)) {
+        payload = (coding === 'gzip' ? gzipSync : coding === 'deflate' ? deflateSync : brotliCompressSync)(payload);
+        headers['content-encoding'] = coding;
+      }
     }
     res.writeHead(reply.status, headers).end(payload);
   };
@@ -702,6 +791,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (failure?.kind === 'status') {
       const status = failure.status ?? 503;
       send(
+        req,
         res,
         problem(
           status,
@@ -713,31 +803,31 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       return;
     }
     if (failure?.kind === 'malformed') {
-      send(res, { status: 200, body: '{"resultado": <html>not the documented JSON', headers: { 'content-type': 'application/json' } });
+      send(req, res, { status: 200, body: '{"resultado": <html>not the documented JSON', headers: { 'content-type': 'application/json' } });
       return;
     }
 
     if (path === tokenPath) {
-      send(res, tokenEndpoint(method, req.headers, raw));
+      send(req, res, tokenEndpoint(method, req.headers, raw));
       return;
     }
     if (!(path === basePath || path.startsWith(`${basePath}/`))) {
       const found = [`${method} ${path}: outside the API base path ${basePath || '/'} (and not the token endpoint)`];
       record(found);
-      send(res, violationReply(found, undefined));
+      send(req, res, violationReply(found, undefined));
       return;
     }
     const relative = path.slice(basePath.length) || '/';
-    const match = validator.findOperation(method, relative);
+    const match = requestValidator.findOperation(method, relative);
     if (failure?.kind === 'problem') {
-      send(res, documentedProblem(method, match?.template, failure.status ?? 400));
+      send(req, res, documentedProblem(method, match?.template, failure.status ?? 400));
       return;
     }
 
-    const requestViolations = validator.validateRequest(method, relative, query, req.headers, body);
+    const requestViolations = requestValidator.validateRequest(method, relative, query, req.headers, body);
     if (requestViolations.length || !match) {
       record(requestViolations);
-      send(res, violationReply(requestViolations, match?.template));
+      send(req, res, violationReply(requestViolations, match?.template));
       return;
     }
 
@@ -773,7 +863,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         reply = violationReply(found, match.template);
       }
     }
-    send(res, reply);
+    send(req, res, reply);
   };
 
   const server: Server = createServer(
@@ -795,7 +885,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       req.on('end', () => {
         handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) => {
           violations.push(`the fake PSP failed on ${req.method} ${req.url}: ${error.stack ?? error.message}`);
-          send(res, { ...problem(500, 'ErroInternoDoServidor', 'Erro interno.', error.message), unchecked: true });
+          send(req, res, { ...problem(500, 'ErroInternoDoServidor', 'Erro interno.', error.message), unchecked: true });
         });
       });
     },

@@ -1,6 +1,7 @@
 import { type IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { parsePix } from 'pix-utils';
 import { type CertAndKey, testPki } from '../fakes/certificates';
 import { ERRATA, officialDocument, patchedDocument, PixApiValidator, pixApiValidator } from '../fakes/pix-api-openapi';
@@ -56,7 +57,9 @@ function call(method: string, target: string, options: CallOptions = {}): Promis
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const coding = res.headers['content-encoding'];
+        const raw = (coding === 'gzip' ? gunzipSync(bytes) : coding === 'deflate' ? inflateSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : bytes).toString('utf8');
         let body: unknown;
         try {
           body = raw ? JSON.parse(raw) : undefined;
@@ -207,6 +210,13 @@ describeOnce('the fake Pix API PSP', () => {
       const second = await call('PUT', `${psp.url}/cob/${TXID}`, { token: bearer, json: chargeBody() });
       expect(second.status).toBe(201);
       expect(second.body).toEqual(first.body);
+      expect(psp.charges.size).toBe(1);
+    });
+
+    it('revises an ATIVA charge a PUT changes (revisao + 1), as the document lets PUT alter a charge until it is no longer ATIVA', async () => {
+      await call('PUT', `${psp.url}/cob/${TXID}`, { token: bearer, json: chargeBody() });
+      const revised = await call('PUT', `${psp.url}/cob/${TXID}`, { token: bearer, json: chargeBody({ solicitacaoPagador: 'Pedido 43' }) });
+      expect([revised.status, revised.body.revisao, revised.body.solicitacaoPagador]).toEqual([201, 1, 'Pedido 43']);
       expect(psp.charges.size).toBe(1);
     });
 
@@ -374,6 +384,51 @@ describeOnce('the fake Pix API PSP', () => {
       expect(created.status).toBe(201);
       expect(hasValidCrc(created.body.brcode)).toBe(true);
       expect(created.body.pixCopiaECola).toBeUndefined();
+    });
+
+    it('copyPasteOn: the BR Code only in the creation, or only in the reads', async () => {
+      await start({ copyPasteOn: 'create' });
+      let t = await token(psp);
+      expect(hasValidCrc((await call('PUT', `${psp.url}/cob/${TXID}`, { token: t, json: chargeBody() })).body.pixCopiaECola)).toBe(true);
+      expect((await call('GET', `${psp.url}/cob/${TXID}`, { token: t })).body.pixCopiaECola).toBeUndefined();
+      await start({ copyPasteOn: 'read' });
+      t = await token(psp);
+      expect((await call('PUT', `${psp.url}/cob/${TXID}`, { token: t, json: chargeBody() })).body.pixCopiaECola).toBeUndefined();
+      expect(hasValidCrc((await call('GET', `${psp.url}/cob/${TXID}`, { token: t })).body.pixCopiaECola)).toBe(true);
+    });
+
+    it('grantableScopes: invalid_scope for a scope beyond them, and all of them when none is asked for', async () => {
+      await start({ grantableScopes: ['cob.read', 'cob.write'] });
+      const basic = Buffer.from(`${psp.clientId}:${psp.clientSecret}`).toString('base64');
+      const ask = (scope?: string) =>
+        call('POST', psp.tokenUrl, { headers: { authorization: `Basic ${basic}` }, form: { grant_type: 'client_credentials', ...(scope ? { scope } : {}) } });
+      expect((await ask('cob.read pix.read')).body).toMatchObject({ error: 'invalid_scope' });
+      expect((await ask()).body).toMatchObject({ scope: 'cob.read cob.write' });
+    });
+
+    it('literalPatterns: refuses, and records, any devedor.cpf, as the published pattern demands slashes', async () => {
+      await start({ literalPatterns: true });
+      const t = await token(psp);
+      const refused = await call('PUT', `${psp.url}/cob/${TXID}`, { token: t, json: chargeBody() });
+      expect(refused.status).toBe(400);
+      expect(psp.takeViolations()).toContainEqual(expect.stringMatching(/devedor\/cpf must match pattern/));
+      expect((await call('PUT', `${psp.url}/cob/${TXID}`, { token: t, json: chargeBody({ devedor: { cnpj: '12345678000195', nome: 'Loja' } }) })).status).toBe(201);
+    });
+
+    it('answers 406, and records it, to an Accept that does not admit the answer (a problem to Accept: application/json)', async () => {
+      const answer = await call('GET', `${psp.url}/cob/${TXID}`, { token: bearer, headers: { accept: 'application/json' } });
+      expect(answer.status).toBe(406);
+      expect(psp.takeViolations()).toEqual([expect.stringContaining("does not admit the answer's application/problem+json")]);
+      const admitted = await call('GET', `${psp.url}/cob/${TXID}`, { token: bearer, headers: { accept: 'application/json, application/problem+json' } });
+      expect(admitted.status).toBe(404);
+    });
+
+    it('contentEncoding: compresses when the request admits it (or says nothing), not otherwise', async () => {
+      await start({ contentEncoding: 'gzip' });
+      const t = await token(psp);
+      await call('PUT', `${psp.url}/cob/${TXID}`, { token: t, json: chargeBody() });
+      expect((await call('GET', `${psp.url}/cob/${TXID}`, { token: t })).headers['content-encoding']).toBe('gzip');
+      expect((await call('GET', `${psp.url}/cob/${TXID}`, { token: t, headers: { 'accept-encoding': 'gzip;q=0, br' } })).headers['content-encoding']).toBeUndefined();
     });
 
     it('createStatus 200, an empty base path and another token path', async () => {

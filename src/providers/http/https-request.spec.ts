@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { testPki } from '../../../test/fakes/certificates';
 import { UpstreamError } from '../provider-adapter';
 import { MtlsAgentPool } from './mtls-agent';
-import { type HttpsAnswer, httpFailure, httpsRequest, jsonObjectOf, problemOf, unexpectedAnswer } from './https-request';
+import { type HttpsAnswer, httpFailure, httpsRequest, jsonObjectOf, jsonOf, problemOf, unexpectedAnswer } from './https-request';
 
 const pki = testPki();
 const material = { certificatePem: pki.client.cert, privateKeyPem: pki.client.key, caPem: pki.ca.cert };
@@ -30,6 +31,25 @@ describe('httpsRequest', () => {
       // The PSP closed this kept-alive socket while it sat idle: the second request on it meets a reset.
       if (path.startsWith('/stale') && count > 1) return req.socket.destroy();
       if (path.startsWith('/large')) return res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(4096)}"`);
+      // RFC 9110 section 12.5.3: with no Accept-Encoding any coding is acceptable, so a PSP may compress.
+      const json = Buffer.from(JSON.stringify({ compressed: path }));
+      if (path.startsWith('/gzip')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(json));
+      if (path.startsWith('/deflate')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateSync(json));
+      if (path.startsWith('/br')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(json));
+      if (path.startsWith('/bomb')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(`"${'x'.repeat(1 << 20)}"`));
+      if (path.startsWith('/corrupt-gzip')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip at all');
+      if (path.startsWith('/zstd')) return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end('(zstd bytes)');
+      // RFC 8259 section 8.1: a parser may ignore a byte order mark.
+      if (path.startsWith('/bom')) return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`\ufeff${JSON.stringify({ bom: true })}`);
+      // A server that negotiates strictly: its errors are application/problem+json (RFC 7807), and an
+      // Accept that does not admit them gets 406 instead of the problem.
+      if (path.startsWith('/negotiated-problem')) {
+        const accept = String(req.headers.accept ?? '*/*');
+        if (!/(^|,)\s*(application\/problem\+json|application\/\*|\*\/\*)\s*(;|,|$)/.test(accept)) return res.writeHead(406).end();
+        return res
+          .writeHead(404, { 'content-type': 'application/problem+json' })
+          .end(JSON.stringify({ type: 'https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado', title: 'Não encontrado', status: 404 }));
+      }
       if (path.startsWith('/problem')) {
         return res.writeHead(400, { 'content-type': 'application/problem+json' }).end(
           JSON.stringify({
@@ -40,7 +60,9 @@ describe('httpsRequest', () => {
           }),
         );
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, path, auth: req.headers.authorization ?? null }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ method: req.method, path, auth: req.headers.authorization ?? null, accept: req.headers.accept, acceptEncoding: req.headers['accept-encoding'] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -73,8 +95,30 @@ describe('httpsRequest', () => {
   it('presents the client certificate and returns the answer, whatever its status', async () => {
     const answer = await call('/ok', { method: 'PUT', body: '{"a":1}', headers: { authorization: 'Bearer t' } });
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toEqual({ method: 'PUT', path: '/ok', auth: 'Bearer t' });
+    expect(JSON.parse(answer.text)).toMatchObject({ method: 'PUT', path: '/ok', auth: 'Bearer t' });
     await expect(call('/problem')).resolves.toMatchObject({ status: 400 });
+  });
+
+  it("accepts the Pix API's error bodies (application/problem+json) as well as JSON: a strict server answers the problem, not 406", async () => {
+    expect(JSON.parse((await call('/ok')).text)).toMatchObject({ accept: expect.stringContaining('application/problem+json') });
+    const answer = await call('/negotiated-problem');
+    expect(answer.status).toBe(404);
+    expect(jsonOf(answer)).toMatchObject({ title: 'Não encontrado' });
+  });
+
+  it('says which content codings it reads, and reads gzip, deflate and br answers', async () => {
+    expect(JSON.parse((await call('/ok')).text)).toMatchObject({ acceptEncoding: 'gzip, deflate, br' });
+    for (const path of ['/gzip', '/deflate', '/br']) expect(jsonOf(await call(path))).toEqual({ compressed: path });
+  });
+
+  it('is malformed when a compressed answer is broken, in a coding it did not ask for, or larger than the limit once decoded', async () => {
+    await expect(failure(call('/corrupt-gzip'))).resolves.toMatchObject({ kind: 'malformed' });
+    await expect(failure(call('/zstd'))).resolves.toMatchObject({ kind: 'malformed' });
+    await expect(failure(call('/bomb', { maxResponseBytes: 64 * 1024 }))).resolves.toMatchObject({ kind: 'malformed' });
+  });
+
+  it('reads JSON that starts with a byte order mark', async () => {
+    expect(jsonOf(await call('/bom'))).toEqual({ bom: true });
   });
 
   it('keeps the connection alive between calls of an account', async () => {
@@ -139,6 +183,25 @@ describe('reading PSP errors', () => {
       message: 'Efí: create charge: HTTP 400 CobOperacaoInvalida',
     });
     expect(error.ambiguous).toBe(false);
+  });
+
+  it("carries the problem's violacoes (what was refused, and why) into its words", () => {
+    const problem = {
+      type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+      title: 'Cobrança inválida.',
+      status: 400,
+      detail: 'A requisição não respeita o schema.',
+      violacoes: [{ razao: 'O campo não respeita o schema.', propriedade: 'cob.devedor.cpf', valor: '123' }, { razao: 'Valor zero.', propriedade: 'cob.valor.original' }, 'junk'],
+    };
+    expect(problemOf(problem)).toEqual({
+      code: 'CobOperacaoInvalida',
+      message: 'Cobrança inválida.: A requisição não respeita o schema. (cob.devedor.cpf: O campo não respeita o schema.; cob.valor.original: Valor zero.)',
+      violations: [
+        { property: 'cob.devedor.cpf', reason: 'O campo não respeita o schema.' },
+        { property: 'cob.valor.original', reason: 'Valor zero.' },
+      ],
+    });
+    expect(problemOf({ ...problem, detail: undefined, violacoes: [{ razao: 'Sem propriedade.' }] }).message).toBe('Cobrança inválida. (Sem propriedade.)');
   });
 
   it('gives no code for about:blank problems, and keeps the title', () => {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Agent, request } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { UpstreamError } from '../provider-adapter';
 
 export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'POST' | 'DELETE';
@@ -41,8 +42,25 @@ class ResponseTooLarge extends Error {
   readonly code = 'ERR_RESPONSE_TOO_LARGE';
 }
 
+/** A body whose content coding is not one asked for, or that does not decode. */
+class UndecodableBody extends Error {
+  readonly code = 'ERR_CONTENT_DECODING';
+}
+
+/**
+ * What every call accepts. The Pix API answers JSON, and its errors as RFC 7807 problems
+ * (`application/problem+json`, as the document's 4xx and 5xx responses are declared): a server that
+ * honours Accept strictly would answer 406 rather than a problem to `Accept: application/json` alone.
+ */
+const ACCEPT = 'application/json, application/problem+json';
+/**
+ * RFC 9110 section 12.5.3: a request without Accept-Encoding accepts any content coding, so a PSP
+ * may compress its answers in any; the ones Node decodes are named, and read.
+ */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
 /*
- * Node's own https rather than axios (in the stack for the sandbox) or undici: the mTLS material
+ * Node's own https rather than axios (in the stack, for the simulated PSP) or undici: the mTLS material
  * lives in one `https.Agent` per account, which Node's client takes as it is; axios errors carry
  * the request's config (its Authorization header, the payer's data in the body) into whatever logs
  * them; undici's dispatcher would be a dependency for what twenty lines of `https.request` do.
@@ -76,7 +94,9 @@ function exchange(call: HttpsCall, mayRetry: boolean): Promise<HttpsAnswer> {
       method: call.method,
       agent: call.agent,
       headers: {
-        accept: 'application/json',
+        accept: ACCEPT,
+        'accept-encoding': ACCEPT_ENCODING,
+        'user-agent': 'pix-gateway',
         ...(call.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(call.body)) }),
         ...call.headers,
       },
@@ -107,8 +127,15 @@ function exchange(call: HttpsCall, mayRetry: boolean): Promise<HttpsAnswer> {
       res.on('end', () => {
         clearTimeout(timer);
         if (settled) return;
+        let body: Buffer;
+        try {
+          body = decoded(Buffer.concat(chunks), res.headers['content-encoding'], limit);
+        } catch (error) {
+          fail(error);
+          return;
+        }
         settled = true;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') });
       });
       // Closed without its end: the connection was cut off mid-answer.
       res.on('close', () => {
@@ -117,6 +144,32 @@ function exchange(call: HttpsCall, mayRetry: boolean): Promise<HttpsAnswer> {
     });
     req.end(call.body);
   });
+}
+
+/**
+ * The body with its content codings undone (RFC 9110 section 8.4: listed in the order applied, so
+ * undone from the last), at most `limit` bytes once decoded. UndecodableBody for a coding not asked
+ * for or bytes that do not decode; ResponseTooLarge past the limit.
+ */
+function decoded(raw: Buffer, contentEncoding: string | undefined, limit: number): Buffer {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  // An empty body is empty in any coding (a 204 whose proxy still names one).
+  if (raw.length === 0) return raw;
+  let body = raw;
+  for (const coding of codings.reverse()) {
+    const decode = coding === 'gzip' || coding === 'x-gzip' ? gunzipSync : coding === 'deflate' ? inflateSync : coding === 'br' ? brotliDecompressSync : undefined;
+    if (!decode) throw new UndecodableBody(`content coding ${coding.slice(0, 20)} was not asked for`);
+    try {
+      body = decode(body, { maxOutputLength: limit });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new ResponseTooLarge();
+      throw new UndecodableBody((error as Error).message);
+    }
+  }
+  return body;
 }
 
 function isStaleSocketError(error: unknown): boolean {
@@ -134,14 +187,18 @@ function transportError(call: HttpsCall, error: unknown): UpstreamError {
   if (error instanceof ResponseTooLarge) {
     return new UpstreamError({ kind: 'malformed', message: `${call.label}: the answer is larger than the limit`, cause });
   }
+  if (error instanceof UndecodableBody) {
+    return new UpstreamError({ kind: 'malformed', message: `${call.label}: the answer's content coding could not be read`, cause });
+  }
   return new UpstreamError({ kind: 'network', message: `${call.label}: ${typeof code === 'string' ? code : 'connection failed'}`, cause });
 }
 
-/** The answer's body as JSON, or undefined when it is not JSON. */
+/** The answer's body as JSON (a leading byte order mark ignored, as RFC 8259 section 8.1 allows), or undefined when it is not JSON. */
 export function jsonOf(answer: HttpsAnswer): unknown {
-  if (answer.text.trim() === '') return undefined;
+  const text = answer.text.replace(/^\uFEFF/, '');
+  if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(answer.text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
@@ -160,6 +217,8 @@ export function jsonObjectOf(label: string, answer: HttpsAnswer): Record<string,
 export interface ProviderProblem {
   code?: string;
   message?: string;
+  /** A Pix API problem's `violacoes`: which property was refused (`cob.devedor.cpf`) and why. Never their `valor`, which may be payer data. */
+  violations?: { property?: string; reason?: string }[];
 }
 
 /**
@@ -177,8 +236,14 @@ export function problemOf(body: unknown): ProviderProblem {
   if (text(b.type) !== undefined || text(b.title) !== undefined) {
     const type = text(b.type);
     const code = type === undefined ? undefined : type.replace(/\/+$/, '').split(/[/#:]/).pop() || type;
-    const words = [text(b.title), text(b.detail)].filter((part): part is string => part !== undefined);
-    return { code: code === 'about:blank' || code === 'blank' ? undefined : code, message: cut(words.join(': ') || undefined) };
+    const words = [text(b.title), text(b.detail)].filter((part): part is string => part !== undefined).join(': ');
+    const violations = (Array.isArray(b.violacoes) ? b.violacoes : [])
+      .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null)
+      .map((v) => ({ property: text(v.propriedade), reason: text(v.razao) }))
+      .filter((v) => v.property !== undefined || v.reason !== undefined);
+    const listed = violations.map((v) => [v.property, v.reason].filter(Boolean).join(': ')).join('; ');
+    const message = [words, listed && `(${listed})`].filter(Boolean).join(' ');
+    return { code: code === 'about:blank' || code === 'blank' ? undefined : code, message: cut(message || undefined), ...(violations.length ? { violations } : {}) };
   }
   if (Array.isArray(b.erros) && typeof b.erros[0] === 'object' && b.erros[0] !== null) {
     const first = b.erros[0] as Record<string, unknown>;

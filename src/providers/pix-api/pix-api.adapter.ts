@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:https';
 import { centsToDecimalString } from '../../common/money';
 import { type MtlsAgentOptions, MtlsAgentPool, mtlsFingerprint } from '../http/mtls-agent';
-import { type HttpMethod, type HttpsAnswer, httpFailure, httpsRequest, jsonOf, unexpectedAnswer } from '../http/https-request';
+import { type HttpMethod, type HttpsAnswer, httpFailure, httpsRequest, jsonOf, problemOf, unexpectedAnswer } from '../http/https-request';
 import { type AccessToken, TokenCache } from '../http/token-cache';
 import { type CreateChargeRequest, type ProviderEvent, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
 import {
@@ -128,17 +128,38 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     if (solicitacao !== '') body.solicitacaoPagador = solicitacao;
 
     const label = this.label('create charge');
-    const answer = await this.call(account, 'create charge', 'PUT', `/cob/${request.txid}`, { body });
+    let answer = await this.call(account, 'create charge', 'PUT', `/cob/${request.txid}`, { body });
+    if (answer.status === 400 && refusesDebtorCpf(body, answer)) {
+      // The document writes the CPF's pattern as a regex literal, "/^\d{11}$/", which as a JSON
+      // Schema pattern demands the slashes: a PSP validating with it as published refuses every
+      // `devedor.cpf`. `devedor` is optional in CobSolicitada, so the charge is asked for without it.
+      const { devedor: _refused, ...withoutDebtor } = body;
+      answer = await this.call(account, 'create charge', 'PUT', `/cob/${request.txid}`, { body: withoutDebtor });
+    }
     // The standard says 201; several banks answer 200 (see each profile's `answers`).
-    if (answer.status === 200 || answer.status === 201) return toPixApiCharge(this.cob(label, answer), this.clock.now());
+    if (answer.status === 200 || answer.status === 201) return this.withBrCode(account, this.cob(label, answer));
     const failure = unexpectedAnswer(label, answer);
     // Some PSPs refuse a second PUT of a txid they hold (and all refuse one of a paid charge): when
     // that txid's charge is this one (same amount, same key), a retry gets it, never a second.
     if (isRefusal(answer.status)) {
       const existing = await this.findCob(account, request.txid);
-      if (existing?.amountCents === request.amountCents && existing.chave === chave) return toPixApiCharge(existing, this.clock.now());
+      if (existing?.amountCents === request.amountCents && existing.chave === chave) return this.withBrCode(account, existing);
     }
     throw failure;
+  }
+
+  /**
+   * A created charge with its BR Code. `pixCopiaECola` is optional in the standard's `CobGerada`
+   * (none of its examples has it), and the gateway never makes one itself: when the creation's
+   * answer has none, the charge is read once (`GET /cob/{txid}`, whose `CobCompleta` may carry
+   * it); a charge without one either way is an answer the gateway cannot use.
+   */
+  private async withBrCode(account: ProviderAccountRef<PixApiCredentials>, cob: Cob): Promise<PixApiCharge> {
+    if (cob.copyPaste !== null) return toPixApiCharge(cob, this.clock.now());
+    const read = await this.findCob(account, cob.txid);
+    if (read?.copyPaste != null) return toPixApiCharge(read, this.clock.now());
+    const fields = this.profile.copyPasteFields.join(' or ');
+    throw new UpstreamError({ kind: 'malformed', message: `${this.label('create charge')}: no BR Code (${fields}) in the charge, created or read back` });
   }
 
   async getCharge(account: ProviderAccountRef<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
@@ -158,7 +179,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     // the PSP now holds it is the answer.
     if (isRefusal(answer.status)) {
       const current = await this.findCob(account, ref.txid);
-      if (current && current.status !== 'ATIVA') return toPixApiCharge(current, this.clock.now());
+      if (current && current.status !== null && current.status !== 'ATIVA') return toPixApiCharge(current, this.clock.now());
     }
     throw failure;
   }
@@ -381,8 +402,36 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return send(await tokenFor());
   }
 
-  /** RFC 6749 section 4.4, written the way the profile's PSP takes it, over the account's agent. */
+  /**
+   * RFC 6749 section 4.4, written the way the profile's PSP takes it, over the account's agent. A
+   * PSP that refuses the scopes asked for (`invalid_scope`, section 5.2: "exceeds the scope granted",
+   * e.g. an application without `webhook.read`) is asked once more without any, which section 3.3
+   * has it answer with the client's default scopes.
+   */
   private async fetchToken(account: ProviderAccountRef<PixApiCredentials>, tokenUrl: string, agent: Agent, timeoutMs: number): Promise<AccessToken> {
+    const scopes = this.profile.token.scopes;
+    const label = this.label('token');
+    const issuedAt = this.clock.now();
+    let answer = await this.requestToken(account, tokenUrl, agent, timeoutMs, scopes);
+    if (scopes && answer.status === 400 && problemOf(jsonOf(answer)).code === 'invalid_scope') answer = await this.requestToken(account, tokenUrl, agent, timeoutMs, null);
+    if (answer.status !== 200 && answer.status !== 201) throw unexpectedAnswer(label, answer);
+    const grant = jsonOf(answer) as Record<string, unknown> | undefined;
+    const value = grant?.access_token;
+    if (typeof value !== 'string' || value === '')
+      throw new UpstreamError({ kind: 'malformed', message: `${label}: no access_token in the answer`, upstreamStatus: answer.status });
+    const expiresIn = grant?.expires_in === undefined ? DEFAULT_TOKEN_SECONDS : Number(grant.expires_in);
+    if (!Number.isFinite(expiresIn) || expiresIn <= 0)
+      throw new UpstreamError({ kind: 'malformed', message: `${label}: expires_in is not a number of seconds`, upstreamStatus: answer.status });
+    return { value, issuedAt, expiresAt: new Date(issuedAt.getTime() + expiresIn * 1000) };
+  }
+
+  private async requestToken(
+    account: ProviderAccountRef<PixApiCredentials>,
+    tokenUrl: string,
+    agent: Agent,
+    timeoutMs: number,
+    scopes: readonly string[] | null,
+  ): Promise<HttpsAnswer> {
     const style = this.profile.token;
     const credentials = account.credentials;
     const url = new URL(tokenUrl);
@@ -390,7 +439,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     const headers: Record<string, string> = {};
     if (style.grantTypeIn === 'query') url.searchParams.set('grant_type', 'client_credentials');
     else fields.grant_type = 'client_credentials';
-    if (style.scopes) fields.scope = style.scopes.join(' ');
+    if (scopes) fields.scope = scopes.join(' ');
     if (style.clientAuth === 'basic') {
       // RFC 6749 section 2.3.1: each part form-encoded, then joined and base64-encoded.
       const pair = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret ?? '')}`;
@@ -401,19 +450,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     }
     const body = style.encoding === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
     headers['content-type'] = style.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-
-    const label = this.label('token');
-    const issuedAt = this.clock.now();
-    const answer = await httpsRequest({ label, method: 'POST', url, agent, timeoutMs, headers, body });
-    if (answer.status !== 200 && answer.status !== 201) throw unexpectedAnswer(label, answer);
-    const grant = jsonOf(answer) as Record<string, unknown> | undefined;
-    const value = grant?.access_token;
-    if (typeof value !== 'string' || value === '')
-      throw new UpstreamError({ kind: 'malformed', message: `${label}: no access_token in the answer`, upstreamStatus: answer.status });
-    const expiresIn = grant?.expires_in === undefined ? DEFAULT_TOKEN_SECONDS : Number(grant.expires_in);
-    if (!Number.isFinite(expiresIn) || expiresIn <= 0)
-      throw new UpstreamError({ kind: 'malformed', message: `${label}: expires_in is not a number of seconds`, upstreamStatus: answer.status });
-    return { value, issuedAt, expiresAt: new Date(issuedAt.getTime() + expiresIn * 1000) };
+    return httpsRequest({ label: this.label('token'), method: 'POST', url, agent, timeoutMs, headers, body });
   }
 }
 
@@ -454,6 +491,10 @@ function callbackEntries(rawBody: Buffer): CallbackEntry[] {
     : typeof body === 'object' && body !== null && Array.isArray((body as { pix?: unknown }).pix)
       ? (body as { pix: unknown[] }).pix
       : undefined;
+  // Efí posts a test notification to the URL it is given while registering it, and refuses the URL
+  // unless it is answered 200 (https://dev.efipay.com.br/docs/api-pix/webhooks/); its body,
+  // `{"evento":"teste_webhook","data_criacao":…}` as integrators quote it, names no Pix.
+  if (!list && isRegistrationTest(body)) return [];
   if (!list) throw new WebhookParseError('The callback is not a Pix notification ({"pix": [...]}).', 'pix');
   const byId = new Map<string, CallbackEntry>();
   list.forEach((item, i) => {
@@ -471,6 +512,18 @@ function callbackEntries(rawBody: Buffer): CallbackEntry[] {
   });
   if (byId.size > MAX_CALLBACK_ENTRIES) throw new WebhookParseError(`The callback names more than ${MAX_CALLBACK_ENTRIES} Pix.`, 'pix');
   return [...byId.values()];
+}
+
+/** Whether a 400 to `PUT /cob` refuses the debtor's CPF (its `violacoes`, or its words, name the CPF) of a body that has one. */
+function refusesDebtorCpf(body: Record<string, unknown>, answer: HttpsAnswer): boolean {
+  if (typeof (body.devedor as { cpf?: unknown } | undefined)?.cpf !== 'string') return false;
+  const problem = problemOf(jsonOf(answer));
+  return /\bcpf\b/i.test([problem.message ?? '', ...(problem.violations ?? []).map((v) => `${v.property ?? ''} ${v.reason ?? ''}`)].join(' '));
+}
+
+/** A PSP's test notification: an object with an `evento` and no `pix`. */
+function isRegistrationTest(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && typeof (body as { evento?: unknown }).evento === 'string' && !('pix' in body);
 }
 
 /** A refusal that says something about the resource (not the credentials, not "no such route"): worth a read-back. */

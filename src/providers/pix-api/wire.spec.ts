@@ -84,11 +84,41 @@ describe('readCob', () => {
     expect(read(cobBody({ calendario: { criacao: CREATED } })).expiresInSeconds).toBe(86_400);
   });
 
+  it('reads expiracao written as the document\'s own example writes it, a string of digits ("3600")', () => {
+    expect(read(cobBody({ calendario: { criacao: CREATED, expiracao: '3600' } })).expiresInSeconds).toBe(3600);
+  });
+
+  it('reads txid spelled txId, as one PSP writes it', () => {
+    expect(read(cobBody({ txid: undefined, txId: TXID })).txid).toBe(TXID);
+    expect(readPix('Test', 200, { endToEndId: E2E, txId: TXID, valor: '1.00', horario: CREATED }).txid).toBe(TXID);
+  });
+
+  it('reads a charge without a BR Code: pixCopiaECola is optional in CobGerada and CobCompleta', () => {
+    expect(read(cobBody({ pixCopiaECola: undefined })).copyPaste).toBeNull();
+    expect(toPixApiCharge(read(cobBody({ pixCopiaECola: undefined })), new Date(CREATED)).copyPaste).toBe('');
+  });
+
+  it('reads RFC 3339 times with any offset, fractions of any length, lower-case t and z, and a leap second', () => {
+    const at = (criacao: string) => read(cobBody({ calendario: { criacao, expiracao: 3600 } })).createdAt.toISOString();
+    expect(at('2026-01-15T09:00:00.123456-03:00')).toBe('2026-01-15T12:00:00.123Z');
+    expect(at('2026-01-15t12:00:00z')).toBe('2026-01-15T12:00:00.000Z');
+    expect(at('2026-01-15T14:30:00+02:30')).toBe('2026-01-15T12:00:00.000Z');
+    expect(at('2016-12-31T23:59:60Z')).toBe('2016-12-31T23:59:59.000Z');
+  });
+
+  it('keeps a status the standard does not name as null (new enum elements are compatible changes), and reads REMOVIDO_ as REMOVIDA_', () => {
+    expect(read(cobBody({ status: 'EXPIRADA' })).status).toBeNull();
+    expect(cobPaymentStatus(read(cobBody({ status: 'EXPIRADA' })), new Date('2027-01-01T00:00:00Z'))).toBe('pending');
+    expect(read(cobBody({ status: 'REMOVIDO_PELO_USUARIO_RECEBEDOR' })).status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+    expect(read(cobBody({ status: 'REMOVIDO_PELO_PSP' })).status).toBe('REMOVIDA_PELO_PSP');
+  });
+
   it.each([
     ['not an object', 'text'],
-    ['no BR Code', cobBody({ pixCopiaECola: undefined })],
     ['a BR Code with a wrong CRC', cobBody({ pixCopiaECola: `${brCode.slice(0, -4)}0000` })],
-    ['an unknown status', cobBody({ status: 'EXPIRADA' })],
+    ['no status', cobBody({ status: undefined })],
+    ['a status that is not text', cobBody({ status: 3 })],
+    ['expiracao as text that is not a number', cobBody({ calendario: { criacao: CREATED, expiracao: '1h' } })],
     ['money as a number', cobBody({ valor: { original: 10.5 } })],
     ['no criacao', cobBody({ calendario: { expiracao: 3600 } })],
     ['a negative expiracao', cobBody({ calendario: { criacao: CREATED, expiracao: -1 } })],
@@ -125,8 +155,11 @@ describe('readPix and readDevolucao', () => {
     expect(readPix('Test', 200, { endToEndId: E2E, valor: '1.00', horario: CREATED })).toMatchObject({ txid: null, payer: null, devolucoes: [] });
   });
 
-  it('call a refund of an unknown status malformed', async () => {
-    await expect(malformed(() => readDevolucao('Test', 201, { id: 'r', valor: '1.00', status: 'PENDENTE' }))).resolves.toMatchObject({ kind: 'malformed' });
+  it('read a refund of a status the standard does not name as still pending, and one without a status as malformed', async () => {
+    const refund = readDevolucao('Test', 201, { id: 'r', valor: '1.00', status: 'PENDENTE' });
+    expect(refund.status).toBeNull();
+    expect(devolucaoRefundStatus(refund.status)).toBe('pending');
+    await expect(malformed(() => readDevolucao('Test', 201, { id: 'r', valor: '1.00' }))).resolves.toMatchObject({ kind: 'malformed' });
   });
 });
 

@@ -12,20 +12,33 @@ import { maskDocument } from './masking';
 /** `CobrancaStatus`: the status of the charge's record, not of the charge (no EXPIRADA: expiry is computed). */
 export const COB_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const;
 export type CobStatus = (typeof COB_STATUSES)[number];
+/** The document's own description of `CobrancaStatus` spells the two removals `REMOVIDO_…`: read as the enum's. */
+const COB_STATUS_SPELLINGS: Readonly<Record<string, CobStatus>> = {
+  REMOVIDO_PELO_USUARIO_RECEBEDOR: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+  REMOVIDO_PELO_PSP: 'REMOVIDA_PELO_PSP',
+};
 
 /** `Devolucao.status`. */
 export const DEVOLUCAO_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] as const;
 export type DevolucaoStatus = (typeof DEVOLUCAO_STATUSES)[number];
 
+/*
+ * Statuses are read leniently: the document's "Evolução da API Pix" counts new elements of an
+ * enumeration among its compatible changes ("Clientes devem estar preparados para lidar com essas
+ * mudanças sem quebrar"), so a status this version does not name is kept as `null` and concludes
+ * nothing (a charge stays pending, a refund in progress), rather than failing the whole answer.
+ */
+
 export interface Cob {
   txid: string;
-  status: CobStatus;
+  /** null: a status the standard does not name (yet); it concludes nothing. */
+  status: CobStatus | null;
   createdAt: Date;
   expiresInSeconds: number;
   amountCents: number;
   chave: string;
-  /** The BR Code, as the PSP made it. */
-  copyPaste: string;
+  /** The BR Code, as the PSP made it; null when the answer has none (`pixCopiaECola` is optional in `CobGerada` and `CobCompleta`). */
+  copyPaste: string | null;
   pix: Pix[];
 }
 
@@ -43,7 +56,8 @@ export interface Devolucao {
   id: string;
   rtrId: string | null;
   amountCents: number;
-  status: DevolucaoStatus;
+  /** null: a status the standard does not name (yet); still in progress as far as the gateway knows. */
+  status: DevolucaoStatus | null;
   /** `motivo`: why it reached its status (a failed one's reason). */
   reason: string | null;
 }
@@ -113,42 +127,63 @@ class Reader {
   }
 
   date(value: unknown, what: string): Date {
-    const date = typeof value === 'string' && DATE_TIME.test(value) ? new Date(value) : undefined;
+    // RFC 3339 allows a leap second (":60"), which Date cannot hold: read as the second before.
+    const date = typeof value === 'string' && DATE_TIME.test(value) ? new Date(value.replace(/(T\d{2}:\d{2}):60/i, '$1:59')) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw this.malformed(`${what} is not an RFC 3339 date-time`);
     return date;
   }
 
-  oneOf<T extends string>(value: unknown, allowed: readonly T[], what: string): T {
-    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-      throw this.malformed(`${what} ${JSON.stringify(typeof value === 'string' ? value.slice(0, 40) : value)} is not one the standard knows`);
-    }
-    return value as T;
+  /** One of `allowed` (or of its other `spellings`); null for another string, which a later version of the standard may add. */
+  statusOf<T extends string>(value: unknown, allowed: readonly T[], what: string, spellings: Readonly<Record<string, T>> = {}): T | null {
+    if (typeof value !== 'string' || value === '') throw this.malformed(`${what} is missing`);
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    return spellings[value] ?? null;
   }
 }
 
-/** A `CobGerada`/`CobCompleta`; the BR Code from the first of `copyPasteFields` present. */
+/**
+ * A `CobGerada`/`CobCompleta`; the BR Code from the first of `copyPasteFields` present, or null when
+ * none is (the caller decides whether it needs one). A BR Code that is there must be a valid one.
+ */
 export function readCob(label: string, status: number, body: unknown, copyPasteFields: readonly string[]): Cob {
   const r = new Reader(label, status);
   const cob = r.object(body, 'the charge');
   const calendario = r.object(cob.calendario, 'calendario');
   const valor = r.object(cob.valor, 'valor');
-  const expiracao = calendario.expiracao ?? 86_400; // the standard's default
-  if (typeof expiracao !== 'number' || !Number.isSafeInteger(expiracao) || expiracao <= 0) throw r.malformed('calendario.expiracao is not a whole number of seconds');
   const field = copyPasteFields.find((name) => typeof cob[name] === 'string' && cob[name] !== '');
-  if (field === undefined) throw r.malformed(`no BR Code (${copyPasteFields.join(' or ')})`);
-  if (!isBrCode(cob[field] as string)) throw r.malformed(`${field} is not a BR Code with a correct CRC`);
+  if (field !== undefined && !isBrCode(cob[field] as string)) throw r.malformed(`${field} is not a BR Code with a correct CRC`);
   const pix = cob.pix ?? [];
   if (!Array.isArray(pix)) throw r.malformed('pix is not a list');
   return {
-    txid: r.string(cob.txid, 'txid'),
-    status: r.oneOf(cob.status, COB_STATUSES, 'status'),
+    txid: r.string(txidOf(cob), 'txid'),
+    status: r.statusOf(cob.status, COB_STATUSES, 'status', COB_STATUS_SPELLINGS),
     createdAt: r.date(calendario.criacao, 'calendario.criacao'),
-    expiresInSeconds: expiracao,
+    expiresInSeconds: expiracaoOf(r, calendario.expiracao),
     amountCents: r.cents(valor.original, 'valor.original'),
     chave: r.string(cob.chave, 'chave'),
-    copyPaste: cob[field] as string,
+    copyPaste: field === undefined ? null : (cob[field] as string),
     pix: pix.map((entry, i) => readPixWith(r, entry, `pix[${i}]`)),
   };
+}
+
+/**
+ * `txid`, or `txId` where a PSP spells it so (Santander, as integrators report in
+ * https://github.com/bacen/pix-api/issues/278): the standard's name wins when both are there.
+ */
+function txidOf(object: Record<string, unknown>): unknown {
+  return object.txid ?? object.txId;
+}
+
+/**
+ * `calendario.expiracao`: whole seconds, 86400 when absent (the standard's default). An integer in
+ * the schema, but the document's own `example` ("3600") and `default` ("86400") are strings, so
+ * digits in a string are read too.
+ */
+function expiracaoOf(r: Reader, value: unknown): number {
+  if (value === undefined || value === null) return 86_400;
+  const seconds = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0) throw r.malformed('calendario.expiracao is not a whole number of seconds');
+  return seconds;
 }
 
 /** A `Pix` (GET /pix/{e2eid}). */
@@ -160,7 +195,8 @@ function readPixWith(r: Reader, value: unknown, what: string): Pix {
   const pix = r.object(value, what);
   const endToEndId = r.string(pix.endToEndId, `${what}.endToEndId`);
   if (!END_TO_END_ID.test(endToEndId)) throw r.malformed(`${what}.endToEndId is not 32 letters and digits`);
-  const txid = pix.txid === undefined || pix.txid === null || pix.txid === '' ? null : r.string(pix.txid, `${what}.txid`);
+  const given = txidOf(pix);
+  const txid = given === undefined || given === null || given === '' ? null : r.string(given, `${what}.txid`);
   const devolucoes = pix.devolucoes ?? [];
   if (!Array.isArray(devolucoes)) throw r.malformed(`${what}.devolucoes is not a list`);
   return {
@@ -193,7 +229,7 @@ function readDevolucaoWith(r: Reader, value: unknown, what: string): Devolucao {
     id: r.string(devolucao.id, `${what}.id`),
     rtrId: typeof devolucao.rtrId === 'string' && devolucao.rtrId !== '' ? devolucao.rtrId : null,
     amountCents: r.cents(devolucao.valor, `${what}.valor`),
-    status: r.oneOf(devolucao.status, DEVOLUCAO_STATUSES, `${what}.status`),
+    status: r.statusOf(devolucao.status, DEVOLUCAO_STATUSES, `${what}.status`),
     reason: typeof devolucao.motivo === 'string' && devolucao.motivo !== '' ? devolucao.motivo : null,
   };
 }
@@ -214,9 +250,12 @@ export function cobExpiresAt(cob: Cob): Date {
  * - REMOVIDA_PELO_PSP: the PSP removed it, not the merchant. PSPs do so mostly to charges that
  *   lapsed, so past its expiry it is `expired`; before, the PSP refused a charge the merchant still
  *   wanted (a compliance or fraud block), which is `failed`, not a cancellation nobody asked for.
+ * - A status the standard does not name (null): `pending`, concluding nothing; reconciliation
+ *   expires a payment that stays pending past its expiry.
  */
 export function cobPaymentStatus(cob: Cob, now: Date): PaymentStatus {
   const status = cob.status;
+  if (status === null) return 'pending';
   switch (status) {
     case 'ATIVA':
       return now.getTime() >= cobExpiresAt(cob).getTime() ? 'expired' : 'pending';
@@ -236,8 +275,9 @@ export function cobPaymentStatus(cob: Cob, now: Date): PaymentStatus {
   }
 }
 
-/** The gateway's status for a devolução. Exhaustive. */
-export function devolucaoRefundStatus(status: DevolucaoStatus): ProviderRefundStatus {
+/** The gateway's status for a devolução. Exhaustive; a status the standard does not name is still `pending`. */
+export function devolucaoRefundStatus(status: DevolucaoStatus | null): ProviderRefundStatus {
+  if (status === null) return 'pending';
   switch (status) {
     case 'EM_PROCESSAMENTO':
       return 'pending';
@@ -252,7 +292,11 @@ export function devolucaoRefundStatus(status: DevolucaoStatus): ProviderRefundSt
   }
 }
 
-/** The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob: the txid is it. */
+/**
+ * The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob: the
+ * txid is it. A read whose answer carried no BR Code reports `copyPaste` as '' (the gateway keeps
+ * the one it got at creation, where the adapter insists on one).
+ */
 export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
   const paid = cob.pix.length > 0;
   const first = paid ? cob.pix.reduce((earliest, pix) => (pix.horario < earliest.horario ? pix : earliest)) : null;
@@ -261,7 +305,7 @@ export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
     txid: cob.txid,
     status: cobPaymentStatus(cob, now),
     amountCents: cob.amountCents,
-    copyPaste: cob.copyPaste,
+    copyPaste: cob.copyPaste ?? '',
     expiresAt: cobExpiresAt(cob),
     paidAt: first ? first.horario : null,
     ...(first

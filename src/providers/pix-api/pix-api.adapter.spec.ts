@@ -1,0 +1,31 @@
+import { testPki } from '../../../test/fakes/certificates';
+import { WebhookParseError } from '../provider-adapter';
+import type { InboundWebhook, ProviderAccountRef } from '../provider-adapter';
+import { EFI } from './banks/efi';
+import type { PixApiCredentials } from './credentials';
+import { PixApiAdapter } from './pix-api.adapter';
+
+const pki = testPki();
+
+describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
+  const adapter = new PixApiAdapter(EFI);
+  // Nothing here reaches a PSP: the host is never called.
+  const settings = { environment: 'sandbox' as const, baseUrl: 'https://psp.invalid/v2', tokenUrl: 'https://psp.invalid/oauth/token', pixKey: 'recebedor@example.com' };
+  const account: ProviderAccountRef<PixApiCredentials> = {
+    id: 'pa_1',
+    provider: 'efi',
+    ...settings,
+    credentials: adapter.parseCredentials({ client_id: 'c', client_secret: 's', certificate_pem: pki.client.cert, private_key_pem: pki.client.key }, settings),
+  };
+  const callback = (body: string): InboundWebhook => ({ method: 'POST', path: '', query: {}, headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(body) });
+  afterAll(() => adapter.close());
+
+  it('answers the test notification Efí posts while registering a URL with no event (Efí refuses a URL that does not answer 200)', async () => {
+    await expect(adapter.receiveWebhook(account, callback('{"evento":"teste_webhook","data_criacao":"2026-01-15T12:00:00.000Z"}'))).resolves.toEqual([]);
+  });
+
+  it('still refuses a body that is neither a Pix notification nor a test one', async () => {
+    await expect(adapter.receiveWebhook(account, callback('{"hello":"world"}'))).rejects.toBeInstanceOf(WebhookParseError);
+    await expect(adapter.receiveWebhook(account, callback('{"evento":"teste_webhook","pix":"x"}'))).rejects.toBeInstanceOf(WebhookParseError);
+  });
+});
