@@ -179,7 +179,10 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     );
     const [summary, ...answers] = await Promise.all([runAt(later()), ...intake]);
     for (const answer of answers) expect(answer.status).toBe(200);
-    expect(summary.checked).toBe(lost.length);
+    // Who wins each race is timing: the run reads a payment back only if it claims it before its
+    // webhook lands (a busy machine lets every webhook land first). Either way nothing fails.
+    expect(summary.failed).toBe(0);
+    expect(summary.checked).toBeLessThanOrEqual(lost.length);
     for (const { payment } of lost) {
       expect(await status(payment.id)).toBe('paid');
       const recorded = await events(payment.id);
