@@ -29,8 +29,9 @@ const transform = {
   ],
 };
 // NestJS 12 and some of its dependencies ship only ES modules. Node 20.19 loads them from CommonJS
-// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, so for tests SWC
-// turns every package that declares "type": "module" into CommonJS. The list is read from
+// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, and there it keeps
+// them for the worker's lifetime (test/helpers/jest-runtime.js), so for tests SWC turns every
+// package that declares "type": "module" into CommonJS, and Jest loads that. The list is read from
 // node_modules, so a new ESM-only dependency needs no change here.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -59,6 +60,8 @@ const ESM_ONLY = esmPackages(__dirname).map(escape);
 const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`, '/node_modules/@electric-sql/'],
+  // On Node 24.9+ too, what SWC turned into CommonJS is loaded as CommonJS (see the file).
+  runtime: '<rootDir>/test/helpers/jest-runtime.js',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
