@@ -105,6 +105,11 @@ module.exports = {
   // side by side, more of them than there are cores (Jest's default is one fewer than the cores: a
   // single worker on a 2-core machine). Specs are independent: each app has its own database and port.
   maxWorkers: 4,
+  // A worker keeps some of every spec file it ran (the app's modules, the embedded database's
+  // memory), so its heap grows by about 30 MB a file, past 1 GB by the end of a run, and garbage
+  // collection takes longer and longer; a worker whose heap passes this size after a file is
+  // replaced by a fresh one. Measured on the whole suite: about 5% less CPU time.
+  workerIdleMemoryLimit: '500MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     webProject,
