@@ -29,8 +29,9 @@ const transform = {
   ],
 };
 // NestJS 12 and some of its dependencies ship only ES modules. Node 20.19 loads them from CommonJS
-// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, so for tests SWC
-// turns every package that declares "type": "module" into CommonJS. The list is read from
+// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, and there it keeps
+// them for the worker's lifetime (test/helpers/jest-runtime.js), so for tests SWC turns every
+// package that declares "type": "module" into CommonJS, and Jest loads that. The list is read from
 // node_modules, so a new ESM-only dependency needs no change here.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -59,6 +60,8 @@ const ESM_ONLY = esmPackages(__dirname).map(escape);
 const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`, '/node_modules/@electric-sql/'],
+  // On Node 24.9+ too, what SWC turned into CommonJS is loaded as CommonJS (see the file).
+  runtime: '<rootDir>/test/helpers/jest-runtime.js',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
@@ -102,9 +105,10 @@ module.exports = {
   // side by side, more of them than there are cores (Jest's default is one fewer than the cores: a
   // single worker on a 2-core machine). Specs are independent: each app has its own database and port.
   maxWorkers: 4,
-  // A worker past 500 MB is replaced between files: the app's module graph, loaded anew in every
-  // file, otherwise grows each worker's heap until garbage collection costs more than a new worker
-  // (measured on the whole suite: about 8 s less of wall time, 20 s less of CPU).
+  // A worker keeps some of every spec file it ran (the app's modules, the embedded database's
+  // memory), so its heap grows by about 30 MB a file, past 1 GB by the end of a run, and garbage
+  // collection takes longer and longer; a worker whose heap passes this size after a file is
+  // replaced by a fresh one. Measured on the whole suite: about 5% less CPU time.
   workerIdleMemoryLimit: '500MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
