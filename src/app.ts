@@ -11,7 +11,7 @@ import { AppModule } from './app.module';
 import { AdminAuthGuard } from './common/auth/admin-auth.guard';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
-import { registerAccessLog } from './common/http/access-log';
+import { isUnderPrefix, registerAccessLog } from './common/http/access-log';
 import { errorEnvelope, frameworkError } from './common/http/exception.filter';
 import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
@@ -126,15 +126,11 @@ export async function createApp(
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
-  const providerRoutes = app.get(ProviderRouteMounts).routes;
+  const providerMounts = app.get(ProviderRouteMounts);
+  const providerPrefixes = providerMounts.prefixes();
   // Provider routes answer with their own bodies, so the gateway's input rules and envelope stop at their door.
-  const providerPath = (url: string) => providerRoutes.some(({ prefix }) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
-  registerAccessLog(
-    fastify,
-    () => PinoLogger.root,
-    app.get(GatewayMetrics),
-    providerRoutes.map((routes) => routes.prefix),
-  );
+  const providerPath = (url: string) => isUnderPrefix(url.split('?', 1)[0]!, providerPrefixes);
+  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), providerPrefixes);
 
   // Hostile input is refused before any handler, guard or database sees it (a NUL reaches
   // PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
@@ -163,7 +159,7 @@ export async function createApp(
       }
     },
   };
-  for (const routes of providerRoutes) await routes.register(fastify, access);
+  for (const routes of providerMounts.routes) await routes.register(fastify, access);
 
   setupOpenApi(app);
   await app.init();

@@ -30,7 +30,7 @@ export class WebhookIntakeService {
   async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<AccountCallbackResult> {
     const target = this.accounts.target(await this.accounts.resolveForCallback(providerName, accountId));
     const applied = await this.receiveEvents(target, request, body, state);
-    return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
+    return callbackResult(applied);
   }
 
   /**
@@ -44,7 +44,7 @@ export class WebhookIntakeService {
     if (!target) throw AppError.notFound(`No provider named "${providerName}".`);
     const applied = await this.receiveEvents(target, request, body, state);
     if (applied.length === 1) return intakeResult(applied[0]!);
-    return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
+    return callbackResult(applied);
   }
 
   /** Verifies and applies one callback; every event counts once in the intake series, a callback with none once as `ping`. */
@@ -93,6 +93,11 @@ function intakeMetricResult(result: ApplyResult): string {
   if (result.paymentId === null) return 'unmatched';
   if (result.outcome === 'ignored') return 'transition_not_allowed';
   return result.outcome;
+}
+
+/** A callback's answer: each event's result, and whether every one had been seen before. */
+function callbackResult(applied: ApplyResult[]): AccountCallbackResult {
+  return { received: true, duplicate: applied.length > 0 && applied.every((a) => a.kind !== 'recorded'), events: applied.map(intakeResult) };
 }
 
 export function intakeResult(result: ApplyResult): WebhookIntakeResult {

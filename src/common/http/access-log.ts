@@ -6,6 +6,11 @@ import { GatewayMetrics, UNMATCHED_ROUTE } from '../../metrics/gateway-metrics';
 const LOGGED_PREFIXES = ['/v1', '/admin/api', '/webhooks', '/metrics'];
 
 export function isAccessLogged(path: string, prefixes: readonly string[] = LOGGED_PREFIXES): boolean {
+  return isUnderPrefix(path, prefixes);
+}
+
+/** Whether a request path (its query string left off) is one of `prefixes` or below one. */
+export function isUnderPrefix(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
