@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { describeOnce } from '../helpers/test-env';
 
 /**
@@ -56,17 +57,31 @@ describeOnce('telemetry', () => {
   it("keeps swagger-ui-dist's install-time reporter (@scarf/scarf) from phoning home, whatever the environment", async () => {
     // Run the reporter as npm would after installing it, with no opt-out in the environment: only
     // package.json's scarfSettings stops it (otherwise it tries to reach scarf.sh).
-    const env: NodeJS.ProcessEnv = { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true' };
-    for (const name of ['SCARF_ANALYTICS', 'SCARF_NO_ANALYTICS', 'DO_NOT_TRACK']) delete env[name];
-    const report = () =>
-      new Promise<string>((resolve) => {
-        execFile(process.execPath, ['report.js'], { cwd: join(ROOT, 'node_modules/@scarf/scarf'), env, timeout: 30_000 }, (_error, stdout, stderr) => resolve(stdout + stderr));
-      });
-    // The reporter gives `npm ls` 3 s to describe the tree; on a busy machine (the suite runs files
-    // side by side) it can run out, and the reporter stops there before reading any setting: run it again.
-    let output = await report();
-    for (let attempt = 2; attempt <= 6 && output.includes('Scarf received an error from npm -ls'); attempt++) output = await report();
-    expect(output).toContain('Scarf has been disabled via a package.json');
-    expect(output).not.toContain('scarf.sh');
+    //
+    // The reporter reads the dependency tree from `npm ls` and gives it 3 s; on a machine busy with
+    // the rest of the suite it runs out of time and stops before reading any setting. So `npm ls`
+    // runs here first, unhurried, and the reporter's `npm` is a stand-in that prints that same tree.
+    const tree = await run('npm', ['ls', '@scarf/scarf', '--json', '--long'], { cwd: ROOT });
+    expect(JSON.parse(tree.stdout)).toMatchObject({ name: 'pix-gateway' });
+    const bin = mkdtempSync(join(tmpdir(), 'scarf-npm-'));
+    try {
+      writeFileSync(join(bin, 'tree.json'), tree.stdout);
+      writeFileSync(join(bin, 'npm'), `#!/bin/sh\nexec cat '${join(bin, 'tree.json')}'\n`, { mode: 0o755 });
+      const env: NodeJS.ProcessEnv = { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true', PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+      for (const name of ['SCARF_ANALYTICS', 'SCARF_NO_ANALYTICS', 'DO_NOT_TRACK']) delete env[name];
+      const report = await run(process.execPath, ['report.js'], { cwd: join(ROOT, 'node_modules/@scarf/scarf'), env });
+      const output = report.stdout + report.stderr;
+      expect(output).toContain('Scarf has been disabled via a package.json');
+      expect(output).not.toContain('scarf.sh');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
+
+/** Runs a command to its end (whatever its exit code) and gives what it printed. */
+function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { ...options, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) => resolve({ stdout, stderr }));
+  });
+}
