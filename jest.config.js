@@ -75,9 +75,11 @@ const webProject = {
   setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
 };
 // Specs that boot the app: the embedded database starts from a snapshot of a fresh cluster instead
-// of running initdb each time (test/helpers/pglite-snapshot.js), made once by the global setup.
+// of running initdb each time (test/helpers/pglite-snapshot.js), made once by the global setup, and
+// each worker keeps its WebAssembly compiled across test files (test/helpers/node-environment.js).
 const PGLITE_SNAPSHOT = { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' };
-const bootsApps = { ...common, moduleNameMapper: PGLITE_SNAPSHOT, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
+const EMBEDDED_DATABASE = { testEnvironment: '<rootDir>/test/helpers/node-environment.js', moduleNameMapper: PGLITE_SNAPSHOT };
+const bootsApps = { ...common, ...EMBEDDED_DATABASE, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
 const integration = { ...bootsApps, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] };
 const e2e = { ...bootsApps, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
 // Every integration and e2e spec runs on the embedded database (projects `integration`, `e2e`) and,
@@ -94,7 +96,7 @@ const browserProject = {
   ...common,
   displayName: 'browser',
   testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
-  moduleNameMapper: PGLITE_SNAPSHOT,
+  ...EMBEDDED_DATABASE,
   globalSetup: '<rootDir>/test/browser/global-setup.js',
 };
 const runBrowser = fs.existsSync(CHROMIUM) || process.env.CI === 'true';
