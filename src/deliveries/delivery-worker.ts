@@ -146,8 +146,14 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const result = await this.send(claim, attemptedAt);
     if (this.abandoned) return;
     const outcome = decideOutcome(attempt, result, this.policy, this.clock.now());
-    this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
-    const current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
+    let current: boolean;
+    try {
+      current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
+    } finally {
+      // Counted once recorded (or once recording failed), never before: a scrape that sees an
+      // attempt counted sees its delivery's new state in the backlog gauges too.
+      this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
+    }
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
     else if (outcome.status === 'failed') this.logger.warn({ delivery_id: claim.id, attempt, error: outcome.error }, 'Delivery failed for good');
   }
