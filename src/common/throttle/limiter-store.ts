@@ -34,6 +34,8 @@ export class LimiterStore implements OnModuleDestroy {
   private readonly redis?: Redis;
   private readonly prefix: string;
   private redisHealthy = true;
+  /** Every in-memory limiter made here (alone or as a Redis limiter's twin), emptied on shutdown. */
+  private readonly memoryLimiters: RateLimiterMemory[] = [];
 
   constructor(config: AppConfig) {
     this.prefix = config.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX;
@@ -67,6 +69,7 @@ export class LimiterStore implements OnModuleDestroy {
 
   create(options: LimiterOptions): RateLimiterAbstract {
     const memory = new RateLimiterMemory({ keyPrefix: options.name, points: options.points, duration: options.duration });
+    this.memoryLimiters.push(memory);
     if (!this.redis) return memory;
     return new RateLimiterRedis({
       storeClient: this.redis,
@@ -79,6 +82,12 @@ export class LimiterStore implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    // Each in-memory count holds a timer until its window ends (up to the longest window, minutes),
+    // and the timer holds the limiter: an app closed inside a longer-lived process (a test run, a
+    // host embedding the gateway) would stay in memory until then. The counts die with the app.
+    for (const memory of this.memoryLimiters) {
+      for (const { key } of memory.dump().storage) await memory.delete(key);
+    }
     if (!this.redis) return;
     try {
       await this.redis.quit();
