@@ -84,7 +84,9 @@ class TestRuntime extends Runtime {
         // A syntax error: Jest's compile reports it as Jest does.
         return jestCompile(source, filename);
       }
-      if (!cachedData && compiled.cachedData) codeCaches.set(filename, { source, data: compiled.cachedData });
+      // Copied into a Buffer of the worker's own: V8 hands the cache back as a Uint8Array of the test
+      // file's realm, which would keep that file's whole context alive for the worker's life.
+      if (!cachedData && compiled.cachedData) codeCaches.set(filename, { source, data: Buffer.from(compiled.cachedData) });
       return compiled;
     };
   }
