@@ -87,7 +87,30 @@ const e2e = { ...bootsApps, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/
 // `integration:postgres`, `e2e:postgres`, whose setup sets TEST_DB=postgres). Specs never loop over
 // databases: the helpers in test/helpers/test-app.ts boot on testDatabase(), this project's one.
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
-const onPostgres = (project) => ({ ...project, displayName: `${project.displayName}:postgres`, setupFiles: ['<rootDir>/test/helpers/on-postgres.js'] });
+// A spec whose every top-level suite is describeOn('postgres', …) could only skip on the embedded
+// database, and one whose every suite is describeOn('embedded', …) or describeOnce(…) only skip on
+// PostgreSQL (test/helpers/test-env.ts). Loading the app to skip every test costs about a second of
+// CPU a file, so the project where such a spec cannot run leaves it out. Read from the specs' own
+// top-level calls, so there is no list to keep; a file named on the command line still skips there.
+const SUITE_CALL = /^(describe|it|test)\w*\b.*$/gm;
+function onlyOn(file) {
+  const calls = fs.readFileSync(file, 'utf8').match(SUITE_CALL) ?? [];
+  if (calls.length > 0 && calls.every((call) => call.startsWith("describeOn('postgres'"))) return 'postgres';
+  if (calls.length > 0 && calls.every((call) => call.startsWith("describeOn('embedded'") || call.startsWith('describeOnce('))) return 'embedded';
+  return undefined;
+}
+const specs = fs
+  .readdirSync(path.join(__dirname, 'test'), { recursive: true })
+  .filter((file) => /\.(e2e-)?spec\.ts$/.test(file))
+  .map((file) => path.join(__dirname, 'test', file));
+const leaveOut = (database) => ['/node_modules/', ...specs.filter((file) => onlyOn(file) === database).map((file) => `^${escape(file)}$`)];
+const onEmbedded = (project) => ({ ...project, testPathIgnorePatterns: leaveOut('postgres') });
+const onPostgres = (project) => ({
+  ...project,
+  displayName: `${project.displayName}:postgres`,
+  setupFiles: ['<rootDir>/test/helpers/on-postgres.js'],
+  testPathIgnorePatterns: leaveOut('embedded'),
+});
 if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run integration and e2e specs on PostgreSQL too');
 // Dashboard tests drive Debian's Chromium (test/browser/). Without it they are left out locally,
 // with a note; in CI (CI=true) they stay in, and their setup fails loudly rather than pass silently.
@@ -115,9 +138,9 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     webProject,
-    integration,
+    onEmbedded(integration),
     ...(POSTGRES ? [onPostgres(integration)] : []),
-    e2e,
+    onEmbedded(e2e),
     ...(POSTGRES ? [onPostgres(e2e)] : []),
     ...(runBrowser ? [browserProject] : []),
   ],
