@@ -76,7 +76,8 @@ const webProject = {
 };
 // Specs that boot the app: the embedded database starts from a snapshot of a fresh cluster instead
 // of running initdb each time (test/helpers/pglite-snapshot.js), made once by the global setup, and
-// each worker keeps its WebAssembly compiled across test files (test/helpers/node-environment.js).
+// each worker keeps its WebAssembly compiled, and the modules its files load, from one test file to
+// the next (test/helpers/node-environment.js, test/helpers/jest-runtime.js).
 const PGLITE_SNAPSHOT = { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' };
 const EMBEDDED_DATABASE = { testEnvironment: '<rootDir>/test/helpers/node-environment.js', moduleNameMapper: PGLITE_SNAPSHOT };
 const bootsApps = { ...common, ...EMBEDDED_DATABASE, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
@@ -135,8 +136,10 @@ module.exports = {
   // A worker's heap grows by about 25-30 MB a file: garbage that only V8's last-resort collection
   // frees (with one at the end of each file the heap stays flat, but that costs about what it saves),
   // and ordinary collections take longer as it grows. A worker whose heap passes this size after a
-  // file is replaced by a fresh one. Measured: about 5% less CPU than never replacing workers;
-  // 250 MB, which replaces them more often, cost more than either.
+  // file is replaced by a fresh one, which loads the app's modules again. Measured before workers
+  // kept modules: about 5% less CPU than never replacing workers; 250 MB, which replaces them more
+  // often, cost more than either. Since, no worker of a whole run has reached it, and 1.5 GB made
+  // no difference.
   workerIdleMemoryLimit: '500MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
