@@ -129,10 +129,12 @@ const runBrowser = fs.existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!runBrowser) console.warn(`jest: browser tests left out: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 module.exports = {
   testTimeout: 60000,
-  // Most of a spec's time is spent waiting (HTTP, databases, child processes, timers), so files run
+  // Much of a spec's time is spent waiting (HTTP, databases, child processes, timers), so files run
   // side by side, more of them than there are cores (Jest's default is one fewer than the cores: a
   // single worker on a 2-core machine). Specs are independent: each app has its own database and port.
-  maxWorkers: 4,
+  // Each worker loads the app's modules once (test/helpers/jest-runtime.js), so a worker costs that
+  // load: on the 2-core CI machine 3 workers kept both cores busy for less CPU than 4.
+  maxWorkers: 3,
   // A worker's heap grows by about 25-30 MB a file: garbage that only V8's last-resort collection
   // frees (with one at the end of each file the heap stays flat, but that costs about what it saves),
   // and ordinary collections take longer as it grows. A worker whose heap passes this size after a
