@@ -14,8 +14,8 @@ const EXTRA_FILES = ['jest.config.js', 'eslint.config.mjs'];
 const TOOLING = {
   pg: 'the PostgreSQL driver TypeORM loads by name at run time',
   // TypeScript twice (docs/architecture.md, "The stack"): the native compiler that builds and
-  // type-checks, and the TypeScript 6 JavaScript API that typescript-eslint, openapi-typescript and
-  // @nestjs/swagger load (TypeScript 7 has no such API).
+  // type-checks, and the TypeScript 6 JavaScript API that typescript-eslint and openapi-typescript
+  // load (TypeScript 7 has no such API).
   'typescript-7': 'tsc (TypeScript 7) builds and type-checks',
   typescript: 'the TypeScript 6 API typescript-eslint and openapi-typescript load',
   jest: 'the test runner',
