@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { centsToReais } from '../common/money';
+import { centsToReais } from '../domain/money';
 import { AppConfig } from '../config/app-config';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { IdempotencyRecordRepository } from '../idempotency/idempotency-record.repository';
-import { PAYMENT_STATUSES } from '../payments/payment-status';
+import { PAYMENT_STATUSES } from '../domain/payment-status';
 import { PaymentRepository } from '../payments/payment.repository';
 import type { StatsQuery } from './dto/stats.query';
 import type { PeriodStatsView, ProviderStatsView, StatsView } from './dto/stats.view';

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { bigintCents } from '../common/money';
-import type { PaymentStatus } from './payment-status';
+import { bigintCents } from '../domain/money';
+import type { PaymentStatus } from '../domain/payment-status';
 
 @Entity({ name: 'payments' })
 export class Payment {

@@ -3,9 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
-import type { PixPaymentDetails } from '../providers/provider-adapter';
-import type { PaymentStatus } from './payment-status';
+import type { PaymentStatus } from '../domain/payment-status';
 import { Payment } from './payment.entity';
+import type { PixPaymentDetails } from '../domain/provider-event';
 
 /** The idempotency claim a new payment completes (see IdempotencyService). */
 export interface CompletingClaim {

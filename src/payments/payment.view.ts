@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { centsToReais } from '../common/money';
+import { centsToReais } from '../domain/money';
 import type { Payment } from './payment.entity';
-import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
 import { isoOrNull } from '../common/dates';
 
 export class RecipientView {

@@ -3,7 +3,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { PreparedResponse, successEnvelope } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
-import { reaisToCents } from '../common/money';
+import { reaisToCents } from '../domain/money';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';

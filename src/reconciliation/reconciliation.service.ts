@@ -2,12 +2,13 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import type { PaymentStatus } from '../payments/payment-status';
+import type { PaymentStatus } from '../domain/payment-status';
 import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';
-import type { ProviderCharge, ProviderEventType } from '../providers/provider-adapter';
+import type { ProviderCharge } from '../providers/provider-adapter';
 import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
+import type { ProviderEventType } from '../domain/provider-event';
 
 /** Payments claimed per run; the rest wait for the next run. */
 const BATCH_SIZE = 100;

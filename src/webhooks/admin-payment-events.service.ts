@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { hasIdShape } from '../common/ids';
-import { centsToReais, reaisToCents } from '../common/money';
+import { centsToReais, reaisToCents } from '../domain/money';
 import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import type { Payment } from '../payments/payment.entity';

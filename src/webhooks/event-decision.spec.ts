@@ -1,6 +1,6 @@
-import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/payment-status';
-import { PROVIDER_EVENT_TYPES, statusForEvent } from '../providers/provider-adapter';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
 import { decideEvent } from './event-decision';
+import { PROVIDER_EVENT_TYPES, statusForEvent } from '../domain/provider-event';
 
 const payment = (status: PaymentStatus, amountCents = 1050) => ({ status, amountCents });
 

@@ -1,7 +1,7 @@
-import { centsToDecimalString } from '../common/money';
-import { canTransition, type PaymentStatus } from '../payments/payment-status';
-import { statusForEvent, type ProviderEventType } from '../providers/provider-adapter';
+import { centsToDecimalString } from '../domain/money';
+import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import type { EventOutcome } from './payment-event.entity';
+import { statusForEvent, type ProviderEventType } from '../domain/provider-event';
 
 /** What an event asks for, as far as the decision is concerned. */
 export interface EventFacts {

@@ -1,6 +1,6 @@
-import { centsToReais } from '../common/money';
-import type { PaymentStatus } from '../payments/payment-status';
-import type { ProviderEventType } from '../providers/provider-adapter';
+import { centsToReais } from '../domain/money';
+import type { PaymentStatus } from '../domain/payment-status';
+import type { ProviderEventType } from '../domain/provider-event';
 
 /** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
 export interface ForwardBody {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { bigintCents } from '../common/money';
+import { bigintCents } from '../domain/money';
 
 export type EventSource = 'webhook' | 'reconciliation';
 /** applied: moved the payment; ignored: a transition the state machine refuses (kept in history); amount_mismatch: not applied; unmatched: no such payment. */

@@ -5,13 +5,13 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { PaymentRepository } from '../payments/payment.repository';
-import type { PaymentStatus } from '../payments/payment-status';
-import type { ProviderEvent } from '../providers/provider-adapter';
+import type { PaymentStatus } from '../domain/payment-status';
 import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
 import { decideEvent } from './event-decision';
 import { forwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
+import type { ProviderEvent } from '../domain/provider-event';
 
 export interface ApplyContext {
   source: EventSource;

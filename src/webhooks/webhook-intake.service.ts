@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import type { GatewayRequestState } from '../common/http/request-state';
-import { type InboundWebhook, type ProviderEvent, UpstreamError, WebhookAuthError, WebhookParseError } from '../providers/provider-adapter';
+import { type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../providers/provider-adapter';
 import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
 import { upstreamToAppError } from '../providers/upstream-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { ApplyResult, PaymentEventsService } from './payment-events.service';
+import type { ProviderEvent } from '../domain/provider-event';
 
 /**
  * Provider callbacks (docs/architecture.md, A provider callback): the account's adapter proves what

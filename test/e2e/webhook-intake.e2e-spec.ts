@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { reaisToCents } from '../../src/common/money';
+import { reaisToCents } from '../../src/domain/money';
 import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';

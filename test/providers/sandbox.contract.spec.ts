@@ -1,6 +1,6 @@
 import { HttpService } from '@nestjs/axios';
 import { Secret } from '../../src/config/app-config';
-import type { InboundWebhook, ProviderCharge, ProviderEventType } from '../../src/providers/provider-adapter';
+import type { InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
 import { SandboxAdapter, type SandboxCredentials } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
@@ -8,6 +8,7 @@ import { chargeRequest } from '../helpers/factories';
 import { describeOnce } from '../helpers/test-env';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioSetup } from './adapter-scenarios';
 import { WebhookReceiver } from './webhook-receiver';
+import type { ProviderEventType } from '../../src/domain/provider-event';
 
 /** The simulated PSP charges, reads and signs its events; it neither refunds, cancels, batches nor uses tokens or mTLS. */
 const SANDBOX_FEATURES: ScenarioFeatures = {

@@ -1,5 +1,5 @@
 import { ValidateBy } from 'class-validator';
-import { reaisToCents } from '../money';
+import { reaisToCents } from '../../domain/money';
 
 /**
  * An amount in reais: a finite JSON number, greater than 0, with at most two decimal places, judged

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDateString, IsIn, IsInt, IsOptional, IsString, Max, Matches, Min } from 'class-validator';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../payment-status';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/payment-status';
 
 /** Filters of `GET /admin/api/payments` (docs/api.md, Admin API), plus a creation date range for the dashboard. */
 export class ListPaymentsQuery {

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'node:https';
-import { centsToDecimalString } from '../../common/money';
+import { centsToDecimalString } from '../../domain/money';
 import { type MtlsAgentOptions, MtlsAgentPool, mtlsFingerprint } from '../http/mtls-agent';
 import { type HttpMethod, type HttpsAnswer, httpFailure, httpsRequest, jsonOf, problemOf, unexpectedAnswer } from '../http/https-request';
 import { type AccessToken, TokenCache } from '../http/token-cache';
-import { type CreateChargeRequest, type ProviderEvent, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
+import { type CreateChargeRequest, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
 import {
   type AccountSettings,
   type ChargeLookup,
@@ -36,6 +36,7 @@ import {
   toPixApiCharge,
   wireCents,
 } from './wire';
+import type { ProviderEvent } from '../../domain/provider-event';
 
 export interface PixApiAdapterOptions {
   /** Where "now" comes from: charge expiry, certificate validity, token lifetimes. */

@@ -1,7 +1,8 @@
-import type { PaymentStatus } from '../../payments/payment-status';
-import { type PixPaymentDetails, type ProviderCharge, UpstreamError } from '../provider-adapter';
+import type { PaymentStatus } from '../../domain/payment-status';
+import { type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
+import type { PixPaymentDetails } from '../../domain/provider-event';
 
 /*
  * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an

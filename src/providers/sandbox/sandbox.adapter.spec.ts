@@ -3,7 +3,7 @@ import { HttpService } from '@nestjs/axios';
 import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
-import type { PaymentStatus } from '../../payments/payment-status';
+import type { PaymentStatus } from '../../domain/payment-status';
 import { type CreateChargeRequest, CredentialsError, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import { SANDBOX_STATUSES, type SandboxChargeStatus } from './sandbox-api';
 import { parseSandboxEvent, SandboxAdapter, sandboxStatusToPaymentStatus } from './sandbox.adapter';

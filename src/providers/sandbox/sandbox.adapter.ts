@@ -3,9 +3,9 @@ import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { HttpService } from '@nestjs/axios';
 import { isAxiosError, type AxiosResponse } from 'axios';
-import { centsToDecimalString, reaisToCents } from '../../common/money';
+import { centsToDecimalString, reaisToCents } from '../../domain/money';
 import { Secret } from '../../config/app-config';
-import type { PaymentStatus } from '../../payments/payment-status';
+import type { PaymentStatus } from '../../domain/payment-status';
 import {
   type AccountSettings,
   type ChargeLookup,
@@ -16,10 +16,7 @@ import {
   type ProviderAccountRef,
   type ProviderAdapter,
   type ProviderCapabilities,
-  PROVIDER_EVENT_TYPES,
   type ProviderCharge,
-  type ProviderEvent,
-  type ProviderEventType,
   type ProviderHealth,
   type SimulatedEventRequest,
   type SimulatedEventResult,
@@ -30,6 +27,7 @@ import {
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
+import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from '../../domain/provider-event';
 
 /** Largest response body read from the sandbox; a charge is well under 1 KiB. */
 const MAX_RESPONSE_BYTES = 256 * 1024;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Max } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
-import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '../../providers/provider-adapter';
+import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '../../domain/provider-event';
 
 export class SimulateEventDto {
   @ApiProperty({ enum: PROVIDER_EVENT_TYPES, example: 'payment.confirmed' })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../payments/payment-status';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/payment-status';
 
 /** `data` of a `POST /webhooks/:provider` answer (docs/api.md, Webhook intake). */
 export class WebhookIntakeResult {

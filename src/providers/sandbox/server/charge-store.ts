@@ -1,4 +1,4 @@
-import { centsToDecimalString } from '../../../common/money';
+import { centsToDecimalString } from '../../../domain/money';
 import type { SandboxChargeStatus, SandboxChargeWire } from '../sandbox-api';
 
 export interface StoredCharge {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { centsToDecimalString, centsToReais } from '../../../common/money';
+import { centsToDecimalString, centsToReais } from '../../../domain/money';
 import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
 import { describeNetworkError, MerchantHttpClient } from '../../../deliveries/merchant-http';
 import {

@@ -1,4 +1,4 @@
-import { centsToReais, reaisToCents } from './money';
+import { centsToReais, reaisToCents } from '../domain/money';
 import { Injectable } from '@nestjs/common';
 
 describe('money', () => {
