@@ -28,20 +28,20 @@ export interface ProviderAdapter<C = unknown> {
    * Creates a charge. With `capabilities.txid === 'gateway'` the request's txid is the PSP's
    * idempotency key: the same txid again returns the same charge, never a second one.
    */
-  createCharge(account: ProviderAccountRef<C>, request: CreateChargeRequest): Promise<ProviderCharge>;
+  createCharge(account: Account<C>, request: CreateChargeRequest): Promise<ProviderCharge>;
 
   /** Reads a charge back (reads, reconciliation, callbacks' read-back). */
-  getCharge(account: ProviderAccountRef<C>, ref: ChargeLookup): Promise<ProviderCharge>;
+  getCharge(account: Account<C>, ref: ChargeLookup): Promise<ProviderCharge>;
 
   /** Cancels a charge that is still open; answers the charge as the PSP now holds it (it may be paid). */
-  cancelCharge?(account: ProviderAccountRef<C>, ref: ChargeLookup): Promise<ProviderCharge>;
+  cancelCharge?(account: Account<C>, ref: ChargeLookup): Promise<ProviderCharge>;
 
   /** Returns money of a paid charge, in full or in part (Pix: a devolução by endToEndId). */
-  refund?(account: ProviderAccountRef<C>, request: RefundRequest): Promise<ProviderRefund>;
-  getRefund?(account: ProviderAccountRef<C>, ref: RefundLookup): Promise<ProviderRefund>;
+  refund?(account: Account<C>, request: RefundRequest): Promise<ProviderRefund>;
+  getRefund?(account: Account<C>, ref: RefundLookup): Promise<ProviderRefund>;
 
   /** Registers `url` as where the PSP posts this account's events (Pix API: `PUT /webhook/{chave}`). */
-  registerWebhook?(account: ProviderAccountRef<C>, url: string): Promise<void>;
+  registerWebhook?(account: Account<C>, url: string): Promise<void>;
 
   /**
    * Turns a callback into the events it proves: zero (a ping), one, or many (a Pix API batch). The
@@ -50,23 +50,23 @@ export interface ProviderAdapter<C = unknown> {
    * Throws WebhookAuthError when nothing in the callback can be confirmed (401), WebhookParseError
    * when it is not this provider's callback at all (400).
    */
-  receiveWebhook(account: ProviderAccountRef<C>, request: InboundWebhook): Promise<ProviderEvent[]>;
+  receiveWebhook(account: Account<C>, request: InboundWebhook): Promise<ProviderEvent[]>;
 
   /** Obtains a token (where the PSP has them) and makes one cheap read. */
-  check(account: ProviderAccountRef<C>): Promise<ProviderHealth>;
+  check(account: Account<C>): Promise<ProviderHealth>;
 
   /**
    * The account a merchant with no provider accounts is charged through when this provider is its
    * `provider` (or DEFAULT_PROVIDER), and that `POST /webhooks/<name>` receives for: the provider's
    * built-in configuration. Absent for real PSPs, whose credentials exist only on accounts.
    */
-  builtInAccount?(): ProviderAccountRef<C>;
+  builtInAccount?(): Account<C>;
 
   /**
    * Test PSPs only: makes `event` happen to a charge, and the PSP then sends its callback as it
    * would for a real payer. Behind the dashboard's "simulate" buttons.
    */
-  simulateEvent?(account: ProviderAccountRef<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
+  simulateEvent?(account: Account<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
 
   /** Releases what the adapter holds (kept-alive connections per account) at shutdown. */
   close?(): void;
@@ -111,7 +111,7 @@ export interface AccountSettings {
 }
 
 /** One set of credentials at one PSP, as an adapter receives it: decrypted and parsed. */
-export interface ProviderAccountRef<C = unknown> extends AccountSettings {
+export interface Account<C = unknown> extends AccountSettings {
   /** `pa_…`, or the provider's name for its built-in account (builtInAccount). */
   id: string;
   provider: string;

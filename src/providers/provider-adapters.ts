@@ -3,7 +3,8 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
-import type { ProviderAccountRef, ProviderAdapter } from './provider-adapter';
+import type { Account, ProviderAdapter } from './provider-adapter';
+import { OutboundTransport } from './transport/transport';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
@@ -44,7 +45,10 @@ export interface OperatorAccess {
 export class ProviderAdapters implements OnApplicationShutdown {
   private readonly byName: ReadonlyMap<string, ProviderAdapter>;
 
-  constructor(@Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[]) {
+  constructor(
+    @Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[],
+    private readonly transport: OutboundTransport,
+  ) {
     this.byName = new Map(adapters.map((adapter) => [adapter.name, adapter]));
   }
 
@@ -62,7 +66,7 @@ export class ProviderAdapters implements OnApplicationShutdown {
   }
 
   /** The provider's built-in account with its adapter, or undefined when the provider is unknown or has none. */
-  builtIn(name: string): { adapter: ProviderAdapter; ref: ProviderAccountRef } | undefined {
+  builtIn(name: string): { adapter: ProviderAdapter; ref: Account } | undefined {
     const adapter = this.byName.get(name);
     const ref = adapter?.builtInAccount?.();
     return adapter && ref ? { adapter, ref } : undefined;
@@ -72,6 +76,7 @@ export class ProviderAdapters implements OnApplicationShutdown {
   // calls of requests still in flight at SIGTERM. onApplicationShutdown runs after the drain.
   onApplicationShutdown(): void {
     for (const adapter of this.byName.values()) adapter.close?.();
+    this.transport.close();
   }
 }
 

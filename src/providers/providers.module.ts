@@ -14,6 +14,8 @@ import {
 } from './provider-adapters';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { sandboxProvider } from './sandbox/sandbox.registration';
+import { NodeHttpsTransport } from './transport/node-https-transport';
+import { OutboundTransport } from './transport/transport';
 
 const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
 
@@ -26,12 +28,13 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
 @Module({
   imports: [HttpModule],
   providers: [
+    { provide: OutboundTransport, useFactory: (): OutboundTransport => new NodeHttpsTransport() },
     {
       provide: PROVIDER_REGISTRATIONS,
-      inject: [AppConfig, Clock, HttpService],
-      useFactory: (config: AppConfig, clock: Clock, http: HttpService): ProviderRegistration[] => {
+      inject: [AppConfig, Clock, HttpService, OutboundTransport],
+      useFactory: (config: AppConfig, clock: Clock, http: HttpService, transport: OutboundTransport): ProviderRegistration[] => {
         const context: ProviderContext = { config, clock, http };
-        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs }) }, sandboxProvider(context)];
+        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, sandboxProvider(context)];
       },
     },
     { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },
@@ -39,6 +42,6 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
     ProviderAdapters,
     ProviderRouteMounts,
   ],
-  exports: [ProviderAdapters, ProviderRouteMounts, HttpModule],
+  exports: [ProviderAdapters, ProviderRouteMounts, HttpModule, OutboundTransport],
 })
 export class ProvidersModule {}

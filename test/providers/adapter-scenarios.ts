@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/provider-adapter';
-import { type InboundWebhook, type ProviderAccountRef, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
+import { type InboundWebhook, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from './emv';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
@@ -41,9 +41,9 @@ export interface ScenarioSetup<C> {
   adapter: ProviderAdapter<C>;
   /** The same adapter with a timeout well under the PSP's held answers. */
   impatient: ProviderAdapter<C>;
-  account: ProviderAccountRef<C>;
+  account: Account<C>;
   /** The account with a client certificate the PSP does not trust (PSPs with mutual TLS). */
-  untrustedAccount?: ProviderAccountRef<C>;
+  untrustedAccount?: Account<C>;
   psp: ScenarioPsp;
   /** Moves the adapters' clock; reset() puts it back. */
   clock: { advance(ms: number): void; reset(): void };
@@ -104,7 +104,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
   describe(`adapter scenarios: ${label}`, () => {
     let setup: ScenarioSetup<C>;
     let adapter: ProviderAdapter<C>;
-    let account: ProviderAccountRef<C>;
+    let account: Account<C>;
     let psp: ScenarioPsp;
 
     const chargeRequest = (overrides: Partial<CreateChargeRequest> = {}) => newChargeRequest(setup.webhookUrl, overrides);

@@ -1,6 +1,6 @@
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, UpstreamError } from '../../src/providers/provider-adapter';
-import type { InboundWebhook, ProviderAccountRef } from '../../src/providers/provider-adapter';
+import type { InboundWebhook, Account } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
@@ -23,7 +23,7 @@ const PIX_KEY = 'recebedor@example.com';
 interface Setup {
   psp: PixApiPsp;
   adapter: PixApiAdapter;
-  account: ProviderAccountRef<PixApiCredentials>;
+  account: Account<PixApiCredentials>;
   receiver: WebhookReceiver;
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ async function start(options: PixApiPspOptions): Promise<Setup> {
     { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: pki.ca.cert },
     settings,
   );
-  const account: ProviderAccountRef<PixApiCredentials> = { id: 'pa_conformance', provider: 'pix-api', ...settings, credentials };
+  const account: Account<PixApiCredentials> = { id: 'pa_conformance', provider: 'pix-api', ...settings, credentials };
   return {
     psp,
     adapter,

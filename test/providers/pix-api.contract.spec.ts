@@ -1,4 +1,4 @@
-import type { AccountEnvironment, InboundWebhook, ProviderAccountRef } from '../../src/providers/provider-adapter';
+import type { AccountEnvironment, InboundWebhook, Account } from '../../src/providers/provider-adapter';
 import { BB } from '../../src/providers/pix-api/banks/bb';
 import { EFI } from '../../src/providers/pix-api/banks/efi';
 import { INTER } from '../../src/providers/pix-api/banks/inter';
@@ -119,7 +119,7 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     ca_pem: pki.ca.cert,
     ...bank.extras,
   });
-  const account: ProviderAccountRef<PixApiCredentials> = {
+  const account: Account<PixApiCredentials> = {
     id: `pa_${bank.profile.name}`,
     provider: bank.profile.name,
     ...settings,

@@ -5,7 +5,8 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { testPki } from '../../../test/fakes/certificates';
 import { UpstreamError } from '../provider-adapter';
 import { MtlsAgentPool } from './mtls-agent';
-import { type HttpsAnswer, httpFailure, httpsRequest, jsonObjectOf, jsonOf, problemOf, unexpectedAnswer } from './https-request';
+import { httpFailure, jsonObjectOf, jsonOf, problemOf, unexpectedAnswer } from '../transport/answers';
+import { type HttpsAnswer, httpsRequest } from './https-request';
 
 const pki = testPki();
 const material = { certificatePem: pki.client.cert, privateKeyPem: pki.client.key, caPem: pki.ca.cert };

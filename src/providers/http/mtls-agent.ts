@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { MtlsMaterial } from '../transport/transport';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
 
-/** What an account presents and trusts on every call to its PSP, token calls included. */
-export interface MtlsMaterial {
-  /** The client certificate, PEM; may carry its chain after the leaf. */
-  certificatePem: string;
-  privateKeyPem: string;
-  /** Extra CA certificates to trust besides the system's (a PSP whose server chain is not public). */
-  caPem: string | null;
-}
+export type { MtlsMaterial } from '../transport/transport';
 
 export interface MtlsAgentOptions {
   /** Sockets per account and PSP host; a PSP throttles per client well before this. */

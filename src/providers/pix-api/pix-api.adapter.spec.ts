@@ -1,6 +1,6 @@
 import { testPki } from '../../../test/fakes/certificates';
 import { WebhookParseError } from '../provider-adapter';
-import type { InboundWebhook, ProviderAccountRef } from '../provider-adapter';
+import type { InboundWebhook, Account } from '../provider-adapter';
 import { EFI } from './banks/efi';
 import type { PixApiCredentials } from './credentials';
 import { PixApiAdapter } from './pix-api.adapter';
@@ -11,7 +11,7 @@ describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
   const adapter = new PixApiAdapter(EFI);
   // Nothing here reaches a PSP: the host is never called.
   const settings = { environment: 'sandbox' as const, baseUrl: 'https://psp.invalid/v2', tokenUrl: 'https://psp.invalid/oauth/token', pixKey: 'recebedor@example.com' };
-  const account: ProviderAccountRef<PixApiCredentials> = {
+  const account: Account<PixApiCredentials> = {
     id: 'pa_1',
     provider: 'efi',
     ...settings,

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { Agent } from 'node:https';
 import { centsToDecimalString } from '../../domain/money';
-import { type MtlsAgentOptions, MtlsAgentPool, mtlsFingerprint } from '../http/mtls-agent';
-import { type HttpMethod, type HttpsAnswer, httpFailure, httpsRequest, jsonOf, problemOf, unexpectedAnswer } from '../http/https-request';
+import { mtlsFingerprint } from '../http/mtls-agent';
+import { httpFailure, jsonOf, problemOf, unexpectedAnswer } from '../transport/answers';
+import { NodeHttpsTransport } from '../transport/node-https-transport';
+import { type Channel, type HttpMethod, type OutboundAnswer as HttpsAnswer, OutboundTransport } from '../transport/transport';
 import { type AccessToken, TokenCache } from '../http/token-cache';
 import { type CreateChargeRequest, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
 import {
@@ -11,7 +12,7 @@ import {
   CredentialsError,
   type CredentialsSummary,
   type InboundWebhook,
-  type ProviderAccountRef,
+  type Account,
   type ProviderAdapter,
   type ProviderCapabilities,
   type ProviderRefund,
@@ -45,7 +46,8 @@ export interface PixApiAdapterOptions {
   timeoutMs?: number;
   /** Per exchange of a health check (default 3 s: a check should fail fast). */
   checkTimeoutMs?: number;
-  agents?: MtlsAgentOptions;
+  /** The outbound transport every call goes through (one per gateway). */
+  transport?: OutboundTransport;
   /** How many callback entries are read back from the PSP at once (default 4). */
   readBackConcurrency?: number;
 }
@@ -79,7 +81,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;
   private readonly readBackConcurrency: number;
-  private readonly agents: MtlsAgentPool;
+  private readonly transport: OutboundTransport;
   private readonly tokens: TokenCache;
 
   constructor(
@@ -91,13 +93,12 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
     this.readBackConcurrency = options.readBackConcurrency ?? 4;
-    this.agents = new MtlsAgentPool(options.agents);
+    this.transport = options.transport ?? new NodeHttpsTransport();
     this.tokens = new TokenCache(() => this.clock.now());
   }
 
-  /** Closes every account's connections and forgets their tokens (shutdown). */
+  /** Forgets every account's tokens (shutdown); the transport's owner closes its connections. */
   close(): void {
-    this.agents.destroy();
     this.tokens.clear();
   }
 
@@ -116,7 +117,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
 
   // ---- Charges -------------------------------------------------------------------------------
 
-  async createCharge(account: ProviderAccountRef<PixApiCredentials>, request: CreateChargeRequest): Promise<PixApiCharge> {
+  async createCharge(account: Account<PixApiCredentials>, request: CreateChargeRequest): Promise<PixApiCharge> {
     if (!PIX_TXID.test(request.txid)) throw new TypeError('createCharge: txid must be 26 to 35 letters and digits');
     const chave = this.pixKey(account);
     const body: Record<string, unknown> = {
@@ -155,7 +156,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * answer has none, the charge is read once (`GET /cob/{txid}`, whose `CobCompleta` may carry
    * it); a charge without one either way is an answer the gateway cannot use.
    */
-  private async withBrCode(account: ProviderAccountRef<PixApiCredentials>, cob: Cob): Promise<PixApiCharge> {
+  private async withBrCode(account: Account<PixApiCredentials>, cob: Cob): Promise<PixApiCharge> {
     if (cob.copyPaste !== null) return toPixApiCharge(cob, this.clock.now());
     const read = await this.findCob(account, cob.txid);
     if (read?.copyPaste != null) return toPixApiCharge(read, this.clock.now());
@@ -163,14 +164,14 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     throw new UpstreamError({ kind: 'malformed', message: `${this.label('create charge')}: no BR Code (${fields}) in the charge, created or read back` });
   }
 
-  async getCharge(account: ProviderAccountRef<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
+  async getCharge(account: Account<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
     const label = this.label('read charge');
     const answer = await this.call(account, 'read charge', 'GET', `/cob/${encodeURIComponent(ref.txid)}`);
     if (answer.status !== 200) throw unexpectedAnswer(label, answer);
     return toPixApiCharge(this.cob(label, answer), this.clock.now());
   }
 
-  async cancelCharge(account: ProviderAccountRef<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
+  async cancelCharge(account: Account<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
     const label = this.label('cancel charge');
     const path = `/cob/${encodeURIComponent(ref.txid)}`;
     const answer = await this.call(account, 'cancel charge', 'PATCH', path, { body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } });
@@ -187,7 +188,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
 
   // ---- Refunds (devoluções) -----------------------------------------------------------------
 
-  async refund(account: ProviderAccountRef<PixApiCredentials>, request: RefundRequest): Promise<PixApiRefund> {
+  async refund(account: Account<PixApiCredentials>, request: RefundRequest): Promise<PixApiRefund> {
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) throw new TypeError('refund: amountCents must be a positive whole number');
     const id = pixDevolucaoId(request.refundId);
     const endToEndId = request.endToEndId ?? (await this.paidEndToEndId(account, request.charge.txid));
@@ -208,7 +209,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     throw failure;
   }
 
-  async getRefund(account: ProviderAccountRef<PixApiCredentials>, ref: RefundLookup): Promise<PixApiRefund> {
+  async getRefund(account: Account<PixApiCredentials>, ref: RefundLookup): Promise<PixApiRefund> {
     if (!ref.endToEndId) throw new TypeError('getRefund: a Pix API devolução is found by the endToEndId of the Pix it returns');
     const id = ref.providerRefundId ?? pixDevolucaoId(ref.refundId);
     const label = this.label('read refund');
@@ -219,7 +220,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
 
   // ---- Webhooks ------------------------------------------------------------------------------
 
-  async registerWebhook(account: ProviderAccountRef<PixApiCredentials>, url: string): Promise<void> {
+  async registerWebhook(account: Account<PixApiCredentials>, url: string): Promise<void> {
     const chave = this.profile.webhookKey ? this.profile.webhookKey(this.pixKey(account)) : this.pixKey(account);
     const answer = await this.call(account, 'register webhook', 'PUT', `/webhook/${encodeURIComponent(chave)}`, {
       body: { webhookUrl: url },
@@ -240,7 +241,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * PSP confirms is a WebhookAuthError. A PSP that cannot be reached is an UpstreamError (the
    * callback is refused, and the PSP sends it again).
    */
-  async receiveWebhook(account: ProviderAccountRef<PixApiCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+  async receiveWebhook(account: Account<PixApiCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
     const entries = callbackEntries(request.rawBody);
     if (entries.length === 0) return [];
     const confirmed = await mapLimit(entries, this.readBackConcurrency, (entry) => this.confirm(account, entry));
@@ -249,7 +250,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return events.flatMap((result) => result.events);
   }
 
-  private async confirm(account: ProviderAccountRef<PixApiCredentials>, entry: CallbackEntry): Promise<Confirmed | null> {
+  private async confirm(account: Account<PixApiCredentials>, entry: CallbackEntry): Promise<Confirmed | null> {
     const pix = await this.findPix(account, entry.endToEndId);
     if (pix?.txid == null) return null; // unknown here, or a Pix no charge asked for
     if (entry.txid !== undefined && entry.txid !== pix.txid) return null;
@@ -276,7 +277,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas).
    * Never throws: an unreachable PSP or refused credentials are `ok: false` with the reason.
    */
-  async check(account: ProviderAccountRef<PixApiCredentials>): Promise<ProviderHealth> {
+  async check(account: Account<PixApiCredentials>): Promise<ProviderHealth> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     try {
@@ -295,7 +296,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
 
   // ---- Reads that may find nothing -----------------------------------------------------------
 
-  private async findCob(account: ProviderAccountRef<PixApiCredentials>, txid: string): Promise<Cob | null> {
+  private async findCob(account: Account<PixApiCredentials>, txid: string): Promise<Cob | null> {
     const label = this.label('read charge');
     const answer = await this.call(account, 'read charge', 'GET', `/cob/${encodeURIComponent(txid)}`);
     if (answer.status === 404) return null;
@@ -303,7 +304,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return this.cob(label, answer);
   }
 
-  private async findPix(account: ProviderAccountRef<PixApiCredentials>, endToEndId: string): Promise<Pix | null> {
+  private async findPix(account: Account<PixApiCredentials>, endToEndId: string): Promise<Pix | null> {
     const label = this.label('read pix');
     const answer = await this.call(account, 'read pix', 'GET', `/pix/${endToEndId}`);
     if (answer.status === 404) return null;
@@ -311,7 +312,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return readPix(label, answer.status, jsonOf(answer));
   }
 
-  private async findDevolucao(account: ProviderAccountRef<PixApiCredentials>, endToEndId: string, id: string): Promise<Devolucao | null> {
+  private async findDevolucao(account: Account<PixApiCredentials>, endToEndId: string, id: string): Promise<Devolucao | null> {
     const label = this.label('read refund');
     const answer = await this.call(account, 'read refund', 'GET', `/pix/${endToEndId}/devolucao/${id}`);
     if (answer.status === 404) return null;
@@ -320,7 +321,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   }
 
   /** The Pix that paid a charge, for a refund asked for by charge. */
-  private async paidEndToEndId(account: ProviderAccountRef<PixApiCredentials>, txid: string): Promise<string> {
+  private async paidEndToEndId(account: Account<PixApiCredentials>, txid: string): Promise<string> {
     const cob = await this.findCob(account, txid);
     const pix = cob?.pix[0];
     if (!pix) throw new TypeError(`refund: the charge ${txid} holds no Pix to return`);
@@ -337,7 +338,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return `${this.profile.displayName}: ${operation}`;
   }
 
-  private pixKey(account: ProviderAccountRef<PixApiCredentials>): string {
+  private pixKey(account: Account<PixApiCredentials>): string {
     if (!account.pixKey) throw new CredentialsError('pix_key', `is required: ${this.profile.displayName} charges are made to the account's Pix key`);
     return account.pixKey;
   }
@@ -354,7 +355,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return { apiBase: apiBase.replace(/\/+$/, ''), overridden: settings.baseUrl !== null, tokenUrl };
   }
 
-  private tokenKey(account: ProviderAccountRef<PixApiCredentials>, tokenUrl: string): string {
+  private tokenKey(account: Account<PixApiCredentials>, tokenUrl: string): string {
     return [account.id, mtlsFingerprint(account.credentials.tls), account.credentials.clientId, tokenUrl].join('|');
   }
 
@@ -363,7 +364,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * once more with a fresh one. Any answer comes back; no answer is an UpstreamError.
    */
   private async call(
-    account: ProviderAccountRef<PixApiCredentials>,
+    account: Account<PixApiCredentials>,
     operation: PixApiOperation,
     method: HttpMethod,
     path: string,
@@ -374,18 +375,18 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     const base = overridden || !this.profile.routeBase ? apiBase : this.profile.routeBase(operation, apiBase);
     const url = new URL(`${base}${path}`);
     for (const [name, value] of Object.entries({ ...this.profile.query?.(context), ...options.query })) url.searchParams.set(name, value);
-    const agent = this.agents.agentFor(account.id, account.credentials.tls);
+    const channel: Channel = { key: account.id, tls: account.credentials.tls };
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const key = this.tokenKey(account, tokenUrl);
-    const tokenFor = () => this.tokens.get(key, () => this.fetchToken(account, tokenUrl, agent, timeoutMs));
+    const tokenFor = () => this.tokens.get(key, () => this.fetchToken(account, tokenUrl, channel, timeoutMs));
 
     const send = (token: AccessToken) =>
-      httpsRequest({
+      this.transport.send({
         label: this.label(operation),
         method,
         url,
-        agent,
+        channel,
         timeoutMs,
         body,
         headers: {
@@ -409,12 +410,12 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * e.g. an application without `webhook.read`) is asked once more without any, which section 3.3
    * has it answer with the client's default scopes.
    */
-  private async fetchToken(account: ProviderAccountRef<PixApiCredentials>, tokenUrl: string, agent: Agent, timeoutMs: number): Promise<AccessToken> {
+  private async fetchToken(account: Account<PixApiCredentials>, tokenUrl: string, channel: Channel, timeoutMs: number): Promise<AccessToken> {
     const scopes = this.profile.token.scopes;
     const label = this.label('token');
     const issuedAt = this.clock.now();
-    let answer = await this.requestToken(account, tokenUrl, agent, timeoutMs, scopes);
-    if (scopes && answer.status === 400 && problemOf(jsonOf(answer)).code === 'invalid_scope') answer = await this.requestToken(account, tokenUrl, agent, timeoutMs, null);
+    let answer = await this.requestToken(account, tokenUrl, channel, timeoutMs, scopes);
+    if (scopes && answer.status === 400 && problemOf(jsonOf(answer)).code === 'invalid_scope') answer = await this.requestToken(account, tokenUrl, channel, timeoutMs, null);
     if (answer.status !== 200 && answer.status !== 201) throw unexpectedAnswer(label, answer);
     const grant = jsonOf(answer) as Record<string, unknown> | undefined;
     const value = grant?.access_token;
@@ -426,13 +427,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return { value, issuedAt, expiresAt: new Date(issuedAt.getTime() + expiresIn * 1000) };
   }
 
-  private async requestToken(
-    account: ProviderAccountRef<PixApiCredentials>,
-    tokenUrl: string,
-    agent: Agent,
-    timeoutMs: number,
-    scopes: readonly string[] | null,
-  ): Promise<HttpsAnswer> {
+  private async requestToken(account: Account<PixApiCredentials>, tokenUrl: string, channel: Channel, timeoutMs: number, scopes: readonly string[] | null): Promise<HttpsAnswer> {
     const style = this.profile.token;
     const credentials = account.credentials;
     const url = new URL(tokenUrl);
@@ -451,7 +446,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     }
     const body = style.encoding === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
     headers['content-type'] = style.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-    return httpsRequest({ label: this.label('token'), method: 'POST', url, agent, timeoutMs, headers, body });
+    return this.transport.send({ label: this.label('token'), method: 'POST', url, channel, timeoutMs, headers, body });
   }
 }
 

@@ -6,7 +6,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import { hasIdShape, newId } from '../../common/ids';
 import { AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../provider-adapter';
-import { AccountSettings, CredentialsError, ProviderAdapter, ProviderAccountRef } from '../provider-adapter';
+import { AccountSettings, CredentialsError, ProviderAdapter, Account } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
 import { upstreamToAppError } from '../upstream-errors';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
@@ -19,7 +19,7 @@ import type { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebh
 export interface ResolvedAccount {
   account: ProviderAccount;
   adapter: ProviderAdapter;
-  ref: ProviderAccountRef;
+  ref: Account;
 }
 
 /**
@@ -28,7 +28,7 @@ export interface ResolvedAccount {
  */
 export interface AccountTarget {
   adapter: ProviderAdapter;
-  ref: ProviderAccountRef;
+  ref: Account;
   /** The stored account's id (a payment's provider_account_id); null for a built-in account. */
   accountId: string | null;
   /** Where the PSP posts this account's events. */

@@ -13,7 +13,7 @@ import {
   CredentialsError,
   type CredentialsSummary,
   type InboundWebhook,
-  type ProviderAccountRef,
+  type Account,
   type ProviderAdapter,
   type ProviderCapabilities,
   type ProviderCharge,
@@ -99,7 +99,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     this.httpsAgent.destroy();
   }
 
-  builtInAccount(): ProviderAccountRef<SandboxCredentials> {
+  builtInAccount(): Account<SandboxCredentials> {
     return {
       id: SANDBOX_BUILT_IN_ACCOUNT,
       provider: this.name,
@@ -131,7 +131,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     return {};
   }
 
-  async createCharge(account: ProviderAccountRef<SandboxCredentials>, request: CreateChargeRequest): Promise<ProviderCharge> {
+  async createCharge(account: Account<SandboxCredentials>, request: CreateChargeRequest): Promise<ProviderCharge> {
     const body: SandboxCreateChargeBody = {
       txid: request.txid,
       amount: centsToDecimalString(request.amountCents),
@@ -151,7 +151,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     return toProviderCharge(response, 'create');
   }
 
-  async getCharge(account: ProviderAccountRef<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
+  async getCharge(account: Account<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
     const id = ref.providerPaymentId ?? ref.txid;
     const response = await this.call(account, 'get', 'GET', `/charges/${encodeURIComponent(id)}`);
     if (response.status !== 200) throw unexpectedStatus('get', response);
@@ -162,7 +162,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
    * One sandbox event per callback, signed over the raw body (docs/api.md, The sandbox signature
    * scheme). Verification comes before anything reads the body's meaning.
    */
-  async receiveWebhook(account: ProviderAccountRef<SandboxCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+  async receiveWebhook(account: Account<SandboxCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
     const secret = account.credentials.webhookSecret?.reveal();
     // Without a secret the sandbox's events are unsigned, by design, but only outside production:
     // there nobody may move a payment with an unauthenticated request, so no secret means no event.
@@ -171,7 +171,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     return Promise.resolve([parseSandboxEvent(undefined, request.rawBody)]);
   }
 
-  async check(account: ProviderAccountRef<SandboxCredentials>): Promise<ProviderHealth> {
+  async check(account: Account<SandboxCredentials>): Promise<ProviderHealth> {
     const started = performance.now();
     try {
       const response = await this.call(account, 'health', 'GET', '/health', undefined, undefined, Math.min(this.options.timeoutMs, HEALTH_TIMEOUT_MS));
@@ -188,7 +188,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
    * Makes the simulated PSP move the charge and post a real, signed event to the charge's
    * notification URL, so the gateway's whole intake path runs; the sandbox answers after that post.
    */
-  async simulateEvent(account: ProviderAccountRef<SandboxCredentials>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult> {
+  async simulateEvent(account: Account<SandboxCredentials>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult> {
     const body = { event: request.event, ...(request.amountCents === undefined ? {} : { amount: centsToDecimalString(request.amountCents) }) };
     const id = ref.providerPaymentId ?? ref.txid;
     const response = await this.call(account, 'simulate', 'POST', `/charges/${encodeURIComponent(id)}/simulate`, body);
@@ -202,7 +202,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
 
   /** One HTTP exchange; the body is kept as text so the adapter, not axios, decides what is malformed. */
   private async call(
-    account: ProviderAccountRef<SandboxCredentials>,
+    account: Account<SandboxCredentials>,
     operation: Operation,
     method: 'GET' | 'POST',
     path: string,

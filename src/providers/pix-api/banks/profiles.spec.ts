@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { testPki } from '../../../../test/fakes/certificates';
-import type { ProviderAccountRef } from '../../provider-adapter';
+import type { Account } from '../../provider-adapter';
 import { type PixApiCredentials, parsePixApiCredentials } from '../credentials';
 import { PixApiAdapter } from '../pix-api.adapter';
 import { PIX_API_ADAPTERS, PIX_API_PROFILES } from '../pix-api-adapters';
@@ -151,7 +151,7 @@ describe('token requests on the wire, per profile', () => {
   it.each(cases.map(([profile, expected]) => [profile.name, profile, expected] as const))('%s', async (_, profile, expected) => {
     seen.length = 0;
     const adapter = new PixApiAdapter(profile);
-    const account: ProviderAccountRef<PixApiCredentials> = {
+    const account: Account<PixApiCredentials> = {
       id: 'pa_1',
       provider: profile.name,
       environment: 'production',
