@@ -14,7 +14,7 @@ import {
 } from './provider-adapters';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { sandboxProvider } from './sandbox/sandbox.registration';
-import { NodeHttpsTransport } from './transport/node-https-transport';
+import { HttpTransport } from './transport/http-transport';
 import { OutboundTransport } from './transport/transport';
 
 const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
@@ -28,7 +28,7 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
 @Module({
   imports: [HttpModule],
   providers: [
-    { provide: OutboundTransport, useFactory: (): OutboundTransport => new NodeHttpsTransport() },
+    { provide: OutboundTransport, useFactory: (): OutboundTransport => new HttpTransport() },
     {
       provide: PROVIDER_REGISTRATIONS,
       inject: [AppConfig, Clock, HttpService, OutboundTransport],

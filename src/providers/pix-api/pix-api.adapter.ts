@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { centsToDecimalString } from '../../domain/money';
 import { mtlsFingerprint } from '../http/mtls-agent';
 import { httpFailure, jsonOf, problemOf, unexpectedAnswer } from '../transport/answers';
-import { NodeHttpsTransport } from '../transport/node-https-transport';
+import { HttpTransport } from '../transport/http-transport';
 import { type Channel, type HttpMethod, type OutboundAnswer as HttpsAnswer, OutboundTransport } from '../transport/transport';
 import { type AccessToken, TokenCache } from '../http/token-cache';
 import { type CreateChargeRequest, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
@@ -93,7 +93,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
     this.readBackConcurrency = options.readBackConcurrency ?? 4;
-    this.transport = options.transport ?? new NodeHttpsTransport();
+    this.transport = options.transport ?? new HttpTransport();
     this.tokens = new TokenCache(() => this.clock.now());
   }
 

@@ -6,12 +6,12 @@ import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from './
  * Interim: the OutboundTransport contract on the hand-written HTTPS client, until the transport on
  * @nestjs/axios replaces it. PSP calls only (mTLS agent per channel key).
  */
-export class NodeHttpsTransport extends OutboundTransport {
+export class HttpTransport extends OutboundTransport {
   private readonly agents = new MtlsAgentPool();
 
   async send(request: OutboundRequest): Promise<OutboundAnswer> {
     const { channel } = request;
-    if (!channel.tls) throw new TypeError('NodeHttpsTransport: only mTLS channels are supported');
+    if (!channel.tls) throw new TypeError('HttpTransport: only mTLS channels are supported');
     const agent = this.agents.agentFor(`${channel.key}|${channel.lane ?? 'payments'}`, channel.tls);
     const body = typeof request.body === 'string' || request.body === undefined ? request.body : request.body.toString('utf8');
     return httpsRequest({
