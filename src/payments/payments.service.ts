@@ -13,7 +13,7 @@ import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
 import { chargeTxid } from '../providers/charge-txid';
 import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
-import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
+import { AccountUnusableError, type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
@@ -61,8 +61,11 @@ export class PaymentsService {
     try {
       acting = await this.accounts.forMerchant(merchant);
     } catch (error) {
-      this.count(merchantProvider, 'failed');
-      rethrowProviderFailure(error, failure(merchantProvider, null));
+      // An account that cannot be charged through still names its provider in the answer and the metrics.
+      const provider = error instanceof AccountUnusableError ? error.provider : merchantProvider;
+      request.state.provider = provider;
+      this.count(provider, 'failed');
+      rethrowProviderFailure(error, failure(provider, error instanceof AccountUnusableError ? error.accountId : null));
     }
     // Every answer about this payment, errors included, names the provider that handles it.
     request.state.provider = acting.provider;

@@ -19,6 +19,8 @@ export class AccountUnusableError extends Error {
     readonly reason: AccountUnusableReason,
     /** The stored account's id, null for a provider's built-in account. */
     readonly accountId: string | null,
+    /** The provider that would have handled the call. */
+    readonly provider: string,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -107,15 +109,23 @@ export function providerFailureToAppError(failure: ProviderFailure, context: Fai
         cause: failure,
       });
     case ProviderFailureCode.ACCOUNT_UNUSABLE:
-      return new AppError(failed, {
-        message: admin ? failure.message : `The payment provider "${context.provider}" is not available.`,
-        cause: failure,
-      });
+      return new AppError(failed, { message: admin ? failure.message : unusableForPublic(failure, context.provider), cause: failure });
     case ProviderFailureCode.WEBHOOK_UNCONFIRMED:
       return new AppError(ErrorCode.INVALID_SIGNATURE, { message: admin ? failure.message : undefined, cause: failure });
     case ProviderFailureCode.WEBHOOK_MALFORMED:
       // The adapter's words about the body's shape, not the PSP's: the poster needs them to fix its request.
       return AppError.validation([{ field: failure.field ?? 'body', message: failure.message }], `The body is not a valid ${context.provider} callback.`);
+  }
+}
+
+/** What a merchant or an anonymous caller is told about an unusable account: the kind of problem, never the account or its secrets. */
+function unusableForPublic(failure: AccountUnusableError, provider: string): string {
+  switch (failure.reason) {
+    case 'homologation_in_production':
+      return `The provider account this merchant is routed to is on the "${provider}" homologation host, which this production gateway does not charge through.`;
+    case 'credentials':
+    case 'provider_unavailable':
+      return `The payment provider "${provider}" is not available.`;
   }
 }
 

@@ -68,6 +68,7 @@ export class AccountResolver {
         throw new AccountUnusableError(
           'homologation_in_production',
           account.id,
+          account.provider,
           `The provider account ${account.id} is on the PSP's homologation host (environment sandbox), which production refuses unless ALLOW_HOMOLOGATION_ACCOUNTS=true.`,
         );
       }
@@ -75,7 +76,7 @@ export class AccountResolver {
     }
     const provider = merchant.provider ?? this.config.defaultProvider;
     const builtIn = this.builtIn(provider);
-    if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, `The payment provider "${provider}" is not available on this gateway.`);
+    if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, provider, `The payment provider "${provider}" is not available on this gateway.`);
     return builtIn;
   }
 
@@ -83,11 +84,11 @@ export class AccountResolver {
   async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<ActingAccount> {
     if (payment.providerAccountId === null) {
       const builtIn = this.builtIn(payment.provider);
-      if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, `The payment provider "${payment.provider}" is not available on this gateway.`);
+      if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, payment.provider, `The payment provider "${payment.provider}" is not available on this gateway.`);
       return builtIn;
     }
     const account = await this.accounts.findById(payment.providerAccountId);
-    if (!account) throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, `The provider account ${payment.providerAccountId} no longer exists.`);
+    if (!account) throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
     return this.open(account);
   }
 
@@ -160,7 +161,7 @@ export class AccountResolver {
    */
   private open(row: ProviderAccount): ActingAccount {
     const adapter = this.adapters.find(row.provider);
-    if (!adapter) throw new AccountUnusableError('provider_unavailable', row.id, `The provider "${row.provider}" of account ${row.id} does not run on this gateway.`);
+    if (!adapter) throw new AccountUnusableError('provider_unavailable', row.id, row.provider, `The provider "${row.provider}" of account ${row.id} does not run on this gateway.`);
     const settings: AccountSettings = { environment: row.environment, baseUrl: row.baseUrl, tokenUrl: row.tokenUrl, pixKey: row.pixKey };
     let credentials = this.parsedCredentials.get(row, this.clock.now());
     if (credentials === undefined) {
@@ -168,7 +169,7 @@ export class AccountResolver {
         credentials = adapter.parseCredentials(JSON.parse(this.secrets.open(row.credentialsEnc)) as unknown, settings);
       } catch (error) {
         const reason = error instanceof CredentialsError ? `${error.field} ${error.message}` : 'its stored credentials cannot be opened with this SECRETS_KEY';
-        throw new AccountUnusableError('credentials', row.id, `The provider account ${row.id} cannot be used: ${reason}. Replace its credentials.`, { cause: error });
+        throw new AccountUnusableError('credentials', row.id, row.provider, `The provider account ${row.id} cannot be used: ${reason}. Replace its credentials.`, { cause: error });
       }
       this.parsedCredentials.set(row, credentials, this.clock.now(), adapter.summarizeCredentials(credentials).certificateExpiresAt);
     }
