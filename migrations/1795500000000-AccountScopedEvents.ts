@@ -22,9 +22,7 @@ export class AccountScopedEvents1795500000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE payment_events ADD COLUMN provider_account_id text`);
     await q.query(`DROP INDEX payment_events_provider_event_idx`);
-    await q.query(
-      `CREATE UNIQUE INDEX payment_events_account_event_idx ON payment_events (provider, provider_account_id, provider_event_id) NULLS NOT DISTINCT`,
-    );
+    await q.query(`CREATE UNIQUE INDEX payment_events_account_event_idx ON payment_events (provider, provider_account_id, provider_event_id) NULLS NOT DISTINCT`);
     await q.query(`ALTER TABLE payments ADD COLUMN environment text NOT NULL DEFAULT 'sandbox' CHECK (environment IN ('sandbox', 'production'))`);
     await q.query(`UPDATE payments p SET environment = a.environment FROM provider_accounts a WHERE a.id = p.provider_account_id`);
     await q.query(`ALTER TABLE payments DROP CONSTRAINT payments_provider_account_id_fkey`);

@@ -29,11 +29,20 @@ describe('providerFailureToAppError', () => {
   });
 
   it("never tells a merchant why an account's credentials cannot be used; the operator is told", () => {
-    const unusable = new AccountUnusableError('credentials', 'pa_1', 'efi', 'The provider account pa_1 cannot be used: its stored credentials cannot be opened with this SECRETS_KEY.');
+    const unusable = new AccountUnusableError(
+      'credentials',
+      'pa_1',
+      'efi',
+      'The provider account pa_1 cannot be used: its stored credentials cannot be opened with this SECRETS_KEY.',
+    );
     const forMerchant = providerFailureToAppError(unusable, merchant);
     expect(forMerchant.message).toBe('The payment provider "efi" is not available.');
     expect(providerFailureToAppError(unusable, { audience: 'admin', operation: 'call', provider: 'efi' }).message).toContain('SECRETS_KEY');
-    const credentials = providerFailureToAppError(new CredentialsError('credentials.certificate_pem', 'expired on 2026-01-01'), { ...merchant, audience: 'caller', operation: 'call' });
+    const credentials = providerFailureToAppError(new CredentialsError('credentials.certificate_pem', 'expired on 2026-01-01'), {
+      ...merchant,
+      audience: 'caller',
+      operation: 'call',
+    });
     expect(credentials).toMatchObject({ code: ErrorCode.UPSTREAM_ERROR });
     expect(credentials.message).not.toContain('certificate');
   });

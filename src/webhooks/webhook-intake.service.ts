@@ -8,7 +8,6 @@ import type { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-i
 import { ApplyResult, PaymentEventsService } from './payment-events.service';
 import type { ProviderEvent } from '../domain/provider-event';
 
-
 /**
  * Provider callbacks (docs/architecture.md, A provider callback): the account's adapter proves what
  * it can — a signature over the raw request, or each entry read back from the PSP with the
@@ -31,9 +30,9 @@ export class WebhookIntakeService {
    * inactive account is 404 before any PSP is asked.
    */
   async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<AccountCallbackResult> {
-    const acting = await this.accounts.forCallback(providerName, accountId).catch((error: unknown) =>
-      rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider: providerName, accountId, logger: this.logger }),
-    );
+    const acting = await this.accounts
+      .forCallback(providerName, accountId)
+      .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider: providerName, accountId, logger: this.logger }));
     const applied = await this.receiveEvents(acting, request, body, state);
     return callbackResult(applied);
   }

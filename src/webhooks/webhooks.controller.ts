@@ -38,7 +38,14 @@ export class WebhooksController {
     },
   })
   @ApiEnvelopeResponse(200, WebhookIntakeResult)
-  @ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED, ErrorCode.UNSUPPORTED_MEDIA_TYPE, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(
+    ErrorCode.INVALID_SIGNATURE,
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.RATE_LIMITED,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.INTERNAL_ERROR,
+  )
   receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
     return this.throttled(req, () => this.intake.receive(provider, inbound(req), req.body, requestState(req)));
   }

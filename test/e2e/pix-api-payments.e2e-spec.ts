@@ -161,7 +161,7 @@ describe('payments through a Pix API provider account', () => {
     expect(registration.body.error.details).toMatchObject({ provider_code: expect.stringContaining('WebhookOperacaoInvalida') });
   });
 
-  it("shows the environment of the account that charged, to the merchant and in the admin views", async () => {
+  it('shows the environment of the account that charged, to the merchant and in the admin views', async () => {
     const payment = (await create()).body.data;
     expect(payment.environment).toBe('sandbox');
     const production = (

@@ -227,7 +227,7 @@ describe('provider accounts (admin API)', () => {
     expect((await t.dataSource.query('SELECT provider_account_id FROM payments WHERE id = $1', [payment.body.data.id]))[0].provider_account_id).toBe(listed.id);
   });
 
-  it("answers a callback to an inactive or unknown account with 404, without asking the PSP", async () => {
+  it('answers a callback to an inactive or unknown account with 404, without asking the PSP', async () => {
     const created = (await call('POST', '/provider-accounts', account())).body.data;
     await call('PATCH', `/provider-accounts/${created.id}`, { active: false });
     const requests = psp.requests.length;

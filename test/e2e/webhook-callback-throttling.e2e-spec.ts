@@ -38,7 +38,9 @@ describe('callbacks that confirm nothing are throttled per client address', () =
     await Promise.all([t.close(), psp.close()]);
   });
 
-  const forged = () => ({ pix: [{ endToEndId: `E${randomBytes(16).toString('hex').slice(0, 31)}`, txid: randomBytes(16).toString('hex'), valor: '10.00', horario: new Date().toISOString() }] });
+  const forged = () => ({
+    pix: [{ endToEndId: `E${randomBytes(16).toString('hex').slice(0, 31)}`, txid: randomBytes(16).toString('hex'), valor: '10.00', horario: new Date().toISOString() }],
+  });
 
   it('answers 401 INVALID_SIGNATURE ten times, then 429 with Retry-After without asking the PSP; other addresses are unaffected', async () => {
     const address = newAddress();

@@ -88,7 +88,8 @@ export class AccountResolver {
       return builtIn;
     }
     const account = await this.accounts.findById(payment.providerAccountId);
-    if (!account) throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
+    if (!account)
+      throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
     return this.open(account);
   }
 
