@@ -96,16 +96,15 @@ export class ReconciliationService {
     let charge: ProviderCharge;
     try {
       acting = await this.accounts.forPayment(payment);
-    } catch (error) {
-      if (!(error instanceof AccountUnusableError) || error.reason !== 'provider_unavailable') throw error;
-      this.logger.warn({ payment_id: payment.id, provider_account_id: error.accountId }, `Payment ${payment.id} cannot be reconciled: ${error.message}`);
-      return;
-    }
-    try {
       charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_charge', () =>
         acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
       );
     } catch (error) {
+      if (error instanceof AccountUnusableError && error.reason === 'provider_unavailable') {
+        // Nothing here can read it back (its provider does not run on this gateway): not a failed read, and not retried sooner.
+        this.logger.warn({ payment_id: payment.id, provider_account_id: error.accountId }, `Payment ${payment.id} cannot be reconciled: ${error.message}`);
+        return;
+      }
       summary.failed++;
       this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${payment.provider}; retrying on the next run.`);
       // Due again at once, but sorted behind payments never checked, so a few that always fail cannot starve the rest.

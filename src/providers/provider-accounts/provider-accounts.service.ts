@@ -137,7 +137,8 @@ export class ProviderAccountsService {
     try {
       acting = await this.resolver.byId(id);
     } catch (error) {
-      rethrowProviderFailure(error, { ...failure, provider: (await this.find(id)).provider });
+      if (error instanceof AccountUnusableError) rethrowProviderFailure(error, { ...failure, provider: error.provider });
+      throw error;
     }
     const { adapter, account } = acting;
     if (!adapter.registerWebhook) {
