@@ -4,6 +4,7 @@ import { PaymentReconciliation1795334244681 } from './1795334244681-PaymentRecon
 import { AdminSessions1795334469860 } from './1795334469860-AdminSessions';
 import { ProviderAccounts1795400000000 } from './1795400000000-ProviderAccounts';
 import { PaymentPixDetails1795400000001 } from './1795400000001-PaymentPixDetails';
+import { AccountScopedEvents1795500000000 } from './1795500000000-AccountScopedEvents';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const ALL_MIGRATIONS = [
   AdminSessions1795334469860,
   ProviderAccounts1795400000000,
   PaymentPixDetails1795400000001,
+  AccountScopedEvents1795500000000,
 ];

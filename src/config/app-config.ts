@@ -41,6 +41,8 @@ export class AppConfig {
   /** DEFAULT_PROVIDER: the provider of merchants that name none and have no provider accounts, charged through its built-in account. */
   readonly defaultProvider: string;
   readonly webhookAllowPrivateUrls: boolean;
+  /** ALLOW_HOMOLOGATION_ACCOUNTS: whether production may charge through provider accounts on a PSP's homologation host (`environment: sandbox`). */
+  readonly allowHomologationAccounts: boolean;
   /** Largest payment amount, in centavos. */
   readonly maxAmountCents: number;
   readonly idempotencyTtlSeconds: number;

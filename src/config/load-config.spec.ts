@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(found).toEqual([expect.stringMatching(message)]);
   });
 
+  it('reads ALLOW_HOMOLOGATION_ACCOUNTS as a boolean, false by default, and refuses anything else at boot', () => {
+    expect(loadConfig(PRODUCTION, { persistGenerated: false }).config.allowHomologationAccounts).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, ALLOW_HOMOLOGATION_ACCOUNTS: 'true' }, { persistGenerated: false }).config.allowHomologationAccounts).toBe(true);
+    expect(problems({ ...PRODUCTION, ALLOW_HOMOLOGATION_ACCOUNTS: 'maybe' })).toEqual([expect.stringMatching(/ALLOW_HOMOLOGATION_ACCOUNTS must be true or false/)]);
+  });
+
   it('lists every weak production setting at once', () => {
     expect(problems({ ...PRODUCTION, ADMIN_API_TOKEN: 'y'.repeat(20), ADMIN_PASSWORD: 'short', PUBLIC_BASE_URL: 'http://x.example' })).toHaveLength(3);
   });

@@ -166,6 +166,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     publicBaseUrl,
     defaultProvider,
     webhookAllowPrivateUrls: parseBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', !isProduction, problems),
+    allowHomologationAccounts: parseBool(env, 'ALLOW_HOMOLOGATION_ACCOUNTS', false, problems),
     maxAmountCents: parseAmountToCents(env, 'MAX_PAYMENT_AMOUNT', 100_000_000, problems),
     idempotencyTtlSeconds: parseIntStrict(env, 'IDEMPOTENCY_TTL_HOURS', 24, problems, 1, 24 * 365) * 3600,
     idempotencyLockSeconds: parseIntStrict(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, problems, 1, 3600),

@@ -34,7 +34,8 @@ function startOfUtcDay(now: Date): Date {
  * provider stores no payment), but its idempotency record does: it is left `retryable`, and every
  * retry bumps its `attempt`. So over the last 24 hours, failed attempts are the attempts of
  * idempotency records that did not end in a payment (all of a retryable record's, all but the last
- * of a completed one's), attributed to the merchant's provider, and the rate is
+ * of a completed one's), attributed to the provider that handled them (the account's provider, which
+ * a failed attempt records; the merchant's for records older than that), and the rate is
  * failed / (payments created + failed). Records kept less than 24 h (IDEMPOTENCY_TTL_HOURS) shorten
  * the window; a record taken over after a crashed process counts that attempt as failed too.
  */

@@ -93,11 +93,11 @@ export class IdempotencyRecordRepository {
   }
 
   /** Makes the record retryable, if `attempt` still holds it (fencing). */
-  async releaseIfAttempt(merchantId: string, key: string, attempt: number): Promise<void> {
+  async releaseIfAttempt(merchantId: string, key: string, attempt: number, provider: string | null = null): Promise<void> {
     await this.records.manager.query(
-      `UPDATE idempotency_records SET state = 'retryable', locked_until = NULL
+      `UPDATE idempotency_records SET state = 'retryable', locked_until = NULL, provider = coalesce($4, provider)
         WHERE merchant_id = $1 AND key = $2 AND attempt = $3 AND state = 'in_progress'`,
-      [merchantId, key, attempt],
+      [merchantId, key, attempt, provider],
     );
   }
 
@@ -120,13 +120,13 @@ export class IdempotencyRecordRepository {
 
   /**
    * Over the records created in the last `hours` hours (by the database's now()), the attempts that
-   * did not end in a payment, per provider of the record's merchant (`defaultProvider` for a
-   * merchant without one): every attempt of a retryable record, all but the last of any other.
+   * did not end in a payment, per provider that was tried (recorded when an attempt is released;
+   * older records fall back to the merchant's provider, then `defaultProvider`): every attempt of a retryable record, all but the last of any other.
    */
   failedAttemptsPerProvider(hours: number, defaultProvider: string): Promise<ProviderFailedAttempts[]> {
     return sqlRows<ProviderFailedAttempts>(
       this.records.manager,
-      `SELECT coalesce(m.provider, $2) AS provider,
+      `SELECT coalesce(r.provider, m.provider, $2) AS provider,
               sum(CASE WHEN r.state = 'retryable' THEN r.attempt ELSE r.attempt - 1 END)::int AS "failedAttempts"
          FROM idempotency_records r JOIN merchants m ON m.id = r.merchant_id
         WHERE r.created_at >= now() - make_interval(hours => $1)

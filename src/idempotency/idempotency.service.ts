@@ -77,9 +77,12 @@ export class IdempotencyService {
     throw new AppError(ErrorCode.IDEMPOTENCY_IN_PROGRESS);
   }
 
-  /** The attempt failed in a way that may be retried with the same key (upstream error, crash-free fault). */
-  async release(claim: IdempotencyClaim): Promise<void> {
-    await this.records.releaseIfAttempt(claim.merchantId, claim.key, claim.attempt);
+  /**
+   * The attempt failed in a way that may be retried with the same key (upstream error, crash-free
+   * fault). `provider` is the one that was tried: the dashboard charges the failure to it.
+   */
+  async release(claim: IdempotencyClaim, provider?: string): Promise<void> {
+    await this.records.releaseIfAttempt(claim.merchantId, claim.key, claim.attempt, provider ?? null);
   }
 
   /**

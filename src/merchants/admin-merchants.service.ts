@@ -5,7 +5,7 @@ import { decodeCursor, toPage } from '../common/http/cursor';
 import { hasIdShape, newId } from '../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
-import { ProviderAdapters } from '../providers/provider-adapters';
+import { AccountResolver } from '../providers/provider-accounts/account-resolver';
 import { generateApiKey } from './api-key-material';
 import { ApiKeyRepository, ApiKeySummary } from './api-key.repository';
 import type { CreateMerchantDto } from './dto/create-merchant.dto';
@@ -58,7 +58,7 @@ export class AdminMerchantsService {
     private readonly keys: ApiKeyRepository,
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
-    private readonly providers: ProviderAdapters,
+    private readonly resolver: AccountResolver,
     private readonly accounts: ProviderAccountRepository,
     private readonly accountLists: MerchantProviderAccountRepository,
     private readonly config: AppConfig,
@@ -177,9 +177,9 @@ export class AdminMerchantsService {
     if (dto.provider === null) settings.provider = null;
     else if (dto.provider !== undefined) {
       // A merchant's own provider is for when it has no accounts: it must have a built-in account.
-      if (this.providers.builtIn(dto.provider)) settings.provider = dto.provider;
+      if (this.resolver.hasBuiltIn(dto.provider)) settings.provider = dto.provider;
       else {
-        const known = this.providers.builtInNames();
+        const known = this.resolver.builtInProviders();
         errors.push({ field: 'provider', message: `provider must be ${known.length ? `one of: ${known.join(', ')}` : 'a registered provider'} (or null for the default)` });
       }
     }

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestState } from '../common/http/request-state';
+import { type GatewayRequestState, requestState } from '../common/http/request-state';
 
 /** What payment creation needs from the HTTP request besides the validated body. */
 export interface CreateRequestContext {
@@ -10,6 +10,8 @@ export interface CreateRequestContext {
   /** The body as the client sent it (before validation), fingerprinted for idempotency. */
   body: unknown;
   requestId: string;
+  /** The request's state: creation names the provider that handles the payment in it. */
+  state: GatewayRequestState;
 }
 
 export const CreateRequest = createParamDecorator((_: unknown, ctx: ExecutionContext): CreateRequestContext => {
@@ -20,5 +22,6 @@ export const CreateRequest = createParamDecorator((_: unknown, ctx: ExecutionCon
     idempotencyKey: Array.isArray(header) ? header[0] : header,
     body: req.body,
     requestId: requestState(req).requestId,
+    state: requestState(req),
   };
 });

@@ -1,3 +1,4 @@
+import type { AccountEnvironment } from '../providers/provider-adapter';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintCents } from '../domain/money';
 import type { PaymentStatus } from '../domain/payment-status';
@@ -56,6 +57,10 @@ export class Payment {
 
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
   paidAt: Date | null;
+
+  /** The environment of the account that charged: `sandbox` (a homologation host, or the simulated PSP) or `production`. */
+  @Column({ type: 'text', default: 'sandbox' })
+  environment: AccountEnvironment;
 
   /** The provider account that charged (`pa_…`); null for a provider's built-in configuration. */
   @Column({ name: 'provider_account_id', type: 'text', nullable: true })

@@ -76,8 +76,8 @@ export class PaymentRepository {
        INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
                              recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
                              expires_at, paid_at, created_at, updated_at,
-                             provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked)
-       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27
+                             provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked, environment)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28
         WHERE EXISTS (SELECT 1 FROM done)
        RETURNING id`,
       [
@@ -108,6 +108,7 @@ export class PaymentRepository {
         payment.paidAmountCents,
         payment.payerName,
         payment.payerDocumentMasked,
+        payment.environment,
       ],
     );
     return inserted.length > 0;

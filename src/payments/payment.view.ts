@@ -3,6 +3,7 @@ import { centsToReais } from '../domain/money';
 import type { Payment } from './payment.entity';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
 import { isoOrNull } from '../common/dates';
+import type { AccountEnvironment } from '../providers/provider-adapter';
 
 export class RecipientView {
   @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ, digits only.' }) document: string;
@@ -34,6 +35,12 @@ export class PaymentView {
   @ApiProperty({ type: RecipientView }) recipient: RecipientView;
   @ApiProperty({ type: PixView }) pix: PixView;
   @ApiProperty({ example: 'efi' }) provider: string;
+  @ApiProperty({
+    enum: ['sandbox', 'production'],
+    example: 'production',
+    description: "The environment of the account that charged: `sandbox` for a PSP's homologation host and for the built-in simulated PSP.",
+  })
+  environment: AccountEnvironment;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'sbx_8f2k…' }) providerPaymentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
@@ -53,6 +60,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     recipient: { document: payment.recipientDocument, name: payment.recipientName },
     pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt), endToEndId: payment.endToEndId },
     provider: payment.provider,
+    environment: payment.environment,
     providerPaymentId: payment.providerPaymentId,
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),

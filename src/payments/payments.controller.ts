@@ -1,10 +1,12 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, type Type } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Req, type Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../common/auth/current-merchant.decorator';
 import { MerchantAuth } from '../common/auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';
+import { requestState } from '../common/http/request-state';
+import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
 import { CreateRequest, type CreateRequestContext } from './create-request.decorator';
 import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
@@ -66,13 +68,13 @@ export class PaymentsController {
 
   @Get('payments/:id')
   @ReadDocs()
-  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string): Promise<PaymentView> {
-    return this.payments.get(merchant.id, id);
+  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return this.payments.get(merchant.id, id, requestState(req));
   }
 
   @Get('pix/:id')
   @ReadDocs()
-  getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string): Promise<PaymentView> {
-    return this.payments.get(merchant.id, id);
+  getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return this.payments.get(merchant.id, id, requestState(req));
   }
 }

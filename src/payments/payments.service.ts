@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
-import { ErrorCode } from '../common/errors/error-codes';
 import { PreparedResponse, successEnvelope } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
+import type { GatewayRequestState } from '../common/http/request-state';
 import { reaisToCents } from '../domain/money';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
@@ -10,35 +10,30 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
-import { pixTxid } from '../providers/pix-api/txid';
-import { CredentialsError, type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
-import { MerchantProviderAccountRepository } from '../providers/provider-accounts/provider-account.repository';
-import { AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import { chargeTxid } from '../providers/charge-txid';
+import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
+import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
+import { AccountUnusableError, type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
-import { upstreamToAppError } from '../providers/upstream-errors';
-
-/** Where a payment is charged: an account (stored or built-in), and how its txid is chosen. */
-interface ChargeTarget extends AccountTarget {
-  txid(claim: IdempotencyClaim, idempotencyKey: string): string;
-}
 
 /** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 @Injectable()
 export class PaymentsService {
+  private readonly logger = new Logger('Payments');
+
   constructor(
     private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
     private readonly idempotency: IdempotencyService,
     private readonly metrics: GatewayMetrics,
-    private readonly accounts: ProviderAccountsService,
-    private readonly accountLists: MerchantProviderAccountRepository,
+    private readonly accounts: AccountResolver,
   ) {}
 
   /**
@@ -54,21 +49,39 @@ export class PaymentsService {
       ]);
     }
     const amountCents = this.amountInCents(dto.amount);
-    const target = await this.target(merchant);
-    const provider = target.adapter;
+    const merchantProvider = merchant.provider ?? this.config.defaultProvider;
+    const failure = (provider: string, accountId: string | null): FailureContext => ({
+      audience: 'merchant',
+      operation: 'create',
+      provider,
+      accountId,
+      logger: this.logger,
+    });
+    let acting: ActingAccount;
+    try {
+      acting = await this.accounts.forMerchant(merchant);
+    } catch (error) {
+      // An account that cannot be charged through still names its provider in the answer and the metrics.
+      const provider = error instanceof AccountUnusableError ? error.provider : merchantProvider;
+      request.state.provider = provider;
+      this.count(provider, 'failed');
+      rethrowProviderFailure(error, failure(provider, error instanceof AccountUnusableError ? error.accountId : null));
+    }
+    // Every answer about this payment, errors included, names the provider that handles it.
+    request.state.provider = acting.provider;
 
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') {
-      this.count(provider.name, 'replayed');
+      this.count(acting.provider, 'replayed');
       return outcome.response;
     }
     const claim = outcome.claim;
 
-    const txid = target.txid(claim, key);
+    const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
     let charge: ProviderCharge;
     try {
-      charge = await this.metrics.timeProviderCall(target.metricsLabel, 'create_charge', () =>
-        provider.createCharge(target.ref, {
+      charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () =>
+        acting.adapter.createCharge(acting.account, {
           paymentId: claim.paymentId,
           txid,
           amountCents,
@@ -77,65 +90,34 @@ export class PaymentsService {
           externalId: dto.externalId,
           debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
           expiresInSeconds: this.config.pixExpirySeconds,
-          notificationUrl: target.notificationUrl,
+          notificationUrl: acting.notificationUrl,
         }),
       );
       if (charge.txid !== txid || charge.amountCents !== amountCents) {
         throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
       }
     } catch (error) {
-      this.count(provider.name, 'failed');
-      await this.idempotency.release(claim);
-      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.PAYMENT_CREATE_FAILED, error, provider.name);
-      if (error instanceof CredentialsError) {
-        throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The provider account's credentials can no longer be used (${error.field}): ${error.message}` });
-      }
-      throw error;
+      this.count(acting.provider, 'failed');
+      await this.idempotency.release(claim, acting.provider);
+      rethrowProviderFailure(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
     }
 
     try {
-      return await this.complete(claim, target, charge, dto, amountCents, request.requestId);
+      return await this.complete(claim, acting, charge, dto, amountCents, request.requestId);
     } catch (error) {
-      this.count(provider.name, 'failed');
-      await this.idempotency.release(claim);
+      this.count(acting.provider, 'failed');
+      await this.idempotency.release(claim, acting.provider);
       throw error;
     }
   }
 
-  /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. */
-  async get(merchantId: string, id: string): Promise<PaymentView> {
+  /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. The envelope names the payment's provider. */
+  async get(merchantId: string, id: string, state?: GatewayRequestState): Promise<PaymentView> {
     if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
     const payment = await this.payments.findForMerchant(merchantId, id);
     if (!payment) throw AppError.notFound('Payment not found.');
+    if (state) state.provider = payment.provider;
     return toPaymentView(payment);
-  }
-
-  /**
-   * Where this merchant's payments are charged: its first active provider account (docs/providers.md;
-   * falling back across several accounts comes with routing), or, with no accounts, its provider's
-   * built-in account, as before accounts existed.
-   */
-  private async target(merchant: AuthenticatedMerchant): Promise<ChargeTarget> {
-    const accountIds = await this.accountLists.listForMerchant(merchant.id);
-    for (const accountId of accountIds) {
-      const resolved = await this.accounts.resolveIfActive(accountId).catch((error: unknown) => {
-        this.count(merchant.provider ?? this.config.defaultProvider, 'failed');
-        if (error instanceof AppError && error.code === ErrorCode.UPSTREAM_ERROR) throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: error.message });
-        throw error;
-      });
-      if (!resolved) continue;
-      const account = resolved.account;
-      // The PSP's idempotency key, derived from what identifies the request: a retry, even one
-      // whose idempotency record was lost, asks this account for the same charge.
-      return { ...this.accounts.target(resolved), txid: (_claim, key) => pixTxid(merchant.id, key, account.id) };
-    }
-    const providerName = merchant.provider ?? this.config.defaultProvider;
-    const builtIn = this.accounts.builtIn(providerName);
-    if (!builtIn) {
-      this.count(providerName, 'failed');
-      throw new AppError(ErrorCode.PAYMENT_CREATE_FAILED, { message: `The payment provider "${providerName}" is not available on this gateway.` });
-    }
-    return { ...builtIn, txid: (claim) => claim.txid };
   }
 
   private count(provider: string, outcome: PaymentCreateOutcome): void {
@@ -153,7 +135,7 @@ export class PaymentsService {
 
   private async complete(
     claim: IdempotencyClaim,
-    target: ChargeTarget,
+    acting: ActingAccount,
     charge: ProviderCharge,
     dto: CreatePaymentDto,
     amountCents: number,
@@ -171,14 +153,15 @@ export class PaymentsService {
       recipientDocument: normaliseDocument(dto.recipientDocument),
       recipientName: dto.recipientName,
       method: 'pix',
-      provider: target.adapter.name,
+      provider: acting.provider,
+      environment: acting.environment,
       providerPaymentId: charge.providerPaymentId,
       txid: charge.txid,
       pixCopyPaste: charge.copyPaste,
       pixQrPng: renderQrPngDataUrl(charge.copyPaste),
       expiresAt: charge.expiresAt,
       paidAt: charge.paidAt,
-      providerAccountId: target.accountId,
+      providerAccountId: acting.accountId,
       endToEndId: charge.pix?.endToEndId ?? null,
       paidAmountCents: charge.pix?.paidAmountCents ?? null,
       payerName: charge.pix?.payer?.name ?? null,
@@ -186,7 +169,7 @@ export class PaymentsService {
       createdAt: now,
       updatedAt: now,
     } satisfies Payment);
-    const provider = target.adapter.name;
+    const provider = acting.provider;
     const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider));
 
     // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.

@@ -165,8 +165,21 @@ export interface InboundWebhook {
   rawBody: Buffer;
 }
 
+/**
+ * What went wrong at or with a provider, one code per error class below (and the core's
+ * AccountUnusableError): the one mapper to API errors (src/providers/provider-errors.ts) switches on it.
+ */
+export enum ProviderFailureCode {
+  UPSTREAM = 'UPSTREAM',
+  CREDENTIALS = 'CREDENTIALS',
+  WEBHOOK_UNCONFIRMED = 'WEBHOOK_UNCONFIRMED',
+  WEBHOOK_MALFORMED = 'WEBHOOK_MALFORMED',
+  ACCOUNT_UNUSABLE = 'ACCOUNT_UNUSABLE',
+}
+
 /** Credentials that fail their shape check: 400 VALIDATION_ERROR naming `field`. */
 export class CredentialsError extends Error {
+  readonly code = ProviderFailureCode.CREDENTIALS;
   constructor(
     readonly field: string,
     message: string,
@@ -178,6 +191,7 @@ export class CredentialsError extends Error {
 
 /** A callback none of whose claims could be verified or confirmed: 401 INVALID_SIGNATURE, nothing changed. */
 export class WebhookAuthError extends Error {
+  readonly code = ProviderFailureCode.WEBHOOK_UNCONFIRMED;
   constructor(message: string) {
     super(message);
     this.name = 'WebhookAuthError';
@@ -238,6 +252,7 @@ export interface UpstreamErrorOptions {
 
 /** The provider failed or answered something unusable. Mapped to PAYMENT_CREATE_FAILED / UPSTREAM_ERROR (502). */
 export class UpstreamError extends Error {
+  readonly code = ProviderFailureCode.UPSTREAM;
   readonly kind: UpstreamFailureKind;
   readonly upstreamStatus?: number;
   readonly providerCode?: string;
@@ -263,6 +278,7 @@ export class UpstreamError extends Error {
 
 /** A webhook body that is not a well-formed event of this provider. */
 export class WebhookParseError extends Error {
+  readonly code = ProviderFailureCode.WEBHOOK_MALFORMED;
   constructor(
     message: string,
     readonly field?: string,

@@ -5,7 +5,8 @@ import { AppConfig } from '../config/app-config';
 import type { PaymentStatus } from '../domain/payment-status';
 import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';
 import type { ProviderCharge } from '../providers/provider-adapter';
-import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
+import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
+import { AccountUnusableError } from '../providers/provider-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
 import type { ProviderEventType } from '../domain/provider-event';
@@ -48,7 +49,7 @@ export class ReconciliationService {
     private readonly payments: PaymentRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly accounts: ProviderAccountsService,
+    private readonly accounts: AccountResolver,
     private readonly metrics: GatewayMetrics,
     private readonly events: PaymentEventsService,
   ) {}
@@ -91,19 +92,19 @@ export class ReconciliationService {
 
   private async reconcile(payment: PaymentToReconcile, now: Date, summary: ReconciliationSummary): Promise<void> {
     // Read back through the account that charged it (its credentials), or its provider's built-in account.
-    let target: AccountTarget | undefined;
+    let acting: ActingAccount;
     let charge: ProviderCharge;
     try {
-      target = await this.accounts.forPayment(payment);
-      if (!target) {
-        this.logger.warn(`Payment ${payment.id} belongs to provider "${payment.provider}", which this gateway does not run; not reconciled.`);
-        return;
-      }
-      const { adapter, ref } = target;
-      charge = await this.metrics.timeProviderCall(target.metricsLabel, 'get_charge', () =>
-        adapter.getCharge(ref, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
+      acting = await this.accounts.forPayment(payment);
+      charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_charge', () =>
+        acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
       );
     } catch (error) {
+      if (error instanceof AccountUnusableError && error.reason === 'provider_unavailable') {
+        // Nothing here can read it back (its provider does not run on this gateway): not a failed read, and not retried sooner.
+        this.logger.warn({ payment_id: payment.id, provider_account_id: error.accountId }, `Payment ${payment.id} cannot be reconciled: ${error.message}`);
+        return;
+      }
       summary.failed++;
       this.logger.warn({ err: error, payment_id: payment.id }, `Could not read payment ${payment.id} back from ${payment.provider}; retrying on the next run.`);
       // Due again at once, but sorted behind payments never checked, so a few that always fail cannot starve the rest.
@@ -140,7 +141,7 @@ export class ReconciliationService {
 
 /**
  * The id of the synthetic event that moves `paymentId` to `status`: `reconcile:<payment>:<status>:<mac>`.
- * Events from the intake share its unique index (provider, provider_event_id) and their ids are
+ * Events from the intake share its unique index (provider, provider_account_id, provider_event_id) and their ids are
  * chosen by whoever posts them; the MAC, keyed with SECRETS_KEY (which every process shares), is
  * what such a poster cannot compute. The readable part is for whoever reads the event log.
  */

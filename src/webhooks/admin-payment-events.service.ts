@@ -8,10 +8,9 @@ import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.reposi
 import type { Payment } from '../payments/payment.entity';
 import { PaymentRepository } from '../payments/payment.repository';
 import { toPaymentView } from '../payments/payment.view';
-import { UpstreamError } from '../providers/provider-adapter';
 import { ProviderAdapters } from '../providers/provider-adapters';
-import { ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
-import { upstreamToAppError } from '../providers/upstream-errors';
+import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
+import { rethrowProviderFailure } from '../providers/provider-errors';
 import type { PaymentDetailView, PaymentEventView, SimulationResultView, SimulationView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
 import type { PaymentEvent } from './payment-event.entity';
@@ -27,7 +26,7 @@ export class AdminPaymentEventsService {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly attempts: WebhookDeliveryAttemptRepository,
     private readonly adapters: ProviderAdapters,
-    private readonly accounts: ProviderAccountsService,
+    private readonly accounts: AccountResolver,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
@@ -81,15 +80,21 @@ export class AdminPaymentEventsService {
           : 'This payment has no charge at its provider to simulate an event on.',
       });
     }
-    const target = await this.accounts.forPayment(payment);
-    if (!target?.adapter.simulateEvent) throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${payment.provider}" is not available on this gateway.` });
+    // The operator may see why a provider or account cannot be used, and the PSP's own code and text.
+    const failure = { audience: 'admin', operation: 'call', provider: payment.provider, accountId: payment.providerAccountId, paymentId: payment.id } as const;
+    let acting: ActingAccount;
+    try {
+      acting = await this.accounts.forPayment(payment);
+    } catch (error) {
+      rethrowProviderFailure(error, failure);
+    }
+    if (!acting.adapter.simulateEvent) throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${payment.provider}" cannot simulate events: only test providers can.` });
     const amountCents = dto.amount === undefined ? undefined : reaisToCents(dto.amount);
     let simulation: SimulationView;
     try {
-      simulation = await target.adapter.simulateEvent(target.ref, { txid: payment.txid, providerPaymentId: payment.providerPaymentId }, { event: dto.event, amountCents });
+      simulation = await acting.adapter.simulateEvent(acting.account, { txid: payment.txid, providerPaymentId: payment.providerPaymentId }, { event: dto.event, amountCents });
     } catch (error) {
-      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, payment.provider);
-      throw error;
+      rethrowProviderFailure(error, failure);
     }
     return { simulation, payment: await this.detail(payment.id) };
   }

@@ -12,6 +12,8 @@ export type EventForward = 'queued' | 'no_webhook_url' | 'none';
 export class PaymentEvent {
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text' }) provider: string;
+  /** The provider account the event came through (deduplication is per account); null for a provider's built-in account. */
+  @Column({ name: 'provider_account_id', type: 'text', nullable: true }) providerAccountId: string | null;
   @Column({ name: 'provider_event_id', type: 'text' }) providerEventId: string;
   @Column({ type: 'text' }) type: string;
   @Column({ type: 'text' }) source: EventSource;

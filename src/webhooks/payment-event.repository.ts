@@ -10,7 +10,7 @@ export class PaymentEventRepository {
   constructor(@InjectRepository(PaymentEvent) private readonly events: Repository<PaymentEvent>) {}
 
   /**
-   * Stores the event unless one with the same (provider, provider_event_id) exists: the unique
+   * Stores the event unless one with the same (provider, provider_account_id, provider_event_id) exists: the unique
    * index settles identical events racing each other (the later INSERT waits for the earlier
    * transaction and then inserts nothing). Returns the stored time, or null for a duplicate.
    * `created_at` is clock_timestamp(), not now(): taken after the payment lock, so a payment's
@@ -21,9 +21,9 @@ export class PaymentEventRepository {
     const inserted = await sqlRows<{ created_at: Date }>(
       tx,
       `INSERT INTO payment_events (id, provider, provider_event_id, type, source, payment_id, merchant_id, outcome,
-                                   from_status, to_status, amount_cents, forward, note, request_id, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, clock_timestamp())
-       ON CONFLICT (provider, provider_event_id) DO NOTHING
+                                   from_status, to_status, amount_cents, forward, note, request_id, payload, provider_account_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, clock_timestamp())
+       ON CONFLICT (provider, provider_account_id, provider_event_id) DO NOTHING
        RETURNING created_at`,
       [
         event.id,
@@ -41,6 +41,7 @@ export class PaymentEventRepository {
         event.note,
         event.requestId,
         JSON.stringify(event.payload ?? null),
+        event.providerAccountId,
       ],
     );
     return inserted[0]?.created_at ?? null;

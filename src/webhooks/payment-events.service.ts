@@ -61,7 +61,7 @@ export class PaymentEventsService {
 
   /**
    * One transaction: lock the payment, store the event (deduplicated by the unique index on
-   * (provider, provider_event_id)), move the payment and queue the merchant's delivery. The payment
+   * (provider, provider_account_id, provider_event_id): per account, never across accounts), move the payment and queue the merchant's delivery. The payment
    * lock comes first so that events for one payment are decided one after another against its
    * latest status; ON CONFLICT DO NOTHING settles identical events racing each other (the later
    * INSERT waits for the earlier transaction and then inserts nothing).
@@ -85,6 +85,7 @@ export class PaymentEventsService {
     const createdAt = await this.events.insertUnlessDuplicate(tx, {
       id: eventId,
       provider,
+      providerAccountId: context.accountId ?? null,
       providerEventId: event.eventId,
       type: event.type,
       source: context.source,

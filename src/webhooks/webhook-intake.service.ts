@@ -1,10 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { AppError } from '../common/errors/app-error';
-import { ErrorCode } from '../common/errors/error-codes';
+import { Injectable, Logger } from '@nestjs/common';
 import type { GatewayRequestState } from '../common/http/request-state';
-import { type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../providers/provider-adapter';
-import { type AccountTarget, ProviderAccountsService } from '../providers/provider-accounts/provider-accounts.service';
-import { upstreamToAppError } from '../providers/upstream-errors';
+import { type InboundWebhook, ProviderFailureCode } from '../providers/provider-adapter';
+import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
+import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { ApplyResult, PaymentEventsService } from './payment-events.service';
@@ -17,20 +15,25 @@ import type { ProviderEvent } from '../domain/provider-event';
  */
 @Injectable()
 export class WebhookIntakeService {
+  private readonly logger = new Logger('WebhookIntake');
+
   constructor(
     private readonly events: PaymentEventsService,
     private readonly metrics: GatewayMetrics,
-    private readonly accounts: ProviderAccountsService,
+    private readonly accounts: AccountResolver,
   ) {}
 
   /**
    * `POST /webhooks/:provider/:account/…`: a callback for a stored provider account. Nothing is
    * trusted from the body alone, so a callback the adapter cannot confirm is 401 and changes
-   * nothing, and a PSP that cannot be asked is 502 (the PSP posts again later).
+   * nothing, and a PSP that cannot be asked is 502 (the PSP posts again later). An unknown or
+   * inactive account is 404 before any PSP is asked.
    */
   async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<AccountCallbackResult> {
-    const target = this.accounts.target(await this.accounts.resolveForCallback(providerName, accountId));
-    const applied = await this.receiveEvents(target, request, body, state);
+    const acting = await this.accounts
+      .forCallback(providerName, accountId)
+      .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider: providerName, accountId, logger: this.logger }));
+    const applied = await this.receiveEvents(acting, request, body, state);
     return callbackResult(applied);
   }
 
@@ -41,42 +44,34 @@ export class WebhookIntakeService {
    */
   async receive(providerName: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<WebhookIntakeResult | AccountCallbackResult> {
     // An unknown provider (404) is not counted: its name comes from the URL and would grow the series.
-    const target = this.accounts.builtIn(providerName);
-    if (!target) throw AppError.notFound(`No provider named "${providerName}".`);
-    const applied = await this.receiveEvents(target, request, body, state);
+    const acting = await this.accounts.forCallback(providerName);
+    const applied = await this.receiveEvents(acting, request, body, state);
     if (applied.length === 1) return intakeResult(applied[0]!);
     return callbackResult(applied);
   }
 
   /** Verifies and applies one callback; every event counts once in the intake series, a callback with none once as `ping`. */
-  private async receiveEvents(target: AccountTarget, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<ApplyResult[]> {
-    const { adapter, ref } = target;
-    state.provider = adapter.name;
-    const count = (result: string) => this.metrics.webhookIntake.inc({ provider: adapter.name, result });
+  private async receiveEvents(acting: ActingAccount, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<ApplyResult[]> {
+    const { adapter, account } = acting;
+    state.provider = acting.provider;
+    const count = (result: string) => this.metrics.webhookIntake.inc({ provider: acting.provider, result });
     let events: ProviderEvent[];
     try {
-      events = await adapter.receiveWebhook(ref, request);
+      events = await adapter.receiveWebhook(account, request);
     } catch (error) {
-      if (error instanceof WebhookAuthError) {
-        count('invalid_signature');
-        throw new AppError(ErrorCode.INVALID_SIGNATURE, { message: target.accountId === null ? undefined : 'The provider did not confirm this callback.' });
+      if (!isProviderFailure(error)) {
+        count('error');
+        throw error;
       }
-      if (error instanceof WebhookParseError) {
-        count('invalid_event');
-        throw AppError.validation(
-          [{ field: error.field ?? 'body', message: error.message }],
-          `The body is not a valid ${adapter.name} ${target.accountId === null ? 'event' : 'callback'}.`,
-        );
-      }
-      count('error');
-      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, adapter.name);
-      throw error;
+      count(error.code === ProviderFailureCode.WEBHOOK_UNCONFIRMED ? 'invalid_signature' : error.code === ProviderFailureCode.WEBHOOK_MALFORMED ? 'invalid_event' : 'error');
+      // Whoever posts to /webhooks is anonymous: the PSP's words and the account's internals go to the log only.
+      throw providerFailureToAppError(error, { audience: 'caller', operation: 'call', provider: acting.provider, accountId: acting.accountId, logger: this.logger });
     }
     if (events.length === 0) count('ping');
     const applied: ApplyResult[] = [];
     for (const event of events) {
       try {
-        const result = await this.events.apply(adapter.name, event, { source: 'webhook', requestId: state.requestId, payload: body, accountId: target.accountId });
+        const result = await this.events.apply(acting.provider, event, { source: 'webhook', requestId: state.requestId, payload: body, accountId: acting.accountId });
         count(intakeMetricResult(result));
         applied.push(result);
       } catch (error) {

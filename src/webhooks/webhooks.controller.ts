@@ -1,7 +1,9 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
+import { AuthFailuresService } from '../common/throttle/auth-failures.service';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
@@ -11,7 +13,10 @@ import { WebhookIntakeService } from './webhook-intake.service';
 @ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly intake: WebhookIntakeService) {}
+  constructor(
+    private readonly intake: WebhookIntakeService,
+    private readonly failures: AuthFailuresService,
+  ) {}
 
   @Post(':provider')
   @HttpCode(200)
@@ -33,9 +38,16 @@ export class WebhooksController {
     },
   })
   @ApiEnvelopeResponse(200, WebhookIntakeResult)
-  @ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.UNSUPPORTED_MEDIA_TYPE, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(
+    ErrorCode.INVALID_SIGNATURE,
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.RATE_LIMITED,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.INTERNAL_ERROR,
+  )
   receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
-    return this.intake.receive(provider, inbound(req), req.body, requestState(req));
+    return this.throttled(req, () => this.intake.receive(provider, inbound(req), req.body, requestState(req)));
   }
 
   @Post([':provider/:account', ':provider/:account/pix'])
@@ -45,8 +57,9 @@ export class WebhooksController {
     description:
       "The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family " +
       'each entry of `{"pix":[…]}` is read back from the PSP with the account\'s credentials, and only what the PSP confirms is applied (each ' +
-      'as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes ' +
-      'nothing; a PSP that cannot be asked is 502, and the PSP posts again.',
+      'as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, ' +
+      'changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 ' +
+      'with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.',
   })
   @ApiParam({ name: 'provider', example: 'efi' })
   @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
@@ -61,12 +74,27 @@ export class WebhooksController {
     ErrorCode.INVALID_SIGNATURE,
     ErrorCode.VALIDATION_ERROR,
     ErrorCode.NOT_FOUND,
+    ErrorCode.RATE_LIMITED,
     ErrorCode.UPSTREAM_ERROR,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
   receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
-    return this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req));
+    return this.throttled(req, () => this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req)));
+  }
+
+  /**
+   * A callback that proves nothing is a failed authentication of its address, counted with wrong
+   * keys and tokens: an address past the limit gets 429 before its callbacks cost any PSP read.
+   */
+  private async throttled<T>(req: FastifyRequest, receive: () => Promise<T>): Promise<T> {
+    await this.failures.assertNotBlocked(req);
+    try {
+      return await receive();
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.INVALID_SIGNATURE) await this.failures.recordFailure(req, 'provider_callback');
+      throw error;
+    }
   }
 }
 

@@ -124,6 +124,95 @@ describe('payments through a Pix API provider account', () => {
     expect(new Set(puts.map((r) => r.path)).size).toBe(1);
   });
 
+  it("names the account's provider in every answer about the payment, its metrics and the overview, never the merchant's default", async () => {
+    const created = (await create()).body.data;
+    const read = await http(t.url, 'GET', `/v1/payments/${created.id}`, { headers: { 'x-merchant-key': merchantKey } });
+    expect(read.body).toMatchObject({ success: true, provider: 'pix-api', data: { provider: 'pix-api' } });
+    expect((await http(t.url, 'GET', `/v1/pix/${created.id}`, { headers: { 'x-merchant-key': merchantKey } })).body.provider).toBe('pix-api');
+
+    const failedCount = async () =>
+      (await t.app.get(GatewayMetrics).paymentsCreated.get()).values.find((v) => v.labels.provider === 'pix-api' && v.labels.outcome === 'failed')?.value ?? 0;
+    const before = await failedCount();
+    psp.fail({ kind: 'status', status: 503, times: 3, path: /\/cob\// });
+    const failed = await create();
+    psp.reset();
+    expect(failed.status).toBe(502);
+    expect(failed.body.provider).toBe('pix-api');
+    expect((await failedCount()) - before).toBe(1);
+    const overview = (await adminCall('GET', '/stats')).body.data;
+    expect(overview.providers.find((p: { provider: string }) => p.provider === 'pix-api')).toMatchObject({ failed_attempts: expect.any(Number) });
+    expect(overview.providers.find((p: { provider: string }) => p.provider === 'pix-api').failed_attempts).toBeGreaterThanOrEqual(1);
+    expect(overview.providers.find((p: { provider: string }) => p.provider === 'sandbox')?.failed_attempts ?? 0).toBe(0);
+  });
+
+  it("tells the merchant neither the PSP's error code nor its text; the operator's admin routes do", async () => {
+    psp.fail({ kind: 'problem', status: 400, times: 3, path: /\/cob\// });
+    const refused = await create();
+    psp.reset();
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 400 });
+    expect(refused.body.error.details).toBeUndefined();
+    expect(refused.text).not.toMatch(/CobOperacaoInvalida|Operação inválida|O PSP recusou|pa_/);
+
+    psp.fail({ kind: 'problem', status: 400, times: 3, path: /\/webhook\// });
+    const registration = await adminCall('POST', `/provider-accounts/${account.id}/webhook`);
+    psp.reset();
+    expect(registration.status).toBe(502);
+    expect(registration.body.error.details).toMatchObject({ provider_code: expect.stringContaining('WebhookOperacaoInvalida') });
+  });
+
+  it('shows the environment of the account that charged, to the merchant and in the admin views', async () => {
+    const payment = (await create()).body.data;
+    expect(payment.environment).toBe('sandbox');
+    const production = (
+      await adminCall('POST', '/provider-accounts', {
+        name: 'Banco Teste (produção)',
+        provider: 'pix-api',
+        environment: 'production',
+        base_url: psp.url,
+        token_url: psp.tokenUrl,
+        pix_key: PIX_KEY,
+        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+      })
+    ).body.data;
+    const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Produção', provider_accounts: [production.id] })).body.data;
+    const key = (await adminCall('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
+    const live = await http(t.url, 'POST', '/v1/payments/create', {
+      body: { amount: 7, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: 'order-live' },
+      headers: { 'x-merchant-key': key, 'idempotency-key': randomBytes(8).toString('hex') },
+    });
+    expect(live.body.data.environment).toBe('production');
+    expect((await http(t.url, 'GET', `/v1/payments/${live.body.data.id}`, { headers: { 'x-merchant-key': key } })).body.data.environment).toBe('production');
+    expect((await adminCall('GET', `/payments/${live.body.data.id}`)).body.data.environment).toBe('production');
+    expect((await adminCall('GET', `/payments/${payment.id}`)).body.data.environment).toBe('sandbox');
+    const listed = (await adminCall('GET', `/payments?merchant_id=${merchant.id}`)).body.data.items;
+    expect(listed.map((p: { environment: string }) => p.environment)).toEqual(['production']);
+  });
+
+  it('deduplicates events per account: a Pix first posted to another account with the same credentials still pays its payment', async () => {
+    // A second account with the same credentials at the same PSP (two merchants on one platform contract).
+    const twin = (
+      await adminCall('POST', '/provider-accounts', {
+        name: 'Banco Teste (gêmea)',
+        provider: 'pix-api',
+        base_url: psp.url,
+        token_url: psp.tokenUrl,
+        pix_key: PIX_KEY,
+        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+      })
+    ).body.data;
+    const payment = (await create()).body.data;
+    const { pix } = await psp.pay(payment.pix.txid, { postCallback: false });
+    // The PSP confirms the Pix to either account; under the twin it matches no payment of the twin's.
+    const wrong = await psp.postCallback(`${twin.webhook_url}/pix`, { pix: [pix] });
+    expect(JSON.parse(wrong.responseBody!).data.events).toEqual([expect.objectContaining({ matched: false })]);
+    const right = await psp.postCallback(`${account.webhook_url}/pix`, { pix: [pix] });
+    expect(JSON.parse(right.responseBody!).data).toMatchObject({ duplicate: false, events: [expect.objectContaining({ matched: true, applied: true })] });
+    expect((await read(payment.id)).status).toBe('paid');
+    const again = await psp.postCallback(`${account.webhook_url}/pix`, { pix: [pix] });
+    expect(JSON.parse(again.responseBody!).data.duplicate).toBe(true);
+  });
+
   it("a callback to an unknown account, or under another provider's name, is 404", async () => {
     expect((await http(t.url, 'POST', '/webhooks/pix-api/pa_unknownunknownunknown1/pix', { body: { pix: [] } })).status).toBe(404);
     expect((await http(t.url, 'POST', `/webhooks/efi/${account.id}/pix`, { body: { pix: [] } })).status).toBe(404);

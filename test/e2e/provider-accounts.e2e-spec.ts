@@ -145,6 +145,99 @@ describe('provider accounts (admin API)', () => {
     expect(webhook.status).toBe(502);
     const callback = await http(t.url, 'POST', `/webhooks/pix-api/${created.id}/pix`, { body: { pix: [] } });
     expect(callback.status).toBe(502);
+    // The operator learns why (above); an anonymous caller learns neither the account nor the reason.
+    expect(callback.body.error.code).toBe('UPSTREAM_ERROR');
+    expect(callback.text).not.toContain(created.id);
+    expect(callback.text).not.toMatch(/SECRETS_KEY|credentials/i);
+  });
+
+  it('refuses a new base_url or token_url without new credentials: 400 naming credentials, and nothing changes', async () => {
+    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    for (const change of [{ base_url: `${psp.url}/outro` }, { token_url: `${psp.tokenUrl}?outro=1` }, { base_url: `${psp.url}/outro`, name: 'Outra' }]) {
+      const res = await call('PATCH', `/provider-accounts/${created.id}`, change);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['credentials']);
+    }
+    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(created);
+    // The same host again is no change; a new host with its credentials is.
+    expect((await call('PATCH', `/provider-accounts/${created.id}`, { base_url: psp.url, name: 'Mesma' })).status).toBe(200);
+    const moved = await call('PATCH', `/provider-accounts/${created.id}`, { base_url: `${psp.url}/`, credentials: pemCredentials() });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.base_url).toBe(`${psp.url}/`);
+  });
+
+  it.each([
+    ['a cloud metadata address', 'https://169.254.169.254/latest'],
+    ['the IPv6 cloud metadata address', 'https://[fd00:ec2::254]/'],
+    ['an IPv4-mapped cloud metadata address', 'https://[::ffff:169.254.169.254]/'],
+    ["Google's metadata host", 'https://metadata.google.internal/computeMetadata/v1'],
+    ['user information', 'https://user:pass@psp.example.com/'],
+    ['plain http', 'http://psp.example.com/'],
+  ])('refuses a base_url or token_url with %s, even with private URLs allowed, on create and PATCH', async (_case, url) => {
+    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    const before = await count();
+    for (const field of ['base_url', 'token_url']) {
+      const res = await call('POST', '/provider-accounts', account({ [field]: url }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+      const patched = await call('PATCH', `/provider-accounts/${created.id}`, { [field]: url, credentials: pemCredentials() });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+    expect(await count()).toBe(before);
+    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(created);
+  });
+
+  it('deletes an account nothing uses, with its secrets; 404 afterwards', async () => {
+    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    const res = await call('DELETE', `/provider-accounts/${created.id}`);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect(await t.dataSource.query('SELECT id FROM provider_accounts WHERE id = $1', [created.id])).toEqual([]);
+    expect((await call('GET', `/provider-accounts/${created.id}`)).status).toBe(404);
+    expect((await call('DELETE', `/provider-accounts/${created.id}`)).status).toBe(404);
+    expect((await call('DELETE', '/provider-accounts/nope')).status).toBe(404);
+  });
+
+  it('refuses to delete an account a merchant lists or a pending payment was charged through: 409 naming them', async () => {
+    const listed = (await call('POST', '/provider-accounts', account())).body.data;
+    const merchant = (await call('POST', '/merchants', { name: 'Loja', provider_accounts: [listed.id] })).body.data;
+    const refused = await call('DELETE', `/provider-accounts/${listed.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { merchant_ids: [merchant.id], pending_payments: 0 } });
+    expect(refused.body.error.message).toContain(merchant.id);
+
+    // Off the merchant's list, but a payment charged through it is still pending.
+    const key = (await call('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
+    const payment = await http(t.url, 'POST', '/v1/payments/create', {
+      body: { amount: 10, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: 'order-delete' },
+      headers: { 'x-merchant-key': key, 'idempotency-key': 'delete-1' },
+    });
+    expect(payment.status).toBe(201);
+    await call('PATCH', `/merchants/${merchant.id}`, { provider_accounts: [] });
+    const pending = await call('DELETE', `/provider-accounts/${listed.id}`);
+    expect(pending.status).toBe(409);
+    expect(pending.body.error.details).toEqual({ merchant_ids: [], pending_payments: 1 });
+    expect((await call('GET', `/provider-accounts/${listed.id}`)).status).toBe(200);
+
+    // Once the payment is settled, the account can go; the payment keeps the id of the account that charged it.
+    await t.dataSource.query(`UPDATE payments SET status = 'expired' WHERE id = $1`, [payment.body.data.id]);
+    expect((await call('DELETE', `/provider-accounts/${listed.id}`)).status).toBe(204);
+    expect((await t.dataSource.query('SELECT provider_account_id FROM payments WHERE id = $1', [payment.body.data.id]))[0].provider_account_id).toBe(listed.id);
+  });
+
+  it('answers a callback to an inactive or unknown account with 404, without asking the PSP', async () => {
+    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    await call('PATCH', `/provider-accounts/${created.id}`, { active: false });
+    const requests = psp.requests.length;
+    const pix = { pix: [{ endToEndId: `E${'1'.repeat(31)}`, txid: 'a'.repeat(32), valor: '10.00', horario: new Date().toISOString() }] };
+    for (const path of [`/webhooks/pix-api/${created.id}/pix`, '/webhooks/pix-api/pa_unknownunknownunknown1/pix', `/webhooks/efi/${created.id}/pix`]) {
+      const res = await http(t.url, 'POST', path, { body: pix });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+    expect(psp.requests.length).toBe(requests);
   });
 
   it('an unknown or malformed account id is 404', async () => {

@@ -1,7 +1,9 @@
 import { SecretBox } from '../../src/common/crypto/secret-box';
+import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import type { ProviderAdapter } from '../../src/providers/provider-adapter';
 import { ProviderAdapters } from '../../src/providers/provider-adapters';
-import { ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
+import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
+import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProviderAccountsService } from '../../src/providers/provider-accounts/provider-accounts.service';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { testPki } from '../fakes/certificates';
@@ -18,12 +20,14 @@ const pki = testPki();
 describe(`provider account credentials, parsed once per version (${testDatabase()} database)`, () => {
   let t: TestApp;
   let accounts: ProviderAccountsService;
+  let resolver: AccountResolver;
   let adapter: ProviderAdapter;
   let parses: jest.SpyInstance;
   const clock = new FakeClock(new Date());
   beforeAll(async () => {
     t = await startTestApp({ clock });
     accounts = t.app.get(ProviderAccountsService);
+    resolver = t.app.get(AccountResolver);
     adapter = t.app.get(ProviderAdapters).find('pix-api')!;
   });
   afterAll(() => t.close());
@@ -48,70 +52,79 @@ describe(`provider account credentials, parsed once per version (${testDatabase(
   it('parses once: every later resolve, for a payment or a callback, reuses the parse', async () => {
     const { id } = await create();
     parses.mockClear();
-    const first = await accounts.resolve(id);
-    const again = [await accounts.resolve(id), (await accounts.resolveIfActive(id))!, await accounts.resolveForCallback('pix-api', id)];
+    const first = await resolver.byId(id);
+    const again = [await resolver.byId(id), await resolver.forPayment({ provider: 'pix-api', providerAccountId: id }), await resolver.forCallback('pix-api', id)];
     expect(parses).toHaveBeenCalledTimes(1);
     for (const resolved of again) {
-      expect(resolved.ref.credentials).toBe(first.ref.credentials);
-      expect(resolved.ref).toEqual(first.ref);
+      expect(resolved.account.credentials).toBe(first.account.credentials);
+      expect(resolved.account).toEqual(first.account);
     }
-    expect(clientId(first.ref.credentials)).toBe('client-1');
+    expect(clientId(first.account.credentials)).toBe('client-1');
   });
 
   it('a PATCH of credentials or settings is seen by the next resolve', async () => {
     const { id } = await create();
-    await accounts.resolve(id);
+    await resolver.byId(id);
     parses.mockClear();
 
     await accounts.update(id, { credentials: { ...pem, client_id: 'client-2' } });
     parses.mockClear(); // the PATCH's own check
-    expect(clientId((await accounts.resolve(id)).ref.credentials)).toBe('client-2');
+    expect(clientId((await resolver.byId(id)).account.credentials)).toBe('client-2');
     expect(parses).toHaveBeenCalledTimes(1);
 
     await accounts.update(id, { pix_key: 'outra@example.com' });
     parses.mockClear();
-    expect((await accounts.resolve(id)).ref.pixKey).toBe('outra@example.com');
+    expect((await resolver.byId(id)).account.pixKey).toBe('outra@example.com');
     expect(parses).toHaveBeenCalledTimes(1);
-    await accounts.resolve(id);
+    await resolver.byId(id);
     expect(parses).toHaveBeenCalledTimes(1);
   });
 
   it('a PATCH made by another process (another cache, the same database) is seen by the next resolve', async () => {
-    const other = new ProviderAccountsService(t.app.get(ProviderAccountRepository), t.app.get(ProviderAdapters), t.app.get(SecretBox), t.config, clock);
+    const otherResolver = new AccountResolver(
+      t.app.get(ProviderAccountRepository),
+      t.app.get(MerchantProviderAccountRepository),
+      t.app.get(ProviderAdapters),
+      t.app.get(SecretBox),
+      t.config,
+      clock,
+    );
+    const other = new ProviderAccountsService(t.app.get(ProviderAccountRepository), t.app.get(ProviderAdapters), t.app.get(SecretBox), otherResolver, t.app.get(WebhookUrlPolicy));
     const { id } = await create();
-    expect(clientId((await accounts.resolve(id)).ref.credentials)).toBe('client-1');
+    expect(clientId((await resolver.byId(id)).account.credentials)).toBe('client-1');
     await other.update(id, { credentials: { client_id: 'client-p12', client_secret: 'secret-1', pkcs12_base64: pki.clientP12.base64, pkcs12_password: pki.clientP12.password } });
-    expect(clientId((await accounts.resolve(id)).ref.credentials)).toBe('client-p12');
+    expect(clientId((await resolver.byId(id)).account.credentials)).toBe('client-p12');
   });
 
   it('sealed credentials replaced in the row without a new updated_at are opened again, and refused as before', async () => {
     const { id } = await create();
-    await accounts.resolve(id);
+    await resolver.byId(id);
     await t.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'v1.AAAA.AAAA.AAAA' WHERE id = $1`, [id]);
-    await expect(accounts.resolve(id)).rejects.toMatchObject({
-      code: 'UPSTREAM_ERROR',
+    await expect(resolver.byId(id)).rejects.toMatchObject({
+      code: 'ACCOUNT_UNUSABLE',
+      reason: 'credentials',
       message: `The provider account ${id} cannot be used: its stored credentials cannot be opened with this SECRETS_KEY. Replace its credentials.`,
     });
   });
 
-  it('refuses a certificate that expired after its parse was kept: 502 UPSTREAM_ERROR, as without the cache', async () => {
+  it('refuses a certificate that expired after its parse was kept (AccountUnusableError), as without the cache', async () => {
     const created = await create();
     const expiresAt = new Date(created.credentials_summary.certificate_expires_at!);
-    await accounts.resolve(created.id);
+    await resolver.byId(created.id);
     parses.mockClear();
 
     clock.set(new Date(expiresAt.getTime() - 1000));
-    await accounts.resolve(created.id);
+    await resolver.byId(created.id);
     expect(parses).not.toHaveBeenCalled();
 
     clock.set(expiresAt);
-    const refused = accounts.resolveForCallback('pix-api', created.id);
-    await expect(refused).rejects.toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 });
+    const refused = resolver.forCallback('pix-api', created.id);
+    await expect(refused).rejects.toMatchObject({ code: 'ACCOUNT_UNUSABLE', reason: 'credentials', accountId: created.id });
     await expect(refused).rejects.toThrow(
       `The provider account ${created.id} cannot be used: credentials.certificate_pem holds a certificate that expired on ${expiresAt.toISOString()}`,
     );
     expect(parses).toHaveBeenCalledTimes(1);
-    await expect(accounts.resolve(created.id)).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
+    await expect(resolver.byId(created.id)).rejects.toMatchObject({ code: 'ACCOUNT_UNUSABLE' });
     expect(parses).toHaveBeenCalledTimes(2);
   });
 });

@@ -2,7 +2,9 @@ import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import {
+  checkProviderHostUrl,
   checkWebhookUrl,
+  isMetadataAddress,
   HostResolver,
   isPublicAddress,
   MAX_WEBHOOK_URL_LENGTH,
@@ -287,5 +289,39 @@ describe('pinnedLookup', () => {
     const target = await resolveDeliveryTarget(`http://merchant.example:${port}/h`, relaxed({ 'merchant.example': ['127.0.0.1'] }));
     const res = await axios.get(target.url.href, { lookup: target.lookup, maxRedirects: 0, proxy: false });
     expect(res.data).toBe(`host=merchant.example:${port}`);
+  });
+});
+
+describe('checkProviderHostUrl (provider account hosts)', () => {
+  const dns = zone({ 'psp.example': ['200.160.1.10'], 'internal.example': ['10.0.0.5'], 'sneaky.example': ['200.160.1.10', '169.254.169.254'] });
+  const strict = { allowPrivate: false, resolve: dns };
+  const relaxedHosts = { allowPrivate: true, resolve: dns };
+
+  it('accepts https on public addresses, and private ones only where private URLs are allowed', async () => {
+    await expect(checkProviderHostUrl('https://psp.example/v2', strict)).resolves.toBe('https://psp.example/v2');
+    await expect(checkProviderHostUrl('https://internal.example/v2', strict)).rejects.toThrow(/public address/);
+    await expect(checkProviderHostUrl('https://127.0.0.1:8443/v2', relaxedHosts)).resolves.toBe('https://127.0.0.1:8443/v2');
+  });
+
+  it('refuses http, user information and cloud metadata hosts whatever the setting', async () => {
+    for (const options of [strict, relaxedHosts]) {
+      await expect(checkProviderHostUrl('http://psp.example/v2', options)).rejects.toThrow(WebhookUrlRejectedError);
+      await expect(checkProviderHostUrl('https://u:p@psp.example/v2', options)).rejects.toThrow(/user name or password/);
+      for (const url of [
+        'https://169.254.169.254/',
+        'https://[fd00:ec2::254]/',
+        'https://[::ffff:a9fe:a9fe]/',
+        'https://metadata.google.internal/',
+        'https://METADATA.GOOGLE.INTERNAL./',
+      ]) {
+        await expect(checkProviderHostUrl(url, options)).rejects.toThrow(/cloud metadata/);
+      }
+    }
+    await expect(checkProviderHostUrl('https://sneaky.example/', strict)).rejects.toThrow(/cloud metadata/);
+  });
+
+  it('knows the metadata addresses in their other spellings', () => {
+    expect(['169.254.169.254', 'fd00:ec2:0::254', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe'].map(isMetadataAddress)).toEqual([true, true, true, true]);
+    expect(['169.254.169.253', 'fd00:ec2::253', 'not an address'].map(isMetadataAddress)).toEqual([false, false, false]);
   });
 });

@@ -223,6 +223,49 @@ export async function resolveDeliveryTarget(raw: string, options: WebhookUrlPoli
   return { url, address: pinned.address, family: pinned.family, lookup: pinnedLookup(pinned) };
 }
 
+/**
+ * Cloud metadata services (AWS, GCP, Azure, OpenStack: 169.254.169.254; AWS over IPv6:
+ * fd00:ec2::254; GCP's name). They hand out the machine's credentials, so no URL the gateway calls
+ * with secrets may point there, whatever WEBHOOK_ALLOW_PRIVATE_URLS says.
+ */
+const METADATA_ADDRESSES = new Set(['169.254.169.254', ipaddr.IPv6.parse('fd00:ec2::254').toNormalizedString()]);
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.google.internal.', 'metadata', 'metadata.']);
+
+/** Whether an address is a cloud metadata service's, IPv4-mapped and NAT64 forms included. */
+export function isMetadataAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv6') {
+    const v4 = embeddedIpv4(address as ipaddr.IPv6);
+    if (v4) return METADATA_ADDRESSES.has(v4.toString());
+    return METADATA_ADDRESSES.has((address as ipaddr.IPv6).toNormalizedString());
+  }
+  return METADATA_ADDRESSES.has(address.toString());
+}
+
+/**
+ * Save-time check of a provider account's `base_url` / `token_url`: the gateway sends credentials
+ * there, so `https:` only (even in development), no user information, the merchant webhook rules
+ * for private addresses (WEBHOOK_ALLOW_PRIVATE_URLS), and never a cloud metadata address. Returns
+ * the canonical URL, or throws WebhookUrlRejectedError.
+ */
+export async function checkProviderHostUrl(raw: string, options: WebhookUrlPolicyOptions): Promise<string> {
+  const url = parseWebhookUrl(raw, { allowPrivate: false });
+  const host = bareHost(url.hostname).toLowerCase();
+  if (METADATA_HOSTS.has(host) || isMetadataAddress(host)) throw new WebhookUrlRejectedError('must not point to a cloud metadata service');
+  // As for merchant URLs, nothing is resolved when private URLs are allowed (a development host may not resolve yet).
+  if (options.allowPrivate) return url.href;
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await addressesOf(url, options.resolve ?? systemResolver);
+  } catch {
+    throw new WebhookUrlRejectedError(`must name a host that resolves ("${host}" did not)`);
+  }
+  if (addresses.some((a) => isMetadataAddress(a.address))) throw new WebhookUrlRejectedError(`must not point to a cloud metadata service ("${host}" resolves to one)`);
+  assertAllPublic(url, addresses);
+  return url.href;
+}
+
 /** Lets tests (and unusual deployments) replace the system resolver. */
 export const WEBHOOK_HOST_RESOLVER = Symbol('WEBHOOK_HOST_RESOLVER');
 
@@ -241,6 +284,11 @@ export class WebhookUrlPolicy {
   /** Canonical URL to store, or WebhookUrlRejectedError. */
   checkForSave(raw: string): Promise<string> {
     return checkWebhookUrl(raw, this.options);
+  }
+
+  /** A provider account's API or token URL (checkProviderHostUrl): canonical URL, or WebhookUrlRejectedError. */
+  checkProviderUrl(raw: string): Promise<string> {
+    return checkProviderHostUrl(raw, this.options);
   }
 
   /** See resolveDeliveryTarget. */

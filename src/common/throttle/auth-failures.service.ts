@@ -10,7 +10,8 @@ export const AUTH_FAILURES_PER_WINDOW = 10;
 export const AUTH_FAILURE_WINDOW_SECONDS = 60;
 
 /** The credential a failed authentication presented (logged, never the credential itself). */
-export type CredentialKind = 'merchant_key' | 'admin_token' | 'metrics_token' | 'dashboard_login';
+/** `provider_callback`: a callback to /webhooks that the provider's scheme or its PSP did not confirm. */
+export type CredentialKind = 'merchant_key' | 'admin_token' | 'metrics_token' | 'dashboard_login' | 'provider_callback';
 
 /**
  * Failed authentication, throttled per client address: wrong merchant keys, admin tokens, metrics

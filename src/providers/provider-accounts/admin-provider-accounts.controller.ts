@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../common/auth/admin-auth.guard';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
+import { NoEnvelope } from '../../common/http/no-envelope.decorator';
 import { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
 import { ProviderAccountsService } from './provider-accounts.service';
@@ -41,12 +42,35 @@ export class AdminProviderAccountsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change a provider account', description: 'Only the fields sent change; `credentials` is replaced whole.' })
+  @ApiOperation({
+    summary: 'Change a provider account',
+    description:
+      'Only the fields sent change; `credentials` is replaced whole. A change of `base_url` or `token_url` must bring `credentials` in the same ' +
+      'request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, ' +
+      'follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is ' +
+      'refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.',
+  })
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   update(@Param('id') id: string, @Body() body: UpdateProviderAccountDto): Promise<ProviderAccountView> {
     return this.accounts.update(id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @NoEnvelope()
+  @ApiOperation({
+    summary: 'Delete a provider account',
+    description:
+      'Removes an account no merchant lists and no pending payment was charged through, with its credentials. Otherwise 409 `CONFLICT`, ' +
+      'naming the merchants that list it and the number of pending payments (`details.merchant_ids`, `details.pending_payments`): deactivate it instead.',
+  })
+  @ACCOUNT_ID
+  @ApiNoContentResponse({ description: 'Deleted; no body.' })
+  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.CONFLICT)
+  remove(@Param('id') id: string): Promise<void> {
+    return this.accounts.remove(id);
   }
 
   @Post(':id/check')

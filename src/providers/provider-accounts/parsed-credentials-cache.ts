@@ -73,6 +73,11 @@ export class ParsedCredentialsCache {
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  /** Drops what is kept for an account (deleted: its secrets must not outlive it in memory either). */
+  delete(accountId: string): void {
+    this.entries.delete(accountId);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -29,7 +29,30 @@ export class ProviderAccountRepository {
   async save(account: ProviderAccount): Promise<ProviderAccount> {
     return this.accounts.save(account);
   }
+
+  /**
+   * Deletes the account, with its sealed credentials, unless a merchant lists it or a pending payment
+   * was charged through it. The row is locked first: linking it to a merchant (whose foreign key
+   * takes a share lock on it) waits, so nothing starts using it between the check and the delete.
+   */
+  deleteUnlessUsed(id: string): Promise<AccountDeletion> {
+    return this.accounts.manager.transaction(async (tx) => {
+      const locked = await sqlRows<{ id: string }>(tx, `SELECT id FROM provider_accounts WHERE id = $1 FOR UPDATE`, [id]);
+      if (locked.length === 0) return { kind: 'not_found' };
+      const [usage] = await sqlRows<{ merchants: string[]; pending: number }>(
+        tx,
+        `SELECT (SELECT coalesce(array_agg(merchant_id ORDER BY merchant_id), '{}') FROM merchant_provider_accounts WHERE account_id = $1) AS merchants,
+                (SELECT count(*)::int FROM payments WHERE provider_account_id = $1 AND status = 'pending') AS pending`,
+        [id],
+      );
+      if (usage!.merchants.length > 0 || usage!.pending > 0) return { kind: 'in_use', merchantIds: usage!.merchants, pendingPayments: usage!.pending };
+      await tx.query(`DELETE FROM provider_accounts WHERE id = $1`, [id]);
+      return { kind: 'deleted' };
+    });
+  }
 }
+
+export type AccountDeletion = { kind: 'deleted' } | { kind: 'not_found' } | { kind: 'in_use'; merchantIds: string[]; pendingPayments: number };
 
 /** Every query of the `merchant_provider_accounts` table: each merchant's ordered account list. */
 @Injectable()

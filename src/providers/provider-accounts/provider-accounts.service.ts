@@ -1,62 +1,42 @@
-import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-codes';
+import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { AppError, type FieldError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-codes';
 import { hasIdShape, newId } from '../../common/ids';
-import { AppConfig } from '../../config/app-config';
-import { UpstreamError } from '../provider-adapter';
-import { AccountSettings, CredentialsError, ProviderAdapter, Account } from '../provider-adapter';
+import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../../common/net/webhook-url-policy';
+import { AccountSettings, CredentialsError, ProviderAdapter } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
-import { upstreamToAppError } from '../upstream-errors';
+import { AccountUnusableError, rethrowProviderFailure } from '../provider-errors';
+import { AccountResolver, type ActingAccount } from './account-resolver';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccount } from './provider-account.entity';
 import { ProviderAccountRepository } from './provider-account.repository';
-import { ParsedCredentialsCache } from './parsed-credentials-cache';
 import type { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
-
-/** An account ready for its adapter: the row, the adapter, and the credentials opened and parsed. */
-export interface ResolvedAccount {
-  account: ProviderAccount;
-  adapter: ProviderAdapter;
-  ref: Account;
-}
-
-/**
- * What a payment is charged at, read back through, or a callback received for: a stored account, or
- * a provider's built-in account (merchants with no provider accounts; docs/providers.md).
- */
-export interface AccountTarget {
-  adapter: ProviderAdapter;
-  ref: Account;
-  /** The stored account's id (a payment's provider_account_id); null for a built-in account. */
-  accountId: string | null;
-  /** Where the PSP posts this account's events. */
-  notificationUrl: string;
-  /** The `account` label of provider-call metrics: the account's id, or the provider's name for its built-in account. */
-  metricsLabel: string;
-}
 
 /**
  * Provider accounts (docs/providers.md): credentials checked for shape by their adapter before
  * anything is stored, sealed with SECRETS_KEY, never returned or logged; only their summary is shown.
+ * Hosts are checked like merchant webhook URLs (the gateway sends credentials there), and stored
+ * secrets never follow a changed host.
  */
 @Injectable()
 export class ProviderAccountsService {
-  /** The last parse of each account's credentials, reused for the same version of the row while its certificate is valid. */
-  private readonly parsedCredentials = new ParsedCredentialsCache();
+  private readonly logger = new Logger('ProviderAccounts');
 
   constructor(
     private readonly accounts: ProviderAccountRepository,
     private readonly adapters: ProviderAdapters,
     private readonly secrets: SecretBox,
-    private readonly config: AppConfig,
-    private readonly clock: Clock,
+    private readonly resolver: AccountResolver,
+    private readonly urlPolicy: WebhookUrlPolicy,
   ) {}
 
   async create(dto: CreateProviderAccountDto): Promise<ProviderAccountView> {
     const adapter = this.adapterFor(dto.provider);
-    const settings: AccountSettings = { environment: dto.environment ?? 'sandbox', baseUrl: dto.base_url ?? null, tokenUrl: dto.token_url ?? null, pixKey: dto.pix_key ?? null };
+    const environment = dto.environment ?? 'sandbox';
+    const urls = await this.checkedUrls(dto);
+    const settings: AccountSettings = { environment, baseUrl: urls.base_url ?? null, tokenUrl: urls.token_url ?? null, pixKey: dto.pix_key ?? null };
+    this.assertEnvironmentAllowed(environment, true);
     const credentials = parsed(adapter, dto.credentials, settings);
     const now = new Date();
     const account = Object.assign(new ProviderAccount(), {
@@ -82,16 +62,26 @@ export class ProviderAccountsService {
     return this.view(await this.find(id));
   }
 
-  /** Only the fields sent change; credentials are replaced whole and checked against the settings they will be used with. */
+  /**
+   * Only the fields sent change; credentials are replaced whole and checked against the settings
+   * they will be used with. A new `base_url` or `token_url` must come with new credentials: the
+   * stored ones were given for the old host, and must never be sent to another.
+   */
   async update(id: string, dto: UpdateProviderAccountDto): Promise<ProviderAccountView> {
     const account = await this.find(id);
     const adapter = this.adapterFor(account.provider);
+    const urls = await this.checkedUrls(dto);
     const settings: AccountSettings = {
       environment: account.environment,
-      baseUrl: dto.base_url === undefined ? account.baseUrl : dto.base_url,
-      tokenUrl: dto.token_url === undefined ? account.tokenUrl : dto.token_url,
+      baseUrl: urls.base_url === undefined ? account.baseUrl : urls.base_url,
+      tokenUrl: urls.token_url === undefined ? account.tokenUrl : urls.token_url,
       pixKey: dto.pix_key === undefined ? account.pixKey : dto.pix_key,
     };
+    const hostChanged = !sameUrl(settings.baseUrl, account.baseUrl) || !sameUrl(settings.tokenUrl, account.tokenUrl);
+    if (hostChanged && dto.credentials === undefined) {
+      throw AppError.validation([{ field: 'credentials', message: 'credentials are required when base_url or token_url changes: stored credentials never follow a changed host' }]);
+    }
+    this.assertEnvironmentAllowed(account.environment, dto.active ?? account.active);
     const input = dto.credentials ?? this.storedCredentials(account);
     const credentials = parsed(adapter, input, settings);
     Object.assign(account, settingsColumns(settings), {
@@ -104,101 +94,94 @@ export class ProviderAccountsService {
     return this.view(await this.accounts.save(account));
   }
 
-  /** Obtains a token and makes one read at the PSP. Never throws for a PSP that fails: that is the answer. */
+  /** Removes an account nothing uses any more, with its secrets; one a merchant lists or a pending payment uses is 409 naming them. */
+  async remove(id: string): Promise<void> {
+    if (!hasIdShape(id, 'pa')) throw AppError.notFound('Provider account not found.');
+    const outcome = await this.accounts.deleteUnlessUsed(id);
+    switch (outcome.kind) {
+      case 'not_found':
+        throw AppError.notFound('Provider account not found.');
+      case 'in_use': {
+        const uses = [
+          ...(outcome.merchantIds.length ? [`merchants ${outcome.merchantIds.join(', ')} list it`] : []),
+          ...(outcome.pendingPayments ? [`${outcome.pendingPayments} pending payment(s) were charged through it`] : []),
+        ];
+        throw new AppError(ErrorCode.CONFLICT, {
+          message: `The provider account ${id} is still in use: ${uses.join('; ')}. Deactivate it instead, or remove it from those merchants and wait for the payments to settle.`,
+          details: { merchant_ids: outcome.merchantIds, pending_payments: outcome.pendingPayments },
+        });
+      }
+      case 'deleted':
+        this.resolver.forget(id);
+        this.logger.log({ provider_account_id: id }, `Provider account ${id} deleted with its credentials.`);
+    }
+  }
+
+  /** Obtains a token and makes one read at the PSP. Never throws for a PSP that fails, or an account that cannot be used: that is the answer. */
   async check(id: string): Promise<ProviderAccountCheckView> {
-    let resolved: ResolvedAccount;
+    let acting: ActingAccount;
     try {
-      resolved = await this.resolve(id);
+      acting = await this.resolver.byId(id);
     } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.UPSTREAM_ERROR) return { ok: false, latency_ms: 0, detail: error.message };
+      if (error instanceof AccountUnusableError) return { ok: false, latency_ms: 0, detail: error.message };
       throw error;
     }
-    const { adapter, ref } = resolved;
-    const health = await adapter.check(ref);
+    const health = await acting.adapter.check(acting.account);
     return { ok: health.ok, latency_ms: health.latencyMs, detail: health.detail ?? null };
   }
 
-  /** Registers the account's webhook URL at the PSP; a PSP that refuses is 502 UPSTREAM_ERROR. */
+  /** Registers the account's webhook URL at the PSP; a PSP that refuses is 502 UPSTREAM_ERROR, with its code and text for the operator. */
   async registerWebhook(id: string): Promise<ProviderAccountWebhookView> {
-    const { adapter, ref, account } = await this.resolve(id);
+    const failure = { audience: 'admin', operation: 'call', accountId: id } as const;
+    let acting: ActingAccount;
+    try {
+      acting = await this.resolver.byId(id);
+    } catch (error) {
+      if (error instanceof AccountUnusableError) rethrowProviderFailure(error, { ...failure, provider: error.provider });
+      throw error;
+    }
+    const { adapter, account } = acting;
     if (!adapter.registerWebhook) {
       throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${adapter.name}" has no webhook registration: configure it at the provider.` });
     }
-    const url = this.webhookUrl(account);
     try {
-      await adapter.registerWebhook(ref, url);
+      await adapter.registerWebhook(account, acting.notificationUrl);
     } catch (error) {
-      if (error instanceof UpstreamError) throw upstreamToAppError(ErrorCode.UPSTREAM_ERROR, error, adapter.name);
-      throw error;
+      rethrowProviderFailure(error, { ...failure, provider: acting.provider });
     }
-    return { registered: true, webhook_url: url };
+    return { registered: true, webhook_url: acting.notificationUrl };
   }
 
-  /**
-   * The account as its adapter uses it: credentials opened and parsed. Unknown ids are NOT_FOUND.
-   * Credentials that were valid when stored can stop being usable (a certificate expires; the
-   * gateway runs with another SECRETS_KEY): that is 502 UPSTREAM_ERROR naming the account and the
-   * reason, never a 500, and the operator replaces the credentials.
-   */
-  async resolve(id: string): Promise<ResolvedAccount> {
-    return this.open(await this.find(id));
-  }
-
-  /** The account if it exists and is active (routing skips inactive ones); its credentials parsed. */
-  async resolveIfActive(id: string): Promise<ResolvedAccount | null> {
-    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
-    return account?.active ? this.open(account) : null;
-  }
-
-  /**
-   * The account a callback names, under the provider its URL names: anything else is 404, so a URL
-   * cannot borrow another provider's account. Inactive accounts still take callbacks: their
-   * payments keep being confirmed after routing stops choosing them.
-   */
-  async resolveForCallback(provider: string, id: string): Promise<ResolvedAccount> {
-    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
-    if (account?.provider !== provider) throw AppError.notFound('No such provider account.');
-    return this.open(account);
-  }
-
-  /** Opens and parses a loaded account's credentials (see resolve for what an unusable one answers). */
-  private open(account: ProviderAccount): ResolvedAccount {
-    const adapter = this.adapterFor(account.provider);
-    const settings: AccountSettings = { environment: account.environment, baseUrl: account.baseUrl, tokenUrl: account.tokenUrl, pixKey: account.pixKey };
-    const cached = this.parsedCredentials.get(account, this.clock.now());
-    if (cached !== undefined) return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials: cached } };
-    let credentials: unknown;
-    try {
-      credentials = adapter.parseCredentials(this.storedCredentials(account), settings);
-    } catch (error) {
-      const reason = error instanceof CredentialsError ? `${error.field} ${error.message}` : 'its stored credentials cannot be opened with this SECRETS_KEY';
-      throw new AppError(ErrorCode.UPSTREAM_ERROR, { message: `The provider account ${account.id} cannot be used: ${reason}. Replace its credentials.`, cause: error });
+  /** `base_url` / `token_url` as sent (undefined: unchanged, null: cleared) once checked, or 400 naming each refused field. */
+  private async checkedUrls(dto: { base_url?: string | null; token_url?: string | null }): Promise<{ base_url?: string | null; token_url?: string | null }> {
+    const checked: { base_url?: string | null; token_url?: string | null } = {};
+    const problems: FieldError[] = [];
+    for (const field of ['base_url', 'token_url'] as const) {
+      const value = dto[field];
+      if (value === undefined || value === null) {
+        checked[field] = value;
+        continue;
+      }
+      try {
+        await this.urlPolicy.checkProviderUrl(value);
+        // Stored as given: adapters join their paths onto it as the operator wrote it.
+        checked[field] = value;
+      } catch (error) {
+        if (!(error instanceof WebhookUrlRejectedError)) throw error;
+        problems.push({ field, message: `${field} ${error.message}` });
+      }
     }
-    this.parsedCredentials.set(account, credentials, this.clock.now(), adapter.summarizeCredentials(credentials).certificateExpiresAt);
-    return { account, adapter, ref: { id: account.id, provider: account.provider, ...settings, credentials } };
+    if (problems.length) throw AppError.validation(problems);
+    return checked;
   }
 
-  /** A resolved stored account as a target. */
-  target(resolved: ResolvedAccount): AccountTarget {
-    const { adapter, ref, account } = resolved;
-    return { adapter, ref, accountId: account.id, notificationUrl: this.webhookUrl(account), metricsLabel: account.id };
-  }
-
-  /** The provider's built-in account, or undefined when the provider is unknown here or has none. */
-  builtIn(provider: string): AccountTarget | undefined {
-    const builtIn = this.adapters.builtIn(provider);
-    if (!builtIn) return undefined;
-    return { ...builtIn, accountId: null, notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider}`, metricsLabel: provider };
-  }
-
-  /** What a payment was charged at: its stored account (active or not), else its provider's built-in account. */
-  async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<AccountTarget | undefined> {
-    return payment.providerAccountId === null ? this.builtIn(payment.provider) : this.target(await this.resolve(payment.providerAccountId));
-  }
-
-  /** Where the PSP must post this account's events. */
-  webhookUrl(account: Pick<ProviderAccount, 'id' | 'provider'>): string {
-    return `${this.config.publicBaseUrl}/webhooks/${account.provider}/${account.id}`;
+  /** Production refuses accounts on a PSP's homologation host unless ALLOW_HOMOLOGATION_ACCOUNTS; an inactive one may stay. */
+  private assertEnvironmentAllowed(environment: ProviderAccount['environment'], active: boolean): void {
+    if (active && !this.resolver.environmentAllowed(environment)) {
+      throw AppError.validation([
+        { field: 'environment', message: "environment sandbox (the PSP's homologation host) is refused in production unless ALLOW_HOMOLOGATION_ACCOUNTS=true" },
+      ]);
+    }
   }
 
   private async find(id: string): Promise<ProviderAccount> {
@@ -230,7 +213,7 @@ export class ProviderAccountsService {
       token_url: account.tokenUrl,
       pix_key: account.pixKey,
       active: account.active,
-      webhook_url: this.webhookUrl(account),
+      webhook_url: this.resolver.webhookUrl(account),
       credentials_summary: {
         client_id: summary.clientId ?? null,
         certificate_subject: summary.certificateSubject ?? null,
@@ -239,6 +222,16 @@ export class ProviderAccountsService {
       created_at: account.createdAt.toISOString(),
       updated_at: account.updatedAt.toISOString(),
     };
+  }
+}
+
+/** Whether two stored URLs name the same place (`https://h` and `https://h/` do). */
+function sameUrl(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
   }
 }
 

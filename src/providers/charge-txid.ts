@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { ProviderCapabilities } from './provider-adapter';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** The standard's longest txid: 35 of [a-zA-Z0-9]. */
+const TXID_LENGTH = 35;
+
+/**
+ * The txid of the charge a merchant creates with an Idempotency-Key through a stored account: the
+ * same three always give the same txid, so a retry (after a timeout, a crash, a lost answer, even a
+ * lost idempotency record) asks the PSP for the charge it already holds. 35 base62 characters of a
+ * SHA-256 over the three, each prefixed with its length so ("a", "bc") and ("ab", "c") do not meet.
+ */
+export function derivedTxid(merchantId: string, idempotencyKey: string, accountId: string): string {
+  const hash = createHash('sha256').update('pix-gateway/txid/v1');
+  for (const part of [merchantId, idempotencyKey, accountId]) hash.update(`\n${Buffer.byteLength(part)}:`).update(part);
+  let n = BigInt(`0x${hash.digest('hex')}`);
+  let out = '';
+  for (let i = 0; i < TXID_LENGTH; i++) {
+    out += BASE62[Number(n % 62n)];
+    n /= 62n;
+  }
+  return out;
+}
+
+export interface TxidInputs {
+  /** The idempotency claim's txid: random, kept with the claim for every retry. */
+  claimTxid: string;
+  merchantId: string;
+  idempotencyKey: string;
+  /** The stored account charged through; null for a provider's built-in account. */
+  accountId: string | null;
+}
+
+/**
+ * The txid a charge is created with, as the adapter's capabilities say. Where the gateway chooses it
+ * (`txid: 'gateway'`, the PSP's idempotency key) a stored account's is derived from what identifies
+ * the request; a built-in account keeps the claim's. Where the PSP chooses it, the claim's is only
+ * the gateway's reference.
+ */
+export function chargeTxid(capabilities: Pick<ProviderCapabilities, 'txid'>, inputs: TxidInputs): string {
+  switch (capabilities.txid) {
+    case 'gateway':
+      return inputs.accountId === null ? inputs.claimTxid : derivedTxid(inputs.merchantId, inputs.idempotencyKey, inputs.accountId);
+    case 'provider':
+      return inputs.claimTxid;
+  }
+}

@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { AppError } from '../../common/errors/app-error';
+import { hasIdShape } from '../../common/ids';
+import { AppConfig } from '../../config/app-config';
+import { type Account, type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from '../provider-adapter';
+import { ProviderAdapters } from '../provider-adapters';
+import { AccountUnusableError } from '../provider-errors';
+import { ParsedCredentialsCache } from './parsed-credentials-cache';
+import { ProviderAccount } from './provider-account.entity';
+import { MerchantProviderAccountRepository, ProviderAccountRepository } from './provider-account.repository';
+
+/**
+ * The account a call acts for (docs/providers.md, The account a call acts for): a stored provider
+ * account, or a provider's built-in account, with everything the core needs to call its adapter.
+ */
+export interface ActingAccount {
+  adapter: ProviderAdapter;
+  /** What the adapter receives: the account's settings and its credentials, opened and parsed. */
+  account: Account;
+  /** The stored account's id (a payment's provider_account_id); null for a provider's built-in account. */
+  accountId: string | null;
+  /** The provider that handles calls through this account (the envelope's `provider`, `payments.provider`). */
+  provider: string;
+  /** `sandbox` for a PSP's homologation host and for the built-in simulated PSP. */
+  environment: AccountEnvironment;
+  /** Where the PSP posts this account's events. */
+  notificationUrl: string;
+  /** The `account` label of provider-call metrics: the account's id, or the provider's name for its built-in account. */
+  metricsLabel: string;
+}
+
+/** Only the columns the resolver needs from a merchant. */
+export interface MerchantRouting {
+  id: string;
+  /** The merchant's own provider (its built-in account) when it lists no accounts; null for DEFAULT_PROVIDER. */
+  provider: string | null;
+}
+
+/**
+ * The one way the core finds the account a call acts for: a merchant's charge, a payment's reads,
+ * a callback, an operator's action. Credentials are opened here, once per version of the row.
+ */
+@Injectable()
+export class AccountResolver {
+  /** The last parse of each account's credentials, reused for the same version of the row while its certificate is valid. */
+  private readonly parsedCredentials = new ParsedCredentialsCache();
+
+  constructor(
+    private readonly accounts: ProviderAccountRepository,
+    private readonly accountLists: MerchantProviderAccountRepository,
+    private readonly adapters: ProviderAdapters,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Where a merchant's payments are charged: its first active provider account, else its provider's
+   * built-in account. Throws AccountUnusableError when that account cannot be charged through.
+   */
+  async forMerchant(merchant: MerchantRouting): Promise<ActingAccount> {
+    for (const accountId of await this.accountLists.listForMerchant(merchant.id)) {
+      const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
+      if (!account?.active) continue;
+      if (!this.environmentAllowed(account.environment)) {
+        throw new AccountUnusableError(
+          'homologation_in_production',
+          account.id,
+          account.provider,
+          `The provider account ${account.id} is on the PSP's homologation host (environment sandbox), which production refuses unless ALLOW_HOMOLOGATION_ACCOUNTS=true.`,
+        );
+      }
+      return this.open(account);
+    }
+    const provider = merchant.provider ?? this.config.defaultProvider;
+    const builtIn = this.builtIn(provider);
+    if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, provider, `The payment provider "${provider}" is not available on this gateway.`);
+    return builtIn;
+  }
+
+  /** What a payment was charged through, to read it back or act on it: its stored account (active or not), else its provider's built-in account. */
+  async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<ActingAccount> {
+    if (payment.providerAccountId === null) {
+      const builtIn = this.builtIn(payment.provider);
+      if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, payment.provider, `The payment provider "${payment.provider}" is not available on this gateway.`);
+      return builtIn;
+    }
+    const account = await this.accounts.findById(payment.providerAccountId);
+    if (!account)
+      throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
+    return this.open(account);
+  }
+
+  /**
+   * The account a callback names: with an id, an active stored account under the provider its URL
+   * names; without one, the provider's built-in account. Anything else is 404 before any PSP is
+   * asked, so an unknown or retired account costs no PSP read and a URL cannot borrow another
+   * provider's account.
+   */
+  async forCallback(provider: string, accountId?: string): Promise<ActingAccount> {
+    if (accountId === undefined) {
+      const builtIn = this.builtIn(provider);
+      if (!builtIn) throw AppError.notFound(`No provider named "${provider}".`);
+      return builtIn;
+    }
+    const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
+    if (account?.provider !== provider || !account.active) throw AppError.notFound('No such provider account.');
+    return this.open(account);
+  }
+
+  /** A stored account by id, active or not (the operator's check and webhook registration); unknown ids are NOT_FOUND. */
+  async byId(id: string): Promise<ActingAccount> {
+    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    if (!account) throw AppError.notFound('Provider account not found.');
+    return this.open(account);
+  }
+
+  /** Providers a merchant with no accounts can be charged through: those with a built-in account. */
+  builtInProviders(): string[] {
+    return this.adapters.builtInNames();
+  }
+
+  hasBuiltIn(provider: string): boolean {
+    return this.adapters.builtIn(provider) !== undefined;
+  }
+
+  /** Where the PSP must post this account's events. */
+  webhookUrl(account: Pick<ProviderAccount, 'id' | 'provider'>): string {
+    return `${this.config.publicBaseUrl}/webhooks/${account.provider}/${account.id}`;
+  }
+
+  /** Production refuses homologation hosts unless ALLOW_HOMOLOGATION_ACCOUNTS says otherwise. */
+  environmentAllowed(environment: AccountEnvironment): boolean {
+    return environment === 'production' || !this.config.isProduction || this.config.allowHomologationAccounts;
+  }
+
+  /** Forgets what was parsed for an account (it was deleted). */
+  forget(accountId: string): void {
+    this.parsedCredentials.delete(accountId);
+  }
+
+  private builtIn(provider: string): ActingAccount | undefined {
+    const builtIn = this.adapters.builtIn(provider);
+    if (!builtIn) return undefined;
+    return {
+      adapter: builtIn.adapter,
+      account: builtIn.ref,
+      accountId: null,
+      provider: builtIn.adapter.name,
+      environment: builtIn.ref.environment,
+      notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider}`,
+      metricsLabel: provider,
+    };
+  }
+
+  /**
+   * Opens and parses a stored account's credentials. Credentials that were valid when stored can stop
+   * being usable (a certificate expires; the gateway runs with another SECRETS_KEY): that is
+   * AccountUnusableError, which the API reports without the reason to anyone but the operator.
+   */
+  private open(row: ProviderAccount): ActingAccount {
+    const adapter = this.adapters.find(row.provider);
+    if (!adapter) throw new AccountUnusableError('provider_unavailable', row.id, row.provider, `The provider "${row.provider}" of account ${row.id} does not run on this gateway.`);
+    const settings: AccountSettings = { environment: row.environment, baseUrl: row.baseUrl, tokenUrl: row.tokenUrl, pixKey: row.pixKey };
+    let credentials = this.parsedCredentials.get(row, this.clock.now());
+    if (credentials === undefined) {
+      try {
+        credentials = adapter.parseCredentials(JSON.parse(this.secrets.open(row.credentialsEnc)) as unknown, settings);
+      } catch (error) {
+        const reason = error instanceof CredentialsError ? `${error.field} ${error.message}` : 'its stored credentials cannot be opened with this SECRETS_KEY';
+        throw new AccountUnusableError('credentials', row.id, row.provider, `The provider account ${row.id} cannot be used: ${reason}. Replace its credentials.`, { cause: error });
+      }
+      this.parsedCredentials.set(row, credentials, this.clock.now(), adapter.summarizeCredentials(credentials).certificateExpiresAt);
+    }
+    return {
+      adapter,
+      account: { id: row.id, provider: row.provider, ...settings, credentials },
+      accountId: row.id,
+      provider: row.provider,
+      environment: row.environment,
+      notificationUrl: this.webhookUrl(row),
+      metricsLabel: row.id,
+    };
+  }
+}

@@ -1,0 +1,136 @@
+import type { LoggerService } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { CredentialsError, ProviderFailureCode, UpstreamError, WebhookAuthError, WebhookParseError } from './provider-adapter';
+
+/** Why an account cannot be acted through, before any PSP is asked. */
+export type AccountUnusableReason =
+  /** Its stored credentials no longer parse (an expired certificate) or cannot be opened with this SECRETS_KEY. */
+  | 'credentials'
+  /** A homologation account in production without ALLOW_HOMOLOGATION_ACCOUNTS. */
+  | 'homologation_in_production'
+  /** Its provider does not run on this gateway (or has no built-in account). */
+  | 'provider_unavailable';
+
+/** An account the core cannot act through (see AccountUnusableReason); `message` is for operators, never for merchants or PSPs. */
+export class AccountUnusableError extends Error {
+  readonly code = ProviderFailureCode.ACCOUNT_UNUSABLE;
+  constructor(
+    readonly reason: AccountUnusableReason,
+    /** The stored account's id, null for a provider's built-in account. */
+    readonly accountId: string | null,
+    /** The provider that would have handled the call. */
+    readonly provider: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AccountUnusableError';
+  }
+}
+
+export type ProviderFailure = UpstreamError | CredentialsError | WebhookAuthError | WebhookParseError | AccountUnusableError;
+
+export function isProviderFailure(error: unknown): error is ProviderFailure {
+  return (
+    error instanceof UpstreamError ||
+    error instanceof CredentialsError ||
+    error instanceof WebhookAuthError ||
+    error instanceof WebhookParseError ||
+    error instanceof AccountUnusableError
+  );
+}
+
+/**
+ * Who reads the answer. `admin`: the operator (admin API), who may see the PSP's own code and
+ * text and why an account is unusable. `merchant` (`/v1`) and `caller` (anonymous `/webhooks`)
+ * get generic messages; the details go to the log instead.
+ */
+export type FailureAudience = 'admin' | 'merchant' | 'caller';
+
+export interface FailureContext {
+  audience: FailureAudience;
+  /** `create`: the failure of a payment creation (PAYMENT_CREATE_FAILED); anything else is UPSTREAM_ERROR. */
+  operation: 'create' | 'call';
+  /** The provider that handles the call (the account's). */
+  provider: string;
+  accountId?: string | null;
+  paymentId?: string;
+  /** Where the details go when the audience may not see them. */
+  logger?: Pick<LoggerService, 'warn'>;
+}
+
+function describeUpstream(error: UpstreamError, provider: string): string {
+  switch (error.kind) {
+    case 'timeout':
+      return `The payment provider "${provider}" did not answer in time.`;
+    case 'network':
+      return `The payment provider "${provider}" could not be reached.`;
+    case 'http':
+      return (error.upstreamStatus ?? 0) >= 500
+        ? `The payment provider "${provider}" failed (HTTP ${error.upstreamStatus}).`
+        : `The payment provider "${provider}" refused the request (HTTP ${error.upstreamStatus}).`;
+    case 'malformed':
+      return `The payment provider "${provider}" answered with a response the gateway could not understand.`;
+  }
+}
+
+/**
+ * The one place a provider failure becomes an API error (docs/api.md, Provider failures). An
+ * UpstreamError is 502 with `upstream_status` whenever the PSP answered; its own code and text reach
+ * only the admin API. Anything that is not a provider failure is the caller's to rethrow.
+ */
+export function providerFailureToAppError(failure: ProviderFailure, context: FailureContext): AppError {
+  const admin = context.audience === 'admin';
+  const failed = context.operation === 'create' ? ErrorCode.PAYMENT_CREATE_FAILED : ErrorCode.UPSTREAM_ERROR;
+  if (!admin) {
+    context.logger?.warn(
+      { err: failure, provider: context.provider, provider_account_id: context.accountId ?? null, payment_id: context.paymentId, reason: failure.code },
+      `Provider failure (${failure.code}) answered generically: ${failure.message}`,
+    );
+  }
+  switch (failure.code) {
+    case ProviderFailureCode.UPSTREAM: {
+      const details: Record<string, unknown> = {};
+      if (admin && failure.providerCode !== undefined) details.provider_code = failure.providerCode;
+      if (admin && failure.providerMessage !== undefined) details.provider_message = failure.providerMessage;
+      return new AppError(failed, {
+        message: describeUpstream(failure, context.provider),
+        upstreamStatus: failure.upstreamStatus,
+        details: Object.keys(details).length ? details : undefined,
+        cause: failure,
+      });
+    }
+    case ProviderFailureCode.CREDENTIALS:
+      return new AppError(failed, {
+        message: admin
+          ? `The provider account's credentials can no longer be used (${failure.field}): ${failure.message}`
+          : `The payment provider "${context.provider}" could not be used.`,
+        cause: failure,
+      });
+    case ProviderFailureCode.ACCOUNT_UNUSABLE:
+      return new AppError(failed, { message: admin ? failure.message : unusableForPublic(failure, context.provider), cause: failure });
+    case ProviderFailureCode.WEBHOOK_UNCONFIRMED:
+      return new AppError(ErrorCode.INVALID_SIGNATURE, { message: admin ? failure.message : undefined, cause: failure });
+    case ProviderFailureCode.WEBHOOK_MALFORMED:
+      // The adapter's words about the body's shape, not the PSP's: the poster needs them to fix its request.
+      return AppError.validation([{ field: failure.field ?? 'body', message: failure.message }], `The body is not a valid ${context.provider} callback.`);
+  }
+}
+
+/** What a merchant or an anonymous caller is told about an unusable account: the kind of problem, never the account or its secrets. */
+function unusableForPublic(failure: AccountUnusableError, provider: string): string {
+  switch (failure.reason) {
+    case 'homologation_in_production':
+      return `The provider account this merchant is routed to is on the "${provider}" homologation host, which this production gateway does not charge through.`;
+    case 'credentials':
+    case 'provider_unavailable':
+      return `The payment provider "${provider}" is not available.`;
+  }
+}
+
+/** Rethrows a provider failure as its API error, anything else as it is. */
+export function rethrowProviderFailure(error: unknown, context: FailureContext): never {
+  if (isProviderFailure(error)) throw providerFailureToAppError(error, context);
+  throw error;
+}
