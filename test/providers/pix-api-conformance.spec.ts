@@ -147,9 +147,13 @@ describeOnce('the pix-api adapter against PSPs that use the room the standard le
 
   it('a PSP whose token answer is written loosely (token_type "bearer", expires_in a string, no scope): the token is used', async () => {
     const setup = await use({ tokenAnswer: 'loose', tokenTtlSeconds: 600 });
-    await expect(setup.adapter.createCharge(setup.account, request(setup))).resolves.toMatchObject({ status: 'pending' });
-    await expect(setup.adapter.check(setup.account)).resolves.toMatchObject({ ok: true });
+    const charge = await setup.adapter.createCharge(setup.account, request(setup));
+    expect(charge).toMatchObject({ status: 'pending' });
+    await expect(setup.adapter.getCharge(setup.account, { txid: charge.txid, providerPaymentId: charge.providerPaymentId })).resolves.toMatchObject({ status: 'pending' });
     expect(setup.psp.tokenRequests).toBe(1);
+    // The check asks for a token of its own, always, and that loose one works too.
+    await expect(setup.adapter.check(setup.account)).resolves.toMatchObject({ ok: true });
+    expect(setup.psp.tokenRequests).toBe(2);
   });
 
   it('a PSP that validates with the CPF pattern as published ("/^\\d{11}$/"): the charge is made without devedor, and a CNPJ debtor is kept', async () => {
