@@ -123,6 +123,8 @@ export interface FailureSpec {
   delayMs?: number;
   /** How many requests it applies to (default 1). */
   times?: number;
+  /** Headers of the injected answer (`status`): a 429's `Retry-After`. */
+  headers?: Record<string, string>;
   /** Only requests whose path (with the base path, as sent) matches. */
   path?: RegExp | string;
 }
@@ -169,6 +171,10 @@ export interface PixApiPsp {
   readonly tokenRequests: number;
   /** TLS handshakes the server refused (no client certificate, an expired or untrusted one). */
   readonly tlsRefusals: number;
+  /** Requests received and not yet answered (nor abandoned by the client). */
+  readonly openRequests: number;
+  /** The most requests open at once since the start or the last reset(). */
+  readonly peakOpenRequests: number;
   /** Invalidates every token issued so far: the next API call with one gets 401. */
   expireTokens(): void;
   /** A payment of an ATIVA charge: CONCLUIDA, a new Pix, and (unless told not to) the callback. */
@@ -184,7 +190,7 @@ export interface PixApiPsp {
   ): Promise<{ refund: Json; callback?: CallbackResult }>;
   /** Queues a failure for the next matching request(s). */
   fail(spec: FailureSpec): void;
-  /** Forgets the queued failures. */
+  /** Forgets the queued failures, and the peak of open requests. */
   reset(): void;
   /** Returns the violations seen so far and forgets them. */
   takeViolations(): string[];
@@ -338,6 +344,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   let tokenGeneration = 0;
   let tokenRequests = 0;
   let tlsRefusals = 0;
+  let openRequests = 0;
+  let peakOpenRequests = 0;
   let nextLocationId = 1;
   let failures: FailureRule[] = [];
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -790,16 +798,13 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     }
     if (failure?.kind === 'status') {
       const status = failure.status ?? 503;
-      send(
-        req,
-        res,
-        problem(
-          status,
-          status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank',
-          `HTTP ${status}`,
-          'Falha injetada pelo teste.',
-        ),
+      const answer = problem(
+        status,
+        status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank',
+        `HTTP ${status}`,
+        'Falha injetada pelo teste.',
       );
+      send(req, res, { ...answer, headers: { ...answer.headers, ...failure.headers } });
       return;
     }
     if (failure?.kind === 'malformed') {
@@ -875,6 +880,9 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       rejectUnauthorized: true,
     },
     (req, res) => {
+      openRequests++;
+      peakOpenRequests = Math.max(peakOpenRequests, openRequests);
+      res.once('close', () => openRequests--);
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (chunk: Buffer) => {
@@ -972,6 +980,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     get tlsRefusals() {
       return tlsRefusals;
     },
+    get openRequests() {
+      return openRequests;
+    },
+    get peakOpenRequests() {
+      return peakOpenRequests;
+    },
     expireTokens() {
       tokenGeneration++;
     },
@@ -1017,6 +1031,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     },
     reset() {
       failures = [];
+      peakOpenRequests = openRequests;
     },
     takeViolations() {
       return violations.splice(0, violations.length);

@@ -4,6 +4,7 @@ import type { InboundWebhook, Account } from '../../src/providers/provider-adapt
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
@@ -31,7 +32,8 @@ interface Setup {
 async function start(options: PixApiPspOptions): Promise<Setup> {
   const psp = await startPixApiPsp(options);
   const receiver = await new WebhookReceiver().start();
-  const adapter = new PixApiAdapter(PIX_API, { timeoutMs: 8_000, checkTimeoutMs: 8_000 });
+  const transport = new HttpTransport();
+  const adapter = new PixApiAdapter(PIX_API, { timeoutMs: 8_000, checkTimeoutMs: 8_000, transport });
   const settings = { environment: 'sandbox' as const, baseUrl: psp.url, tokenUrl: psp.tokenUrl, pixKey: PIX_KEY };
   const credentials = adapter.parseCredentials(
     { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: pki.ca.cert },
@@ -45,6 +47,7 @@ async function start(options: PixApiPspOptions): Promise<Setup> {
     receiver,
     async close() {
       adapter.close();
+      transport.close();
       await receiver.close();
       await psp.close();
     },
@@ -147,9 +150,13 @@ describeOnce('the pix-api adapter against PSPs that use the room the standard le
 
   it('a PSP whose token answer is written loosely (token_type "bearer", expires_in a string, no scope): the token is used', async () => {
     const setup = await use({ tokenAnswer: 'loose', tokenTtlSeconds: 600 });
-    await expect(setup.adapter.createCharge(setup.account, request(setup))).resolves.toMatchObject({ status: 'pending' });
-    await expect(setup.adapter.check(setup.account)).resolves.toMatchObject({ ok: true });
+    const charge = await setup.adapter.createCharge(setup.account, request(setup));
+    expect(charge).toMatchObject({ status: 'pending' });
+    await expect(setup.adapter.getCharge(setup.account, { txid: charge.txid, providerPaymentId: charge.providerPaymentId })).resolves.toMatchObject({ status: 'pending' });
     expect(setup.psp.tokenRequests).toBe(1);
+    // The check asks for a token of its own, always, and that loose one works too.
+    await expect(setup.adapter.check(setup.account)).resolves.toMatchObject({ ok: true });
+    expect(setup.psp.tokenRequests).toBe(2);
   });
 
   it('a PSP that validates with the CPF pattern as published ("/^\\d{11}$/"): the charge is made without devedor, and a CNPJ debtor is kept', async () => {

@@ -9,6 +9,7 @@ import { SICREDI } from '../../src/providers/pix-api/banks/sicredi';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../fakes/certificates';
 import { describeOnce } from '../helpers/test-env';
@@ -100,7 +101,9 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     proxy = await startTokenDialectProxy(psp, pki, bank.profile.token, { id: CLIENT_ID, secret: bank.profile.clientSecret === 'required' ? CLIENT_SECRET : null });
   }
   const clock = new ShiftedClock();
-  const options = { clock, timeoutMs: TIMEOUT_MS, checkTimeoutMs: TIMEOUT_MS };
+  // The suite owns the transport, as the gateway does, and closes its kept-alive sockets at the end.
+  const transport = new HttpTransport();
+  const options = { clock, timeoutMs: TIMEOUT_MS, checkTimeoutMs: TIMEOUT_MS, transport };
   const adapter = new PixApiAdapter(bank.profile, options);
   const impatient = new PixApiAdapter(bank.profile, { ...options, timeoutMs: IMPATIENT_MS });
 
@@ -197,6 +200,7 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     async close() {
       adapter.close();
       impatient.close();
+      transport.close();
       await proxy?.close();
       await receiver.close();
       if (!stopped) await psp.close();

@@ -1,5 +1,5 @@
 import { FakeClock } from '../../../test/helpers/fake-clock';
-import { type AccessToken, earlyBy, TokenCache } from './token-cache';
+import { type AccessToken, earlyBy, TokenCache, tokenKey } from './token-cache';
 
 describe('TokenCache', () => {
   const clock = new FakeClock('2026-01-15T12:00:00Z');
@@ -69,5 +69,59 @@ describe('TokenCache', () => {
     await expect(cache.get('pa_2|v1', async () => issue('new2', 3600))).resolves.toMatchObject({ value: 't2' });
     cache.clear();
     await expect(cache.get('pa_2|v1', async () => issue('new2', 3600))).resolves.toMatchObject({ value: 'new2' });
+  });
+});
+
+describe('TokenCache: refusals and fresh tokens', () => {
+  const clock = new FakeClock('2026-01-15T12:00:00Z');
+  const issue = (value: string): AccessToken => ({ value, issuedAt: clock.now(), expiresAt: new Date(clock.now().getTime() + 3600_000) });
+  const refused = new Error('invalid_client');
+  const isRefusal = (error: unknown) => error === refused;
+
+  it('remembers a refusal for its window: the same error, without fetching', async () => {
+    const cache = new TokenCache({ now: () => clock.now(), isRefusal, refusalMs: 30_000 });
+    let fetches = 0;
+    const refuse = async (): Promise<AccessToken> => {
+      fetches++;
+      throw refused;
+    };
+    await expect(cache.get('k', refuse)).rejects.toBe(refused);
+    await expect(cache.get('k', refuse)).rejects.toBe(refused);
+    clock.advance(29_999);
+    await expect(cache.get('k', refuse)).rejects.toBe(refused);
+    expect(fetches).toBe(1);
+    clock.advance(1);
+    await expect(cache.get('k', async () => issue('t1'))).resolves.toMatchObject({ value: 't1' });
+  });
+
+  it('fresh() fetches whatever is cached or refused, and its token then serves get()', async () => {
+    const cache = new TokenCache({ now: () => clock.now(), isRefusal });
+    await cache.get('k', async () => issue('old'));
+    await expect(cache.fresh('k', async () => issue('new'))).resolves.toMatchObject({ value: 'new' });
+    await expect(cache.get('k', async () => issue('other'))).resolves.toMatchObject({ value: 'new' });
+    await expect(
+      cache.fresh('k', async () => {
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    await expect(cache.get('k', async () => issue('never'))).resolves.toMatchObject({ value: 'new' }); // the live token still serves
+  });
+});
+
+describe('tokenKey', () => {
+  const parts = ['pix-api', 'https://psp.example/v2', 'https://psp.example/oauth/token', 'client', 'the-secret', 'CERT', 'KEY', null];
+
+  it('differs when anything that defines the token differs, and keeps no part in clear', () => {
+    const key = tokenKey('pa_1', parts);
+    expect(key.startsWith('pa_1|')).toBe(true);
+    expect(key).not.toContain('the-secret');
+    expect(key).not.toContain('psp.example');
+    for (let i = 0; i < parts.length; i++) {
+      const changed = parts.map((part, j) => (j === i ? `${part ?? ''}x` : part));
+      expect(tokenKey('pa_1', changed)).not.toBe(key);
+    }
+    expect(tokenKey('pa_1', [...parts])).toBe(key);
+    // Parts are length-prefixed: moving a character from one to the next is another key.
+    expect(tokenKey('pa_1', ['ab', 'c'])).not.toBe(tokenKey('pa_1', ['a', 'bc']));
   });
 });

@@ -1,0 +1,22 @@
+import type { UpstreamError } from '../../provider-adapter';
+import { jsonOf, unexpectedAnswer } from '../../transport/answers';
+import type { OutboundAnswer } from '../../transport/transport';
+import type { PixApiProfile } from '../profile';
+import { type Cob, readCob } from '../wire';
+import { type ApiCall, labelOf, settle } from './api-call';
+
+/** `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
+export function cancelChargeCall(txid: string): ApiCall {
+  return { operation: 'cancel charge', method: 'PATCH', path: `/cob/${encodeURIComponent(txid)}`, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } };
+}
+
+export function parseCancelledCharge(profile: PixApiProfile, answer: OutboundAnswer): Cob | UpstreamError {
+  const label = labelOf(profile, 'cancel charge');
+  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
+}
+
+/** A cancel refused because the charge is no longer ATIVA (paid meanwhile, already removed): the charge as now held is the answer. */
+export function isConcluded(current: Cob | null): current is Cob {
+  return current !== null && current.status !== null && current.status !== 'ATIVA';
+}

@@ -1,0 +1,55 @@
+import type { UpstreamError } from '../../provider-adapter';
+import { jsonOf, unexpectedAnswer } from '../../transport/answers';
+import type { OutboundAnswer } from '../../transport/transport';
+import type { PixApiProfile } from '../profile';
+import { type Cob, type Devolucao, type Pix, readCob, readDevolucao, readPix } from '../wire';
+import { type ApiCall, labelOf, settle } from './api-call';
+
+/*
+ * Reads of the three things the Pix API holds: a charge (`GET /cob/{txid}`), a received Pix
+ * (`GET /pix/{e2eid}`) and a devolução (`GET /pix/{e2eid}/devolucao/{id}`). A 404 is "none" (null):
+ * the read-backs after a refusal and of a callback ask about things that may not exist.
+ */
+
+export function readCobCall(txid: string): ApiCall {
+  return { operation: 'read charge', method: 'GET', path: `/cob/${encodeURIComponent(txid)}` };
+}
+
+export function parseCob(profile: PixApiProfile, answer: OutboundAnswer): Cob | null | UpstreamError {
+  const label = labelOf(profile, 'read charge');
+  if (answer.status === 404) return null;
+  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
+}
+
+export function readPixCall(endToEndId: string): ApiCall {
+  return { operation: 'read pix', method: 'GET', path: `/pix/${encodeURIComponent(endToEndId)}` };
+}
+
+export function parsePix(profile: PixApiProfile, answer: OutboundAnswer): Pix | null | UpstreamError {
+  const label = labelOf(profile, 'read pix');
+  if (answer.status === 404) return null;
+  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  return settle(() => readPix(label, answer.status, jsonOf(answer)));
+}
+
+export function readDevolucaoCall(endToEndId: string, id: string): ApiCall {
+  return { operation: 'read refund', method: 'GET', path: `/pix/${encodeURIComponent(endToEndId)}/devolucao/${encodeURIComponent(id)}` };
+}
+
+export function parseDevolucao(profile: PixApiProfile, answer: OutboundAnswer): Devolucao | null | UpstreamError {
+  const label = labelOf(profile, 'read refund');
+  if (answer.status === 404) return null;
+  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  return settle(() => readDevolucao(label, answer.status, jsonOf(answer)));
+}
+
+/**
+ * The cheapest read every PSP has, for the health check: the charges of the last minute (`GET
+ * /cob?inicio=&fim=`, times without milliseconds, the only form Santander takes:
+ * https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas).
+ */
+export function listRecentChargesCall(now: Date): ApiCall {
+  const seconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return { operation: 'list charges', method: 'GET', path: '/cob', query: { inicio: seconds(new Date(now.getTime() - 60_000)), fim: seconds(now) } };
+}
