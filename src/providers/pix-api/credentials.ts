@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
-import type { MtlsMaterial } from '../http/mtls-agent';
+import type { MtlsMaterial } from '../transport/transport';
 import { type CredentialsSummary, CredentialsError } from '../provider-adapter';
 import type { PixApiProfile } from './profile';
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { centsToDecimalString } from '../../domain/money';
-import { mtlsFingerprint } from '../http/mtls-agent';
+import { mtlsFingerprint } from '../transport/agent-pool';
 import { httpFailure, jsonOf, problemOf, unexpectedAnswer } from '../transport/answers';
 import { HttpTransport } from '../transport/http-transport';
 import { type Channel, type HttpMethod, type OutboundAnswer as HttpsAnswer, OutboundTransport } from '../transport/transport';
