@@ -1,13 +1,18 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
+import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import { AgentPool, type AgentPoolOptions } from './agent-pool';
 import { codeOf, ExchangeCancelled, exchangeFailure, ExchangeTimeout, ResponseTooLarge, UndecodableBody } from './failures';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from './transport';
 
+/** The part of an axios instance used; structural, since @nestjs/axios may see axios's ESM typings and this file its CommonJS ones. */
+export interface AxiosClient {
+  request(config: AxiosRequestConfig): Promise<unknown>;
+}
+
 export interface HttpTransportOptions extends AgentPoolOptions {
   /** The client to send with: `HttpService.axiosRef` in the application; a new axios instance by default. */
-  axios?: Pick<AxiosInstance, 'request'>;
+  axios?: AxiosClient;
   /** Largest body read when a request names none (default 1 MiB). */
   maxResponseBytes?: number;
 }
@@ -39,7 +44,7 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
  */
 export class HttpTransport extends OutboundTransport {
   private readonly agents: AgentPool;
-  private readonly axios: Pick<AxiosInstance, 'request'>;
+  private readonly axios: AxiosClient;
   private readonly maxResponseBytes: number;
 
   constructor(options: HttpTransportOptions = {}) {
@@ -94,9 +99,9 @@ export class HttpTransport extends OutboundTransport {
     this.agents.destroy();
   }
 
-  private exchangeOnce(request: OutboundRequest, signal: AbortSignal): Promise<AxiosResponse<Readable>> {
+  private async exchangeOnce(request: OutboundRequest, signal: AbortSignal): Promise<AxiosResponse<Readable>> {
     const agent = this.agents.agentFor(request.channel, request.url.protocol);
-    return this.axios.request<Readable>({
+    return (await this.axios.request({
       method: request.method,
       url: request.url.href,
       headers: { ...DEFAULT_HEADERS, ...request.headers },
@@ -117,7 +122,7 @@ export class HttpTransport extends OutboundTransport {
       maxContentLength: -1,
       maxBodyLength: -1,
       timeout: 0,
-    });
+    })) as AxiosResponse<Readable>;
   }
 }
 
