@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
+import { TransportModule } from '../providers/transport/transport.module';
 import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
@@ -15,10 +16,11 @@ import { WebhookDeliveryRepository } from './webhook-delivery.repository';
  * Forwards to merchants: the worker that sends queued deliveries, and the admin's list and
  * redeliver. The webhooks module imports it for DELIVERY_NUDGE: intake injects the nudge
  * optionally, so without that import it would silently fall back to polling. It also gives
- * /metrics its delivery backlog, so the metrics module reads no feature's table.
+ * /metrics its delivery backlog, so the metrics module reads no feature's table. Forwards go out
+ * through the gateway's one OutboundTransport (TransportModule).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule],
+  imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule, TransportModule],
   controllers: [AdminDeliveriesController],
   providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
   exports: [DELIVERY_NUDGE, WebhookDeliveryRepository, WebhookDeliveryAttemptRepository],

@@ -7,9 +7,10 @@ import { within } from '../common/timeout';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
+import { OutboundTransport } from '../providers/transport/transport';
 import type { DeliveryNudge } from '../webhooks/delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
-import { AttemptTimeout, describeNetworkError, MerchantHttpClient } from './merchant-http';
+import { AttemptTimeout, describeNetworkError, postToMerchant } from './merchant-http';
 import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
 import { ClaimedDelivery, RecordedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookSigner } from './webhook-signer';
@@ -42,7 +43,6 @@ interface QueuedRecord {
 @Injectable()
 export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
-  private readonly http = new MerchantHttpClient();
   private readonly policy: RetryPolicy;
   /** The poll, with the lifecycle every background job shares; a nudge claims at once in between. */
   private readonly poll: PeriodicJob;
@@ -65,6 +65,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     private readonly urlPolicy: WebhookUrlPolicy,
     private readonly secrets: SecretBox,
     private readonly metrics: GatewayMetrics,
+    // The gateway's one transport; its owner (ProvidersModule) closes it after shutdown.
+    private readonly transport: OutboundTransport,
   ) {
     this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
     this.poll = new PeriodicJob({ name: 'Delivery poll', intervalMs: config.deliveryPollMs, logger: this.logger, run: () => this.nudge(), runAtStart: true });
@@ -96,7 +98,6 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       this.logger.warn({ in_flight: this.inFlight.size }, `${this.inFlight.size} delivery attempt(s) still in flight at shutdown; they are retried when their lease lapses`);
       this.abandoned = true;
     }
-    this.http.close();
   }
 
   /** Look for due deliveries now. Returns at once and never throws (intake calls it after committing). */
@@ -221,7 +222,15 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       const reason = error instanceof WebhookUrlRejectedError ? `webhook URL refused: ${error.message}` : `DNS: ${describeNetworkError(error)}`;
       return { statusCode: null, latencyMs: null, error: reason };
     }
-    const answer = await this.http.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(body, 'utf8'), timeoutMs: this.config.deliveryTimeoutMs, deadline });
+    const answer = await postToMerchant(this.transport, {
+      url: target.url,
+      lookup: target.lookup,
+      headers,
+      body: Buffer.from(body, 'utf8'),
+      timeoutMs: this.config.deliveryTimeoutMs,
+      deadline,
+      maxSockets: this.config.deliveryConcurrency,
+    });
     const location = answer.headers.location;
     return { statusCode: answer.statusCode, latencyMs: answer.latencyMs, error: answer.error, retryAfter: answer.headers['retry-after'], location };
   }

@@ -1,13 +1,14 @@
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { LookupFunction } from '../common/net/webhook-url-policy';
+import { UpstreamError } from '../providers/provider-adapter';
+import type { OutboundTransport } from '../providers/transport/transport';
 
 /** What the merchant's endpoint answered, or why it did not. */
 export interface MerchantAnswer {
   /** The HTTP status, or null when no response arrived (timeout, refused, reset…). */
   statusCode: number | null;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   /** Why the attempt failed before a response, else null. */
   error: string | null;
   /** From sending the request to the response headers (or to the failure). */
@@ -19,21 +20,21 @@ export interface MerchantRequest {
   /** The pinned lookup from the URL policy: the socket goes to the address that was checked. */
   lookup: LookupFunction;
   headers: Record<string, string>;
+  /** Exactly the bytes signed. */
   body: Buffer;
   /** The attempt's whole budget, for the error text. */
   timeoutMs: number;
   /** `performance.now()` by which the response headers must have arrived (the budget may have started before, e.g. with DNS). */
   deadline: number;
+  /** Sockets per merchant host (the worker's concurrency bounds it anyway). */
+  maxSockets?: number;
 }
+
+/** The pool every forward to a merchant travels on: plain agents, no client certificate. */
+export const MERCHANT_WEBHOOKS_CHANNEL = 'merchant-webhooks';
 
 /** A merchant's answer body is not needed; reading more than this only costs memory. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-
-/**
- * Idle keep-alive sockets are dropped after this long. It is under the 5 s idle timeout of Node's
- * own HTTP server (a common merchant stack), so a reused socket is rarely one the server is closing.
- */
-const IDLE_SOCKET_MS = 4_000;
 
 export class AttemptTimeout extends Error {
   constructor(ms: number) {
@@ -42,71 +43,46 @@ export class AttemptTimeout extends Error {
 }
 
 /**
- * POSTs forwards to merchants over Node's own HTTP client, which follows no redirects and reads no
- * proxy settings from the environment (a proxy would connect to an address we never checked).
- * Keep-alive agents reuse connections to busy merchants; the deadline covers connecting, sending
- * and waiting for the response headers.
+ * POSTs one forward through the gateway's transport, which follows no redirects and reads no proxy
+ * settings (a proxy would connect to an address nobody checked). The answer is the status and
+ * headers; the body is drained up to 64 KiB and never read. Never throws: no answer becomes the
+ * attempt's error text.
  */
-export class MerchantHttpClient {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
-    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
-  };
-
-  async post(request: MerchantRequest): Promise<MerchantAnswer> {
-    const first = await this.once(request);
-    // A kept-alive socket the merchant closed while it sat idle fails at once with a reset, before
-    // the request could have been read: that is our connection's fault, so try a fresh one.
-    if (first.staleSocket && performance.now() < request.deadline) return (await this.once(request)).answer;
-    return first.answer;
-  }
-
-  close(): void {
-    this.agents['http:'].destroy();
-    this.agents['https:'].destroy();
-  }
-
-  private once(request: MerchantRequest): Promise<{ answer: MerchantAnswer; staleSocket: boolean }> {
-    const { url } = request;
-    const transport = url.protocol === 'https:' ? https : http;
-    const agent = url.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
-    const started = performance.now();
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (answer: Omit<MerchantAnswer, 'latencyMs'>, staleSocket = false) => {
-        if (settled) return;
-        settled = true;
-        resolve({ answer: { ...answer, latencyMs: Math.round(performance.now() - started) }, staleSocket });
-      };
-      const req = transport.request(url, {
-        method: 'POST',
-        agent,
-        lookup: request.lookup,
-        headers: { ...request.headers, 'content-length': String(request.body.length) },
-      });
-      const timeoutMs = Math.max(1, Math.round(request.deadline - performance.now()));
-      const timer = setTimeout(() => req.destroy(new AttemptTimeout(request.timeoutMs)), timeoutMs);
-      req.on('response', (res) => {
-        settle({ statusCode: res.statusCode ?? null, headers: res.headers, error: null });
-        // Drain the body so the socket can be reused, within the same deadline and size cap.
-        let received = 0;
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        res.on('error', () => undefined);
-        res.on('close', () => clearTimeout(timer));
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        settle({ statusCode: null, headers: {}, error: describeNetworkError(error) }, req.reusedSocket && error.code === 'ECONNRESET');
-      });
-      req.end(request.body);
+export async function postToMerchant(transport: OutboundTransport, request: MerchantRequest): Promise<MerchantAnswer> {
+  const started = performance.now();
+  try {
+    const answer = await transport.send({
+      label: 'Merchant webhook',
+      method: 'POST',
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+      channel: { key: MERCHANT_WEBHOOKS_CHANNEL, lookup: request.lookup, maxSockets: request.maxSockets },
+      timeoutMs: Math.max(1, Math.round(request.deadline - performance.now())),
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      discardBody: true,
     });
+    return { statusCode: answer.status, headers: answer.headers, error: null, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { statusCode: null, headers: {}, error: attemptError(error, request.timeoutMs), latencyMs: Math.round(performance.now() - started) };
   }
 }
 
-/** A one-line reason for the attempt log: `timeout after 10000 ms`, `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`. */
+/**
+ * The one-line reason an attempt got no answer, for the attempt log: `timeout after 10000 ms` (the
+ * attempt's whole budget), else the failure's code and words (`ECONNREFUSED: connect ECONNREFUSED
+ * 127.0.0.1:9`, `DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate`).
+ */
+export function attemptError(error: unknown, timeoutMs: number): string {
+  if (error instanceof AttemptTimeout) return error.message;
+  if (error instanceof UpstreamError) {
+    if (error.kind === 'timeout') return new AttemptTimeout(timeoutMs).message;
+    return error.cause instanceof Error ? error.cause.message : error.message;
+  }
+  return describeNetworkError(error);
+}
+
+/** A one-line reason for an error that is not the transport's (a DNS failure in the URL policy). */
 export function describeNetworkError(error: unknown): string {
   if (error instanceof AttemptTimeout) return error.message;
   const err = error as NodeJS.ErrnoException;

@@ -1,4 +1,3 @@
-import type { HttpService } from '@nestjs/axios';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../common/clock';
@@ -15,7 +14,8 @@ export const PROVIDER_ROUTES = Symbol('PROVIDER_ROUTES');
 export interface ProviderContext {
   config: AppConfig;
   clock: Clock;
-  http: HttpService;
+  /** The gateway's one outbound HTTP client (every provider's calls go through it). */
+  transport: OutboundTransport;
 }
 
 /** What one provider folder contributes: its adapters and any routes it serves (docs/architecture.md, Providers). */

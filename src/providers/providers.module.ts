@@ -1,4 +1,3 @@
-import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
@@ -14,8 +13,8 @@ import {
 } from './provider-adapters';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { sandboxProvider } from './sandbox/sandbox.registration';
-import { HttpTransport } from './transport/http-transport';
 import { OutboundTransport } from './transport/transport';
+import { TransportModule } from './transport/transport.module';
 
 const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
 
@@ -26,14 +25,13 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
  * providers (payments, webhooks, reconciliation, merchants).
  */
 @Module({
-  imports: [HttpModule],
+  imports: [TransportModule],
   providers: [
-    { provide: OutboundTransport, useFactory: (): OutboundTransport => new HttpTransport() },
     {
       provide: PROVIDER_REGISTRATIONS,
-      inject: [AppConfig, Clock, HttpService, OutboundTransport],
-      useFactory: (config: AppConfig, clock: Clock, http: HttpService, transport: OutboundTransport): ProviderRegistration[] => {
-        const context: ProviderContext = { config, clock, http };
+      inject: [AppConfig, Clock, OutboundTransport],
+      useFactory: (config: AppConfig, clock: Clock, transport: OutboundTransport): ProviderRegistration[] => {
+        const context: ProviderContext = { config, clock, transport };
         return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, sandboxProvider(context)];
       },
     },
@@ -42,6 +40,6 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
     ProviderAdapters,
     ProviderRouteMounts,
   ],
-  exports: [ProviderAdapters, ProviderRouteMounts, HttpModule, OutboundTransport],
+  exports: [ProviderAdapters, ProviderRouteMounts, TransportModule],
 })
 export class ProvidersModule {}

@@ -54,4 +54,12 @@ describe('a sandbox provider account', () => {
     const webhook = await call('POST', `/provider-accounts/${account.id}/webhook`);
     expect(webhook).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } });
   });
+
+  it("refuses a base_url of the account's own: the gateway's sandbox API token goes nowhere else", async () => {
+    const elsewhere = await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', base_url: 'https://93.184.215.14/sandbox', credentials: {} });
+    expect(elsewhere).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'base_url' })] } } },
+    });
+  });
 });

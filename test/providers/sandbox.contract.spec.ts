@@ -1,9 +1,9 @@
-import { HttpService } from '@nestjs/axios';
 import { Secret } from '../../src/config/app-config';
 import type { InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
 import { SandboxAdapter, type SandboxCredentials } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { chargeRequest } from '../helpers/factories';
 import { describeOnce } from '../helpers/test-env';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioSetup } from './adapter-scenarios';
@@ -39,8 +39,9 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
   const auth = { authorization: `Bearer ${sandbox.apiToken}` };
   // The adapter is given the sandbox's token as SANDBOX_API_TOKEN would give it.
   const settings: SandboxSettings = { enabled: false, baseUrl: sandbox.url, apiToken: new Secret(sandbox.apiToken) };
-  const adapter = new SandboxAdapter(new HttpService(), settings, { isProduction: false, timeoutMs: TIMEOUT_MS });
-  const impatient = new SandboxAdapter(new HttpService(), settings, { isProduction: false, timeoutMs: IMPATIENT_MS });
+  const transport = new HttpTransport();
+  const adapter = new SandboxAdapter(transport, settings, { isProduction: false, timeoutMs: TIMEOUT_MS });
+  const impatient = new SandboxAdapter(transport, settings, { isProduction: false, timeoutMs: IMPATIENT_MS });
   const builtIn = adapter.builtInAccount();
   const account = { ...builtIn, id: 'pa_sandbox_contract', credentials: adapter.parseCredentials(webhookSecret ? { webhook_secret: webhookSecret } : {}, builtIn) };
   const control = async (method: string, path: string, body?: unknown) => {
@@ -78,7 +79,9 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
         return { ...callback, rawBody: Buffer.from(JSON.stringify(body)) };
       },
       chargeCount: async () => ((await control('GET', '/_control/charges')) as unknown[]).length,
-      fail: async (failure) => void (await control('POST', '/_control/failures', { mode: FAILURE_MODES[failure], operation: 'any', count: 1 })),
+      // A reset of a kept-alive socket is sent once more on a fresh one (the transport's stale-socket
+      // retry, as for every PSP), so being down takes two.
+      fail: async (failure) => void (await control('POST', '/_control/failures', { mode: FAILURE_MODES[failure], operation: 'any', count: failure === 'down' ? 2 : 1 })),
       reset: async () => void (stopped ? undefined : await control('DELETE', '/_control/failures')),
       async stop() {
         stopped = true;
@@ -88,8 +91,7 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
       assertNoViolations: () => undefined,
     },
     async close() {
-      adapter.close();
-      impatient.close();
+      transport.close();
       await receiver.close();
       if (!stopped) await sandbox.close();
     },

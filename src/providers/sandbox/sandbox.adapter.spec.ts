@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { HttpService } from '@nestjs/axios';
-import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../domain/payment-status';
@@ -8,32 +6,40 @@ import { type CreateChargeRequest, CredentialsError, type InboundWebhook, Upstre
 import { SANDBOX_STATUSES, type SandboxChargeStatus } from './sandbox-api';
 import { parseSandboxEvent, SandboxAdapter, sandboxStatusToPaymentStatus } from './sandbox.adapter';
 import { loadSandboxSettings } from './sandbox-settings';
+import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../transport/transport';
 
 const BASE_URL = 'http://sandbox.test/sandbox';
 const SECRET = 'whsec_adapter_unit';
 
 type Answer = { status: number; body?: unknown } | Error;
 
-/** An adapter whose HTTP exchanges are answered by `answer` (no sockets: the provider contract suite in test/providers covers real HTTP). */
-function adapterAnswering(answer: (config: InternalAxiosRequestConfig) => Answer, env: Record<string, string> = {}) {
-  const seen: InternalAxiosRequestConfig[] = [];
-  const instance = axios.create({
-    adapter: async (config) => {
-      seen.push(config);
-      const result = answer(config);
-      if (result instanceof Error) throw result;
-      const data = typeof result.body === 'string' || result.body === undefined ? result.body : JSON.stringify(result.body);
-      return { data, status: result.status, statusText: '', headers: {}, config, request: {} } as AxiosResponse;
-    },
-  });
-  const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env }, { persistGenerated: false });
-  // @nestjs/axios and this file may see axios's ESM and CJS typings; the instance is the same at runtime.
-  const adapter = adapterFor(config, new HttpService(instance as never));
-  return { adapter, account: adapter.builtInAccount(), seen };
+/** A transport whose exchanges are answered by `answer` (no sockets: the transport's own spec and the provider contract suite in test/providers cover real HTTP). */
+class AnsweringTransport extends OutboundTransport {
+  readonly seen: OutboundRequest[] = [];
+  constructor(private readonly answer: (request: OutboundRequest) => Answer) {
+    super();
+  }
+  send(request: OutboundRequest): Promise<OutboundAnswer> {
+    this.seen.push(request);
+    const result = this.answer(request);
+    if (result instanceof Error) return Promise.reject(result);
+    const text = typeof result.body === 'string' ? result.body : result.body === undefined ? '' : JSON.stringify(result.body);
+    return Promise.resolve({ status: result.status, headers: {}, text });
+  }
+  close(): void {
+    this.seen.length = 0;
+  }
 }
 
-function adapterFor(config: AppConfig, http = new HttpService()): SandboxAdapter {
-  return new SandboxAdapter(http, loadSandboxSettings(config), { isProduction: config.isProduction, timeoutMs: config.upstreamTimeoutMs });
+function adapterAnswering(answer: (request: OutboundRequest) => Answer, env: Record<string, string> = {}) {
+  const transport = new AnsweringTransport(answer);
+  const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SANDBOX_BASE_URL: BASE_URL, UPSTREAM_TIMEOUT_MS: '2500', ...env }, { persistGenerated: false });
+  const adapter = adapterFor(config, transport);
+  return { adapter, account: adapter.builtInAccount(), seen: transport.seen };
+}
+
+function adapterFor(config: AppConfig, transport: OutboundTransport = new AnsweringTransport(() => new Error('no call expected'))): SandboxAdapter {
+  return new SandboxAdapter(transport, loadSandboxSettings(config), { isProduction: config.isProduction, timeoutMs: config.upstreamTimeoutMs });
 }
 
 const request: CreateChargeRequest = {
@@ -65,7 +71,7 @@ const wireCharge = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const axiosError = (code: string, message = code) => new AxiosError(message, code, { headers: {}, data: JSON.stringify(request) } as InternalAxiosRequestConfig);
+const noAnswer = (kind: 'timeout' | 'network', code: string) => new UpstreamError({ kind, message: `Sandbox create: ${code}`, cause: new Error(code) });
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   const error = await promise.then(
@@ -105,14 +111,15 @@ describe('SandboxAdapter', () => {
   });
 
   describe('requests', () => {
-    it('creates with the txid as Idempotency-Key, a two-place amount, the configured timeout and a kept-alive agent', async () => {
+    it('creates with the txid as Idempotency-Key, a two-place amount, the configured timeout, on one channel', async () => {
       const { adapter, account, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }));
       await adapter.createCharge(account, request);
       await adapter.createCharge(account, request);
       const [first, second] = seen;
-      expect(first).toMatchObject({ method: 'post', url: `${BASE_URL}/charges`, timeout: 2500, maxRedirects: 0 });
-      expect(first!.headers['idempotency-key']).toBe(request.txid);
-      expect(JSON.parse(first!.data as string)).toEqual({
+      expect(first).toMatchObject({ method: 'POST', timeoutMs: 2500, channel: { key: 'sandbox' } });
+      expect(first!.url.href).toBe(`${BASE_URL}/charges`);
+      expect(first!.headers!['idempotency-key']).toBe(request.txid);
+      expect(JSON.parse(first!.body as string)).toEqual({
         txid: request.txid,
         amount: '10.50',
         currency: 'BRL',
@@ -122,15 +129,14 @@ describe('SandboxAdapter', () => {
         expiresIn: 3600,
         notificationUrl: request.notificationUrl,
       });
-      expect((first!.httpAgent as { keepAlive: boolean }).keepAlive).toBe(true);
-      expect(second!.httpAgent).toBe(first!.httpAgent);
+      expect(second!.channel).toEqual(first!.channel);
     });
 
     it('reads by sandbox id, or by txid when there is none yet', async () => {
       const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: wireCharge() }));
       await adapter.getCharge(account, { providerPaymentId: 'sbx_1', txid: request.txid });
       await adapter.getCharge(account, { providerPaymentId: null, txid: request.txid });
-      expect(seen.map((config) => `${config.method} ${config.url}`)).toEqual([`get ${BASE_URL}/charges/sbx_1`, `get ${BASE_URL}/charges/${request.txid}`]);
+      expect(seen.map((sent) => `${sent.method} ${sent.url.href}`)).toEqual([`GET ${BASE_URL}/charges/sbx_1`, `GET ${BASE_URL}/charges/${request.txid}`]);
     });
 
     it('presents its API token on every call, as a real PSP client presents its key', async () => {
@@ -138,14 +144,14 @@ describe('SandboxAdapter', () => {
       await adapter.createCharge(account, request);
       await adapter.getCharge(account, { providerPaymentId: 'sbx_1', txid: request.txid });
       await adapter.check(account);
-      expect(seen.map((config) => config.headers.authorization)).toEqual(Array(3).fill('Bearer sandbox-api-token-0123456789'));
+      expect(seen.map((sent) => sent.headers!.authorization)).toEqual(Array(3).fill('Bearer sandbox-api-token-0123456789'));
     });
 
     it('without SANDBOX_API_TOKEN presents one derived from SECRETS_KEY: the same for every process, different per key', async () => {
       const tokenFor = async (key: string) => {
         const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }), { SECRETS_KEY: key });
         await adapter.check(account);
-        return seen[0]!.headers.authorization as string;
+        return seen[0]!.headers!.authorization!;
       };
       const a = await tokenFor('a'.repeat(64));
       expect(a).toMatch(/^Bearer sbx_[A-Za-z0-9_-]{43}$/);
@@ -162,37 +168,14 @@ describe('SandboxAdapter', () => {
 
   describe('failure mapping', () => {
     it.each([
-      ['ETIMEDOUT', 'timeout'],
-      ['ECONNABORTED', 'timeout'],
-      ['ECONNREFUSED', 'network'],
-      ['ECONNRESET', 'network'],
-      ['ENOTFOUND', 'network'],
-      ['EPIPE', 'network'],
-    ])('a transport error %s is %s, with no upstream status', async (code, kind) => {
-      const { adapter, account } = adapterAnswering(() => axiosError(code));
+      ['timeout', 'ETIMEDOUT'],
+      ['network', 'ECONNREFUSED'],
+    ] as const)("no answer is the transport's UpstreamError (%s) as it is", async (kind, code) => {
+      const thrown = noAnswer(kind, code);
+      const { adapter, account } = adapterAnswering(() => thrown);
       const error = await failure(adapter.createCharge(account, request));
-      expect(error).toMatchObject({ kind, upstreamStatus: undefined });
+      expect(error).toBe(thrown);
       expect(error.ambiguous).toBe(true);
-    });
-
-    it('a response cut off mid-way is a network failure; one over the size limit is malformed', async () => {
-      const cut = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'stream has been aborted'));
-      await expect(failure(cut.adapter.getCharge(cut.account, { providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'network' });
-      const big = adapterAnswering(() => axiosError('ERR_BAD_RESPONSE', 'maxContentLength size of 262144 exceeded'));
-      await expect(failure(big.adapter.getCharge(big.account, { providerPaymentId: 'sbx_1', txid: request.txid }))).resolves.toMatchObject({ kind: 'malformed' });
-    });
-
-    it('an error that is not axios’s is still an UpstreamError', async () => {
-      const { adapter, account } = adapterAnswering(() => new TypeError('Invalid URL'));
-      await expect(failure(adapter.createCharge(account, request))).resolves.toMatchObject({ kind: 'network' });
-    });
-
-    it('never lets the axios error (which holds the payer’s data) out, not even as the cause', async () => {
-      const { adapter, account } = adapterAnswering(() => axiosError('ECONNRESET', 'socket hang up'));
-      const error = await failure(adapter.createCharge(account, request));
-      expect(error.cause).not.toBeInstanceOf(AxiosError);
-      expect(JSON.stringify({ ...error, cause: String(error.cause), message: error.message })).not.toContain('12345678909');
-      expect(String(error.cause)).toContain('ECONNRESET');
     });
 
     it.each([
@@ -241,13 +224,13 @@ describe('SandboxAdapter', () => {
     it('is ok when the sandbox answers {status:"ok"}', async () => {
       const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }));
       await expect(adapter.check(account)).resolves.toMatchObject({ ok: true, latencyMs: expect.any(Number) });
-      expect(seen[0]).toMatchObject({ method: 'get', url: `${BASE_URL}/health` });
+      expect(`${seen[0]!.method} ${seen[0]!.url.href}`).toBe(`GET ${BASE_URL}/health`);
     });
 
     it.each([
       ['an error status', { status: 503, body: { status: 'ok' } }, 'HTTP 503'],
       ['an unexpected body', { status: 200, body: 'fine' }, 'unexpected health body'],
-      ['no answer', axiosError('ECONNREFUSED') as Answer, 'ECONNREFUSED'],
+      ['no answer', noAnswer('network', 'ECONNREFUSED') as Answer, 'ECONNREFUSED'],
     ])('is not ok on %s, and does not throw', async (_label, answer, detail) => {
       const { adapter, account } = adapterAnswering(() => answer);
       const health = await adapter.check(account);
@@ -331,15 +314,37 @@ describe('SandboxAdapter', () => {
     it('requires a webhook secret in production, where only signed events may move a payment', () => {
       const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:' }, { persistGenerated: false });
       const production = adapterFor(new AppConfig({ ...config, nodeEnv: 'production', isProduction: true }));
-      expect(() => production.parseCredentials({}, account)).toThrow(expect.objectContaining({ field: 'credentials.webhook_secret' }) as CredentialsError);
+      expect(() => production.parseCredentials({}, { ...account, baseUrl: null })).toThrow(expect.objectContaining({ field: 'credentials.webhook_secret' }) as CredentialsError);
     });
 
     it("asks the simulated PSP to sign a stored account's charges with its secret, and the built-in account's with the PSP's own", async () => {
       const stored = { ...account, id: 'pa_1', credentials: adapter.parseCredentials({ webhook_secret: 'account-secret-0123456789' }, account) };
       await adapter.createCharge(stored, request);
       await adapter.createCharge(account, request);
-      expect(JSON.parse(seen[0]!.data as string)).toMatchObject({ webhookSecret: 'account-secret-0123456789' });
-      expect(JSON.parse(seen[1]!.data as string)).not.toHaveProperty('webhookSecret');
+      expect(JSON.parse(seen[0]!.body as string)).toMatchObject({ webhookSecret: 'account-secret-0123456789' });
+      expect(JSON.parse(seen[1]!.body as string)).not.toHaveProperty('webhookSecret');
+    });
+  });
+
+  describe("the gateway's sandbox API token", () => {
+    const token = 'sandbox-api-token-0123456789';
+
+    it("refuses an account whose base_url is not the gateway's simulated PSP", () => {
+      const { adapter, account } = adapterAnswering(() => ({ status: 201, body: wireCharge() }), { SANDBOX_API_TOKEN: token });
+      expect(() => adapter.parseCredentials({}, { ...account, baseUrl: 'https://psp.attacker.example/sandbox' })).toThrow(
+        expect.objectContaining({ name: 'CredentialsError', field: 'base_url' }) as CredentialsError,
+      );
+      expect(adapter.parseCredentials({}, { ...account, baseUrl: null }).webhookSecret).toBeNull();
+      expect(adapter.parseCredentials({}, { ...account, baseUrl: `${BASE_URL}/` }).webhookSecret).toBeNull();
+    });
+
+    it("goes only to the gateway's simulated PSP, even for an account that carries another base URL", async () => {
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 201, body: wireCharge() }), { SANDBOX_API_TOKEN: token });
+      const elsewhere = { ...account, id: 'pa_elsewhere', baseUrl: 'https://psp.attacker.example/sandbox' };
+      await adapter.createCharge(elsewhere, request);
+      await adapter.check(elsewhere);
+      expect(seen.map((sent) => sent.url.origin)).toEqual([new URL(BASE_URL).origin, new URL(BASE_URL).origin]);
+      expect(seen.every((sent) => sent.headers!.authorization === `Bearer ${token}`)).toBe(true);
     });
   });
 
@@ -348,8 +353,8 @@ describe('SandboxAdapter', () => {
       const answer = { eventId: 'evt_sbx_2', delivered: true, status: 200, charge: wireCharge({ status: 'CONCLUIDA' }) };
       const { adapter, account, seen } = adapterAnswering(() => ({ status: 202, body: answer }));
       await expect(adapter.simulateEvent(account, { txid: request.txid, providerPaymentId: 'sbx_1' }, { event: 'payment.confirmed', amountCents: 999 })).resolves.toEqual(answer);
-      expect(seen[0]).toMatchObject({ method: 'post', url: `${BASE_URL}/charges/sbx_1/simulate` });
-      expect(JSON.parse(seen[0]!.data as string)).toEqual({ event: 'payment.confirmed', amount: '9.99' });
+      expect(`${seen[0]!.method} ${seen[0]!.url.href}`).toBe(`POST ${BASE_URL}/charges/sbx_1/simulate`);
+      expect(JSON.parse(seen[0]!.body as string)).toEqual({ event: 'payment.confirmed', amount: '9.99' });
     });
 
     it("maps a refusal to an http UpstreamError with the PSP's code, and an answer of the wrong shape to malformed", async () => {

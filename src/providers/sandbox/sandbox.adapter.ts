@@ -1,8 +1,4 @@
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { HttpService } from '@nestjs/axios';
-import { isAxiosError, type AxiosResponse } from 'axios';
 import { centsToDecimalString, reaisToCents } from '../../domain/money';
 import { Secret } from '../../config/app-config';
 import type { PaymentStatus } from '../../domain/payment-status';
@@ -24,6 +20,8 @@ import {
   WebhookAuthError,
   WebhookParseError,
 } from '../provider-adapter';
+import { jsonOf } from '../transport/answers';
+import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
@@ -33,6 +31,11 @@ import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from
 const MAX_RESPONSE_BYTES = 256 * 1024;
 /** A health probe should fail fast even when the upstream timeout is long. */
 const HEALTH_TIMEOUT_MS = 3_000;
+/**
+ * Sockets to the simulated PSP per lane. It is the gateway itself, or a process beside it, and
+ * answers in about a millisecond: a create should never wait for a socket under load.
+ */
+const SANDBOX_MAX_SOCKETS = 512;
 
 /** The sandbox's statuses in the gateway's terms. Exhaustive: a new sandbox status will not compile until mapped. */
 export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): PaymentStatus {
@@ -73,31 +76,20 @@ export interface SandboxCredentials {
 const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: false, partialRefund: false, cancel: false, registerWebhook: false, txid: 'gateway' };
 
 /**
- * Adapter for the sandbox PSP (its API: docs/sandbox.md), over HTTP through @nestjs/axios's client.
+ * Adapter for the sandbox PSP (its API: docs/sandbox.md), over the gateway's OutboundTransport.
  * Its built-in account is the gateway's own configuration (SANDBOX_*), used by merchants with no
  * provider accounts; stored `sandbox` accounts carry their own webhook secret. Every failure leaves
- * as an UpstreamError; axios errors never do, since they carry the request (the payer's document
- * and name) into whatever logs them.
+ * as an UpstreamError (the transport's, or an answer of the wrong status or shape).
  */
 export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
   readonly capabilities = SANDBOX_CAPABILITIES;
-  // One pool of kept-alive sockets for the adapter's life: a TCP handshake per create would cost
-  // more than the sandbox's own work.
-  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256 });
-  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256 });
 
   constructor(
-    private readonly http: HttpService,
+    private readonly transport: OutboundTransport,
     private readonly settings: SandboxSettings,
     private readonly options: { isProduction: boolean; timeoutMs: number },
   ) {}
-
-  /** Called by ProviderAdapters at application shutdown, after the HTTP server drained (calls in flight finish first). */
-  close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
-  }
 
   builtInAccount(): Account<SandboxCredentials> {
     return {
@@ -111,7 +103,16 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     };
   }
 
-  parseCredentials(input: unknown, _settings: AccountSettings): SandboxCredentials {
+  /**
+   * A sandbox account is always served by the gateway's own simulated PSP (SANDBOX_BASE_URL), the
+   * only place the gateway-wide SANDBOX_API_TOKEN may go: a `base_url` of its own is refused here,
+   * when the operator saves it, rather than silently ignored or sent the token (which would hand
+   * the gateway's credential to whoever runs that host). Calls never read an account's base URL.
+   */
+  parseCredentials(input: unknown, settings: AccountSettings): SandboxCredentials {
+    if (settings.baseUrl !== null && trimSlashes(settings.baseUrl) !== trimSlashes(this.settings.baseUrl)) {
+      throw new CredentialsError('base_url', "must be left out: sandbox accounts use the gateway's simulated PSP (SANDBOX_BASE_URL)");
+    }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CredentialsError('credentials', 'must be an object');
     const { webhook_secret: secret, ...rest } = input as Record<string, unknown>;
     const unknown = Object.keys(rest);
@@ -145,7 +146,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
       // secret the simulated PSP was mounted with (SANDBOX_WEBHOOK_SECRET).
       ...(account.id !== SANDBOX_BUILT_IN_ACCOUNT && account.credentials.webhookSecret ? { webhookSecret: account.credentials.webhookSecret.reveal() } : {}),
     };
-    const response = await this.call(account, 'create', 'POST', '/charges', body, { 'idempotency-key': request.txid });
+    const response = await this.call('create', 'POST', '/charges', body, { 'idempotency-key': request.txid });
     // 201 created, 200 the same txid again (the charge created by an earlier, maybe lost, attempt).
     if (response.status !== 200 && response.status !== 201) throw unexpectedStatus('create', response);
     return toProviderCharge(response, 'create');
@@ -153,7 +154,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
 
   async getCharge(account: Account<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
     const id = ref.providerPaymentId ?? ref.txid;
-    const response = await this.call(account, 'get', 'GET', `/charges/${encodeURIComponent(id)}`);
+    const response = await this.call('get', 'GET', `/charges/${encodeURIComponent(id)}`);
     if (response.status !== 200) throw unexpectedStatus('get', response);
     return toProviderCharge(response, 'get');
   }
@@ -171,13 +172,13 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     return Promise.resolve([parseSandboxEvent(undefined, request.rawBody)]);
   }
 
-  async check(account: Account<SandboxCredentials>): Promise<ProviderHealth> {
+  async check(_account: Account<SandboxCredentials>): Promise<ProviderHealth> {
     const started = performance.now();
     try {
-      const response = await this.call(account, 'health', 'GET', '/health', undefined, undefined, Math.min(this.options.timeoutMs, HEALTH_TIMEOUT_MS));
+      const response = await this.call('health', 'GET', '/health', undefined, undefined, Math.min(this.options.timeoutMs, HEALTH_TIMEOUT_MS));
       const latencyMs = Math.round(performance.now() - started);
       if (response.status !== 200) return { ok: false, latencyMs, detail: `HTTP ${response.status}` };
-      const status = (parseJson(response.data) as { status?: unknown } | undefined)?.status;
+      const status = (jsonOf(response) as { status?: unknown } | undefined)?.status;
       return status === 'ok' ? { ok: true, latencyMs } : { ok: false, latencyMs, detail: 'unexpected health body' };
     } catch (error) {
       return { ok: false, latencyMs: Math.round(performance.now() - started), detail: (error as Error).message };
@@ -191,85 +192,53 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   async simulateEvent(account: Account<SandboxCredentials>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult> {
     const body = { event: request.event, ...(request.amountCents === undefined ? {} : { amount: centsToDecimalString(request.amountCents) }) };
     const id = ref.providerPaymentId ?? ref.txid;
-    const response = await this.call(account, 'simulate', 'POST', `/charges/${encodeURIComponent(id)}/simulate`, body);
+    const response = await this.call('simulate', 'POST', `/charges/${encodeURIComponent(id)}/simulate`, body);
     if (response.status !== 202 && response.status !== 200) throw unexpectedStatus('simulate', response);
-    const answer = parseJson(response.data) as Partial<SimulatedEventResult> | undefined;
+    const answer = jsonOf(response) as Partial<SimulatedEventResult> | undefined;
     if (typeof answer?.eventId !== 'string' || typeof answer.delivered !== 'boolean' || typeof answer.charge !== 'object' || answer.charge === null) {
       throw new UpstreamError({ kind: 'malformed', message: 'Sandbox simulate: unexpected answer', upstreamStatus: response.status });
     }
     return { eventId: answer.eventId, delivered: answer.delivered, status: typeof answer.status === 'number' ? answer.status : null, charge: answer.charge };
   }
 
-  /** One HTTP exchange; the body is kept as text so the adapter, not axios, decides what is malformed. */
+  /** One HTTP exchange to the gateway's simulated PSP, whatever account it is for (see parseCredentials). */
   private async call(
-    account: Account<SandboxCredentials>,
     operation: Operation,
     method: 'GET' | 'POST',
     path: string,
     data?: unknown,
     headers?: Record<string, string>,
     timeoutMs: number = this.options.timeoutMs,
-  ): Promise<AxiosResponse<string>> {
-    const baseUrl = (account.baseUrl ?? this.settings.baseUrl).replace(/\/+$/, '');
-    try {
-      return await this.http.axiosRef.request<string>({
-        method,
-        url: baseUrl + path,
-        data: data === undefined ? undefined : JSON.stringify(data),
-        // The adapter authenticates every call, as a real PSP client presents its API key.
-        headers: {
-          accept: 'application/json',
-          authorization: `Bearer ${this.settings.apiToken.reveal()}`,
-          ...(data === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        timeout: timeoutMs,
-        httpAgent: this.httpAgent,
-        httpsAgent: this.httpsAgent,
-        // Axios costs several times the CPU of the socket work here, so skip what the sandbox never
-        // needs: proxy discovery from the environment on every call, and its own (de)serialisation.
-        proxy: false,
-        transformRequest: [(body: unknown) => body],
-        responseType: 'text',
-        transformResponse: [(text: string) => text],
-        validateStatus: null,
-        // Native http rather than follow-redirects: a redirect is the sandbox misbehaving anyway.
-        maxRedirects: 0,
-        maxContentLength: MAX_RESPONSE_BYTES,
-        transitional: { clarifyTimeoutError: true },
-      });
-    } catch (error) {
-      throw transportError(operation, error, timeoutMs);
-    }
+  ): Promise<OutboundAnswer> {
+    return this.transport.send({
+      label: `Sandbox ${operation}`,
+      method,
+      url: new URL(trimSlashes(this.settings.baseUrl) + path),
+      body: data === undefined ? undefined : JSON.stringify(data),
+      // The adapter authenticates every call, as a real PSP client presents its API key.
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${this.settings.apiToken.reveal()}`,
+        ...(data === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      channel: { key: SANDBOX_BUILT_IN_ACCOUNT, maxSockets: SANDBOX_MAX_SOCKETS },
+      timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+    });
   }
 }
 
-/** Maps a failed exchange (no usable HTTP answer) to an UpstreamError, keeping only the error's code as the cause. */
-export function transportError(operation: Operation, error: unknown, timeoutMs: number): UpstreamError {
-  const code = isAxiosError(error) ? error.code : (error as { code?: unknown } | undefined)?.code;
-  const summary = new Error(`${typeof code === 'string' ? code : 'error'}: ${(error as Error | undefined)?.message ?? String(error)}`);
-  if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
-    return new UpstreamError({ kind: 'timeout', message: `Sandbox ${operation}: no answer within ${timeoutMs} ms`, cause: summary });
-  }
-  // ERR_BAD_RESPONSE is also a response cut off mid-way, which is a network failure like a reset.
-  if (code === 'ERR_BAD_RESPONSE' && (error as Error).message.includes('maxContentLength')) {
-    return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unreadable response`, cause: summary });
-  }
-  return new UpstreamError({
-    kind: 'network',
-    message: `Sandbox ${operation}: ${typeof code === 'string' ? code : 'connection failed'}`,
-    cause: summary,
-  });
-}
+const trimSlashes = (url: string) => url.replace(/\/+$/, '');
 
 /**
  * An answer of the wrong status: a non-2xx is an `http` failure carrying the sandbox's own error
  * code and message when its body has them (`{error:{code, message}}`); an unexpected 2xx is malformed.
  */
-function unexpectedStatus(operation: Operation, response: AxiosResponse<string>): UpstreamError {
+function unexpectedStatus(operation: Operation, response: OutboundAnswer): UpstreamError {
   const status = response.status;
   if (status >= 200 && status < 300) return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unexpected HTTP ${status}`, upstreamStatus: status });
-  const error = (parseJson(response.data) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  const error = (jsonOf(response) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' ? error.code : undefined;
   const message = typeof error?.message === 'string' ? error.message : undefined;
   return new UpstreamError({
@@ -281,8 +250,8 @@ function unexpectedStatus(operation: Operation, response: AxiosResponse<string>)
   });
 }
 
-function toProviderCharge(response: AxiosResponse<string>, operation: Operation): ProviderCharge {
-  const body = parseJson(response.data);
+function toProviderCharge(response: OutboundAnswer, operation: Operation): ProviderCharge {
+  const body = jsonOf(response);
   const malformed = (why: string) => new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: ${why}`, upstreamStatus: response.status });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw malformed('the body is not a JSON object');
   const charge = body as Record<string, unknown>;

@@ -1,13 +1,13 @@
 import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
-import { HttpService } from '@nestjs/axios';
 import { SystemClock } from '../../common/clock';
 import { loadConfig } from '../../config/load-config';
+import { HttpTransport } from '../transport/http-transport';
 import { SandboxAdapter } from './sandbox.adapter';
 import { sandboxProvider } from './sandbox.registration';
 
 function registrationFor(env: Record<string, string>) {
   const { config } = loadConfig({ DATA_DIR: ':memory:', ...env }, { persistGenerated: false });
-  return sandboxProvider({ config, clock: new SystemClock(), http: new HttpService() });
+  return sandboxProvider({ config, clock: new SystemClock(), transport: new HttpTransport() });
 }
 
 describe('sandboxProvider', () => {

@@ -9,12 +9,12 @@ import { sandboxServer } from './server/sandbox-server';
  * without provider accounts use), and, while SANDBOX_ENABLED, the simulated PSP served under
  * /sandbox (docs/sandbox.md). Its settings are its own, read at boot (sandbox-settings.ts).
  */
-export function sandboxProvider({ config, http }: ProviderContext): ProviderRegistration {
+export function sandboxProvider({ config, transport }: ProviderContext): ProviderRegistration {
   const settings = loadSandboxSettings(config);
   // In production the sandbox (which accepts unsigned events without a secret) is off unless asked for;
   // elsewhere its adapter stays on even when the gateway does not serve it, to reach one run alone.
   if (!settings.enabled && config.isProduction) return { adapters: [] };
-  const adapter = new SandboxAdapter(http, settings, { isProduction: config.isProduction, timeoutMs: config.upstreamTimeoutMs });
+  const adapter = new SandboxAdapter(transport, settings, { isProduction: config.isProduction, timeoutMs: config.upstreamTimeoutMs });
   if (!settings.enabled) return { adapters: [adapter] };
   return {
     adapters: [adapter],
@@ -30,6 +30,7 @@ export function sandboxProvider({ config, http }: ProviderContext): ProviderRegi
             webhookSecret: settings.webhookSecret?.reveal(),
             notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
             allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
+            transport,
             authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await access.isOperator(request)),
           });
         },

@@ -28,6 +28,8 @@ export interface Channel {
   lane?: 'payments' | 'callbacks';
   /** Resolves and checks the host's address (the merchant-webhook URL policy): the socket goes where the check said. */
   lookup?: LookupFunction;
+  /** Most sockets per host on this channel and lane (default 16); a new value gets a new pool. */
+  maxSockets?: number;
 }
 
 /** One outbound HTTP exchange. */
@@ -48,6 +50,12 @@ export interface OutboundRequest {
   maxResponseBytes?: number;
   /** Ends the exchange early (a sibling read-back failed; the caller stopped waiting). */
   signal?: AbortSignal;
+  /**
+   * The answer is its status and headers (`text` is empty): the body is drained in the background,
+   * within the timeout and up to maxResponseBytes, only so the socket can be reused. For a peer
+   * whose body means nothing to the gateway (a merchant's answer to a webhook).
+   */
+  discardBody?: boolean;
 }
 
 /** Any answer, whatever its status: the caller decides what is a failure. */

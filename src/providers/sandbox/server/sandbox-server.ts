@@ -4,7 +4,9 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../../../domain/money';
 import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
-import { describeNetworkError, MerchantHttpClient } from '../../../deliveries/merchant-http';
+import { describeNetworkError, postToMerchant } from '../../../deliveries/merchant-http';
+import { HttpTransport } from '../../transport/http-transport';
+import type { OutboundTransport } from '../../transport/transport';
 import {
   SANDBOX_EVENTS,
   SANDBOX_FAILURE_MODES,
@@ -53,6 +55,8 @@ export interface SandboxServerOptions {
    * production gateway cannot be used to make the gateway post to arbitrary (internal) addresses.
    */
   notificationUrlPrefix?: string;
+  /** What simulated events are posted through: the gateway's transport inside the gateway; alone, one of its own, closed with it. */
+  transport?: OutboundTransport;
 }
 
 export const DEFAULT_MAX_CHARGES = 50_000;
@@ -161,7 +165,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
   const failures = new FailureQueue();
   const held = new Set<Socket>();
-  const notifier = new MerchantHttpClient();
+  const notifier = options.transport ?? new HttpTransport();
   const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
 
   // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
@@ -212,7 +216,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     done();
   });
   app.addHook('onClose', (_instance, done) => {
-    notifier.close();
+    if (!options.transport) notifier.close();
     done();
   });
 
@@ -391,7 +395,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     try {
       // Checked again now and pinned: the host may resolve elsewhere than when the charge was made.
       const target = await resolveDeliveryTarget(url, urlPolicy);
-      const answer = await notifier.post({ url: target.url, lookup: target.lookup, headers, body: Buffer.from(raw, 'utf8'), timeoutMs: webhookTimeoutMs, deadline });
+      const answer = await postToMerchant(notifier, { url: target.url, lookup: target.lookup, headers, body: Buffer.from(raw, 'utf8'), timeoutMs: webhookTimeoutMs, deadline });
       if (answer.statusCode === null) {
         request.log.warn({ reason: answer.error }, 'sandbox could not deliver a simulated event');
         return { delivered: false, status: null };

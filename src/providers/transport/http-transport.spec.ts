@@ -3,20 +3,22 @@ import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { testPki } from '../../../test/fakes/certificates';
+import { eventually } from '../../../test/helpers/eventually';
 import { UpstreamError } from '../provider-adapter';
-import { MtlsAgentPool } from './mtls-agent';
-import { httpFailure, jsonObjectOf, jsonOf, problemOf, unexpectedAnswer } from '../transport/answers';
-import { type HttpsAnswer, httpsRequest } from './https-request';
+import { jsonOf } from './answers';
+import { HttpTransport } from './http-transport';
+import type { OutboundRequest } from './transport';
 
 const pki = testPki();
 const material = { certificatePem: pki.client.cert, privateKeyPem: pki.client.key, caPem: pki.ca.cert };
 
-describe('httpsRequest', () => {
+describe('HttpTransport over mutual TLS', () => {
   let server: Server;
   let origin: string;
-  let pool: MtlsAgentPool;
+  let transport: HttpTransport;
   let holds: (() => void)[] = [];
   const seenOnSocket = new WeakMap<Socket, number>();
+  let connections = 0;
 
   beforeAll(async () => {
     server = createServer({ key: pki.server.key, cert: pki.server.cert, ca: [pki.ca.cert], requestCert: true, rejectUnauthorized: true }, (req, res) => {
@@ -25,12 +27,13 @@ describe('httpsRequest', () => {
       const path = req.url ?? '/';
       req.resume();
       if (path.startsWith('/hold')) {
-        holds.push(() => res.writeHead(200).end('{}'));
+        holds.push(() => void (res.headersSent || res.writeHead(200).end('{}')));
         return;
       }
       if (path.startsWith('/drop')) return req.socket.destroy();
       // The PSP closed this kept-alive socket while it sat idle: the second request on it meets a reset.
       if (path.startsWith('/stale') && count > 1) return req.socket.destroy();
+      if (path.startsWith('/redirect')) return res.writeHead(302, { location: `${origin}/ok` }).end();
       if (path.startsWith('/large')) return res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(4096)}"`);
       // RFC 9110 section 12.5.3: with no Accept-Encoding any coding is acceptable, so a PSP may compress.
       const json = Buffer.from(JSON.stringify({ compressed: path }));
@@ -65,24 +68,26 @@ describe('httpsRequest', () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ method: req.method, path, auth: req.headers.authorization ?? null, accept: req.headers.accept, acceptEncoding: req.headers['accept-encoding'] }));
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   beforeEach(() => {
-    pool = new MtlsAgentPool();
+    transport = new HttpTransport();
   });
   afterEach(() => {
     holds.forEach((release) => release());
     holds = [];
-    pool.destroy();
+    transport.close();
   });
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const call = (path: string, extra: Partial<Parameters<typeof httpsRequest>[0]> = {}) =>
-    httpsRequest({ label: 'Test: read', method: 'GET', url: new URL(`${origin}${path}`), agent: pool.agentFor('pa_1', material), timeoutMs: 2_000, ...extra });
+  const channel = { key: 'pa_1', tls: material };
+  const call = (path: string, extra: Partial<OutboundRequest> = {}) =>
+    transport.send({ label: 'Test: read', method: 'GET', url: new URL(`${origin}${path}`), channel, timeoutMs: 2_000, ...extra });
 
   async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
     const error = await promise.then(
@@ -123,9 +128,15 @@ describe('httpsRequest', () => {
   });
 
   it('keeps the connection alive between calls of an account', async () => {
+    const before = connections;
     await call('/ok');
-    const agent = pool.agentFor('pa_1', material);
-    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
+    await call('/ok');
+    expect(connections - before).toBe(1);
+  });
+
+  it('answers a redirect as it is, never following it', async () => {
+    const answer = await call('/redirect');
+    expect(answer).toMatchObject({ status: 302, headers: { location: `${origin}/ok` } });
   });
 
   it('is a timeout when no answer comes in time, naming the call but not its URL', async () => {
@@ -142,14 +153,19 @@ describe('httpsRequest', () => {
   it('is a network failure when nobody listens', async () => {
     const closed = new URL(origin);
     closed.port = '1';
-    await expect(failure(httpsRequest({ label: 'Test', method: 'GET', url: closed, agent: pool.agentFor('pa_1', material), timeoutMs: 2_000 }))).resolves.toMatchObject({
-      kind: 'network',
-    });
+    await expect(failure(call('/', { url: closed }))).resolves.toMatchObject({ kind: 'network', message: 'Test: read: ECONNREFUSED' });
   });
 
   it('is a network failure when the server refuses the certificate in the handshake', async () => {
-    const agent = pool.agentFor('pa_untrusted', { certificatePem: pki.untrustedClient.cert, privateKeyPem: pki.untrustedClient.key, caPem: pki.ca.cert });
-    await expect(failure(httpsRequest({ label: 'Test', method: 'GET', url: new URL(`${origin}/ok`), agent, timeoutMs: 2_000 }))).resolves.toMatchObject({ kind: 'network' });
+    const untrusted = { key: 'pa_untrusted', tls: { certificatePem: pki.untrustedClient.cert, privateKeyPem: pki.untrustedClient.key, caPem: pki.ca.cert } };
+    await expect(failure(call('/ok', { channel: untrusted }))).resolves.toMatchObject({ kind: 'network' });
+  });
+
+  it("is a network failure when the server's certificate is not vouched for (the account's extra CA is what makes it trusted)", async () => {
+    const noCa = { key: 'pa_no_ca', tls: { ...material, caPem: null } };
+    const error = await failure(call('/ok', { channel: noCa }));
+    expect(error).toMatchObject({ kind: 'network' });
+    expect((error.cause as Error).message).toMatch(/certificate/i);
   });
 
   it('is malformed when the answer is larger than the limit', async () => {
@@ -166,73 +182,52 @@ describe('httpsRequest', () => {
     await Promise.all([call('/stale'), call('/stale')]);
     await expect(failure(call('/stale'))).resolves.toMatchObject({ kind: 'network' });
   });
-});
 
-describe('reading PSP errors', () => {
-  const answer = (status: number, body: unknown): HttpsAnswer => ({ status, headers: {}, text: typeof body === 'string' ? body : JSON.stringify(body) });
+  it("never carries the request's URL, headers or body into the error, its message or its cause", async () => {
+    const secrets = ['secret-app-key', 'Bearer secret-token', '12345678909'];
+    const errors = [
+      await failure(call('/hold?gw-app-key=secret-app-key', { timeoutMs: 50, method: 'PUT', headers: { authorization: secrets[1]! }, body: '{"cpf":"12345678909"}' })),
+      await failure(call('/drop?gw-app-key=secret-app-key', { method: 'PUT', headers: { authorization: secrets[1]! }, body: '{"cpf":"12345678909"}' })),
+    ];
+    for (const error of errors) {
+      const seen = JSON.stringify({ message: error.message, cause: String(error.cause), own: Object.entries(error), causeOwn: Object.entries(error.cause as object) });
+      for (const secret of secrets) expect(seen).not.toContain(secret);
+      expect(Object.keys(error.cause as object)).toEqual([]);
+    }
+  });
 
-  it("reads an RFC 7807 problem: its code is the type's last segment, its words the title and detail", () => {
-    const error = httpFailure(
-      'Efí: create charge',
-      answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida', title: 'Cobrança inválida.', status: 400, detail: 'O campo cob.valor.original é zero.' }),
+  it('ends early, as a network failure, when the caller aborts', async () => {
+    const controller = new AbortController();
+    const pending = failure(call('/hold', { signal: controller.signal }));
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ kind: 'network', message: 'Test: read: cancelled' });
+  });
+
+  it('counts the wait for a free socket in the time of the exchange', async () => {
+    const narrow = { key: 'pa_narrow', tls: material, maxSockets: 1 };
+    const held = call('/hold', { channel: narrow });
+    await expect(failure(call('/ok', { channel: narrow, timeoutMs: 150 }))).resolves.toMatchObject({ kind: 'timeout' });
+    holds.splice(0).forEach((release) => release());
+    await expect(held).resolves.toMatchObject({ status: 200 });
+  });
+
+  it("gives each lane its own sockets: callbacks' read-backs holding every socket of theirs do not delay a payment", async () => {
+    const readBacks = Array.from({ length: 20 }, () => call('/hold', { channel: { ...channel, lane: 'callbacks' }, timeoutMs: 10_000 }));
+    // Sixteen are on the callbacks lane's sockets (the other four wait for one of them).
+    await eventually(
+      () => holds.length,
+      (n) => n === 16,
     );
-    expect(error).toMatchObject({
-      kind: 'http',
-      upstreamStatus: 400,
-      providerCode: 'CobOperacaoInvalida',
-      providerMessage: 'Cobrança inválida.: O campo cob.valor.original é zero.',
-      message: 'Efí: create charge: HTTP 400 CobOperacaoInvalida',
-    });
-    expect(error.ambiguous).toBe(false);
-  });
-
-  it("carries the problem's violacoes (what was refused, and why) into its words", () => {
-    const problem = {
-      type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
-      title: 'Cobrança inválida.',
-      status: 400,
-      detail: 'A requisição não respeita o schema.',
-      violacoes: [{ razao: 'O campo não respeita o schema.', propriedade: 'cob.devedor.cpf', valor: '123' }, { razao: 'Valor zero.', propriedade: 'cob.valor.original' }, 'junk'],
-    };
-    expect(problemOf(problem)).toEqual({
-      code: 'CobOperacaoInvalida',
-      message: 'Cobrança inválida.: A requisição não respeita o schema. (cob.devedor.cpf: O campo não respeita o schema.; cob.valor.original: Valor zero.)',
-      violations: [
-        { property: 'cob.devedor.cpf', reason: 'O campo não respeita o schema.' },
-        { property: 'cob.valor.original', reason: 'Valor zero.' },
-      ],
-    });
-    expect(problemOf({ ...problem, detail: undefined, violacoes: [{ razao: 'Sem propriedade.' }] }).message).toBe('Cobrança inválida. (Sem propriedade.)');
-  });
-
-  it('gives no code for about:blank problems, and keeps the title', () => {
-    expect(problemOf({ type: 'about:blank', title: 'Unauthorized', status: 401 })).toEqual({ code: undefined, message: 'Unauthorized' });
-  });
-
-  it("reads OAuth2 errors and Banco do Brasil's two shapes", () => {
-    expect(problemOf({ error: 'invalid_client', error_description: 'unknown client' })).toEqual({ code: 'invalid_client', message: 'unknown client' });
-    expect(problemOf({ erros: [{ codigo: 4769515, versao: '1', mensagem: 'Txid inválido.', ocorrencia: 'x' }] })).toEqual({ code: '4769515', message: 'Txid inválido.' });
-    expect(problemOf({ statusCode: 401, error: 'Unauthorized', message: 'Bad Credentials' })).toEqual({ code: 'Unauthorized', message: 'Bad Credentials' });
-  });
-
-  it('cuts long provider text', () => {
-    expect(problemOf({ title: 'x'.repeat(1000) }).message).toHaveLength(300);
-  });
-
-  it('carries no code for a body that is not JSON, and says 5xx are ambiguous', () => {
-    const error = httpFailure('Test', answer(503, '<html>Service Unavailable</html>'));
-    expect(error).toMatchObject({ kind: 'http', upstreamStatus: 503, providerCode: undefined, providerMessage: undefined });
-    expect(error.ambiguous).toBe(true);
-  });
-
-  it('calls an unexpected 2xx malformed, and anything else http', () => {
-    expect(unexpectedAnswer('Test', answer(204, ''))).toMatchObject({ kind: 'malformed', upstreamStatus: 204 });
-    expect(unexpectedAnswer('Test', answer(404, { title: 'Não encontrado' }))).toMatchObject({ kind: 'http', upstreamStatus: 404 });
-  });
-
-  it('calls a body that is not a JSON object malformed', () => {
-    expect(() => jsonObjectOf('Test', answer(200, '{"resultado": <html>'))).toThrow(expect.objectContaining({ kind: 'malformed' }));
-    expect(() => jsonObjectOf('Test', answer(200, [1, 2]))).toThrow(expect.objectContaining({ kind: 'malformed' }));
-    expect(jsonObjectOf('Test', answer(200, { a: 1 }))).toEqual({ a: 1 });
+    // A payment's budget is too short to wait for any of them: it gets sockets of its own.
+    await expect(call('/ok', { channel: { ...channel, lane: 'payments' }, timeoutMs: 1_000 })).resolves.toMatchObject({ status: 200 });
+    let answered = 0;
+    readBacks.forEach((readBack) => void readBack.then(() => answered++));
+    await eventually(
+      () => {
+        holds.splice(0).forEach((release) => release());
+        return answered;
+      },
+      (n) => n === 20,
+    );
   });
 });
