@@ -5,7 +5,7 @@ import { httpFailure, jsonOf, problemOf, unexpectedAnswer } from '../transport/a
 import { HttpTransport } from '../transport/http-transport';
 import { type Channel, type HttpMethod, type OutboundAnswer as HttpsAnswer, OutboundTransport } from '../transport/transport';
 import { type AccessToken, TokenCache } from '../http/token-cache';
-import { type CreateChargeRequest, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
+import { type CreateChargeRequest, type ProviderDescriptor, type ProviderHealth, UpstreamError, WebhookParseError } from '../provider-adapter';
 import {
   type AccountSettings,
   type ChargeLookup,
@@ -21,6 +21,7 @@ import {
   WebhookAuthError,
 } from '../provider-adapter';
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
+import { pixApiDescriptor } from './descriptor';
 import type { PixApiOperation, PixApiProfile, RequestContext } from './profile';
 import { PIX_TXID, pixDevolucaoId } from './txid';
 import {
@@ -77,6 +78,9 @@ const DEFAULT_TOKEN_SECONDS = 300;
 export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   readonly name: string;
   readonly capabilities: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: true, txid: 'gateway' };
+  get descriptor(): ProviderDescriptor {
+    return pixApiDescriptor(this.profile, this.capabilities);
+  }
   private readonly clock: { now(): Date };
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;

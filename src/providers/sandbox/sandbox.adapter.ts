@@ -17,6 +17,7 @@ import {
   type ProviderAdapter,
   type ProviderCapabilities,
   type ProviderCharge,
+  type ProviderDescriptor,
   type ProviderHealth,
   type SimulatedEventRequest,
   type SimulatedEventResult,
@@ -25,6 +26,7 @@ import {
   WebhookParseError,
 } from '../provider-adapter';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
+import { sandboxDescriptor } from './sandbox-descriptor';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
 import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from '../../domain/provider-event';
@@ -82,6 +84,9 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: false, partialRefun
 export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
   readonly capabilities = SANDBOX_CAPABILITIES;
+  get descriptor(): ProviderDescriptor {
+    return sandboxDescriptor(SANDBOX_CAPABILITIES, { baseUrl: this.settings.baseUrl, isProduction: this.options.isProduction });
+  }
   // One pool of kept-alive sockets for the adapter's life: a TCP handshake per create would cost
   // more than the sandbox's own work.
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256 });
