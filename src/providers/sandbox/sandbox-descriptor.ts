@@ -10,7 +10,7 @@ export function sandboxDescriptor(capabilities: ProviderCapabilities, options: {
     name: 'sandbox',
     label: 'Sandbox (simulated PSP)',
     environments: [{ name: 'sandbox', baseUrl: options.baseUrl, tokenUrl: null }],
-    settings: [{ name: 'base_url', label: 'Sandbox URL', requiredIn: [], help: 'Optional: another simulated PSP than the one this gateway serves.' }],
+    settings: [{ name: 'base_url', label: 'Sandbox URL', requiredIn: [], help: 'Another simulated PSP than the one this gateway serves.' }],
     credentials: [
       {
         name: 'webhook_secret',

@@ -58,6 +58,9 @@ describe('ProviderAccountDetail', () => {
     await waitFor(() => expect(form.queryByLabelText('Pix key')).toBeNull());
     expect(form.queryByLabelText('Token URL')).toBeNull();
     expect(form.getByLabelText('Sandbox URL').getAttribute('placeholder')).toBe('http://127.0.0.1:3000/sandbox');
+    // It registers no webhook, and has no certificate to summarize.
+    expect(screen.queryByRole('button', { name: 'Register webhook' })).toBeNull();
+    expect(screen.getByText("This provider's credentials are secrets only: they are never shown.")).toBeTruthy();
   });
 
   it('checks the account and shows what the PSP answered', async () => {

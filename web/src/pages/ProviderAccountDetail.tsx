@@ -61,6 +61,8 @@ export function ProviderAccountDetail({ id }: { id: string }) {
     });
 
   const summary = a.credentials_summary;
+  // What the summary holds (a client id, a certificate) is shown for providers that take a certificate.
+  const certificate = !provider || provider.credentials.some((field) => field.kind === 'pem' || field.kind === 'pkcs12');
   return (
     <>
       <RecordHeader
@@ -71,9 +73,11 @@ export function ProviderAccountDetail({ id }: { id: string }) {
             <Button busy={busy === 'check'} onClick={() => void check()}>
               Check
             </Button>
-            <Button busy={busy === 'webhook'} onClick={() => void registerWebhook()}>
-              Register webhook
-            </Button>
+            {provider?.capabilities.register_webhook !== false && (
+              <Button busy={busy === 'webhook'} onClick={() => void registerWebhook()}>
+                Register webhook
+              </Button>
+            )}
           </>
         }
         deactivate={{
@@ -131,16 +135,20 @@ export function ProviderAccountDetail({ id }: { id: string }) {
             </p>
           </Card>
           <Card title="Credentials" actions={provider && <Button onClick={() => setReplacing(true)}>Replace credentials</Button>}>
-            <dl className="fields">
-              <dt>Client ID</dt>
-              <dd className="mono">{summary.client_id ?? '—'}</dd>
-              <dt>Certificate</dt>
-              <dd>{summary.certificate_subject ?? '—'}</dd>
-              <dt>Expires</dt>
-              <dd>
-                <CertificateExpiry iso={summary.certificate_expires_at} />
-              </dd>
-            </dl>
+            {certificate ? (
+              <dl className="fields">
+                <dt>Client ID</dt>
+                <dd className="mono">{summary.client_id ?? '—'}</dd>
+                <dt>Certificate</dt>
+                <dd>{summary.certificate_subject ?? '—'}</dd>
+                <dt>Expires</dt>
+                <dd>
+                  <CertificateExpiry iso={summary.certificate_expires_at} />
+                </dd>
+              </dl>
+            ) : (
+              <p className="muted small">This provider's credentials are secrets only: they are never shown.</p>
+            )}
             <p className="muted small">
               Created {formatDate(a.created_at)} · updated {formatDate(a.updated_at)}
             </p>

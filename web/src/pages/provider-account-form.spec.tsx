@@ -155,7 +155,7 @@ describe('environments', () => {
       </>,
     );
     expect(screen.getByText('sandbox').className).toBe('badge badge-amber');
-    expect(screen.getByText('production').className).toBe('badge badge-green');
+    expect(screen.getByText('production').className).toBe('badge badge-blue');
     expect(environmentOf({ environment: 'production' })).toBe('production');
     expect(environmentOf({})).toBeUndefined();
     expect(environmentOf({ environment: 'staging' })).toBeUndefined();

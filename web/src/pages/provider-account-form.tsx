@@ -29,7 +29,7 @@ const ENVIRONMENTS = Object.keys(ENVIRONMENT_LABELS) as AccountEnvironment[];
 export function EnvironmentBadge({ environment }: { environment: AccountEnvironment }) {
   return (
     <span title={environment === 'sandbox' ? "The PSP's homologation host: test credentials, no real money" : 'Real money'}>
-      <Badge value={environment === 'production' ? 'active' : 'pending'} label={environment} />
+      <Badge value={environment} />
     </span>
   );
 }
