@@ -42,9 +42,6 @@ const STATUS_TONE: Record<string, string> = {
   failed: 'red',
   amount_mismatch: 'red',
   refunded: 'blue',
-  // Environments: homologation stands out from real money.
-  sandbox: 'amber',
-  production: 'blue',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

@@ -33,7 +33,7 @@ describe('ProviderAccountDetail', () => {
     expect(screen.getByText('CN=loja-da-ana, O=Loja da Ana')).toBeTruthy();
     expect(screen.getByText('expires in 5 days')).toBeTruthy();
     expect(await screen.findByText('Banco B')).toBeTruthy();
-    expect(screen.getByText('sandbox').className).toBe('badge badge-amber');
+    expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
     expect(api.requests('GET /provider-accounts/{id}').map((r) => r.params.id)).toEqual(['pa_efi']);
   });
 

@@ -154,8 +154,8 @@ describe('environments', () => {
         <EnvironmentBadge environment="production" />
       </>,
     );
-    expect(screen.getByText('sandbox').className).toBe('badge badge-amber');
-    expect(screen.getByText('production').className).toBe('badge badge-blue');
+    expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
+    expect(screen.getByText('production').className).toBe('badge badge-env badge-env-production');
     expect(environmentOf({ environment: 'production' })).toBe('production');
     expect(environmentOf({})).toBeUndefined();
     expect(environmentOf({ environment: 'staging' })).toBeUndefined();

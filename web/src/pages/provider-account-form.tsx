@@ -25,11 +25,14 @@ export function providerLabel(catalogue: readonly ProviderDescriptor[] | undefin
 export const ENVIRONMENT_LABELS: Record<AccountEnvironment, string> = { sandbox: 'Sandbox', production: 'Production' };
 const ENVIRONMENTS = Object.keys(ENVIRONMENT_LABELS) as AccountEnvironment[];
 
-/** Which environment an account (or a payment made through one) is in: homologation stands out from real money. */
+/**
+ * Which environment an account (or a payment made through one) is in: homologation stands out from
+ * real money, and an outlined badge does not read as a status beside one.
+ */
 export function EnvironmentBadge({ environment }: { environment: AccountEnvironment }) {
   return (
-    <span title={environment === 'sandbox' ? "The PSP's homologation host: test credentials, no real money" : 'Real money'}>
-      <Badge value={environment} />
+    <span className={`badge badge-env badge-env-${environment}`} title={environment === 'sandbox' ? "The PSP's homologation host: test credentials, no real money" : 'Real money'}>
+      {environment}
     </span>
   );
 }
