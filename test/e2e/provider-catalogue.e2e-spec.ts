@@ -33,6 +33,7 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
         { name: 'production', base_url: 'https://api-pix.bb.com.br/pix/v2', token_url: 'https://oauth.bb.com.br/oauth/token' },
       ],
       capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: true, txid: 'gateway' },
+      built_in: false,
       one_of: [
         {
           name: 'certificate',
@@ -55,7 +56,7 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
     expect(sicoob.credentials.map((f: { name: string }) => f.name)).not.toContain('client_secret');
 
     const sandbox = res.body.data.find((p: { name: string }) => p.name === 'sandbox');
-    expect(sandbox).toMatchObject({ environments: [{ name: 'sandbox', base_url: `${t.url}/sandbox`, token_url: null }], one_of: [] });
+    expect(sandbox).toMatchObject({ environments: [{ name: 'sandbox', base_url: `${t.url}/sandbox`, token_url: null }], one_of: [], built_in: true });
     expect(sandbox.credentials).toEqual([expect.objectContaining({ name: 'webhook_secret', kind: 'secret', required: false })]);
   });
 

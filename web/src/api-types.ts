@@ -899,6 +899,11 @@ export interface components {
             /** @description Sets of credential fields of which exactly one option is given. */
             one_of: components["schemas"]["CredentialAlternativeView"][];
             capabilities: components["schemas"]["ProviderCapabilitiesView"];
+            /**
+             * @description Whether merchants without provider accounts can be charged through it (its built-in configuration): a value for a merchant's `provider`.
+             * @example false
+             */
+            built_in: boolean;
         };
         RecipientView: {
             /**

@@ -226,6 +226,7 @@ export function pixProvider(
       },
     ],
     capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: true, txid: 'gateway' },
+    built_in: false,
   };
 }
 
@@ -244,6 +245,7 @@ export function providerCatalogue(): Descriptor[] {
       credentials: [field('webhook_secret', 'Webhook secret', 'secret', false)],
       one_of: [],
       capabilities: { refund: false, partial_refund: false, cancel: false, register_webhook: false, txid: 'gateway' },
+      built_in: true,
     },
   ];
 }

@@ -8,6 +8,7 @@ export class ProviderCatalogueService {
   constructor(private readonly adapters: ProviderAdapters) {}
 
   list(): ProviderDescriptorView[] {
-    return this.adapters.descriptors().map(providerDescriptorView);
+    const builtIn = new Set(this.adapters.builtInNames());
+    return this.adapters.descriptors().map((descriptor) => providerDescriptorView(descriptor, builtIn.has(descriptor.name)));
   }
 }

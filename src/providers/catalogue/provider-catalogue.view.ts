@@ -67,9 +67,14 @@ export class ProviderDescriptorView {
   @ApiProperty({ type: CredentialAlternativeView, isArray: true, description: 'Sets of credential fields of which exactly one option is given.' })
   one_of: CredentialAlternativeView[];
   @ApiProperty({ type: ProviderCapabilitiesView }) capabilities: ProviderCapabilitiesView;
+  @ApiProperty({
+    example: false,
+    description: "Whether merchants without provider accounts can be charged through it (its built-in configuration): a value for a merchant's `provider`.",
+  })
+  built_in: boolean;
 }
 
-export function providerDescriptorView(descriptor: ProviderDescriptor): ProviderDescriptorView {
+export function providerDescriptorView(descriptor: ProviderDescriptor, builtIn: boolean): ProviderDescriptorView {
   const { capabilities } = descriptor;
   return {
     name: descriptor.name,
@@ -96,5 +101,6 @@ export function providerDescriptorView(descriptor: ProviderDescriptor): Provider
       register_webhook: capabilities.registerWebhook,
       txid: capabilities.txid,
     },
+    built_in: builtIn,
   };
 }

@@ -22,6 +22,11 @@ export function providerLabel(catalogue: readonly ProviderDescriptor[] | undefin
   return findProvider(catalogue, name)?.label ?? name;
 }
 
+/** The providers a merchant without accounts can be charged through: suggestions for its `provider`. */
+export function builtInProviders(catalogue: readonly ProviderDescriptor[] | undefined): string[] {
+  return (catalogue ?? []).filter((provider) => provider.built_in).map((provider) => provider.name);
+}
+
 export const ENVIRONMENT_LABELS: Record<AccountEnvironment, string> = { sandbox: 'Sandbox', production: 'Production' };
 const ENVIRONMENTS = Object.keys(ENVIRONMENT_LABELS) as AccountEnvironment[];
 
