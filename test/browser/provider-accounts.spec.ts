@@ -143,6 +143,8 @@ describe('provider accounts (Chromium)', () => {
     expect(await dialog.getByLabel('Provider', { exact: true }).locator('option').allTextContents()).toEqual(['Choose the PSP…', ...catalogue.map((p) => p.label)]);
     await dialog.getByLabel('Provider', { exact: true }).selectOption(bank.name);
     await dialog.getByLabel('Environment', { exact: true }).selectOption('production');
+    // React renders after the change event: wait for the production host rather than read at once.
+    await dialog.locator(`input[placeholder="${production.base_url}"]`).waitFor();
     expect(await dialog.getByLabel('API base URL').getAttribute('placeholder')).toBe(production.base_url);
     expect(await dialog.getByLabel('Token URL').getAttribute('placeholder')).toBe(production.token_url);
     // Every field it takes is asked for (an optional one says so in its label), but those of the certificate forms not chosen.
@@ -156,12 +158,14 @@ describe('provider accounts (Chromium)', () => {
 
     // The simulated PSP: one environment, no Pix key, no certificate, an optional secret.
     await dialog.getByLabel('Provider', { exact: true }).selectOption('sandbox');
+    await dialog.getByLabel('Webhook secret').waitFor();
     expect(await dialog.getByLabel('Environment', { exact: true }).locator('option').allTextContents()).toEqual(['Sandbox']);
     expect(await dialog.getByLabel('Pix key').count()).toBe(0);
     await dialog.getByLabel('Name', { exact: true }).fill('Simulada');
     await dialog.getByLabel('Webhook secret').fill('a-secret-of-24-characters');
     await dialog.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: /Simulada/ }).waitFor();
-    expect(await page.locator('.fields').first().textContent()).toContain('Sandbox (simulated PSP)');
+    // The provider's label comes with the catalogue, read by the account's page.
+    await page.locator('.fields').first().getByText('Sandbox (simulated PSP)').waitFor();
   });
 });

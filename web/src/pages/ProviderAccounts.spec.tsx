@@ -31,6 +31,8 @@ describe('ProviderAccounts', () => {
     render(<ProviderAccounts />);
     await screen.findByRole('table', { name: 'Provider accounts' });
     const day = (iso: string | null) => formatDateOnly(iso);
+    // The labels come with the catalogue, which may answer after the accounts.
+    await screen.findByText('Banco A');
     expect(tableRows('Provider accounts')).toEqual([
       ['A — Lojapa_efi', 'Banco A', 'production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', 'Check'],
       ['BBpa_soon', 'Banco B', 'sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, 'Check'],
