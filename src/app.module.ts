@@ -18,6 +18,7 @@ import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ProviderAccountsModule } from './providers/provider-accounts/provider-accounts.module';
+import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -38,6 +39,7 @@ export class AppModule {
         MerchantsModule,
         ProvidersModule,
         ProviderAccountsModule,
+        ProviderCatalogueModule,
         PaymentsModule,
         WebhooksModule,
         DeliveriesModule,

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
-import type { Account, ProviderAdapter } from './provider-adapter';
+import type { Account, ProviderAdapter, ProviderDescriptor } from './provider-adapter';
 import { OutboundTransport } from './transport/transport';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
@@ -58,6 +58,11 @@ export class ProviderAdapters implements OnApplicationShutdown {
 
   find(name: string): ProviderAdapter | undefined {
     return this.byName.get(name);
+  }
+
+  /** Every provider's description of itself, in the order providers are registered (the catalogue). */
+  descriptors(): ProviderDescriptor[] {
+    return [...this.byName.values()].map((adapter) => adapter.descriptor);
   }
 
   /** Providers a merchant with no accounts can use: those with a built-in account. */

@@ -91,7 +91,7 @@ describe('provider accounts (Chromium)', () => {
     const row = page.getByRole('table', { name: 'Provider accounts' }).getByRole('row').filter({ hasText: 'Banco Teste — P12' });
     await row.getByRole('button', { name: 'Check' }).click();
     await row.getByText(/ok\s*\d+ ms/).waitFor();
-    expect(await row.textContent()).toMatch(/Pix API.*Sandbox.*active/);
+    expect(await row.textContent()).toMatch(/Pix API.*sandbox.*active/);
     await screenshot(page, 'desktop-provider-accounts');
 
     // A merchant goes through the .p12 account first, then the PEM one.
@@ -121,5 +121,51 @@ describe('provider accounts (Chromium)', () => {
       await screenshot(page, `phone-${name}`);
     }
     await page.setViewportSize(DESKTOP);
+  });
+
+  it("builds the form from the catalogue: a bank's hosts as placeholders, its own fields, the simulated PSP's one secret", async () => {
+    interface Described {
+      name: string;
+      label: string;
+      environments: { name: string; base_url: string | null; token_url: string | null }[];
+      credentials: { name: string; label: string }[];
+      one_of: { options: { fields: string[] }[] }[];
+    }
+    const catalogue: Described[] = (await http(t.url, 'GET', '/admin/api/providers', { headers: admin })).body.data;
+    // A bank whose production hosts the gateway knows, and that asks for a field the standard does not have.
+    const standard = new Set(catalogue.find((p) => p.name === 'pix-api')!.credentials.map((f) => f.name));
+    const bank = catalogue.find((p) => p.environments.some((e) => e.name === 'production' && e.base_url) && p.credentials.some((f) => !standard.has(f.name)))!;
+    const production = bank.environments.find((e) => e.name === 'production')!;
+
+    await page.goto(`${t.url}/admin/provider-accounts`);
+    await page.getByRole('button', { name: 'New account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New provider account' });
+    expect(await dialog.getByLabel('Provider', { exact: true }).locator('option').allTextContents()).toEqual(['Choose the PSP…', ...catalogue.map((p) => p.label)]);
+    await dialog.getByLabel('Provider', { exact: true }).selectOption(bank.name);
+    await dialog.getByLabel('Environment', { exact: true }).selectOption('production');
+    // React renders after the change event: wait for the production host rather than read at once.
+    await dialog.locator(`input[placeholder="${production.base_url}"]`).waitFor();
+    expect(await dialog.getByLabel('API base URL').getAttribute('placeholder')).toBe(production.base_url);
+    expect(await dialog.getByLabel('Token URL').getAttribute('placeholder')).toBe(production.token_url);
+    // Every field it takes is asked for (an optional one says so in its label), but those of the certificate forms not chosen.
+    const hidden = new Set(bank.one_of.flatMap((group) => group.options.slice(1).flatMap((option) => option.fields)));
+    for (const field of bank.credentials.filter((f) => !hidden.has(f.name))) expect(await dialog.getByText(field.label.replace(/ \(.*\)$/, '')).count()).toBeGreaterThan(0);
+    await screenshot(page, 'desktop-provider-account-new-bank');
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(page, 'phone-provider-account-new-bank');
+    await page.setViewportSize(DESKTOP);
+
+    // The simulated PSP: one environment, no Pix key, no certificate, an optional secret.
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('sandbox');
+    await dialog.getByLabel('Webhook secret').waitFor();
+    expect(await dialog.getByLabel('Environment', { exact: true }).locator('option').allTextContents()).toEqual(['Sandbox']);
+    expect(await dialog.getByLabel('Pix key').count()).toBe(0);
+    await dialog.getByLabel('Name', { exact: true }).fill('Simulada');
+    await dialog.getByLabel('Webhook secret').fill('a-secret-of-24-characters');
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /Simulada/ }).waitFor();
+    // The provider's label comes with the catalogue, read by the account's page.
+    await page.locator('.fields').first().getByText('Sandbox (simulated PSP)').waitFor();
   });
 });

@@ -210,6 +210,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List providers
+         * @description Each provider as it describes itself: environments and their default hosts, account settings, credential fields and capabilities. The dashboard builds its account forms from it.
+         */
+        get: operations["ProviderCatalogueController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/create": {
         parameters: {
             query?: never;
@@ -765,6 +785,125 @@ export interface components {
         ProviderAccountWebhookView: {
             registered: boolean;
             webhook_url: string;
+        };
+        ProviderEnvironmentView: {
+            /**
+             * @example production
+             * @enum {string}
+             */
+            name: "sandbox" | "production";
+            /**
+             * @description The default API base URL; null: the account must give `base_url`.
+             * @example https://api-pix.bb.com.br/pix/v2
+             */
+            base_url: string | null;
+            /**
+             * @description The default token URL; null: the account must give `token_url` (or the provider has none).
+             * @example https://oauth.bb.com.br/oauth/token
+             */
+            token_url: string | null;
+        };
+        AccountSettingView: {
+            /**
+             * @example pix_key
+             * @enum {string}
+             */
+            name: "base_url" | "token_url" | "pix_key";
+            /** @example Pix key */
+            label: string;
+            /**
+             * @description Where an account must give it; empty: optional.
+             * @example [
+             *       "sandbox",
+             *       "production"
+             *     ]
+             */
+            required_in: ("sandbox" | "production")[];
+            /** @example The receiving key, registered at this PSP: charges are made to it. */
+            help: string;
+        };
+        CredentialFieldView: {
+            /** @example app_key */
+            name: string;
+            /** @example Application key */
+            label: string;
+            /**
+             * @example text
+             * @enum {string}
+             */
+            kind: "text" | "secret" | "pem" | "pkcs12" | "boolean";
+            /**
+             * @description Required whenever it applies: always, or when its option of a `one_of` is the one given.
+             * @example true
+             */
+            required: boolean;
+            /**
+             * @description For a `pem` field: what its blocks hold.
+             * @example null
+             * @enum {string|null}
+             */
+            pem: "certificates" | "private_key" | null;
+            /** @example The developer application key BB issues. */
+            help: string;
+        };
+        CredentialOptionView: {
+            /** @example pem */
+            name: string;
+            /** @example Certificate and private key (PEM: .pem, .crt, .key) */
+            label: string;
+            /**
+             * @example [
+             *       "certificate_pem",
+             *       "private_key_pem"
+             *     ]
+             */
+            fields: string[];
+        };
+        CredentialAlternativeView: {
+            /** @example certificate */
+            name: string;
+            /** @example Client certificate */
+            label: string;
+            /** @description Exactly one option is given; the fields of the others are left out. */
+            options: components["schemas"]["CredentialOptionView"][];
+        };
+        ProviderCapabilitiesView: {
+            /** @example true */
+            refund: boolean;
+            /** @example true */
+            partial_refund: boolean;
+            /** @example true */
+            cancel: boolean;
+            /** @example true */
+            register_webhook: boolean;
+            /**
+             * @description Who chooses the txid.
+             * @example gateway
+             * @enum {string}
+             */
+            txid: "gateway" | "provider";
+        };
+        ProviderDescriptorView: {
+            /**
+             * @description The `provider` of its accounts.
+             * @example bb
+             */
+            name: string;
+            /** @example Banco do Brasil */
+            label: string;
+            environments: components["schemas"]["ProviderEnvironmentView"][];
+            /** @description The account settings it takes besides credentials. */
+            settings: components["schemas"]["AccountSettingView"][];
+            /** @description Every field of its `credentials`. */
+            credentials: components["schemas"]["CredentialFieldView"][];
+            /** @description Sets of credential fields of which exactly one option is given. */
+            one_of: components["schemas"]["CredentialAlternativeView"][];
+            capabilities: components["schemas"]["ProviderCapabilitiesView"];
+            /**
+             * @description Whether merchants without provider accounts can be charged through it (its built-in configuration): a value for a merchant's `provider`.
+             * @example false
+             */
+            built_in: boolean;
         };
         RecipientView: {
             /**
@@ -2204,6 +2343,52 @@ export interface operations {
             };
             /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ProviderCatalogueController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["ProviderDescriptorView"][];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

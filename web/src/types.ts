@@ -40,3 +40,8 @@ export type ProviderAccount = Schemas['ProviderAccountView'];
 export type AccountEnvironment = ProviderAccount['environment'];
 export type ProviderAccountCheck = Schemas['ProviderAccountCheckView'];
 export type ProviderAccountWebhook = Schemas['ProviderAccountWebhookView'];
+
+/** A provider as it describes itself (`GET /admin/api/providers`): the account forms are built from it. */
+export type ProviderDescriptor = Schemas['ProviderDescriptorView'];
+export type CredentialField = Schemas['CredentialFieldView'];
+export type AccountSetting = Schemas['AccountSettingView'];

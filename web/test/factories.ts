@@ -168,3 +168,84 @@ export function daysFromNow(days: number): string {
 export function minutesFromNow(minutes: number): string {
   return new Date(Date.now() + minutes * 60_000).toISOString();
 }
+
+type Descriptor = Schemas['ProviderDescriptorView'];
+type CredentialField = Schemas['CredentialFieldView'];
+
+const field = (name: string, label: string, kind: CredentialField['kind'], required: boolean, pem: CredentialField['pem'] = null): CredentialField => ({
+  name,
+  label,
+  kind,
+  required,
+  pem,
+  help: `Help for ${name}.`,
+});
+
+/**
+ * A Pix API provider as the catalogue describes one. The providers of these tests are invented:
+ * the forms must work from what the catalogue says, knowing no PSP of their own.
+ */
+export function pixProvider(
+  name: string,
+  label: string,
+  { hosts = true, sandboxHosts = hosts, secret = true, extras = [] }: { hosts?: boolean; sandboxHosts?: boolean; secret?: boolean; extras?: CredentialField[] } = {},
+): Descriptor {
+  const host = (environment: string) => `https://${environment === 'production' ? 'pix' : 'pix-h'}.${name}.example/v2`;
+  const environments: Descriptor['environments'] = (['sandbox', 'production'] as const).map((environment) => {
+    const known = environment === 'sandbox' ? sandboxHosts : hosts;
+    return { name: environment, base_url: known ? host(environment) : null, token_url: known ? `${host(environment)}/oauth/token` : null };
+  });
+  const missing = environments.filter((environment) => environment.base_url === null).map((environment) => environment.name);
+  return {
+    name,
+    label,
+    environments,
+    settings: [
+      { name: 'base_url', label: 'API base URL', required_in: missing, help: 'Scheme, host and base path.' },
+      { name: 'token_url', label: 'Token URL', required_in: missing, help: 'The OAuth2 token URL.' },
+      { name: 'pix_key', label: 'Pix key', required_in: ['sandbox', 'production'], help: 'The receiving key.' },
+    ],
+    credentials: [
+      field('client_id', 'Client ID', 'text', true),
+      ...(secret ? [field('client_secret', 'Client secret', 'secret', true)] : []),
+      field('certificate_pem', 'Certificate (PEM)', 'pem', true, 'certificates'),
+      field('private_key_pem', 'Private key (PEM)', 'pem', true, 'private_key'),
+      field('pkcs12_base64', 'PKCS#12 file', 'pkcs12', true),
+      field('pkcs12_password', 'Bundle password', 'secret', false),
+      field('ca_pem', 'CA certificates (PEM)', 'pem', false, 'certificates'),
+      ...extras,
+    ],
+    one_of: [
+      {
+        name: 'certificate',
+        label: 'Client certificate',
+        options: [
+          { name: 'pem', label: 'Certificate and private key (PEM)', fields: ['certificate_pem', 'private_key_pem'] },
+          { name: 'pkcs12', label: 'PKCS#12 bundle (.p12, .pfx)', fields: ['pkcs12_base64', 'pkcs12_password'] },
+        ],
+      },
+    ],
+    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: true, txid: 'gateway' },
+    built_in: false,
+  };
+}
+
+/** The catalogue of these tests: a provider without hosts, banks with extras, one without a client secret, a simulated PSP. */
+export function providerCatalogue(): Descriptor[] {
+  return [
+    pixProvider('pix-api', 'Pix API', { hosts: false }),
+    pixProvider('banco-a', 'Banco A', { extras: [field('app_key', 'Application key', 'text', true)] }),
+    pixProvider('banco-b', 'Banco B', { extras: [field('skip_checks', 'Skip the checks', 'boolean', false), field('branch', 'Branch', 'text', false)] }),
+    pixProvider('coop', 'Cooperativa', { sandboxHosts: false, secret: false }),
+    {
+      name: 'simulated',
+      label: 'Simulated PSP',
+      environments: [{ name: 'sandbox', base_url: 'http://127.0.0.1:3000/sandbox', token_url: null }],
+      settings: [{ name: 'base_url', label: 'Sandbox URL', required_in: [], help: 'Another simulated PSP.' }],
+      credentials: [field('webhook_secret', 'Webhook secret', 'secret', false)],
+      one_of: [],
+      capabilities: { refund: false, partial_refund: false, cancel: false, register_webhook: false, txid: 'gateway' },
+      built_in: true,
+    },
+  ];
+}

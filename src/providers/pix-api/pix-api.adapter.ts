@@ -9,6 +9,7 @@ import {
   type InboundWebhook,
   type ProviderAdapter,
   type ProviderCapabilities,
+  type ProviderDescriptor,
   type ProviderHealth,
   type RefundLookup,
   type RefundRequest,
@@ -34,6 +35,7 @@ import { pixDevolucaoId } from './txid';
 import { type Cob, type PixApiCharge, toPixApiCharge } from './wire';
 
 export type { PixApiRefund } from './flows/refund';
+import { pixApiDescriptor } from './descriptor';
 
 export interface PixApiAdapterOptions {
   /** Where "now" comes from: charge expiry, certificate validity, token lifetimes, waits after a refusal or a 429. */
@@ -66,6 +68,9 @@ export interface PixApiAdapterOptions {
 export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   readonly name: string;
   readonly capabilities: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: true, txid: 'gateway' };
+  get descriptor(): ProviderDescriptor {
+    return pixApiDescriptor(this.profile, this.capabilities);
+  }
   private readonly clock: { now(): Date };
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;

@@ -26,6 +26,9 @@ export interface CredentialExtra {
   name: string;
   kind: 'string' | 'boolean';
   required: boolean;
+  /** For the catalogue (descriptor.ts): what a form calls it, and one line on what it is for. */
+  label: string;
+  help: string;
 }
 
 /** What a per-request hook knows. */

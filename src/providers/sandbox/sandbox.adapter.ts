@@ -13,6 +13,7 @@ import {
   type ProviderAdapter,
   type ProviderCapabilities,
   type ProviderCharge,
+  type ProviderDescriptor,
   type ProviderHealth,
   type SimulatedEventRequest,
   type SimulatedEventResult,
@@ -23,6 +24,7 @@ import {
 import { jsonOf } from '../transport/answers';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
+import { sandboxDescriptor } from './sandbox-descriptor';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
 import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from '../../domain/provider-event';
@@ -84,6 +86,9 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: false, partialRefun
 export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
   readonly capabilities = SANDBOX_CAPABILITIES;
+  get descriptor(): ProviderDescriptor {
+    return sandboxDescriptor(SANDBOX_CAPABILITIES, { baseUrl: this.settings.baseUrl, isProduction: this.options.isProduction });
+  }
 
   constructor(
     private readonly transport: OutboundTransport,

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { merchant, providerAccount } from '../../test/factories';
+import { merchant, providerAccount, providerCatalogue } from '../../test/factories';
 import { useFakeApi, validationFailure } from '../../test/fake-api';
 import { MerchantDetail } from './MerchantDetail';
 
@@ -13,6 +13,7 @@ describe('MerchantDetail', () => {
     api.on('GET /merchants/{id}', ana);
     api.on('GET /merchants/{id}/api-keys', []);
     api.on('GET /provider-accounts', []);
+    api.on('GET /providers', providerCatalogue());
   });
   const settings = async () => within(await screen.findByRole('form', { name: 'Merchant settings' }));
 
@@ -61,9 +62,9 @@ describe('MerchantDetail', () => {
   });
 
   describe('provider accounts', () => {
-    const efi = providerAccount({ id: 'pa_efi', name: 'Efí', provider: 'efi' });
-    const bb = providerAccount({ id: 'pa_bb', name: 'BB', provider: 'bb', environment: 'production' });
-    const old = providerAccount({ id: 'pa_old', name: 'Antiga', provider: 'inter', active: false });
+    const efi = providerAccount({ id: 'pa_efi', name: 'Efí', provider: 'banco-b' });
+    const bb = providerAccount({ id: 'pa_bb', name: 'BB', provider: 'banco-a', environment: 'production' });
+    const old = providerAccount({ id: 'pa_old', name: 'Antiga', provider: 'coop', active: false });
     const card = () => screen.getByRole('heading', { name: 'Provider accounts' }).closest('section')!;
     const order = (name: string) =>
       within(within(card()).getByRole('list', { name }))
@@ -81,7 +82,8 @@ describe('MerchantDetail', () => {
       render(<MerchantDetail id="mer_ana" />);
       await screen.findByRole('link', { name: 'Efí' });
       expect(order('Provider accounts in order')).toEqual(['Antiga', 'Efí']);
-      expect(within(card()).getByRole('link', { name: 'Antiga' }).closest('li')!.textContent).toBe('Antiga Inter · Sandbox inactive');
+      // The provider's label comes with the catalogue.
+      await waitFor(() => expect(within(card()).getByRole('link', { name: 'Antiga' }).closest('li')!.textContent).toBe('Antiga Cooperativa sandbox inactive'));
       expect(within(card()).getByRole('link', { name: 'Efí' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_efi');
     });
 
@@ -91,6 +93,7 @@ describe('MerchantDetail', () => {
       api.on('PATCH /merchants/{id}', ({ body }) => ({ ...ana, provider_accounts: body.provider_accounts ?? [] }));
       render(<MerchantDetail id="mer_ana" />);
       await screen.findByRole('link', { name: 'Efí' });
+      await screen.findByText('Cooperativa');
       await userEvent.click(within(card()).getByRole('button', { name: 'Change accounts' }));
       expect(order('Chosen provider accounts')).toEqual(['Efí']);
       expect(within(card()).getByRole('status').textContent).toBe('One account in the list is inactive or gone: saving removes it.');
@@ -99,7 +102,7 @@ describe('MerchantDetail', () => {
         within(add)
           .getAllByRole('option')
           .map((o) => o.textContent),
-      ).toEqual(['Choose an active account…', 'BB (Banco do Brasil, production)']);
+      ).toEqual(['Choose an active account…', 'BB (Banco A, production)']);
       await userEvent.selectOptions(add, 'pa_bb');
       expect(order('Chosen provider accounts')).toEqual(['Efí', 'BB']);
       expect(within(card()).getByRole('button', { name: 'Move BB down' })).toHaveProperty('disabled', true);

@@ -7,6 +7,7 @@ import { RecordHeader, RecordUnloaded, SettingsCard, useRecord } from '../record
 import { Badge, Button, Card, Confirm, Empty, Notice, SecretReveal, useLoad } from '../ui';
 import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, validateMerchant } from './merchant-form';
 import { MerchantAccounts } from './merchant-accounts';
+import { builtInProviders, useCatalogue } from './provider-account-form';
 
 type Dialog =
   { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
@@ -17,6 +18,7 @@ export function MerchantDetail({ id }: { id: string }) {
   const merchant = useRecord<Merchant>('/merchants', id);
   const keys = useLoad(() => api<ApiKey[]>('GET', `/merchants/${encodeURIComponent(id)}/api-keys`), [id]);
   const accounts = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
+  const catalogue = useCatalogue();
   const [dialog, setDialog] = useState<Dialog>();
 
   if (!merchant.data) return <RecordUnloaded title="Merchant" error={merchant.error} back={{ to: '/admin/merchants', label: 'Back to merchants' }} />;
@@ -69,7 +71,9 @@ export function MerchantDetail({ id }: { id: string }) {
             check={validateMerchant}
             fieldErrors={apiFieldErrors}
             onSave={(body) => patch(body, 'Changes saved.')}
-            fields={(values, errors, onChange) => <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={onChange} />}
+            fields={(values, errors, onChange) => (
+              <MerchantFields idPrefix="merchant" values={values} errors={errors} onChange={onChange} providers={builtInProviders(catalogue.data)} />
+            )}
           >
             <p className="muted small">
               Created {formatDate(m.created_at)} · updated {formatDate(m.updated_at)}
@@ -79,6 +83,7 @@ export function MerchantDetail({ id }: { id: string }) {
             merchant={m}
             accounts={accounts.data}
             loadError={accounts.error}
+            catalogue={catalogue.data}
             onSave={(ids) => patch({ provider_accounts: ids }, 'The provider accounts are saved: payments try them in this order.')}
           />
         </div>

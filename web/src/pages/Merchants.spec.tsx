@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tableRows, visit } from '../../test/dom';
-import { merchant, page } from '../../test/factories';
+import { merchant, page, providerCatalogue } from '../../test/factories';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { formatDate } from '../format';
 import { Merchants } from './Merchants';
@@ -61,6 +61,7 @@ describe('Merchants', () => {
   describe('new merchant', () => {
     const open = async () => {
       api.on('GET /merchants', page([]));
+      api.on('GET /providers', providerCatalogue());
       render(<Merchants />);
       await userEvent.click(screen.getByRole('button', { name: 'New merchant' }));
       return screen.getByRole('dialog', { name: 'New merchant' });
@@ -80,14 +81,16 @@ describe('Merchants', () => {
       const dialog = await open();
       await userEvent.type(within(dialog).getByLabelText('Name'), ' Loja Nova ');
       await userEvent.type(within(dialog).getByLabelText('Webhook URL'), 'https://nova.example/pix');
-      await userEvent.type(within(dialog).getByLabelText('Provider'), 'sandbox');
+      // The providers a merchant without accounts can use are suggested, from the catalogue.
+      await waitFor(() => expect([...dialog.querySelectorAll('datalist option')].map((o) => o.getAttribute('value'))).toEqual(['simulated']));
+      await userEvent.type(within(dialog).getByLabelText('Provider'), 'simulated');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Create merchant' }));
       const reveal = await screen.findByRole('dialog', { name: 'Loja Nova created: webhook signing secret' });
       expect(reveal.textContent).toContain('whsec_MfKQ9r8GKYqrTwjU');
       expect(api.requests('POST /merchants')[0]!.body).toEqual({
         name: 'Loja Nova',
         webhook_url: 'https://nova.example/pix',
-        provider: 'sandbox',
+        provider: 'simulated',
         webhook_signing_secret: 'generate',
       });
       await userEvent.click(within(reveal).getByRole('button', { name: 'I have stored it safely' }));

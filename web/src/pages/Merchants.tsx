@@ -5,6 +5,7 @@ import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page } from '../types';
 import { Badge, Button, Empty, FormModal, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad, useSubmit } from '../ui';
 import { apiFieldErrors, MerchantFields, useMerchantForm, validateMerchant } from './merchant-form';
+import { builtInProviders, useCatalogue } from './provider-account-form';
 
 export function Merchants() {
   const { search } = useLocation();
@@ -118,6 +119,7 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
   const { values, setValues } = useMerchantForm();
   const [generateSecret, setGenerateSecret] = useState(true);
   const [created, setCreated] = useState<Merchant>();
+  const catalogue = useCatalogue();
   const form = useSubmit({
     check: () => validateMerchant(values),
     send: async () => {
@@ -145,7 +147,7 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
   }
   return (
     <FormModal id="create-merchant" title="New merchant" submitLabel="Create merchant" form={form} onClose={onClose}>
-      <MerchantFields idPrefix="new-merchant" values={values} errors={form.errors} onChange={setValues} />
+      <MerchantFields idPrefix="new-merchant" values={values} errors={form.errors} onChange={setValues} providers={builtInProviders(catalogue.data)} />
       <label className="checkbox">
         <input type="checkbox" checked={generateSecret} onChange={(e) => setGenerateSecret(e.target.checked)} />
         Generate a webhook signing secret (shown once), so the merchant can verify the events it receives

@@ -31,6 +31,17 @@ describe('PaymentDetail', () => {
     expect(screen.getByText(/^efi/)).toBeTruthy();
   });
 
+  it('names the environment of the account that charged the payment, when the API says it', async () => {
+    api.on('GET /payments/{id}', { ...paymentDetail({ merchantId: 'mer_ana' }), environment: 'sandbox' } as ReturnType<typeof paymentDetail>);
+    const { unmount } = render(<PaymentDetail id="pay_1" />);
+    expect((await screen.findByText('Environment')).nextElementSibling!.textContent).toBe('sandbox');
+    unmount();
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana' }));
+    render(<PaymentDetail id="pay_2" />);
+    await screen.findByText('Pix txid');
+    expect(screen.queryByText('Environment')).toBeNull();
+  });
+
   it("tells each provider event's outcome, change, amount, forwarding and source", async () => {
     const events = [
       paymentEvent({ type: 'payment.confirmed', outcome: 'applied', from_status: 'pending', to_status: 'paid', amount: 10.5, forward: 'queued', source: 'webhook' }),

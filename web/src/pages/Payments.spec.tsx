@@ -35,6 +35,15 @@ describe('Payments', () => {
     expect(listed()).toEqual([{ limit: '20' }]);
   });
 
+  it('shows the environment of the account that charged a payment, when the API says it', async () => {
+    // Payments carry `environment` once the API sends it; until then nothing is shown.
+    const live = { ...payment({ id: 'pay_live', externalId: 'order-live', merchantId: 'mer_ana', status: 'paid' }), environment: 'production' };
+    api.on('GET /payments', page([live, payment({ id: 'pay_old', externalId: 'order-old', merchantId: 'mer_ana' })]));
+    render(<Payments />);
+    await screen.findByRole('table', { name: 'Payments' });
+    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid production', 'pending']);
+  });
+
   it('asks the API for the chosen filters, the dates as whole local days, and keeps them in the URL', async () => {
     api.on('GET /payments', page([]));
     render(<Payments />);

@@ -4,6 +4,7 @@ import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
 import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
+import { EnvironmentBadge, environmentOf } from './provider-account-form';
 
 interface Filters {
   merchant_id: string;
@@ -169,6 +170,12 @@ export function Payments() {
                   </td>
                   <td data-label="Status">
                     <Badge value={p.status} />
+                    {environmentOf(p) && (
+                      <>
+                        {' '}
+                        <EnvironmentBadge environment={environmentOf(p)!} />
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}

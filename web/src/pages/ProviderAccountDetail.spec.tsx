@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { accountCheck, daysFromNow, providerAccount } from '../../test/factories';
+import { accountCheck, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { ProviderAccountDetail } from './ProviderAccountDetail';
 
@@ -12,14 +12,17 @@ describe('ProviderAccountDetail', () => {
   const efi = providerAccount({
     id: 'pa_efi',
     name: 'Efí — Loja da Ana',
-    provider: 'efi',
+    provider: 'banco-b',
     base_url: 'https://pix-h.example/v2',
     token_url: null,
     pix_key: 'chave@example.com',
     webhook_url: 'https://gw.example/webhooks/efi/pa_efi',
   });
   efi.credentials_summary = { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(5.5) };
-  beforeEach(() => api.on('GET /provider-accounts/{id}', efi));
+  beforeEach(() => {
+    api.on('GET /provider-accounts/{id}', efi);
+    api.on('GET /providers', providerCatalogue());
+  });
   const settings = async () => within(await screen.findByRole('form', { name: 'Account settings' }));
 
   it('shows the account: its webhook URL, the credentials summary, and a warning for a certificate near its end', async () => {
@@ -29,6 +32,8 @@ describe('ProviderAccountDetail', () => {
     expect(screen.getByText('Client_Id_4f1c')).toBeTruthy();
     expect(screen.getByText('CN=loja-da-ana, O=Loja da Ana')).toBeTruthy();
     expect(screen.getByText('expires in 5 days')).toBeTruthy();
+    expect(await screen.findByText('Banco B')).toBeTruthy();
+    expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
     expect(api.requests('GET /provider-accounts/{id}').map((r) => r.params.id)).toEqual(['pa_efi']);
   });
 
@@ -44,6 +49,18 @@ describe('ProviderAccountDetail', () => {
     expect((await screen.findByText('Changes saved.')).textContent).toBe('Changes saved.');
     expect(api.requests('PATCH /provider-accounts/{id}').map((r) => [r.params.id, r.body])).toEqual([['pa_efi', { name: 'Efí — Matriz', base_url: null }]]);
     expect((await settings()).getByLabelText('Name')).toHaveProperty('value', 'Efí — Matriz');
+  });
+
+  it("shows only the settings the account's provider takes, with its hosts as placeholders", async () => {
+    api.on('GET /provider-accounts/{id}', providerAccount({ id: 'pa_sim', name: 'Simulada', provider: 'simulated', base_url: null, token_url: null, pix_key: null }));
+    render(<ProviderAccountDetail id="pa_sim" />);
+    const form = await settings();
+    await waitFor(() => expect(form.queryByLabelText('Pix key')).toBeNull());
+    expect(form.queryByLabelText('Token URL')).toBeNull();
+    expect(form.getByLabelText('Sandbox URL').getAttribute('placeholder')).toBe('http://127.0.0.1:3000/sandbox');
+    // It registers no webhook, and has no certificate to summarize.
+    expect(screen.queryByRole('button', { name: 'Register webhook' })).toBeNull();
+    expect(screen.getByText("This provider's credentials are secrets only: they are never shown.")).toBeTruthy();
   });
 
   it('checks the account and shows what the PSP answered', async () => {

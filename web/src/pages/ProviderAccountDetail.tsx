@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { formatDate } from '../format';
-import type { ProviderAccount, ProviderAccountCheck, ProviderAccountWebhook } from '../types';
+import type { ProviderAccount, ProviderAccountCheck, ProviderAccountWebhook, ProviderDescriptor } from '../types';
 import { RecordHeader, RecordUnloaded, SettingsCard, useRecord } from '../record';
 import { Button, Card, CopyButton, FormModal, Notice, useSubmit } from '../ui';
 import {
@@ -13,11 +13,11 @@ import {
   credentialsBody,
   CredentialsFields,
   emptyCredentials,
-  ENVIRONMENT_LABELS,
+  EnvironmentBadge,
   failureText,
-  ProviderOption,
+  findProvider,
   providerLabel,
-  providerOption,
+  useCatalogue,
   validateAccount,
   validateCredentials,
 } from './provider-account-form';
@@ -39,12 +39,13 @@ function settingsOf(account: ProviderAccount): AccountValues {
 /** One provider account: its settings, its credentials replaced whole, a check, and its webhook registered at the PSP. */
 export function ProviderAccountDetail({ id }: { id: string }) {
   const account = useRecord<ProviderAccount>('/provider-accounts', id);
+  const catalogue = useCatalogue();
   const [replacing, setReplacing] = useState(false);
   const [checked, setChecked] = useState<ProviderAccountCheck>();
 
   if (!account.data) return <RecordUnloaded title="Provider account" error={account.error} back={{ to: '/admin/provider-accounts', label: 'Back to provider accounts' }} />;
   const a = account.data;
-  const option = providerOption(a.provider);
+  const provider = findProvider(catalogue.data, a.provider);
   const { busy, run, patch } = account;
 
   const check = () =>
@@ -60,6 +61,8 @@ export function ProviderAccountDetail({ id }: { id: string }) {
     });
 
   const summary = a.credentials_summary;
+  // What the summary holds (a client id, a certificate) is shown for providers that take a certificate.
+  const certificate = !provider || provider.credentials.some((field) => field.kind === 'pem' || field.kind === 'pkcs12');
   return (
     <>
       <RecordHeader
@@ -70,9 +73,11 @@ export function ProviderAccountDetail({ id }: { id: string }) {
             <Button busy={busy === 'check'} onClick={() => void check()}>
               Check
             </Button>
-            <Button busy={busy === 'webhook'} onClick={() => void registerWebhook()}>
-              Register webhook
-            </Button>
+            {provider?.capabilities.register_webhook !== false && (
+              <Button busy={busy === 'webhook'} onClick={() => void registerWebhook()}>
+                Register webhook
+              </Button>
+            )}
           </>
         }
         deactivate={{
@@ -99,20 +104,22 @@ export function ProviderAccountDetail({ id }: { id: string }) {
           label="Account settings"
           original={settingsOf(a)}
           keys={SETTINGS}
-          check={(values) => validateAccount(values, option, true)}
+          check={(values) => validateAccount(values, provider, true)}
           fieldErrors={apiErrors}
           failureText={failureText}
           onSave={(body) => patch(body, 'Changes saved.')}
-          fields={(values, errors, onChange) => <AccountFields idPrefix="account" values={values} errors={errors} onChange={onChange} fixed />}
+          fields={(values, errors, onChange) => <AccountFields idPrefix="account" catalogue={catalogue.data ?? []} values={values} errors={errors} onChange={onChange} fixed />}
         />
 
         <div className="stack">
           <Card title="Account">
             <dl className="fields">
               <dt>Provider</dt>
-              <dd>{providerLabel(a.provider)}</dd>
+              <dd>{providerLabel(catalogue.data, a.provider)}</dd>
               <dt>Environment</dt>
-              <dd>{ENVIRONMENT_LABELS[a.environment]}</dd>
+              <dd>
+                <EnvironmentBadge environment={a.environment} />
+              </dd>
               <dt>Webhook URL</dt>
               <dd>
                 <div className="copy-cell">
@@ -127,17 +134,21 @@ export function ProviderAccountDetail({ id }: { id: string }) {
               The PSP must post this account's events to this URL: "Register webhook" tells it so where its API allows, otherwise set it in the PSP's portal.
             </p>
           </Card>
-          <Card title="Credentials" actions={option && <Button onClick={() => setReplacing(true)}>Replace credentials</Button>}>
-            <dl className="fields">
-              <dt>Client ID</dt>
-              <dd className="mono">{summary.client_id ?? '—'}</dd>
-              <dt>Certificate</dt>
-              <dd>{summary.certificate_subject ?? '—'}</dd>
-              <dt>Expires</dt>
-              <dd>
-                <CertificateExpiry iso={summary.certificate_expires_at} />
-              </dd>
-            </dl>
+          <Card title="Credentials" actions={provider && <Button onClick={() => setReplacing(true)}>Replace credentials</Button>}>
+            {certificate ? (
+              <dl className="fields">
+                <dt>Client ID</dt>
+                <dd className="mono">{summary.client_id ?? '—'}</dd>
+                <dt>Certificate</dt>
+                <dd>{summary.certificate_subject ?? '—'}</dd>
+                <dt>Expires</dt>
+                <dd>
+                  <CertificateExpiry iso={summary.certificate_expires_at} />
+                </dd>
+              </dl>
+            ) : (
+              <p className="muted small">This provider's credentials are secrets only: they are never shown.</p>
+            )}
             <p className="muted small">
               Created {formatDate(a.created_at)} · updated {formatDate(a.updated_at)}
             </p>
@@ -145,19 +156,27 @@ export function ProviderAccountDetail({ id }: { id: string }) {
         </div>
       </div>
 
-      {replacing && option && (
-        <ReplaceCredentials option={option} onClose={() => setReplacing(false)} onSave={(credentials) => patch({ credentials }, 'The new credentials are in place.')} />
+      {replacing && provider && (
+        <ReplaceCredentials provider={provider} onClose={() => setReplacing(false)} onSave={(credentials) => patch({ credentials }, 'The new credentials are in place.')} />
       )}
     </>
   );
 }
 
-function ReplaceCredentials({ option, onClose, onSave }: { option: ProviderOption; onClose: () => void; onSave: (credentials: Record<string, unknown>) => Promise<unknown> }) {
+function ReplaceCredentials({
+  provider,
+  onClose,
+  onSave,
+}: {
+  provider: ProviderDescriptor;
+  onClose: () => void;
+  onSave: (credentials: Record<string, unknown>) => Promise<unknown>;
+}) {
   const [values, setValues] = useState(emptyCredentials);
   const form = useSubmit({
-    check: () => validateCredentials(values, option),
+    check: () => validateCredentials(values, provider),
     send: async () => {
-      await onSave(credentialsBody(values, option));
+      await onSave(credentialsBody(values, provider));
       onClose();
     },
     fieldErrors: apiErrors,
@@ -167,7 +186,7 @@ function ReplaceCredentials({ option, onClose, onSave }: { option: ProviderOptio
   return (
     <FormModal id="replace-credentials" title="Replace credentials" submitLabel="Replace credentials" form={form} onClose={onClose}>
       <p className="muted small">The new credentials replace the current ones whole, once the gateway has checked them; until then nothing changes.</p>
-      <CredentialsFields idPrefix="replace" option={option} values={values} errors={form.errors} onChange={setValues} />
+      <CredentialsFields idPrefix="replace" provider={provider} values={values} errors={form.errors} onChange={setValues} />
     </FormModal>
   );
 }

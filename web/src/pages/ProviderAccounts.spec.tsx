@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tableRows, visit } from '../../test/dom';
-import { accountCheck, daysFromNow, providerAccount } from '../../test/factories';
+import { accountCheck, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { formatDateOnly } from '../format';
 import { ProviderAccounts } from './ProviderAccounts';
@@ -14,25 +14,31 @@ const P12_BASE64 = 'MIIKUQIBAzCCChf/AA==';
 
 describe('ProviderAccounts', () => {
   const api = useFakeApi();
-  beforeEach(() => visit('/admin/provider-accounts'));
+  beforeEach(() => {
+    visit('/admin/provider-accounts');
+    api.on('GET /providers', providerCatalogue());
+  });
 
-  it('lists accounts with their provider, environment, status, certificate expiry and webhook URL', async () => {
-    const efi = providerAccount({ id: 'pa_efi', name: 'Efí — Loja', provider: 'efi', environment: 'production', webhook_url: 'https://gw.example/webhooks/efi/pa_efi' });
-    const soon = providerAccount({ id: 'pa_soon', name: 'BB', provider: 'bb', active: false });
+  it("lists accounts with their provider's label, environment, status, certificate expiry and webhook URL", async () => {
+    const efi = providerAccount({ id: 'pa_efi', name: 'A — Loja', provider: 'banco-a', environment: 'production', webhook_url: 'https://gw.example/webhooks/banco-a/pa_efi' });
+    const soon = providerAccount({ id: 'pa_soon', name: 'BB', provider: 'banco-b', active: false });
     soon.credentials_summary.certificate_expires_at = daysFromNow(10.5);
-    const expired = providerAccount({ id: 'pa_old', name: 'Inter', provider: 'inter' });
+    const expired = providerAccount({ id: 'pa_old', name: 'Coop', provider: 'coop' });
     expired.credentials_summary.certificate_expires_at = daysFromNow(-2);
-    const none = providerAccount({ id: 'pa_none', name: 'Sem certificado' });
+    const none = providerAccount({ id: 'pa_none', name: 'Sem certificado', provider: 'retired' });
     none.credentials_summary.certificate_expires_at = null;
     api.on('GET /provider-accounts', [efi, soon, expired, none]);
     render(<ProviderAccounts />);
     await screen.findByRole('table', { name: 'Provider accounts' });
     const day = (iso: string | null) => formatDateOnly(iso);
+    // The labels come with the catalogue, which may answer after the accounts.
+    await screen.findByText('Banco A');
     expect(tableRows('Provider accounts')).toEqual([
-      ['Efí — Lojapa_efi', 'Efí', 'Production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/efi/pa_efiCopy', 'Check'],
-      ['BBpa_soon', 'Banco do Brasil', 'Sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, 'Check'],
-      ['Interpa_old', 'Inter', 'Sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, 'Check'],
-      ['Sem certificadopa_none', 'Pix API', 'Sandbox', 'active', '—', `${none.webhook_url}Copy`, 'Check'],
+      ['A — Lojapa_efi', 'Banco A', 'production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', 'Check'],
+      ['BBpa_soon', 'Banco B', 'sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, 'Check'],
+      ['Cooppa_old', 'Cooperativa', 'sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, 'Check'],
+      // A provider the catalogue no longer lists is shown by its name.
+      ['Sem certificadopa_none', 'retired', 'sandbox', 'active', '—', `${none.webhook_url}Copy`, 'Check'],
     ]);
     expect(screen.getByRole('link', { name: 'BB' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_soon');
   });
@@ -80,7 +86,10 @@ describe('ProviderAccounts', () => {
     const open = async () => {
       api.on('GET /provider-accounts', []);
       render(<ProviderAccounts />);
-      await userEvent.click(screen.getByRole('button', { name: 'New account' }));
+      // The form is built from the catalogue: the button waits for it.
+      const button = screen.getByRole('button', { name: 'New account' });
+      await waitFor(() => expect(button).toHaveProperty('disabled', false));
+      await userEvent.click(button);
       return within(screen.getByRole('dialog', { name: 'New provider account' }));
     };
     const file = (parts: BlobPart[], name: string) => new File(parts, name, { type: 'application/octet-stream' });
@@ -95,11 +104,11 @@ describe('ProviderAccounts', () => {
       await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'pix-api');
       await userEvent.type(dialog.getByLabelText('Token URL'), 'http://psp.example/token');
       await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
-      expect(dialog.getByText('Required: the gateway knows no API host of Pix API for sandbox.')).toBeTruthy();
+      expect(dialog.getByText('Required: the gateway knows no API base URL of Pix API for sandbox.')).toBeTruthy();
       expect(dialog.getByText('Enter a full https:// address: the PSP is reached over mutual TLS.')).toBeTruthy();
       expect(dialog.getByText('Give the Pix key payments are made to.')).toBeTruthy();
-      expect(dialog.getByText('Give the client id the PSP issued.')).toBeTruthy();
-      expect(dialog.getByText('Paste the client certificate, or load its file.')).toBeTruthy();
+      expect(dialog.getByText('Give the client ID.')).toBeTruthy();
+      expect(dialog.getByText('Paste the certificate, or load its file.')).toBeTruthy();
       expect(api.requests('POST /provider-accounts')).toHaveLength(0);
     });
 
@@ -107,8 +116,12 @@ describe('ProviderAccounts', () => {
       api.on('POST /provider-accounts', ({ body }) => providerAccount({ id: 'pa_new', name: body.name, provider: body.provider }));
       const dialog = await open();
       await userEvent.type(dialog.getByLabelText('Name'), ' BB — Loja ');
-      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'bb');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'banco-a');
+      // The provider's documented hosts are the placeholders of the fields that override them.
+      expect(dialog.getByLabelText('API base URL').getAttribute('placeholder')).toBe('https://pix-h.banco-a.example/v2');
       await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
+      expect(dialog.getByLabelText('API base URL').getAttribute('placeholder')).toBe('https://pix.banco-a.example/v2');
+      expect(dialog.getByLabelText('Token URL').getAttribute('placeholder')).toBe('https://pix.banco-a.example/v2/oauth/token');
       await userEvent.type(dialog.getByLabelText('Pix key'), '12345678000195');
       await userEvent.type(dialog.getByLabelText('Client ID'), 'client-1');
       await userEvent.type(dialog.getByLabelText('Client secret'), 'secret-1');
@@ -124,7 +137,7 @@ describe('ProviderAccounts', () => {
       await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_new'));
       expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
         name: 'BB — Loja',
-        provider: 'bb',
+        provider: 'banco-a',
         environment: 'production',
         pix_key: '12345678000195',
         credentials: { client_id: 'client-1', client_secret: 'secret-1', certificate_pem: CERTIFICATE, private_key_pem: KEY, ca_pem: CERTIFICATE, app_key: 'app-key-1' },
@@ -134,8 +147,8 @@ describe('ProviderAccounts', () => {
     it('creates an account from a .p12 bundle read as base64, with its password', async () => {
       api.on('POST /provider-accounts', providerAccount({ id: 'pa_p12' }));
       const dialog = await open();
-      await userEvent.type(dialog.getByLabelText('Name'), 'Efí');
-      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'efi');
+      await userEvent.type(dialog.getByLabelText('Name'), 'Banco B');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'banco-b');
       await userEvent.type(dialog.getByLabelText('Pix key'), 'chave@example.com');
       await userEvent.type(dialog.getByLabelText('Client ID'), 'Client_Id_1');
       await userEvent.type(dialog.getByLabelText('Client secret'), 'Client_Secret_1');
@@ -143,19 +156,49 @@ describe('ProviderAccounts', () => {
       expect(dialog.queryByLabelText('Certificate (PEM)')).toBeNull();
       await userEvent.upload(dialog.getByLabelText('PKCS#12 file'), file([P12_BYTES], 'producao-123.p12'));
       expect(await dialog.findByText('Loaded: producao-123.p12')).toBeTruthy();
-      await userEvent.type(dialog.getByLabelText('Bundle password'), 'senha');
-      await userEvent.click(dialog.getByRole('checkbox', { name: 'Register the webhook with x-skip-mtls-checking' }));
+      await userEvent.type(dialog.getByLabelText('Bundle password (optional)'), 'senha');
+      await userEvent.click(dialog.getByRole('checkbox', { name: 'Skip the checks' }));
       await userEvent.type(dialog.getByLabelText('Token URL'), 'https://pix-h.example/oauth/token');
       await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
       await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_p12'));
       expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
-        name: 'Efí',
-        provider: 'efi',
+        name: 'Banco B',
+        provider: 'banco-b',
         environment: 'sandbox',
         token_url: 'https://pix-h.example/oauth/token',
         pix_key: 'chave@example.com',
-        credentials: { client_id: 'Client_Id_1', client_secret: 'Client_Secret_1', pkcs12_base64: P12_BASE64, pkcs12_password: 'senha', skip_mtls_checking: true },
+        credentials: { client_id: 'Client_Id_1', client_secret: 'Client_Secret_1', pkcs12_base64: P12_BASE64, pkcs12_password: 'senha', skip_checks: true },
       });
+    });
+
+    it('asks a provider with one environment and one secret for those only', async () => {
+      api.on('POST /provider-accounts', providerAccount({ id: 'pa_sim', provider: 'simulated' }));
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Simulada');
+      await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'simulated');
+      expect([...dialog.getByLabelText<HTMLSelectElement>('Environment').options].map((o) => o.value)).toEqual(['sandbox']);
+      expect(dialog.getByLabelText<HTMLSelectElement>('Environment').value).toBe('sandbox');
+      expect(dialog.queryByLabelText('Pix key')).toBeNull();
+      expect(dialog.queryByLabelText('Client ID')).toBeNull();
+      expect(dialog.getByLabelText('Sandbox URL').getAttribute('placeholder')).toBe('http://127.0.0.1:3000/sandbox');
+      await userEvent.type(dialog.getByLabelText('Webhook secret (optional)'), 'a-secret-of-24-characters');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_sim'));
+      expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
+        name: 'Simulada',
+        provider: 'simulated',
+        environment: 'sandbox',
+        credentials: { webhook_secret: 'a-secret-of-24-characters' },
+      });
+    });
+
+    it('offers no new account while the list of providers cannot be read', async () => {
+      api.on('GET /providers', new Failure(500, { code: 'INTERNAL_ERROR', message: 'Something went wrong.' }));
+      api.on('GET /provider-accounts', []);
+      render(<ProviderAccounts />);
+      expect((await screen.findByText(/The list of providers could not be read/)).textContent).toContain('no account can be created');
+      expect(screen.getByRole('button', { name: 'New account' })).toHaveProperty('disabled', true);
     });
 
     it("places the API's refusals beside the credentials fields they are about, and keeps the form", async () => {
@@ -168,8 +211,8 @@ describe('ProviderAccounts', () => {
         ]),
       );
       const dialog = await open();
-      await userEvent.type(dialog.getByLabelText('Name'), 'Sicoob');
-      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'sicoob');
+      await userEvent.type(dialog.getByLabelText('Name'), 'Coop');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'coop');
       await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
       expect(dialog.queryByLabelText('Client secret')).toBeNull();
       await userEvent.type(dialog.getByLabelText('Pix key'), 'chave');

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { Link, navigate } from '../router';
-import type { ProviderAccount, ProviderAccountCheck } from '../types';
+import type { ProviderAccount, ProviderAccountCheck, ProviderDescriptor } from '../types';
 import { Badge, Button, CopyButton, Empty, FormModal, Notice, PageHeader, Spinner, messageOf, useLoad, useSubmit } from '../ui';
 import {
   AccountFields,
@@ -12,10 +12,11 @@ import {
   CredentialsFields,
   emptyAccount,
   emptyCredentials,
-  ENVIRONMENT_LABELS,
+  EnvironmentBadge,
   failureText,
+  findProvider,
   providerLabel,
-  providerOption,
+  useCatalogue,
   validateAccount,
   validateCredentials,
 } from './provider-account-form';
@@ -28,6 +29,7 @@ type Checking = { busy: true } | { busy: false; result?: ProviderAccountCheck; e
  */
 export function ProviderAccounts() {
   const { data, error, loading } = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
+  const catalogue = useCatalogue();
   const [checks, setChecks] = useState<Record<string, Checking>>({});
   const [creating, setCreating] = useState(false);
 
@@ -48,12 +50,13 @@ export function ProviderAccounts() {
         title="Provider accounts"
         subtitle="Your credentials at each PSP. A merchant's payments go through the accounts chosen on its page, in order."
         actions={
-          <Button kind="primary" onClick={() => setCreating(true)}>
+          <Button kind="primary" onClick={() => setCreating(true)} disabled={!catalogue.data}>
             New account
           </Button>
         }
       />
       <Notice>{error}</Notice>
+      <Notice>{catalogue.error && `The list of providers could not be read, so no account can be created: ${catalogue.error}`}</Notice>
       {loading && !data && <Spinner />}
       {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials and certificate your PSP issued, then choose it on a merchant's page.</Empty>}
       {data && data.length > 0 && (
@@ -83,8 +86,10 @@ export function ProviderAccounts() {
                         <div className="mono muted small">{a.id}</div>
                       </div>
                     </td>
-                    <td data-label="Provider">{providerLabel(a.provider)}</td>
-                    <td data-label="Environment">{ENVIRONMENT_LABELS[a.environment]}</td>
+                    <td data-label="Provider">{providerLabel(catalogue.data, a.provider)}</td>
+                    <td data-label="Environment">
+                      <EnvironmentBadge environment={a.environment} />
+                    </td>
                     <td data-label="Status">
                       <Badge value={a.active ? 'active' : 'inactive'} />
                     </td>
@@ -115,28 +120,29 @@ export function ProviderAccounts() {
           </table>
         </div>
       )}
-      {creating && <CreateAccount onClose={() => setCreating(false)} />}
+      {creating && catalogue.data && <CreateAccount catalogue={catalogue.data} onClose={() => setCreating(false)} />}
     </>
   );
 }
 
-function CreateAccount({ onClose }: { onClose: () => void }) {
+function CreateAccount({ catalogue, onClose }: { catalogue: ProviderDescriptor[]; onClose: () => void }) {
   const [values, setValues] = useState(emptyAccount);
   const [credentials, setCredentials] = useState(emptyCredentials);
-  const option = providerOption(values.provider);
+  const provider = findProvider(catalogue, values.provider);
   const form = useSubmit({
     // Without a provider, validateAccount asks for one: nothing is sent.
-    check: () => ({ ...validateAccount(values, option), ...(option ? validateCredentials(credentials, option) : {}) }),
+    check: () => ({ ...validateAccount(values, provider), ...(provider ? validateCredentials(credentials, provider) : {}) }),
     send: async () => {
-      if (!option) return;
+      if (!provider) return;
+      // Only the settings this provider takes, and only those filled in.
+      const settings: Record<string, string> = {};
+      for (const setting of provider.settings) if (values[setting.name].trim()) settings[setting.name] = values[setting.name].trim();
       const created = await api<ProviderAccount>('POST', '/provider-accounts', {
         name: values.name.trim(),
-        provider: option.name,
+        provider: provider.name,
         environment: values.environment,
-        ...(values.base_url.trim() ? { base_url: values.base_url.trim() } : {}),
-        ...(values.token_url.trim() ? { token_url: values.token_url.trim() } : {}),
-        pix_key: values.pix_key.trim(),
-        credentials: credentialsBody(credentials, option),
+        ...settings,
+        credentials: credentialsBody(credentials, provider),
       });
       navigate(`/admin/provider-accounts/${created.id}`);
     },
@@ -146,11 +152,11 @@ function CreateAccount({ onClose }: { onClose: () => void }) {
 
   return (
     <FormModal id="create-account" title="New provider account" submitLabel="Create account" form={form} onClose={onClose}>
-      <AccountFields idPrefix="new-account" values={values} errors={form.errors} onChange={setValues} />
-      {option ? (
-        <CredentialsFields idPrefix="new-account" option={option} values={credentials} errors={form.errors} onChange={setCredentials} />
+      <AccountFields idPrefix="new-account" catalogue={catalogue} values={values} errors={form.errors} onChange={setValues} />
+      {provider ? (
+        <CredentialsFields idPrefix="new-account" provider={provider} values={credentials} errors={form.errors} onChange={setCredentials} />
       ) : (
-        <p className="muted small">Choose the provider to enter its credentials: what they hold depends on the PSP.</p>
+        <p className="muted small">Choose the provider to enter its settings and credentials: what they hold depends on the PSP.</p>
       )}
       <p className="muted small">
         The credentials are checked, then stored encrypted. The gateway never shows them again: only the client id and the certificate's subject and expiry.

@@ -1,17 +1,15 @@
 import { useState } from 'react';
 import { Link } from '../router';
-import type { Merchant, ProviderAccount } from '../types';
+import type { Merchant, ProviderAccount, ProviderDescriptor } from '../types';
 import { Badge, Button, Card, Notice, useSubmit } from '../ui';
-import { ENVIRONMENT_LABELS, providerLabel } from './provider-account-form';
+import { EnvironmentBadge, providerLabel } from './provider-account-form';
 
-function AccountName({ id, account }: { id: string; account?: ProviderAccount }) {
+function AccountName({ id, account, catalogue }: { id: string; account?: ProviderAccount; catalogue?: ProviderDescriptor[] }) {
   if (!account) return <span className="mono small">{id}</span>;
   return (
     <span className="account-name">
-      <Link to={`/admin/provider-accounts/${account.id}`}>{account.name}</Link>{' '}
-      <span className="muted small">
-        {providerLabel(account.provider)} · {ENVIRONMENT_LABELS[account.environment]}
-      </span>
+      <Link to={`/admin/provider-accounts/${account.id}`}>{account.name}</Link> <span className="muted small">{providerLabel(catalogue, account.provider)}</span>{' '}
+      <EnvironmentBadge environment={account.environment} />
       {!account.active && (
         <>
           {' '}
@@ -30,11 +28,14 @@ export function MerchantAccounts({
   merchant,
   accounts,
   loadError,
+  catalogue,
   onSave,
 }: {
   merchant: Merchant;
   accounts?: ProviderAccount[];
   loadError?: string;
+  /** For the providers' labels: without it, their names are shown. */
+  catalogue?: ProviderDescriptor[];
   onSave: (ids: string[]) => Promise<unknown>;
 }) {
   const [editing, setEditing] = useState<string[]>();
@@ -88,7 +89,7 @@ export function MerchantAccounts({
             <ol className="account-order" aria-label="Provider accounts in order">
               {chosen.map((id) => (
                 <li key={id}>
-                  <AccountName id={id} account={byId.get(id)} />
+                  <AccountName id={id} account={byId.get(id)} catalogue={catalogue} />
                 </li>
               ))}
             </ol>
@@ -111,7 +112,7 @@ export function MerchantAccounts({
             const name = byId.get(id)?.name ?? id;
             return (
               <li key={id}>
-                <AccountName id={id} account={byId.get(id)} />
+                <AccountName id={id} account={byId.get(id)} catalogue={catalogue} />
                 <span className="order-buttons">
                   <Button kind="ghost" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
                     ↑
@@ -135,7 +136,7 @@ export function MerchantAccounts({
             <option value="">Choose an active account…</option>
             {available.map((account) => (
               <option key={account.id} value={account.id}>
-                {account.name} ({providerLabel(account.provider)}, {ENVIRONMENT_LABELS[account.environment].toLowerCase()})
+                {account.name} ({providerLabel(catalogue, account.provider)}, {account.environment})
               </option>
             ))}
           </select>

@@ -48,11 +48,14 @@ export function MerchantFields({
   errors,
   onChange,
   idPrefix,
+  providers = [],
 }: {
   values: MerchantFormValues;
   errors: MerchantFormErrors;
   onChange: (values: MerchantFormValues) => void;
   idPrefix: string;
+  /** The providers a merchant can be charged through without accounts (the catalogue's `built_in`), as suggestions. */
+  providers?: readonly string[];
 }) {
   const set = (key: keyof MerchantFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => onChange({ ...values, [key]: event.target.value });
   return (
@@ -74,7 +77,9 @@ export function MerchantFields({
       <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider} hint="Leave empty to use the gateway's default provider.">
         <input id={`${idPrefix}-provider`} list="known-providers" placeholder="default" value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider} />
         <datalist id="known-providers">
-          <option value="sandbox" />
+          {providers.map((name) => (
+            <option key={name} value={name} />
+          ))}
         </datalist>
       </Field>
     </>

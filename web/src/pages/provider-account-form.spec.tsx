@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { daysFromNow } from '../../test/factories';
+import { daysFromNow, providerCatalogue } from '../../test/factories';
 import { ApiError } from '../api';
 import {
   AccountValues,
@@ -8,11 +8,12 @@ import {
   certificateExpiry,
   credentialsBody,
   CredentialValues,
-  emptyCredentials,
+  EnvironmentBadge,
+  environmentOf,
   failureText,
+  fieldsInUse,
+  findProvider,
   providerLabel,
-  providerOption,
-  PROVIDERS,
   readFile,
   splitPem,
   validateAccount,
@@ -23,56 +24,68 @@ const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2xpZW50\n
 const CHAIN = '-----BEGIN CERTIFICATE-----\nMIIBtDCCAVqgAwIBAgIUSW50ZXI=\n-----END CERTIFICATE-----';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqG\n-----END PRIVATE KEY-----';
 
-const option = (name: string) => providerOption(name)!;
+const catalogue = providerCatalogue();
+const provider = (name: string) => findProvider(catalogue, name)!;
 const account = (overrides: Partial<AccountValues> = {}): AccountValues => ({
   name: 'Banco Teste',
-  provider: 'efi',
+  provider: 'banco-b',
   environment: 'sandbox',
   base_url: '',
   token_url: '',
   pix_key: 'chave@example.com',
   ...overrides,
 });
-const pem = (overrides: Partial<CredentialValues> = {}): CredentialValues => ({
-  ...emptyCredentials(),
-  client_id: 'client-1',
-  client_secret: 'secret-1',
-  certificate_pem: CERTIFICATE,
-  private_key_pem: KEY,
-  ...overrides,
+const pem = (fields: Record<string, string | boolean> = {}, choice: Record<string, string> = {}): CredentialValues => ({
+  choice,
+  files: {},
+  fields: { client_id: 'client-1', client_secret: 'secret-1', certificate_pem: CERTIFICATE, private_key_pem: KEY, ...fields },
 });
 
-describe('providers', () => {
-  it('offers the Pix API family, each by the name the API takes', () => {
-    expect(PROVIDERS.map((p) => p.name)).toEqual(['pix-api', 'efi', 'sicoob', 'bb', 'itau', 'inter', 'santander', 'sicredi']);
-    expect(providerLabel('bb')).toBe('Banco do Brasil');
-    expect(providerLabel('pix-api')).toBe('Pix API');
-    expect(providerLabel('someday')).toBe('someday');
+describe('the catalogue', () => {
+  it('labels providers as they describe themselves, by name until it knows them', () => {
+    expect(providerLabel(catalogue, 'banco-a')).toBe('Banco A');
+    expect(providerLabel(catalogue, 'someday')).toBe('someday');
+    expect(providerLabel(undefined, 'banco-a')).toBe('banco-a');
+  });
+
+  it("uses the fields outside every alternative, and the chosen option's (the first until another is chosen)", () => {
+    const names = (values: CredentialValues) => fieldsInUse(provider('banco-a'), values).map((field) => field.name);
+    expect(names(pem())).toEqual(['client_id', 'client_secret', 'certificate_pem', 'private_key_pem', 'ca_pem', 'app_key']);
+    expect(names(pem({}, { certificate: 'pkcs12' }))).toEqual(['client_id', 'client_secret', 'pkcs12_base64', 'pkcs12_password', 'ca_pem', 'app_key']);
+    expect(names(pem())).not.toContain('webhook_secret');
   });
 });
 
 describe('validateAccount', () => {
-  it('accepts a bank whose hosts the gateway knows, without URLs', () => {
-    expect(validateAccount(account(), option('efi'))).toEqual({});
+  it('accepts a provider whose hosts the catalogue gives, without URLs', () => {
+    expect(validateAccount(account(), provider('banco-b'))).toEqual({});
   });
 
-  it('wants base_url and token_url where the gateway knows no host: always for pix-api, in sandbox for Itaú and Sicoob', () => {
-    expect(Object.keys(validateAccount(account({ provider: 'pix-api', environment: 'production' }), option('pix-api')))).toEqual(['base_url', 'token_url']);
-    expect(Object.keys(validateAccount(account({ provider: 'itau' }), option('itau')))).toEqual(['base_url', 'token_url']);
-    expect(validateAccount(account({ provider: 'itau', environment: 'production' }), option('itau'))).toEqual({});
-    expect(
-      validateAccount(account({ provider: 'sicoob', base_url: 'https://sandbox.sicoob.example/pix', token_url: 'https://sandbox.sicoob.example/token' }), option('sicoob')),
-    ).toEqual({});
+  it('wants base_url and token_url where the provider knows no host: always for one without hosts, in sandbox for one without homologation hosts', () => {
+    expect(Object.keys(validateAccount(account({ provider: 'pix-api', environment: 'production' }), provider('pix-api')))).toEqual(['base_url', 'token_url']);
+    expect(validateAccount(account({ provider: 'coop' }), provider('coop'))).toEqual({
+      base_url: 'Required: the gateway knows no API base URL of Cooperativa for sandbox.',
+      token_url: 'Required: the gateway knows no token URL of Cooperativa for sandbox.',
+    });
+    expect(validateAccount(account({ provider: 'coop', environment: 'production' }), provider('coop'))).toEqual({});
+    expect(validateAccount(account({ provider: 'coop', base_url: 'https://sandbox.coop.example/pix', token_url: 'https://sandbox.coop.example/token' }), provider('coop'))).toEqual(
+      {},
+    );
   });
 
   it('wants https addresses, a name, a Pix key and a provider', () => {
-    const errors = validateAccount(account({ name: ' ', pix_key: '', base_url: 'http://psp.example', token_url: 'psp.example/token' }), undefined);
-    expect(errors).toEqual({
-      name: 'Give the account a name.',
-      provider: 'Choose the PSP this account is at.',
+    expect(validateAccount(account({ name: ' ' }), undefined)).toEqual({ name: 'Give the account a name.', provider: 'Choose the PSP this account is at.' });
+    expect(validateAccount(account({ pix_key: '', base_url: 'http://psp.example', token_url: 'psp.example/token' }), provider('banco-b'))).toEqual({
       base_url: 'Enter a full https:// address: the PSP is reached over mutual TLS.',
       token_url: 'Enter a full https:// address: the PSP is reached over mutual TLS.',
       pix_key: 'Give the Pix key payments are made to.',
+    });
+  });
+
+  it('asks only for the settings the provider takes, in the environments it has', () => {
+    expect(validateAccount(account({ provider: 'simulated', pix_key: '' }), provider('simulated'))).toEqual({});
+    expect(validateAccount(account({ provider: 'simulated', environment: 'production' }), provider('simulated'))).toEqual({
+      environment: 'Simulated PSP has no production environment.',
     });
   });
 
@@ -83,30 +96,34 @@ describe('validateAccount', () => {
 
 describe('validateCredentials', () => {
   it('accepts a PEM pair, or a loaded bundle', () => {
-    expect(validateCredentials(pem(), option('efi'))).toEqual({});
-    expect(validateCredentials(pem({ mode: 'pkcs12', certificate_pem: '', private_key_pem: '', pkcs12_base64: 'MIIK' }), option('efi'))).toEqual({});
+    expect(validateCredentials(pem(), provider('banco-b'))).toEqual({});
+    expect(validateCredentials(pem({ certificate_pem: '', private_key_pem: '', pkcs12_base64: 'MIIK' }, { certificate: 'pkcs12' }), provider('banco-b'))).toEqual({});
   });
 
-  it('names each missing or malformed field as the API does', () => {
-    expect(validateCredentials(pem({ client_id: '', client_secret: '', certificate_pem: 'not a certificate', private_key_pem: '' }), option('bb'))).toEqual({
-      'credentials.client_id': 'Give the client id the PSP issued.',
-      'credentials.client_secret': 'Give the client secret the PSP issued.',
+  it('names each missing or malformed field as the API does, in words taken from the catalogue', () => {
+    expect(validateCredentials(pem({ client_id: '', client_secret: '', certificate_pem: 'not a certificate', private_key_pem: '' }), provider('banco-a'))).toEqual({
+      'credentials.client_id': 'Give the client ID.',
+      'credentials.client_secret': 'Give the client secret.',
       'credentials.certificate_pem': 'This is not a PEM certificate: it has no BEGIN CERTIFICATE line.',
       'credentials.private_key_pem': 'Paste the private key, or load its file.',
       'credentials.app_key': 'Give the application key.',
     });
-    expect(validateCredentials(pem({ mode: 'pkcs12' }), option('efi'))).toEqual({ 'credentials.pkcs12_base64': 'Choose the .p12 or .pfx file the PSP issued.' });
+    expect(validateCredentials(pem({ private_key_pem: CERTIFICATE, ca_pem: KEY }), provider('banco-b'))).toEqual({
+      'credentials.private_key_pem': 'This is not a PEM private key: it has no BEGIN PRIVATE KEY line.',
+      'credentials.ca_pem': 'This is not a PEM certificate: it has no BEGIN CERTIFICATE line.',
+    });
+    expect(validateCredentials(pem({}, { certificate: 'pkcs12' }), provider('banco-b'))).toEqual({ 'credentials.pkcs12_base64': 'Choose the PKCS#12 file to load.' });
   });
 
-  it('asks Sicoob for no client secret', () => {
-    expect(validateCredentials(pem({ client_secret: '' }), option('sicoob'))).toEqual({});
+  it('asks for no client secret where the provider takes none', () => {
+    expect(validateCredentials(pem({ client_secret: '' }), provider('coop'))).toEqual({});
   });
 });
 
 describe('credentialsBody', () => {
-  it("sends the chosen certificate form only, and the provider's own extras only", () => {
-    const values = pem({ ca_pem: `  ${CHAIN}\n`, pkcs12_base64: 'MIIK', extras: { app_key: ' app-1 ', conta_corrente: '123', skip_mtls_checking: true } });
-    expect(credentialsBody(values, option('bb'))).toEqual({
+  it("sends the chosen certificate form only, and the provider's own fields only", () => {
+    const values = pem({ ca_pem: `  ${CHAIN}\n`, pkcs12_base64: 'MIIK', app_key: ' app-1 ', branch: '123', skip_checks: true });
+    expect(credentialsBody(values, provider('banco-a'))).toEqual({
       client_id: 'client-1',
       client_secret: 'secret-1',
       certificate_pem: CERTIFICATE,
@@ -114,14 +131,34 @@ describe('credentialsBody', () => {
       ca_pem: CHAIN,
       app_key: 'app-1',
     });
-    expect(credentialsBody({ ...values, mode: 'pkcs12', pkcs12_password: '' }, option('efi'))).toEqual({
+    expect(credentialsBody({ ...values, choice: { certificate: 'pkcs12' } }, provider('banco-b'))).toEqual({
       client_id: 'client-1',
       client_secret: 'secret-1',
       pkcs12_base64: 'MIIK',
       ca_pem: CHAIN,
-      skip_mtls_checking: true,
+      skip_checks: true,
+      branch: '123',
     });
-    expect(credentialsBody({ ...values, extras: {} }, option('sicoob'))).toEqual({ client_id: 'client-1', certificate_pem: CERTIFICATE, private_key_pem: KEY, ca_pem: CHAIN });
+    expect(credentialsBody(values, provider('coop'))).toEqual({ client_id: 'client-1', certificate_pem: CERTIFICATE, private_key_pem: KEY, ca_pem: CHAIN });
+    // A secret is sent as typed; an unchecked boolean not at all.
+    expect(credentialsBody({ choice: {}, files: {}, fields: { webhook_secret: ' with spaces ' } }, provider('simulated'))).toEqual({ webhook_secret: ' with spaces ' });
+    expect(credentialsBody({ ...values, fields: { ...values.fields, skip_checks: false } }, provider('banco-b'))).not.toHaveProperty('skip_checks');
+  });
+});
+
+describe('environments', () => {
+  it("shows sandbox and production apart, and a payment's only when it carries one", () => {
+    render(
+      <>
+        <EnvironmentBadge environment="sandbox" />
+        <EnvironmentBadge environment="production" />
+      </>,
+    );
+    expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
+    expect(screen.getByText('production').className).toBe('badge badge-env badge-env-production');
+    expect(environmentOf({ environment: 'production' })).toBe('production');
+    expect(environmentOf({})).toBeUndefined();
+    expect(environmentOf({ environment: 'staging' })).toBeUndefined();
   });
 });
 

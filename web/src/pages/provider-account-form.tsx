@@ -1,89 +1,55 @@
 import { ChangeEvent, useState } from 'react';
-import { ApiError } from '../api';
+import { api, ApiError } from '../api';
 import { formatDateOnly } from '../format';
-import type { AccountEnvironment, ProviderAccountCheck } from '../types';
-import { Badge, Field, messageOf } from '../ui';
+import type { AccountEnvironment, AccountSetting, CredentialField, ProviderAccountCheck, ProviderDescriptor } from '../types';
+import { Badge, Field, messageOf, useLoad } from '../ui';
 
 /**
- * What a provider account's forms know of each provider (docs/providers.md): the Pix API family's
- * credentials are the same everywhere, a client id and secret and a client certificate (PEM pair or
- * PKCS#12 bundle), plus a few bank-specific fields, by the names the API takes. The API checks
- * everything again and has the last word.
+ * A provider account's forms, built from the catalogue the gateway serves (`GET /admin/api/providers`,
+ * docs/providers.md): each provider says which environments, hosts, settings and credential fields
+ * it has. Nothing here knows a PSP; the API checks everything again and has the last word.
  */
-export interface ExtraField {
-  name: string;
-  label: string;
-  kind: 'string' | 'boolean';
-  required: boolean;
-  hint: string;
+export function useCatalogue() {
+  return useLoad(() => api<ProviderDescriptor[]>('GET', '/providers'), []);
 }
 
-export interface ProviderOption {
-  name: string;
-  label: string;
-  /** False where the token call is authenticated by the certificate alone (Sicoob). */
-  clientSecret: boolean;
-  /** Environments for which the gateway knows no host of this PSP: base_url and token_url are required there. */
-  endpointsRequiredIn: AccountEnvironment[];
-  extras: ExtraField[];
+export function findProvider(catalogue: readonly ProviderDescriptor[] | undefined, name: string): ProviderDescriptor | undefined {
+  return catalogue?.find((provider) => provider.name === name);
 }
 
-const BOTH: AccountEnvironment[] = ['sandbox', 'production'];
-
-export const PROVIDERS: readonly ProviderOption[] = [
-  { name: 'pix-api', label: 'Pix API (any PSP that follows the standard)', clientSecret: true, endpointsRequiredIn: BOTH, extras: [] },
-  {
-    name: 'efi',
-    label: 'Efí',
-    clientSecret: true,
-    endpointsRequiredIn: [],
-    extras: [
-      {
-        name: 'skip_mtls_checking',
-        label: 'Register the webhook with x-skip-mtls-checking',
-        kind: 'boolean',
-        required: false,
-        hint: "For a gateway behind a proxy that cannot ask for Efí's client certificate.",
-      },
-    ],
-  },
-  { name: 'sicoob', label: 'Sicoob', clientSecret: false, endpointsRequiredIn: ['sandbox'], extras: [] },
-  {
-    name: 'bb',
-    label: 'Banco do Brasil',
-    clientSecret: true,
-    endpointsRequiredIn: [],
-    extras: [
-      {
-        name: 'app_key',
-        label: 'Application key',
-        kind: 'string',
-        required: true,
-        hint: 'The developer application key BB issues (gw-dev-app-key in homologation, gw-app-key in production).',
-      },
-    ],
-  },
-  { name: 'itau', label: 'Itaú', clientSecret: true, endpointsRequiredIn: ['sandbox'], extras: [] },
-  {
-    name: 'inter',
-    label: 'Inter',
-    clientSecret: true,
-    endpointsRequiredIn: [],
-    extras: [{ name: 'conta_corrente', label: 'Conta corrente', kind: 'string', required: false, hint: 'Only for an API application tied to more than one account.' }],
-  },
-  { name: 'santander', label: 'Santander', clientSecret: true, endpointsRequiredIn: [], extras: [] },
-  { name: 'sicredi', label: 'Sicredi', clientSecret: true, endpointsRequiredIn: [], extras: [] },
-];
-
-export function providerOption(name: string): ProviderOption | undefined {
-  return PROVIDERS.find((option) => option.name === name);
+/** The provider's label, or its name while the catalogue is loading or does not list it. */
+export function providerLabel(catalogue: readonly ProviderDescriptor[] | undefined, name: string): string {
+  return findProvider(catalogue, name)?.label ?? name;
 }
 
-export function providerLabel(name: string): string {
-  return providerOption(name)?.label.replace(/ \(.*\)$/, '') ?? name;
+/** The providers a merchant without accounts can be charged through: suggestions for its `provider`. */
+export function builtInProviders(catalogue: readonly ProviderDescriptor[] | undefined): string[] {
+  return (catalogue ?? []).filter((provider) => provider.built_in).map((provider) => provider.name);
 }
 
 export const ENVIRONMENT_LABELS: Record<AccountEnvironment, string> = { sandbox: 'Sandbox', production: 'Production' };
+const ENVIRONMENTS = Object.keys(ENVIRONMENT_LABELS) as AccountEnvironment[];
+
+/**
+ * Which environment an account (or a payment made through one) is in: homologation stands out from
+ * real money, and an outlined badge does not read as a status beside one.
+ */
+export function EnvironmentBadge({ environment }: { environment: AccountEnvironment }) {
+  return (
+    <span className={`badge badge-env badge-env-${environment}`} title={environment === 'sandbox' ? "The PSP's homologation host: test credentials, no real money" : 'Real money'}>
+      {environment}
+    </span>
+  );
+}
+
+/**
+ * The environment a record carries, if it carries one: payments name the environment of the
+ * account that charged them once the API sends it, and nothing is shown before.
+ */
+export function environmentOf(record: object): AccountEnvironment | undefined {
+  const value = (record as { environment?: unknown }).environment;
+  return value === 'sandbox' || value === 'production' ? value : undefined;
+}
 
 // ---- Values, checks and the API's answer ------------------------------------------------------
 
@@ -100,36 +66,42 @@ export interface AccountValues {
 }
 
 export interface CredentialValues {
-  mode: 'pem' | 'pkcs12';
-  client_id: string;
-  client_secret: string;
-  certificate_pem: string;
-  private_key_pem: string;
-  ca_pem: string;
-  pkcs12_base64: string;
-  /** The bundle's file name, to show which one is loaded. */
-  pkcs12_file: string;
-  pkcs12_password: string;
-  extras: Record<string, string | boolean>;
+  /** The option chosen for each alternative (`certificate` → `pkcs12`); the first one until another is. */
+  choice: Record<string, string>;
+  /** By credential field name: text, or true/false for a boolean. */
+  fields: Record<string, string | boolean>;
+  /** The names of loaded files, by field, to show which one is loaded. */
+  files: Record<string, string>;
 }
 
 export const emptyAccount = (): AccountValues => ({ name: '', provider: '', environment: 'sandbox', base_url: '', token_url: '', pix_key: '' });
+export const emptyCredentials = (): CredentialValues => ({ choice: {}, fields: {}, files: {} });
 
-export const emptyCredentials = (): CredentialValues => ({
-  mode: 'pem',
-  client_id: '',
-  client_secret: '',
-  certificate_pem: '',
-  private_key_pem: '',
-  ca_pem: '',
-  pkcs12_base64: '',
-  pkcs12_file: '',
-  pkcs12_password: '',
-  extras: {},
-});
+/** The settings an account of an unknown provider shows: every one the API has, for the API alone to judge. */
+const ANY_PROVIDER_SETTINGS: AccountSetting[] = [
+  { name: 'base_url', label: 'API base URL', required_in: [], help: '' },
+  { name: 'token_url', label: 'Token URL', required_in: [], help: '' },
+  { name: 'pix_key', label: 'Pix key', required_in: [], help: '' },
+];
 
-export function endpointsRequired(option: ProviderOption | undefined, environment: AccountEnvironment): boolean {
-  return option?.endpointsRequiredIn.includes(environment) ?? false;
+function settingsOf(provider: ProviderDescriptor | undefined, fixed: boolean): AccountSetting[] {
+  return provider?.settings ?? (fixed ? ANY_PROVIDER_SETTINGS : []);
+}
+
+function defaultHost(provider: ProviderDescriptor | undefined, environment: AccountEnvironment, setting: 'base_url' | 'token_url'): string | null {
+  return provider?.environments.find((e) => e.name === environment)?.[setting] ?? null;
+}
+
+/** "Certificate (PEM)" → "certificate": a label inside a sentence. */
+function inSentence(label: string): string {
+  const bare = label.replace(/ \(.*\)$/, '');
+  return /^[A-Z][a-z]/.test(bare) ? bare[0]!.toLowerCase() + bare.slice(1) : bare;
+}
+
+/** A field's label, saying when it may be left empty: "CA certificates (PEM, optional)". */
+function labelOf(label: string, required: boolean): string {
+  if (required) return label;
+  return label.endsWith(')') ? `${label.slice(0, -1)}, optional)` : `${label} (optional)`;
 }
 
 function httpsUrlProblem(value: string): string | undefined {
@@ -145,65 +117,78 @@ function httpsUrlProblem(value: string): string | undefined {
 }
 
 /**
- * The account's own settings. `option` is the provider's: unknown while none is chosen, or for an
- * existing (`fixed`) account of a provider this form does not know, whose rules the API alone applies.
+ * The account's own settings. `provider` is unknown while none is chosen, or for an existing
+ * (`fixed`) account of a provider the catalogue does not list, whose rules the API alone applies.
  */
-export function validateAccount(values: AccountValues, option: ProviderOption | undefined, fixed = false): FormErrors {
+export function validateAccount(values: AccountValues, provider: ProviderDescriptor | undefined, fixed = false): FormErrors {
   const errors: FormErrors = {};
   const name = values.name.trim();
   if (!name) errors.name = 'Give the account a name.';
   else if (name.length > 200) errors.name = 'The name can have at most 200 characters.';
-  if (!option && !fixed) errors.provider = 'Choose the PSP this account is at.';
-  for (const key of ['base_url', 'token_url'] as const) {
-    const value = values[key].trim();
-    if (value) errors[key] = httpsUrlProblem(value);
-    else if (endpointsRequired(option, values.environment))
-      errors[key] = `Required: the gateway knows no ${key === 'base_url' ? 'API host' : 'token URL'} of ${providerLabel(values.provider)} for ${values.environment}.`;
+  if (!provider && !fixed) errors.provider = 'Choose the PSP this account is at.';
+  if (provider && !fixed && !provider.environments.some((e) => e.name === values.environment)) errors.environment = `${provider.label} has no ${values.environment} environment.`;
+  for (const setting of settingsOf(provider, fixed)) {
+    const value = values[setting.name].trim();
+    const required = setting.required_in.includes(values.environment);
+    if (setting.name === 'pix_key') {
+      if (!value && required) errors.pix_key = 'Give the Pix key payments are made to.';
+      else if (value.length > 77) errors.pix_key = 'A Pix key has at most 77 characters.';
+    } else if (value) errors[setting.name] = httpsUrlProblem(value);
+    else if (required) errors[setting.name] = `Required: the gateway knows no ${inSentence(setting.label)} of ${provider!.label} for ${values.environment}.`;
   }
-  const pixKey = values.pix_key.trim();
-  // Every Pix API PSP charges to the account's key.
-  if (!pixKey && (option || !fixed)) errors.pix_key = 'Give the Pix key payments are made to.';
-  else if (pixKey.length > 77) errors.pix_key = 'A Pix key has at most 77 characters.';
   return withoutEmpty(errors);
 }
 
-export function validateCredentials(values: CredentialValues, option: ProviderOption): FormErrors {
+/** The credential fields that apply: those outside every alternative, and those of the options chosen. */
+export function fieldsInUse(provider: ProviderDescriptor, values: CredentialValues): CredentialField[] {
+  const chosen = new Set<string>();
+  const alternative = new Set<string>();
+  for (const group of provider.one_of) {
+    const picked = chosenOption(group, values);
+    for (const option of group.options) for (const field of option.fields) (option === picked ? chosen : alternative).add(field);
+  }
+  return provider.credentials.filter((field) => chosen.has(field.name) || !alternative.has(field.name));
+}
+
+function chosenOption(group: ProviderDescriptor['one_of'][number], values: CredentialValues) {
+  return group.options.find((option) => option.name === values.choice[group.name]) ?? group.options[0]!;
+}
+
+const text = (values: CredentialValues, name: string): string => {
+  const value = values.fields[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const PRIVATE_KEY_LINE = /-----BEGIN (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----/;
+
+export function validateCredentials(values: CredentialValues, provider: ProviderDescriptor): FormErrors {
   const errors: FormErrors = {};
-  if (!values.client_id.trim()) errors['credentials.client_id'] = 'Give the client id the PSP issued.';
-  if (option.clientSecret && !values.client_secret.trim()) errors['credentials.client_secret'] = 'Give the client secret the PSP issued.';
-  if (values.mode === 'pem') {
-    if (!values.certificate_pem.trim()) errors['credentials.certificate_pem'] = 'Paste the client certificate, or load its file.';
-    else if (!values.certificate_pem.includes('-----BEGIN CERTIFICATE-----'))
-      errors['credentials.certificate_pem'] = 'This is not a PEM certificate: it has no BEGIN CERTIFICATE line.';
-    if (!values.private_key_pem.trim()) errors['credentials.private_key_pem'] = 'Paste the private key, or load its file.';
-    else if (!/-----BEGIN (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----/.test(values.private_key_pem))
-      errors['credentials.private_key_pem'] = 'This is not a PEM private key: it has no BEGIN PRIVATE KEY line.';
-  } else if (!values.pkcs12_base64) errors['credentials.pkcs12_base64'] = 'Choose the .p12 or .pfx file the PSP issued.';
-  if (values.ca_pem.trim() && !values.ca_pem.includes('-----BEGIN CERTIFICATE-----'))
-    errors['credentials.ca_pem'] = 'This is not a PEM certificate: it has no BEGIN CERTIFICATE line.';
-  for (const extra of option.extras) {
-    const value = values.extras[extra.name];
-    if (extra.required && (typeof value !== 'string' || !value.trim())) errors[`credentials.${extra.name}`] = `Give the ${extra.label.toLowerCase()}.`;
+  for (const field of fieldsInUse(provider, values)) {
+    if (field.kind === 'boolean') continue;
+    const value = text(values, field.name).trim();
+    const key = `credentials.${field.name}`;
+    if (!value) {
+      if (!field.required) continue;
+      if (field.kind === 'pem') errors[key] = `Paste the ${inSentence(field.label)}, or load its file.`;
+      else if (field.kind === 'pkcs12') errors[key] = `Choose the ${inSentence(field.label)} to load.`;
+      else errors[key] = `Give the ${inSentence(field.label)}.`;
+    } else if (field.pem === 'private_key' && !PRIVATE_KEY_LINE.test(value)) errors[key] = 'This is not a PEM private key: it has no BEGIN PRIVATE KEY line.';
+    else if (field.pem === 'certificates' && !value.includes('-----BEGIN CERTIFICATE-----')) errors[key] = 'This is not a PEM certificate: it has no BEGIN CERTIFICATE line.';
   }
   return errors;
 }
 
-/** The `credentials` object the API takes for `option`: the chosen certificate form only, and this provider's extras only. */
-export function credentialsBody(values: CredentialValues, option: ProviderOption): Record<string, unknown> {
-  const body: Record<string, unknown> = { client_id: values.client_id.trim() };
-  if (option.clientSecret) body.client_secret = values.client_secret.trim();
-  if (values.mode === 'pem') {
-    body.certificate_pem = values.certificate_pem.trim();
-    body.private_key_pem = values.private_key_pem.trim();
-  } else {
-    body.pkcs12_base64 = values.pkcs12_base64;
-    if (values.pkcs12_password) body.pkcs12_password = values.pkcs12_password;
-  }
-  if (values.ca_pem.trim()) body.ca_pem = values.ca_pem.trim();
-  for (const extra of option.extras) {
-    const value = values.extras[extra.name];
-    if (extra.kind === 'boolean' && value === true) body[extra.name] = true;
-    if (extra.kind === 'string' && typeof value === 'string' && value.trim()) body[extra.name] = value.trim();
+/** The `credentials` object the API takes: the fields in use that were filled in, and nothing else. */
+export function credentialsBody(values: CredentialValues, provider: ProviderDescriptor): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fieldsInUse(provider, values)) {
+    const value = values.fields[field.name];
+    if (field.kind === 'boolean') {
+      if (value === true) body[field.name] = true;
+    } else if (typeof value === 'string' && value.trim()) {
+      // A secret is sent as typed: spaces may be part of a password.
+      body[field.name] = field.kind === 'secret' ? value : value.trim();
+    }
   }
   return body;
 }
@@ -270,26 +255,33 @@ export function splitPem(text: string): { certificates: string; key: string } {
 
 /**
  * The account's settings. The provider and the environment are chosen once, at creation (the API
- * changes neither afterwards); `fixed` gives them for an existing account.
+ * changes neither afterwards); `fixed` gives them for an existing account. Hosts the provider knows
+ * are shown as the placeholders of the fields that override them.
  */
 export function AccountFields({
   idPrefix,
+  catalogue,
   values,
   errors,
   onChange,
-  fixed,
+  fixed = false,
 }: {
   idPrefix: string;
+  catalogue: readonly ProviderDescriptor[];
   values: AccountValues;
   errors: FormErrors;
   onChange: (values: AccountValues) => void;
   fixed?: boolean;
 }) {
-  const option = providerOption(values.provider);
-  const required = endpointsRequired(option, values.environment);
+  const provider = findProvider(catalogue, values.provider);
   const set = (key: keyof AccountValues) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange({ ...values, [key]: event.target.value });
-  const endpointHint = (what: string) =>
-    required ? `Required: the gateway knows no ${what} of this PSP for ${values.environment}.` : `Optional: overrides the PSP's documented ${what}.`;
+  const environments = provider?.environments.map((e) => e.name) ?? ENVIRONMENTS;
+  const chooseProvider = (event: ChangeEvent<HTMLSelectElement>) => {
+    const next = findProvider(catalogue, event.target.value);
+    // A provider with one environment only (a simulated PSP) takes that one.
+    const environment = next && !next.environments.some((e) => e.name === values.environment) ? next.environments[0]!.name : values.environment;
+    onChange({ ...values, provider: event.target.value, environment });
+  };
   return (
     <>
       <Field label="Name" htmlFor={`${idPrefix}-name`} error={errors.name} hint="For you: which bank, which company, which purpose.">
@@ -298,9 +290,9 @@ export function AccountFields({
       {!fixed && (
         <>
           <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider}>
-            <select id={`${idPrefix}-provider`} value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider}>
+            <select id={`${idPrefix}-provider`} value={values.provider} onChange={chooseProvider} aria-invalid={!!errors.provider}>
               <option value="">Choose the PSP…</option>
-              {PROVIDERS.map((p) => (
+              {catalogue.map((p) => (
                 <option key={p.name} value={p.name}>
                   {p.label}
                 </option>
@@ -309,37 +301,44 @@ export function AccountFields({
           </Field>
           <Field label="Environment" htmlFor={`${idPrefix}-environment`} error={errors.environment} hint="Sandbox: the PSP's homologation host, with homologation credentials.">
             <select id={`${idPrefix}-environment`} value={values.environment} onChange={set('environment')} aria-invalid={!!errors.environment}>
-              <option value="sandbox">{ENVIRONMENT_LABELS.sandbox}</option>
-              <option value="production">{ENVIRONMENT_LABELS.production}</option>
+              {environments.map((name) => (
+                <option key={name} value={name}>
+                  {ENVIRONMENT_LABELS[name]}
+                </option>
+              ))}
             </select>
           </Field>
         </>
       )}
-      <Field label="API base URL" htmlFor={`${idPrefix}-base-url`} error={errors.base_url} hint={endpointHint('API host')}>
-        <input
-          id={`${idPrefix}-base-url`}
-          type="url"
-          inputMode="url"
-          placeholder="https://pix.example-psp.com.br/v2"
-          value={values.base_url}
-          onChange={set('base_url')}
-          aria-invalid={!!errors.base_url}
-        />
-      </Field>
-      <Field label="Token URL" htmlFor={`${idPrefix}-token-url`} error={errors.token_url} hint={endpointHint('token URL')}>
-        <input
-          id={`${idPrefix}-token-url`}
-          type="url"
-          inputMode="url"
-          placeholder="https://pix.example-psp.com.br/oauth/token"
-          value={values.token_url}
-          onChange={set('token_url')}
-          aria-invalid={!!errors.token_url}
-        />
-      </Field>
-      <Field label="Pix key" htmlFor={`${idPrefix}-pix-key`} error={errors.pix_key} hint="The receiving key, registered at this PSP: charges are made to it.">
-        <input id={`${idPrefix}-pix-key`} value={values.pix_key} onChange={set('pix_key')} maxLength={90} aria-invalid={!!errors.pix_key} />
-      </Field>
+      {settingsOf(provider, fixed).map((setting) => {
+        const id = `${idPrefix}-${setting.name.replace('_', '-')}`;
+        if (setting.name === 'pix_key')
+          return (
+            <Field key={setting.name} label={setting.label} htmlFor={id} error={errors.pix_key} hint={setting.help || undefined}>
+              <input id={id} value={values.pix_key} onChange={set('pix_key')} maxLength={90} aria-invalid={!!errors.pix_key} />
+            </Field>
+          );
+        const host = defaultHost(provider, values.environment, setting.name);
+        const required = setting.required_in.includes(values.environment);
+        const hint = required
+          ? `Required: the gateway knows no ${inSentence(setting.label)} of this PSP for ${values.environment}.`
+          : host
+            ? `Optional: leave empty for the default shown.`
+            : `Optional: overrides the PSP's documented ${inSentence(setting.label)}.`;
+        return (
+          <Field key={setting.name} label={setting.label} htmlFor={id} error={errors[setting.name]} hint={setting.help ? `${hint} ${setting.help}` : hint}>
+            <input
+              id={id}
+              type="url"
+              inputMode="url"
+              placeholder={host ?? 'https://'}
+              value={values[setting.name]}
+              onChange={set(setting.name)}
+              aria-invalid={!!errors[setting.name]}
+            />
+          </Field>
+        );
+      })}
     </>
   );
 }
@@ -347,20 +346,14 @@ export function AccountFields({
 /** A PEM text area, filled by pasting or from a file (.pem, .crt, .key) read in the browser. */
 function PemField({
   id,
-  label,
-  fileLabel,
-  accept,
-  hint,
+  field,
   value,
   error,
   onChange,
   onFile,
 }: {
   id: string;
-  label: string;
-  fileLabel: string;
-  accept: string;
-  hint: string;
+  field: CredentialField;
   value: string;
   error?: string;
   onChange: (text: string) => void;
@@ -368,6 +361,7 @@ function PemField({
 }) {
   const [readError, setReadError] = useState<string>();
   const [loaded, setLoaded] = useState<string>();
+  const key = field.pem === 'private_key';
   const load = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
@@ -383,14 +377,14 @@ function PemField({
     }
   };
   return (
-    <Field label={label} htmlFor={id} error={error ?? readError} hint={hint}>
+    <Field label={labelOf(field.label, field.required)} htmlFor={id} error={error ?? readError} hint={field.help}>
       <textarea
         id={id}
         className="pem"
         rows={4}
         spellCheck={false}
         autoComplete="off"
-        placeholder={accept.includes('.key') ? '-----BEGIN PRIVATE KEY-----' : '-----BEGIN CERTIFICATE-----'}
+        placeholder={key ? '-----BEGIN PRIVATE KEY-----' : '-----BEGIN CERTIFICATE-----'}
         value={value}
         onChange={(e) => {
           setLoaded(undefined);
@@ -399,175 +393,142 @@ function PemField({
         aria-invalid={!!(error ?? readError)}
       />
       <label className="file-pick">
-        <span>{fileLabel}</span>
-        <input type="file" accept={accept} onChange={(e) => void load(e)} />
+        <span>Load the {inSentence(field.label)} from a file</span>
+        <input type="file" accept={key ? '.pem,.key' : '.pem,.crt,.cer'} onChange={(e) => void load(e)} />
       </label>
       {loaded && <div className="field-hint">Loaded: {loaded}</div>}
     </Field>
   );
 }
 
+/** A PKCS#12 bundle (.p12, .pfx), read in the browser into the base64 of its bytes. */
+function BundleField({ id, field, file, error, onLoad }: { id: string; field: CredentialField; file?: string; error?: string; onLoad: (base64: string, file: string) => void }) {
+  const [readError, setReadError] = useState<string>();
+  const load = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    event.target.value = '';
+    if (!chosen) return;
+    setReadError(undefined);
+    if (chosen.size > MAX_PKCS12_BYTES) return setReadError(`${chosen.name} is too large for a certificate bundle (at most 48 kB).`);
+    try {
+      onLoad(await readFile(chosen, 'base64'), chosen.name);
+    } catch {
+      setReadError(`${chosen.name} could not be read.`);
+    }
+  };
+  const problem = error ?? readError;
+  return (
+    <Field label={labelOf(field.label, field.required)} htmlFor={id} error={problem} hint={file ? `Loaded: ${file}` : field.help}>
+      <input id={id} type="file" accept=".p12,.pfx" onChange={(e) => void load(e)} aria-invalid={!!problem} />
+    </Field>
+  );
+}
+
 /**
- * Client id and secret, the client certificate as a PEM pair or a PKCS#12 bundle, the CA that
- * signed the PSP's server certificate (optional), and `option`'s bank-specific fields. Nothing
- * here leaves the browser except in the request that saves it; the API never shows it again.
+ * The provider's credential fields, each by its kind, and a choice for each of its alternatives (a
+ * PEM pair or a PKCS#12 bundle), shown where its first field is. Nothing here leaves the browser
+ * except in the request that saves it; the API never shows it again.
  */
 export function CredentialsFields({
   idPrefix,
-  option,
+  provider,
   values,
   errors,
   onChange,
 }: {
   idPrefix: string;
-  option: ProviderOption;
+  provider: ProviderDescriptor;
   values: CredentialValues;
   errors: FormErrors;
   onChange: (values: CredentialValues) => void;
 }) {
-  const [bundleError, setBundleError] = useState<string>();
-  const set = (key: 'client_id' | 'client_secret' | 'pkcs12_password') => (event: ChangeEvent<HTMLInputElement>) => onChange({ ...values, [key]: event.target.value });
-  const error = (field: string) => errors[`credentials.${field}`];
+  const inUse = fieldsInUse(provider, values);
+  const setField = (name: string, value: string | boolean, more: Record<string, string | boolean> = {}) =>
+    onChange({ ...values, fields: { ...values.fields, [name]: value, ...more } });
+  const error = (name: string) => errors[`credentials.${name}`];
 
-  // A .pem holding the certificate and its key fills both fields.
-  const loadCertificate = (text: string) => {
-    const { certificates, key } = splitPem(text);
-    onChange({ ...values, certificate_pem: certificates || text, private_key_pem: key || values.private_key_pem });
-  };
-  const loadKey = (text: string) => onChange({ ...values, private_key_pem: splitPem(text).key || text });
-
-  const loadBundle = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    setBundleError(undefined);
-    if (file.size > MAX_PKCS12_BYTES) return setBundleError(`${file.name} is too large for a certificate bundle (at most 48 kB).`);
-    try {
-      onChange({ ...values, pkcs12_base64: await readFile(file, 'base64'), pkcs12_file: file.name });
-    } catch {
-      setBundleError(`${file.name} could not be read.`);
+  const input = (field: CredentialField) => {
+    const id = `${idPrefix}-${field.name.replace(/_/g, '-')}`;
+    switch (field.kind) {
+      case 'boolean':
+        return (
+          <div className="field" key={field.name}>
+            <label className="checkbox">
+              <input type="checkbox" checked={values.fields[field.name] === true} onChange={(e) => setField(field.name, e.target.checked)} />
+              {field.label}
+            </label>
+            {error(field.name) ? <div className="field-error">{error(field.name)}</div> : <div className="field-hint">{field.help}</div>}
+          </div>
+        );
+      case 'pem': {
+        // A .pem holding certificates and a key fills the key field that goes with it too.
+        const keyField = field.pem === 'certificates' ? inUse.find((other) => other.pem === 'private_key') : undefined;
+        const load = (loaded: string) => {
+          const { certificates, key } = splitPem(loaded);
+          if (field.pem === 'private_key') return setField(field.name, key || loaded);
+          setField(field.name, certificates || loaded, keyField && key ? { [keyField.name]: key } : {});
+        };
+        return (
+          <PemField key={field.name} id={id} field={field} value={text(values, field.name)} error={error(field.name)} onChange={(t) => setField(field.name, t)} onFile={load} />
+        );
+      }
+      case 'pkcs12':
+        return (
+          <BundleField
+            key={field.name}
+            id={id}
+            field={field}
+            file={values.files[field.name]}
+            error={error(field.name)}
+            onLoad={(base64, file) => onChange({ ...values, fields: { ...values.fields, [field.name]: base64 }, files: { ...values.files, [field.name]: file } })}
+          />
+        );
+      default:
+        return (
+          <Field key={field.name} label={labelOf(field.label, field.required)} htmlFor={id} error={error(field.name)} hint={field.help}>
+            <input
+              id={id}
+              type={field.kind === 'secret' ? 'password' : 'text'}
+              value={text(values, field.name)}
+              onChange={(e) => setField(field.name, e.target.value)}
+              autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
+              spellCheck={false}
+              aria-invalid={!!error(field.name)}
+            />
+          </Field>
+        );
     }
   };
 
-  const bundleProblem = error('pkcs12_base64') ?? bundleError;
+  const shown = new Set<string>();
   return (
     <>
-      <Field label="Client ID" htmlFor={`${idPrefix}-client-id`} error={error('client_id')}>
-        <input id={`${idPrefix}-client-id`} value={values.client_id} onChange={set('client_id')} autoComplete="off" spellCheck={false} aria-invalid={!!error('client_id')} />
-      </Field>
-      {option.clientSecret && (
-        <Field label="Client secret" htmlFor={`${idPrefix}-client-secret`} error={error('client_secret')}>
-          <input
-            id={`${idPrefix}-client-secret`}
-            type="password"
-            value={values.client_secret}
-            onChange={set('client_secret')}
-            autoComplete="new-password"
-            spellCheck={false}
-            aria-invalid={!!error('client_secret')}
-          />
-        </Field>
-      )}
-      <fieldset className="choice">
-        <legend className="label">Client certificate</legend>
-        <label className="checkbox">
-          <input type="radio" name={`${idPrefix}-mode`} checked={values.mode === 'pem'} onChange={() => onChange({ ...values, mode: 'pem' })} />
-          Certificate and private key (PEM: .pem, .crt, .key)
-        </label>
-        <label className="checkbox">
-          <input type="radio" name={`${idPrefix}-mode`} checked={values.mode === 'pkcs12'} onChange={() => onChange({ ...values, mode: 'pkcs12' })} />
-          PKCS#12 bundle (.p12, .pfx)
-        </label>
-      </fieldset>
-      {values.mode === 'pem' ? (
-        <>
-          <PemField
-            id={`${idPrefix}-certificate`}
-            label="Certificate (PEM)"
-            fileLabel="Load the certificate from a file"
-            accept=".pem,.crt,.cer"
-            hint="The client certificate first, then its chain if the PSP gave one."
-            value={values.certificate_pem}
-            error={error('certificate_pem')}
-            onChange={(text) => onChange({ ...values, certificate_pem: text })}
-            onFile={loadCertificate}
-          />
-          <PemField
-            id={`${idPrefix}-private-key`}
-            label="Private key (PEM)"
-            fileLabel="Load the private key from a file"
-            accept=".pem,.key"
-            hint="Without a passphrase."
-            value={values.private_key_pem}
-            error={error('private_key_pem')}
-            onChange={(text) => onChange({ ...values, private_key_pem: text })}
-            onFile={loadKey}
-          />
-        </>
-      ) : (
-        <>
-          <Field
-            label="PKCS#12 file"
-            htmlFor={`${idPrefix}-pkcs12`}
-            error={bundleProblem}
-            hint={values.pkcs12_file ? `Loaded: ${values.pkcs12_file}` : 'The .p12 or .pfx file the PSP issued.'}
-          >
-            <input id={`${idPrefix}-pkcs12`} type="file" accept=".p12,.pfx" onChange={(e) => void loadBundle(e)} aria-invalid={!!bundleProblem} />
-          </Field>
-          <Field label="Bundle password" htmlFor={`${idPrefix}-pkcs12-password`} error={error('pkcs12_password')} hint="Leave empty for a bundle without one.">
-            <input
-              id={`${idPrefix}-pkcs12-password`}
-              type="password"
-              value={values.pkcs12_password}
-              onChange={set('pkcs12_password')}
-              autoComplete="off"
-              aria-invalid={!!error('pkcs12_password')}
-            />
-          </Field>
-        </>
-      )}
-      <PemField
-        id={`${idPrefix}-ca`}
-        label="CA certificates (PEM, optional)"
-        fileLabel="Load the CA certificates from a file"
-        accept=".pem,.crt,.cer"
-        hint="Only if the PSP's server certificate is signed by a CA that is not publicly trusted."
-        value={values.ca_pem}
-        error={error('ca_pem')}
-        onChange={(text) => onChange({ ...values, ca_pem: text })}
-        onFile={(text) => onChange({ ...values, ca_pem: splitPem(text).certificates || text })}
-      />
-      {option.extras.map((extra) =>
-        extra.kind === 'boolean' ? (
-          <div className="field" key={extra.name}>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={values.extras[extra.name] === true}
-                onChange={(e) => onChange({ ...values, extras: { ...values.extras, [extra.name]: e.target.checked } })}
-              />
-              {extra.label}
-            </label>
-            {error(extra.name) ? <div className="field-error">{error(extra.name)}</div> : <div className="field-hint">{extra.hint}</div>}
+      {provider.credentials.map((field) => {
+        const group = provider.one_of.find((g) => g.options.some((option) => option.fields.includes(field.name)));
+        if (!group) return input(field);
+        if (shown.has(group.name)) return null;
+        shown.add(group.name);
+        const picked = chosenOption(group, values);
+        return (
+          <div key={group.name}>
+            <fieldset className="choice">
+              <legend className="label">{group.label}</legend>
+              {group.options.map((option) => (
+                <label className="checkbox" key={option.name}>
+                  <input
+                    type="radio"
+                    name={`${idPrefix}-${group.name}`}
+                    checked={option === picked}
+                    onChange={() => onChange({ ...values, choice: { ...values.choice, [group.name]: option.name } })}
+                  />
+                  {option.label}
+                </label>
+              ))}
+            </fieldset>
+            {provider.credentials.filter((f) => picked.fields.includes(f.name)).map(input)}
           </div>
-        ) : (
-          <Field
-            key={extra.name}
-            label={extra.required ? extra.label : `${extra.label} (optional)`}
-            htmlFor={`${idPrefix}-${extra.name}`}
-            error={error(extra.name)}
-            hint={extra.hint}
-          >
-            <input
-              id={`${idPrefix}-${extra.name}`}
-              value={typeof values.extras[extra.name] === 'string' ? (values.extras[extra.name] as string) : ''}
-              onChange={(e) => onChange({ ...values, extras: { ...values.extras, [extra.name]: e.target.value } })}
-              autoComplete="off"
-              aria-invalid={!!error(extra.name)}
-            />
-          </Field>
-        ),
-      )}
+        );
+      })}
       {errors.credentials && <div className="field-error">{errors.credentials}</div>}
     </>
   );

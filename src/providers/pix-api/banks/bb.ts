@@ -17,7 +17,15 @@ export const BB: PixApiProfile = {
   // Basic client auth, form body (JSON is answered 415): https://forum.developers.bb.com.br/t/status-code-415-unsupported-media-type-somente-em-producao/1123
   token: { clientAuth: 'basic', encoding: 'form', scopes: STANDARD_SCOPES, grantTypeIn: 'body' },
   // The application key BB issues (developer key in homologation, application key in production): https://github.com/imobanco/bb-wrapper/blob/main/bb_wrapper/wrapper/bb.py (third-party)
-  extras: [{ name: 'app_key', kind: 'string', required: true }],
+  extras: [
+    {
+      name: 'app_key',
+      kind: 'string',
+      required: true,
+      label: 'Application key',
+      help: 'The developer application key BB issues (sent as gw-dev-app-key in homologation, gw-app-key in production).',
+    },
+  ],
   // PUT /cob/{txid} answers 200 (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPBancoDoBrasil.pas
   answers: { createCharge: 200, refund: 201, registerWebhook: 200 },
   // `gw-dev-app-key` in homologation, `gw-app-key` in production, not on the token call: https://www.abstra.io/docs/tools/connectors/providers/banco-do-brasil (third-party)

@@ -16,7 +16,15 @@ export const EFI: PixApiProfile = {
   token: { clientAuth: 'basic', encoding: 'json', scopes: null, grantTypeIn: 'body' },
   // Certificates come as a .p12 without a password (pkcs12_base64 alone): https://dev.efipay.com.br/docs/api-pix/credenciais/
   // `skip_mtls_checking`: register the webhook with x-skip-mtls-checking, for a receiver that cannot require Efí's client certificate: https://dev.efipay.com.br/docs/api-pix/webhooks/
-  extras: [{ name: 'skip_mtls_checking', kind: 'boolean', required: false }],
+  extras: [
+    {
+      name: 'skip_mtls_checking',
+      kind: 'boolean',
+      required: false,
+      label: 'Register the webhook with x-skip-mtls-checking',
+      help: "For a gateway behind a proxy that cannot ask for Efí's client certificate.",
+    },
+  ],
   // PUT /cob/{txid} and devolução answer 201; PUT /webhook/{chave} 201 (2023 build of the page): https://dev.efipay.com.br/docs/api-pix/webhooks/
   answers: { createCharge: 201, refund: 201, registerWebhook: 201 },
   webhookHeaders: (credentials): Record<string, string> => (credentials.extras.skip_mtls_checking === true ? { 'x-skip-mtls-checking': 'true' } : {}),
