@@ -160,12 +160,16 @@ export interface paths {
         get: operations["AdminProviderAccountsController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a provider account
+         * @description Removes an account no merchant lists and no pending payment was charged through, with its credentials. Otherwise 409 `CONFLICT`, naming the merchants that list it and the number of pending payments (`details.merchant_ids`, `details.pending_payments`): deactivate it instead.
+         */
+        delete: operations["AdminProviderAccountsController_remove"];
         options?: never;
         head?: never;
         /**
          * Change a provider account
-         * @description Only the fields sent change; `credentials` is replaced whole.
+         * @description Only the fields sent change; `credentials` is replaced whole. A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
          */
         patch: operations["AdminProviderAccountsController_update"];
         trace?: never;
@@ -361,7 +365,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a provider account's callback
-         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
          */
         post: operations["WebhooksController_receiveForAccount[0]"];
         delete?: never;
@@ -381,7 +385,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a provider account's callback
-         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE` and changes nothing; a PSP that cannot be asked is 502, and the PSP posts again.
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
          */
         post: operations["WebhooksController_receiveForAccount[1]"];
         delete?: never;
@@ -970,6 +974,12 @@ export interface components {
             pix: components["schemas"]["PixView"];
             /** @example efi */
             provider: string;
+            /**
+             * @description The environment of the account that charged: `sandbox` for a PSP's homologation host and for the built-in simulated PSP.
+             * @example production
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
             /** Format: date-time */
@@ -1067,6 +1077,12 @@ export interface components {
             pix: components["schemas"]["PixView"];
             /** @example efi */
             provider: string;
+            /**
+             * @description The environment of the account that charged: `sandbox` for a PSP's homologation host and for the built-in simulated PSP.
+             * @example production
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
             /** Format: date-time */
@@ -1254,6 +1270,12 @@ export interface components {
             pix: components["schemas"]["PixView"];
             /** @example efi */
             provider: string;
+            /**
+             * @description The environment of the account that charged: `sandbox` for a PSP's homologation host and for the built-in simulated PSP.
+             * @example production
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
             /** @example sbx_8f2k… */
             providerPaymentId?: string | null;
             /** Format: date-time */
@@ -2159,6 +2181,62 @@ export interface operations {
             };
         };
     };
+    AdminProviderAccountsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminProviderAccountsController_update: {
         parameters: {
             query?: never;
@@ -2907,6 +2985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
                 headers: {
@@ -2980,6 +3067,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3069,6 +3165,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

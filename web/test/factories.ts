@@ -37,6 +37,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
     currency: 'BRL',
     description: 'Order 1234',
     externalId: 'order-1234',
+    environment: 'sandbox',
     recipient: { document: '12345678909', name: 'Ana Souza' },
     pix: {
       txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',

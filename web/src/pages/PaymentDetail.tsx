@@ -6,7 +6,7 @@ import type { Merchant, PaymentDetail as Detail, PaymentEvent } from '../types';
 import { RecordUnloaded } from '../record';
 import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
-import { EnvironmentBadge, environmentOf } from './provider-account-form';
+import { EnvironmentBadge } from './provider-account-form';
 
 const SIMULATIONS = [
   { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
@@ -121,14 +121,10 @@ export function PaymentDetail({ id }: { id: string }) {
             <dd>
               {p.provider} {p.providerPaymentId && <span className="mono muted small">{p.providerPaymentId}</span>}
             </dd>
-            {environmentOf(p) && (
-              <>
-                <dt>Environment</dt>
-                <dd>
-                  <EnvironmentBadge environment={environmentOf(p)!} />
-                </dd>
-              </>
-            )}
+            <dt>Environment</dt>
+            <dd>
+              <EnvironmentBadge environment={p.environment} />
+            </dd>
             <dt>Pix txid</dt>
             <dd className="mono">{p.pix.txid}</dd>
             {p.pix.endToEndId && (

@@ -29,19 +29,18 @@ describe('Payments', () => {
     await screen.findByRole('table', { name: 'Payments' });
     await waitFor(() => expect(tableRows('Payments')[0]![2]).toBe('Loja da Bia'));
     expect(tableRows('Payments')).toEqual([
-      [formatDate(payment().createdAt), 'order-1pay_1', 'Loja da Bia', 'R$\u00a01.234,50', 'paid'],
-      [formatDate(payment().createdAt), 'order-2pay_2', 'mer_gone', 'R$\u00a010,50', 'pending'],
+      [formatDate(payment().createdAt), 'order-1pay_1', 'Loja da Bia', 'R$\u00a01.234,50', 'paid sandbox'],
+      [formatDate(payment().createdAt), 'order-2pay_2', 'mer_gone', 'R$\u00a010,50', 'pending sandbox'],
     ]);
     expect(listed()).toEqual([{ limit: '20' }]);
   });
 
-  it('shows the environment of the account that charged a payment, when the API says it', async () => {
-    // Payments carry `environment` once the API sends it; until then nothing is shown.
-    const live = { ...payment({ id: 'pay_live', externalId: 'order-live', merchantId: 'mer_ana', status: 'paid' }), environment: 'production' };
+  it('shows the environment of the account that charged each payment', async () => {
+    const live = payment({ id: 'pay_live', externalId: 'order-live', merchantId: 'mer_ana', status: 'paid', environment: 'production' });
     api.on('GET /payments', page([live, payment({ id: 'pay_old', externalId: 'order-old', merchantId: 'mer_ana' })]));
     render(<Payments />);
     await screen.findByRole('table', { name: 'Payments' });
-    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid production', 'pending']);
+    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid production', 'pending sandbox']);
   });
 
   it('asks the API for the chosen filters, the dates as whole local days, and keeps them in the URL', async () => {

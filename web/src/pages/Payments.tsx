@@ -4,7 +4,7 @@ import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
 import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
-import { EnvironmentBadge, environmentOf } from './provider-account-form';
+import { EnvironmentBadge } from './provider-account-form';
 
 interface Filters {
   merchant_id: string;
@@ -169,13 +169,7 @@ export function Payments() {
                     {formatMoney(p.amount)}
                   </td>
                   <td data-label="Status">
-                    <Badge value={p.status} />
-                    {environmentOf(p) && (
-                      <>
-                        {' '}
-                        <EnvironmentBadge environment={environmentOf(p)!} />
-                      </>
-                    )}
+                    <Badge value={p.status} /> <EnvironmentBadge environment={p.environment} />
                   </td>
                 </tr>
               ))}

@@ -9,7 +9,6 @@ import {
   credentialsBody,
   CredentialValues,
   EnvironmentBadge,
-  environmentOf,
   failureText,
   fieldsInUse,
   findProvider,
@@ -156,9 +155,6 @@ describe('environments', () => {
     );
     expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
     expect(screen.getByText('production').className).toBe('badge badge-env badge-env-production');
-    expect(environmentOf({ environment: 'production' })).toBe('production');
-    expect(environmentOf({})).toBeUndefined();
-    expect(environmentOf({ environment: 'staging' })).toBeUndefined();
   });
 });
 

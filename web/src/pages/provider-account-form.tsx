@@ -42,15 +42,6 @@ export function EnvironmentBadge({ environment }: { environment: AccountEnvironm
   );
 }
 
-/**
- * The environment a record carries, if it carries one: payments name the environment of the
- * account that charged them once the API sends it, and nothing is shown before.
- */
-export function environmentOf(record: object): AccountEnvironment | undefined {
-  const value = (record as { environment?: unknown }).environment;
-  return value === 'sandbox' || value === 'production' ? value : undefined;
-}
-
 // ---- Values, checks and the API's answer ------------------------------------------------------
 
 /** Errors by the API's own field names: `name`, `base_url`, `credentials.certificate_pem`, … */
