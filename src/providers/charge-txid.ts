@@ -3,24 +3,33 @@ import type { ProviderCapabilities } from './provider-adapter';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The standard's longest txid: 35 of [a-zA-Z0-9]. */
-const TXID_LENGTH = 35;
+export const TXID_LENGTH = 35;
 
-/**
- * The txid of the charge a merchant creates with an Idempotency-Key through a stored account: the
- * same three always give the same txid, so a retry (after a timeout, a crash, a lost answer, even a
- * lost idempotency record) asks the PSP for the charge it already holds. 35 base62 characters of a
- * SHA-256 over the three, each prefixed with its length so ("a", "bc") and ("ab", "c") do not meet.
- */
-export function derivedTxid(merchantId: string, idempotencyKey: string, accountId: string): string {
-  const hash = createHash('sha256').update('pix-gateway/txid/v1');
-  for (const part of [merchantId, idempotencyKey, accountId]) hash.update(`\n${Buffer.byteLength(part)}:`).update(part);
+/** A txid the Pix standard takes: 26 to 35 of [a-zA-Z0-9]; the ones made here are 35 long. */
+export const TXID = /^[a-zA-Z0-9]{26,35}$/;
+
+/** `length` base62 digits of a SHA-256 over the parts, each prefixed with its length so no two lists of parts collide. */
+export function digest62(domain: string, parts: readonly string[], length: number): string {
+  const hash = createHash('sha256').update(domain);
+  for (const part of parts) hash.update(`\n${Buffer.byteLength(part)}:`).update(part);
   let n = BigInt(`0x${hash.digest('hex')}`);
   let out = '';
-  for (let i = 0; i < TXID_LENGTH; i++) {
+  // 35 base62 digits use 208 of the 256 bits; the rest are dropped, never padded.
+  for (let i = 0; i < length; i++) {
     out += BASE62[Number(n % 62n)];
     n /= 62n;
   }
   return out;
+}
+
+/**
+ * The txid of the charge a merchant creates with an Idempotency-Key through a stored account: the
+ * same three always give the same txid, so a retry (after a timeout, a crash, a lost answer, even a
+ * lost idempotency record) asks the PSP for the charge it already holds. No secret is needed: a txid
+ * is not one. The parts are length-prefixed, so ("a", "bc") and ("ab", "c") do not meet.
+ */
+export function derivedTxid(merchantId: string, idempotencyKey: string, accountId: string): string {
+  return digest62('pix-gateway/txid/v1', [merchantId, idempotencyKey, accountId], TXID_LENGTH);
 }
 
 export interface TxidInputs {
