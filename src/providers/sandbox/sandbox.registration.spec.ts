@@ -1,6 +1,6 @@
 import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
 import { HttpService } from '@nestjs/axios';
-import { SystemClock } from '../../common/clock';
+import { SystemClock } from '../../domain/clock';
 import { loadConfig } from '../../config/load-config';
 import { SandboxAdapter } from './sandbox.adapter';
 import { sandboxProvider } from './sandbox.registration';

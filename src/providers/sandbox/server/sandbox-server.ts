@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../../../domain/money';
 import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
-import { describeNetworkError, MerchantHttpClient } from '../../../deliveries/merchant-http';
+import { describeNetworkError, MerchantHttpClient } from '../../../common/net/merchant-http';
 import {
   SANDBOX_EVENTS,
   SANDBOX_FAILURE_MODES,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { LookupFunction } from '../common/net/webhook-url-policy';
+import type { LookupFunction } from './webhook-url-policy';
 
 /** What the merchant's endpoint answered, or why it did not. */
 export interface MerchantAnswer {
