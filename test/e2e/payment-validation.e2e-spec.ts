@@ -132,12 +132,14 @@ describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
   afterEach(() => psp.assertNoViolations());
 
   it('creates the charge with devedor.cnpj upper-cased and unpunctuated', async () => {
-    const res = await http(t.url, 'POST', '/v1/payments/create', {
-      body: paymentBody({ recipientDocument: '12.abc.345/01de-35' }),
-      headers: { 'x-merchant-key': merchantKey, 'idempotency-key': 'alphanumeric-cnpj-psp' },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
-    expect(psp.charges.get(res.body.data.pix.txid)).toMatchObject({ devedor: { cnpj: '12ABC34501DE35', nome: 'Ana Souza' } });
+    for (const [i, written] of [ALPHANUMERIC_CNPJ, '12.abc.345/01de-35'].entries()) {
+      const res = await http(t.url, 'POST', '/v1/payments/create', {
+        body: paymentBody({ recipientDocument: written }),
+        headers: { 'x-merchant-key': merchantKey, 'idempotency-key': `alphanumeric-cnpj-psp-${i}` },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
+      expect(psp.charges.get(res.body.data.pix.txid)).toMatchObject({ devedor: { cnpj: '12ABC34501DE35', nome: 'Ana Souza' } });
+    }
   });
 });
