@@ -7,7 +7,35 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The layers of src/, from the bottom (docs/architecture.md, "Modules"). A folder imports only from
+// its own folder and from layers below it; folders in one layer do not import each other. The
+// bootstrap (app.ts, app.module.ts, main.ts) sits above them all.
+const LAYERS = [
+  ['domain'],
+  ['config'],
+  ['common'],
+  ['database'],
+  ['providers'],
+  ['metrics'],
+  ['merchants', 'idempotency'],
+  ['auth'],
+  ['payments'],
+  ['deliveries'],
+  ['webhooks'],
+  ['reconciliation', 'dashboard', 'health'],
+];
+const layerZones = LAYERS.flatMap((layer, rank) =>
+  layer.map((folder) => ({
+    target: `./src/${folder}`,
+    from: [...LAYERS.slice(rank + 1).flat(), ...layer.filter((other) => other !== folder)]
+      .map((above) => `./src/${above}`)
+      .concat('./src/app.ts', './src/app.module.ts', './src/main.ts'),
+    message: `src/${folder} imports only from layers below it (docs/architecture.md, "Modules"): move what both need down instead.`,
+  })),
+);
 
 export default defineConfig(
   // Built or generated: web/src/api-types.ts is written by `npm run api:types` from the OpenAPI document.
@@ -83,6 +111,23 @@ export default defineConfig(
     languageOptions: { sourceType: 'commonjs', parserOptions: { ecmaFeatures: { globalReturn: true } } },
     // CommonJS loads its modules with require().
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+
+  // Imports point down only (the layers above) and never in a circle, so each layer can be read,
+  // tested and changed knowing only what is beneath it. Resolved by import-x's own resolver: the
+  // source imports by relative path without extension, which is all it has to follow.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/extensions': ['.ts'], 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+  },
+  // Nothing imports a spec, so no spec can be on a circle: following a spec's imports back to it
+  // would only spend the lint's time.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 
   prettier,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { Clock } from './common/clock';
+import { Clock } from './domain/clock';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { pinoHttpParams } from './common/logging/logger-options';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';

@@ -15,7 +15,7 @@ import { isUnderPrefix, registerAccessLog } from './common/http/access-log';
 import { errorEnvelope, frameworkError } from './common/http/exception.filter';
 import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
-import { Clock } from './common/clock';
+import { Clock } from './domain/clock';
 import { AppConfig } from './config/app-config';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';

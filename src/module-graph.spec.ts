@@ -1,7 +1,7 @@
 import { GLOBAL_MODULE_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
 import { AppConfig } from './config/app-config';
 import { AppModule } from './app.module';
-import { DELIVERY_NUDGE } from './webhooks/delivery-nudge';
+import { DELIVERY_NUDGE } from './deliveries/delivery-nudge';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 type ModuleClass = abstract new (...args: never[]) => unknown;

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock';
+import { Clock, SystemClock } from '../domain/clock';
 import { AppConfig } from './app-config';
 
 /** Makes the validated AppConfig, and the Clock, injectable everywhere. */

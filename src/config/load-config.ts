@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../deliveries/retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../domain/retry-schedule';
 import { AppConfig, AppConfigValues, NodeEnv, Secret } from './app-config';
 
 type Env = Record<string, string | undefined>;

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
-import { EmbeddedLock } from './embedded-lock';
+import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
 
 export const IN_MEMORY_DATA_DIR = ':memory:';
 
@@ -45,7 +46,11 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
     };
   }
   const inMemory = config.dataDir === IN_MEMORY_DATA_DIR;
-  const lock = inMemory ? undefined : EmbeddedLock.acquire(config.dataDir);
+  const lock = inMemory
+    ? undefined
+    : await EmbeddedLock.acquire(config.dataDir, {
+        onWait: (pid) => new Logger('Database').warn(`The embedded database is locked by pid ${pid}; waiting up to ${OWNER_EXIT_WAIT_MS / 1000} s for it to exit.`),
+      });
   let pglite: PGlite;
   try {
     pglite = inMemory ? new PGlite() : new PGlite(join(config.dataDir, 'pgdata'));

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { isoOrNull } from '../common/dates';
 import { AppError } from '../common/errors/app-error';
 import { decodeCursor, toPage } from '../common/http/cursor';
 import { hasIdShape } from '../common/ids';
-import { DELIVERY_NUDGE, type DeliveryNudge } from '../webhooks/delivery-nudge';
+import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
 import type { DeliveryPage, DeliveryView } from './dto/delivery.view';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { DeliveryWithMerchant, WebhookDeliveryRepository } from './webhook-delivery.repository';

@@ -1,5 +1,5 @@
 import { AttemptResult, decideOutcome } from './attempt-outcome';
-import { RetryPolicy } from './retry-schedule';
+import { RetryPolicy } from '../domain/retry-schedule';
 
 const policy: RetryPolicy = { scheduleMs: [5_000, 300_000], jitter: 0.1, random: () => 0.5 };
 const now = new Date('2026-01-01T12:00:00Z');

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from './webhook-delivery.entity';
-import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './retry-schedule';
+import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from '../domain/retry-schedule';
 
 /** What one attempt produced, whether or not the merchant answered. */
 export interface AttemptResult {

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { TransportModule } from '../providers/transport/transport.module';
-import { DELIVERY_NUDGE } from '../webhooks/delivery-nudge';
+import { DELIVERY_NUDGE } from './delivery-nudge';
 import { AdminDeliveriesController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
 import { DeliveryWorker } from './delivery-worker';

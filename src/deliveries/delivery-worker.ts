@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { PeriodicJob } from '../common/jobs/periodic-job';
 import { within } from '../common/timeout';
@@ -8,10 +8,10 @@ import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { OutboundTransport } from '../providers/transport/transport';
-import type { DeliveryNudge } from '../webhooks/delivery-nudge';
+import { AttemptTimeout, describeNetworkError, postToMerchant } from '../providers/transport/merchant-http';
+import { defaultRetryPolicy, RetryPolicy } from '../domain/retry-schedule';
+import type { DeliveryNudge } from './delivery-nudge';
 import { AttemptResult, decideOutcome } from './attempt-outcome';
-import { AttemptTimeout, describeNetworkError, postToMerchant } from './merchant-http';
-import { defaultRetryPolicy, RetryPolicy } from './retry-schedule';
 import { ClaimedDelivery, RecordedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookSigner } from './webhook-signer';
 

@@ -3,7 +3,7 @@ import { PreparedResponse } from '../common/http/envelope';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { newId, randomBase62 } from '../common/ids';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';

@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { MerchantAuthService } from './merchant-auth.service';
-import { MerchantKeyGuard } from '../common/auth/merchant-key.guard';
 import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
 import { AdminMerchantsController } from './admin-merchants.controller';
 import { AdminMerchantsService } from './admin-merchants.service';
@@ -13,14 +12,14 @@ import { Merchant } from './merchant.entity';
 import { MerchantRepository } from './merchant.repository';
 
 /**
- * Merchants, their keys and the key guard (imported by the modules with merchant routes); it also
+ * Merchants and their keys (the key guard is AuthModule's, in src/auth/); it also
  * exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again when
  * the delivery worker calls them.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule, ProviderAccountsModule],
   controllers: [AdminMerchantsController],
-  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy, AdminMerchantsService],
-  exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MerchantKeyGuard, WebhookUrlPolicy],
+  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy, AdminMerchantsService],
+  exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy],
 })
 export class MerchantsModule {}

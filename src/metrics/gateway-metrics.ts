@@ -2,9 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { UpstreamError } from '../providers/provider-adapter';
 
-/** Route label of a request no route matched: one value, so scanners cannot grow the series. */
-export const UNMATCHED_ROUTE = 'unmatched';
-
 export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
 export type ProviderOperation = 'create_charge' | 'get_charge' | 'health';
 export type DeliveryAttemptOutcome = 'delivered' | 'will_retry' | 'failed';

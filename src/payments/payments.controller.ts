@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Req, type Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentMerchant } from '../common/auth/current-merchant.decorator';
-import { MerchantAuth } from '../common/auth/merchant-key.guard';
+import { CurrentMerchant } from '../auth/current-merchant.decorator';
+import { MerchantAuth } from '../auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Clock } from '../common/clock';
+import type { Clock } from '../domain/clock';
 import type { AppConfig } from '../config/app-config';
 import type { Account, ProviderAdapter, ProviderDescriptor } from './provider-adapter';
 import { OutboundTransport } from './transport/transport';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import type { ProviderAdapter } from './provider-adapter';
 import {

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import type { PaymentStatus } from '../domain/payment-status';
 import { PaymentRepository, PaymentToReconcile } from '../payments/payment.repository';

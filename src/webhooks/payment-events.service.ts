@@ -1,12 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../common/clock';
+import { Clock } from '../domain/clock';
 import { newId } from '../common/ids';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { PaymentRepository } from '../payments/payment.repository';
 import type { PaymentStatus } from '../domain/payment-status';
-import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
+import { DELIVERY_NUDGE, type DeliveryNudge } from '../deliveries/delivery-nudge';
 import { decideEvent } from './event-decision';
 import { forwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';

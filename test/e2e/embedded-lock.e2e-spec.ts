@@ -20,4 +20,17 @@ describeOn('embedded', 'the lock file is the embedded database’s')('gateway pr
     expect(await first.exited).toBe(0);
     expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
   });
+
+  it('starts on the directory right after the process before it was killed with SIGKILL', async () => {
+    const dataDir = tempDir();
+    const first = await startGatewayProcess({ DATA_DIR: dataDir });
+    first.kill('SIGKILL');
+    // Not waiting for it to be gone: the restart may find it still exiting (the lock waits for that).
+    const second = await startGatewayProcess({ DATA_DIR: dataDir });
+    expect(await first.exited).toBe('SIGKILL');
+    expect((await fetch(`${second.url}/health`)).status).toBe(200);
+    second.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'gateway.lock'))).toBe(false);
+  });
 });

@@ -3,13 +3,25 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
+import { testPki } from '../fakes/certificates';
+import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { newPayment, paymentBody } from '../helpers/factories';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const TABLES = ['merchants', 'api_keys', 'payments', 'payment_events', 'webhook_deliveries', 'idempotency_records', 'admin_sessions'];
+const TABLES = [
+  'merchants',
+  'api_keys',
+  'payments',
+  'payment_events',
+  'webhook_deliveries',
+  'idempotency_records',
+  'admin_sessions',
+  'provider_accounts',
+  'merchant_provider_accounts',
+];
 
 interface Answer {
   status: number;
@@ -17,11 +29,22 @@ interface Answer {
 }
 
 /** One request over node:http, which lets the test send what fetch refuses (any method, raw bytes). */
+/**
+ * Each request comes from an address of its own (the gateway trusts the loopback proxy's
+ * X-Forwarded-For): forged callbacks and wrong credentials count as failed authentications per
+ * address, and one address's ten would have every later request throttled (429) instead of checked.
+ */
+let nextClient = 0;
+function clientAddress(): string {
+  const n = ++nextClient;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 function send(url: string, method: string, path: string, headers: Record<string, string>, body?: Buffer, agent?: Agent): Promise<Answer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest({ host: hostname, port, method, path, headers, agent }, (res) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers: { 'x-forwarded-for': clientAddress(), ...headers }, agent }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -84,7 +107,7 @@ const db = testDatabase();
 
 /** A gateway with signed sandbox events, a merchant key and one of its payments. */
 async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
-  const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET, TRUST_PROXY: '127.0.0.1,::1' } });
   const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
   return { t, apiKey: merchant.apiKey, paymentId: (await newPayment(t.dataSource, merchant.id)).id };
 }
@@ -570,5 +593,362 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
     // Every kind of refusal showed up, so the mix really is "of every kind".
     expect(Object.keys(statuses).map(Number).sort()).toEqual(expect.arrayContaining([400, 401, 404, 413, 415]));
     expect(await countRows(t)).toEqual(before);
-  }, 60_000);
+    // Two minutes: about 20 s alone, but CI runs it beside the other tiers on two cores.
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Provider accounts: the admin API that stores PSP credentials, and the callbacks PSPs post to
+// each account. Every request below is malformed or addressed to nothing; none may be a 5xx,
+// answer outside the envelope, or store anything. The account's PSP is the fake one, so a
+// well-formed callback is really read back (and refused, since the PSP knows none of its Pix).
+
+const ACCOUNT_TOTAL = 600;
+
+describe(`hostile input: provider accounts and their callbacks, ${ACCOUNT_TOTAL} requests (HTTP, ${db}, seed ${SEED})`, () => {
+  const pki = testPki();
+  let psp: PixApiPsp;
+  let accountId: string;
+  const adminJson = () => ({ authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' });
+  const validCreate = () => ({
+    name: 'Banco Hostil',
+    provider: 'pix-api',
+    base_url: psp.url,
+    token_url: psp.tokenUrl,
+    pix_key: 'recebedor@example.com',
+    credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+  });
+  beforeAll(async () => {
+    psp = await startPixApiPsp();
+    const created = await send(t.url, 'POST', '/admin/api/provider-accounts', adminJson(), Buffer.from(JSON.stringify(validCreate())));
+    expect(created.status).toBe(201);
+    accountId = JSON.parse(created.text).data.id;
+  });
+  afterAll(() => psp.close());
+
+  function cases(): Case[] {
+    const random = prng(SEED + 1);
+    const int = (n: number) => Math.floor(random() * n);
+    const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+    const out: Case[] = [];
+    const json = (label: string, method: string, path: string, body: unknown, headers: Record<string, string> = adminJson()) =>
+      out.push({ label, method, path, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
+    const e2eId = () => `E${randomBytes(16).toString('hex').slice(0, 31)}`;
+    const account = () => `/admin/api/provider-accounts/${accountId}`;
+    let wrongCredentials = 0;
+
+    // URLs no PSP setting may take, whatever WEBHOOK_ALLOW_PRIVATE_URLS says: not https, not a URL,
+    // too long, or not a string. (User information and cloud metadata hosts must be refused too,
+    // but are not yet: see the test after this one.)
+    const hostileUrls: unknown[] = [
+      'http://psp.example.com/v2',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'https://%zz/',
+      'https://exa mple.com/',
+      '//psp.example.com/v2',
+      `https://psp.example.com/${'a'.repeat(600)}`,
+      'https://psp.example.com/\u0000',
+      '',
+      123,
+      [],
+      {},
+      true,
+    ];
+    const garbagePem = () =>
+      pick([
+        '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+        `-----BEGIN CERTIFICATE-----\n${randomBytes(600).toString('base64')}\n-----END CERTIFICATE-----\n`,
+        `-----BEGIN PRIVATE KEY-----\n${randomBytes(300).toString('base64')}\n-----END PRIVATE KEY-----\n`,
+        '-----BEGIN CERTIFICATE-----\n',
+        '-----END CERTIFICATE-----',
+        'not a pem at all',
+        `-----BEGIN CERTIFICATE-----\n${'A'.repeat(40_000)}\n-----END CERTIFICATE-----\n`,
+        pki.client.key, // a key where a certificate belongs
+      ]);
+    const hostileCredentials = (): unknown => {
+      const good = validCreate().credentials as Record<string, unknown>;
+      return pick<() => unknown>([
+        () => pick(['x', 1, [], null, true, [good]]),
+        () => ({}),
+        () => ({ ...good, client_id: pick([1, null, [], {}, '']) }),
+        () => ({ ...good, client_secret: pick([1, [], {}, true]) }),
+        () => ({ ...good, certificate_pem: garbagePem() }),
+        () => ({ ...good, private_key_pem: garbagePem() }),
+        () => ({ ...good, certificate_pem: pki.mismatchedClient.cert, private_key_pem: pki.mismatchedClient.key }),
+        () => ({ ...good, certificate_pem: pki.expiredClient.cert, private_key_pem: pki.expiredClient.key }),
+        () => ({ ...good, ca_pem: garbagePem() }),
+        () => ({ ...good, certificate_pem: pick([1, [], {}, null]) }),
+        () => {
+          const { certificate_pem: _c, private_key_pem: _k, ...rest } = good;
+          return { ...rest, pkcs12_base64: pick(['!!!not base64!!!', randomBytes(200).toString('base64'), '', 'AAAA', 1, []]), pkcs12_password: pick(['x', 1, null, []]) };
+        },
+        () => {
+          const { certificate_pem: _c, private_key_pem: _k, ...rest } = good;
+          return { ...rest, pkcs12_base64: pki.clientP12.base64, pkcs12_password: pick(['wrong password', '', 7, {}]) };
+        },
+        () => ({ ...good, pkcs12_base64: pki.clientP12.base64 }), // both forms at once
+        () => ({ ...good, certificate_pem: `${pki.client.cert.slice(0, 40)}\u0000${pki.client.cert.slice(40)}` }),
+        () => ({ ...good, nested: JSON.parse('['.repeat(40) + ']'.repeat(40)) as unknown }),
+      ])();
+    };
+
+    const kinds: (() => void)[] = [
+      // Create with one field made hostile.
+      () => {
+        const body: Record<string, unknown> = validCreate();
+        const field = pick(['name', 'provider', 'environment', 'base_url', 'token_url', 'pix_key', 'credentials', 'unknown']);
+        if (field === 'base_url' || field === 'token_url') body[field] = pick(hostileUrls);
+        else if (field === 'credentials') body.credentials = hostileCredentials();
+        else if (field === 'name') body.name = pick(['', '   ', 'x'.repeat(201), 'Banco\u0000', 'Banco\u001b[31m', 1, null, [], {}]);
+        else if (field === 'provider')
+          body.provider = pick(['nope', 'PIX-API', '../sandbox', 'pix-api\u0000', 'x'.repeat(51), '__proto__', 'constructor', 'toString', 1, null, []]);
+        else if (field === 'environment') body.environment = pick(['prod', 'SANDBOX', '', 1, []]);
+        else if (field === 'pix_key') body.pix_key = pick(['', 'x'.repeat(78), 'chave\u0000', 1, [], {}]);
+        else body[pick(['id', 'active', 'webhook_url', 'merchant_id', 'credentials_summary'])] = 'x';
+        json(`create with hostile ${field}`, 'POST', '/admin/api/provider-accounts', body);
+      },
+      // Patch the real account with a hostile body (a base_url or token_url change without credentials included).
+      () => {
+        const body = pick<() => Record<string, unknown>>([
+          () => ({ base_url: pick(hostileUrls), credentials: validCreate().credentials }),
+          () => ({ token_url: pick(hostileUrls) }),
+          () => ({ credentials: hostileCredentials() }),
+          () => ({ active: pick(['yes', 1, [], 'true']) }),
+          () => ({ name: pick(['', 'x'.repeat(201), 'a\u0007b', 5]) }),
+          () => ({ pix_key: pick(['', 'x'.repeat(78), 1]) }),
+          () => ({ provider: 'sandbox' }),
+          () => ({ environment: 'production' }),
+          () => ({ id: 'pa_other', name: 'x' }),
+        ])();
+        json('patch with a hostile body', 'PATCH', account(), body);
+      },
+      // Broken JSON, non-objects, deep nesting, wrong content types, oversized bodies, on create and patch.
+      () => {
+        const [method, path] = pick([
+          ['POST', '/admin/api/provider-accounts'],
+          ['PATCH', account()],
+        ] as const);
+        const text = JSON.stringify(validCreate());
+        const choice = int(5);
+        if (choice === 0) return json('broken JSON', method, path, pick([text.slice(0, 1 + int(text.length - 2)), '{', '{"credentials":', "{'a':1}", '\u0000']));
+        if (choice === 1) return json('not an object', method, path, pick(['[]', '"text"', '42', 'null', `[${text}]`]));
+        if (choice === 2) {
+          const depth = 33 + int(3000);
+          return json('nested body', method, path, `{"credentials":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+        }
+        if (choice === 3) {
+          const type = pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '']);
+          return out.push({
+            label: `content-type "${type}"`,
+            method,
+            path,
+            headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': type },
+            body: Buffer.from(text),
+          });
+        }
+        json('oversized body', method, path, { ...validCreate(), name: 'x'.repeat(64 * 1024 + int(16 * 1024)) });
+      },
+      // Hostile, malformed and unknown account ids on every account route.
+      () => {
+        const id = pick([
+          '%00',
+          '%E0%A4%A',
+          '%',
+          'a'.repeat(129 + int(5000)),
+          '..%2f..%2fmerchants',
+          'pa_unknownunknownunknown1',
+          'pa_',
+          `${accountId}%00`,
+          `${accountId}x`,
+          "pa_'%3B%20DROP%20TABLE%20provider_accounts%3B--",
+          '%F0%9F%98%80',
+          encodeURIComponent('\u0001\u007f'),
+          `pay_${'x'.repeat(24)}`,
+        ]);
+        const [method, suffix] = pick([
+          ['GET', ''],
+          ['PATCH', ''],
+          ['DELETE', ''],
+          ['POST', '/check'],
+          ['POST', '/webhook'],
+          ['PUT', ''],
+          ['POST', ''],
+        ] as const);
+        const path = `/admin/api/provider-accounts/${id}${suffix}`;
+        // No body on GET and DELETE: Node's client would send it unframed (no length), so the server would read it as a next request.
+        if (method === 'GET' || method === 'DELETE') return out.push({ label: `${method} provider-accounts/<hostile id>${suffix}`, method, path, headers: adminJson() });
+        json(`${method} provider-accounts/<hostile id>${suffix}`, method, path, method === 'PATCH' ? { name: 'x' } : {});
+      },
+      // The account API without the admin credential, or (a few times) with a wrong one: ten wrong
+      // ones would have every later admin request of this address throttled (429) instead of checked.
+      () => {
+        const wrong = wrongCredentials < 3 && random() < 0.3;
+        if (wrong) wrongCredentials++;
+        const headers = wrong
+          ? pick([{ authorization: 'Bearer wrong' }, { authorization: 'Basic YWRtaW46YWRtaW4=' }])
+          : pick<Record<string, string>>([{}, { 'x-merchant-key': 'mk_test_nope' }]);
+        const method = pick(['GET', 'POST']);
+        out.push({
+          label: `${method} provider accounts without the admin credential`,
+          method,
+          path: pick(['/admin/api/provider-accounts', `${account()}/check`]),
+          headers: method === 'GET' ? headers : { 'content-type': 'application/json', ...headers },
+          body: method === 'GET' ? undefined : Buffer.from('{}'),
+        });
+      },
+      // Callbacks to the real account with hostile bodies: nothing the PSP confirms, or not a callback at all.
+      () => {
+        const path = `/webhooks/pix-api/${accountId}${pick(['/pix', ''])}`;
+        const entry = (over: Record<string, unknown> = {}) => ({
+          endToEndId: e2eId(),
+          txid: randomBytes(13).toString('hex'),
+          valor: '10.50',
+          horario: new Date().toISOString(),
+          ...over,
+        });
+        const body = pick<() => string>([
+          () => JSON.stringify({ pix: [entry()] }),
+          () => JSON.stringify({ pix: [entry({ endToEndId: pick(['', 'E1', 'x'.repeat(5000), 1, null, [], {}, `${e2eId()}\u0000`.slice(1)]) })] }),
+          () => JSON.stringify({ pix: [entry({ valor: pick(['-1', '1e400', 'NaN', 1e-7, [], {}, '10.505']) })] }),
+          () => JSON.stringify({ pix: [entry({ devolucoes: pick([[{ id: 'D1' }], 'x', [null], [{ id: 1 }], [[]]]) })] }),
+          () => JSON.stringify({ pix: [entry({ txid: pick([1, [], {}, 'x'.repeat(5000)]) })] }),
+          () => JSON.stringify({ pix: pick(['x', 1, null, {}, [1, 2], [[]], [null]]) }),
+          () => JSON.stringify(pick([{}, { evento: 1 }, { evento: 'teste_webhook', pix: 'x' }, [entry()], 'text', 42, null])),
+          // Batches: the limit (100 distinct Pix, each read back), one past it, thousands of copies of one Pix, and past 64 KiB.
+          () => JSON.stringify({ pix: Array.from({ length: 100 }, () => entry()) }),
+          () => JSON.stringify({ pix: Array.from({ length: 101 }, () => ({ endToEndId: e2eId() })) }),
+          () => {
+            const one = { endToEndId: e2eId() };
+            return JSON.stringify({ pix: Array.from({ length: 1_200 }, () => one) });
+          },
+          () => JSON.stringify({ pix: Array.from({ length: 3_000 }, () => ({ endToEndId: e2eId() })) }),
+          () => '{"pix":[{"endToEndId":"',
+          () => `{"pix":${'['.repeat(40)}${']'.repeat(40)}}`,
+          () => `{"pix":[{"__proto__":{"polluted":true},"endToEndId":"${e2eId()}"}]}`,
+          () => `{"__proto__":{"polluted":true},"pix":[]}`,
+          () => `{"pix":[{"endToEndId":"${e2eId()}","valor":"\\ud800"}]}`,
+        ])();
+        const contentType = random() < 0.85 ? 'application/json' : pick(['text/plain', 'application/x-www-form-urlencoded', '', 'application/xml; charset=utf-8']);
+        out.push({
+          label: `callback to the account: ${body.slice(0, 40)} (${contentType || 'no type'})`,
+          method: 'POST',
+          path,
+          headers: { 'content-type': contentType },
+          body: Buffer.from(body),
+        });
+      },
+      // Callbacks addressed to no account: unknown, malformed, another provider's, or hostile ids.
+      () => {
+        const provider = pick(['pix-api', 'efi', 'sandbox', 'nope', '%00', 'a'.repeat(300), '..']);
+        const id = pick([
+          'pa_unknownunknownunknown1',
+          accountId, // under another provider's name, it is not this account
+          `${accountId}0`,
+          '%00',
+          '%E0%A4%A',
+          'a'.repeat(129 + int(5000)),
+          '..%2f..%2fadmin',
+          encodeURIComponent('pa_\u0000'),
+          '%F0%9F%98',
+        ]);
+        if (provider === 'pix-api' && id === accountId) return;
+        const tail = pick(['', '/pix', '/pix/extra', '/../pix']);
+        const method = pick(['POST', 'POST', 'GET', 'PUT']);
+        out.push({
+          label: `callback to /webhooks/${provider.slice(0, 10)}/<${id.slice(0, 12)}>${tail}`,
+          method,
+          path: `/webhooks/${provider}/${id}${tail}`,
+          headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+          body: method === 'GET' ? undefined : Buffer.from(JSON.stringify({ pix: [{ endToEndId: e2eId() }] })),
+        });
+      },
+      // Requests Node's HTTP parser refuses, on the account routes.
+      () => {
+        const path = pick([`/webhooks/pix-api/${accountId}/pix`, '/admin/api/provider-accounts']);
+        const raw = pick([
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${pick(['abc', '-1', '99999999999999999999'])}\r\n\r\n{"pix":[]}`,
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nX-A: \u0000\r\n\r\n`,
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+        ]);
+        out.push({ label: `unparseable HTTP → ${path.slice(0, 30)}`, method: 'RAW', path, headers: {}, raw: Buffer.from(raw, 'latin1') });
+      },
+    ];
+
+    while (out.length < ACCOUNT_TOTAL) pick(kinds)();
+    return out.slice(0, ACCOUNT_TOTAL);
+  }
+
+  it('answers every one with a 4xx envelope, stores nothing, and leaves the account as it was', async () => {
+    const all = cases();
+    const before = await countRows(t);
+    const accountBefore = (await send(t.url, 'GET', `/admin/api/provider-accounts/${accountId}`, adminJson())).text;
+    const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    const failures: string[] = [];
+    const statuses: Record<number, number> = {};
+    let next = 0;
+    const worker = async () => {
+      while (next < all.length) {
+        const item = all[next++]!;
+        let answer: Answer;
+        try {
+          answer = item.raw ? await sendRaw(t.url, item.raw) : await send(t.url, item.method, item.path, item.headers, item.body, agent);
+        } catch (error) {
+          failures.push(`${item.label}: ${(error as Error).message}`);
+          continue;
+        }
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        const problem = envelopeProblem(answer);
+        if (problem)
+          failures.push(
+            `${item.method} ${item.path.slice(0, 80)} ${item.label}: ${problem}: ${answer.text.slice(0, 200)} SENT ${item.body
+              ?.toString('utf8')
+              .replace(/-----BEGIN[\s\S]*?-----END [A-Z ]+-----\n?/g, '<pem>')
+              .slice(0, 400)}`,
+          );
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    } finally {
+      agent.destroy();
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(Object.values(statuses).reduce((a, b) => a + b, 0)).toBe(ACCOUNT_TOTAL);
+    expect(Object.keys(statuses).map(Number).sort()).toEqual(expect.arrayContaining([400, 401, 404, 413, 415]));
+    // Each request was checked, not throttled away.
+    expect(statuses[429] ?? 0).toBe(0);
+    expect(await countRows(t)).toEqual(before);
+    const accountAfter = (await send(t.url, 'GET', `/admin/api/provider-accounts/${accountId}`, adminJson())).text;
+    const stable = (text: string) => ({ ...JSON.parse(text).data, updated_at: undefined });
+    expect(stable(accountAfter)).toEqual(stable(accountBefore));
+  }, 120_000);
+
+  // An account's hosts receive its credentials: never user information or a cloud metadata address,
+  // and stored secrets never follow a changed host (docs/providers.md).
+  it('refuses user information and cloud metadata hosts, and a host change that brings no credentials', async () => {
+    const before = await countRows(t);
+    for (const [field, url] of [
+      ['base_url', 'https://user:secret@psp.example.com/v2'],
+      ['token_url', 'https://user:secret@psp.example.com/oauth/token'],
+      ['base_url', 'https://169.254.169.254/latest/meta-data/'],
+      ['token_url', 'https://169.254.169.254/latest/meta-data/'],
+      ['base_url', 'https://metadata.google.internal/computeMetadata/v1/'],
+      ['base_url', 'https://[fd00:ec2::254]/'],
+    ]) {
+      const answer = await send(t.url, 'POST', '/admin/api/provider-accounts', adminJson(), Buffer.from(JSON.stringify({ ...validCreate(), [field!]: url })));
+      expect([answer.status, JSON.parse(answer.text).error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    expect(await countRows(t)).toEqual(before);
+    const moved = await send(
+      t.url,
+      'PATCH',
+      `/admin/api/provider-accounts/${accountId}`,
+      adminJson(),
+      Buffer.from(JSON.stringify({ base_url: 'https://other-psp.example.com/v2' })),
+    );
+    expect(moved.status).toBe(400);
+    expect(JSON.parse(moved.text).error.details.fields.map((f: { field: string }) => f.field)).toContain('credentials');
+  });
 });

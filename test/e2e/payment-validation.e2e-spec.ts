@@ -1,6 +1,11 @@
+import { testPki } from '../fakes/certificates';
+import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+
+/** The Receita Federal's example of an alphanumeric CNPJ; its check digits are worked by hand in brazilian-document.spec.ts. */
+const ALPHANUMERIC_CNPJ = '12.ABC.345/01DE-35';
 
 /** Every body rule of payment creation (docs/api.md, Payments): each bad input is a VALIDATION_ERROR naming its field, and stores nothing. */
 describe('payment validation (HTTP)', () => {
@@ -27,6 +32,9 @@ describe('payment validation (HTTP)', () => {
     ['recipientDocument', { recipientDocument: '123.456.789-00' }],
     ['recipientDocument', { recipientDocument: '11111111111' }],
     ['recipientDocument', { recipientDocument: '11.222.333/0001-82' }],
+    ['recipientDocument', { recipientDocument: '12.ABC.345/01DE-36' }],
+    ['recipientDocument', { recipientDocument: '12.ABC.345/01DE-A5' }],
+    ['recipientDocument', { recipientDocument: '123.A56.789-09' }],
     ['recipientDocument', { recipientDocument: 12345678909 }],
     ['recipientName', { recipientName: '   ' }],
     ['recipientName', { recipientName: 'x'.repeat(141) }],
@@ -56,6 +64,16 @@ describe('payment validation (HTTP)', () => {
     }
   });
 
+  it('accepts an alphanumeric CNPJ, written with punctuation or in lower case, and stores it upper-cased without punctuation', async () => {
+    for (const [i, written] of [ALPHANUMERIC_CNPJ, '12.abc.345/01de-35'].entries()) {
+      const res = await post(paymentBody({ recipientDocument: written }), { 'idempotency-key': `alphanumeric-cnpj-${i}` });
+      expect(res.status).toBe(201);
+      expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
+      const read = await http(t.url, 'GET', `/v1/payments/${res.body.data.id}`, { headers: { 'x-merchant-key': shop.apiKey } });
+      expect(read.body.data.recipient.document).toBe('12ABC34501DE35');
+    }
+  });
+
   it('requires a well-formed Idempotency-Key, named as a field', async () => {
     const missing = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey } });
     const tooLong = await post(paymentBody(), { 'idempotency-key': 'k'.repeat(256) });
@@ -79,5 +97,46 @@ describe('payment validation (HTTP)', () => {
   it('stores nothing for a refused request, so the key stays usable', async () => {
     expect((await post(paymentBody({ amount: -1 }), { 'idempotency-key': 'reuse-after-400' })).status).toBe(400);
     expect((await post(paymentBody(), { 'idempotency-key': 'reuse-after-400' })).status).toBe(201);
+  });
+});
+
+/** The alphanumeric CNPJ reaches a real PSP as the standard's `devedor.cnpj` (`^[0-9A-Z]{14}$`), checked by the fake PSP against the BCB's OpenAPI document. */
+describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
+  const pki = testPki();
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+  let t: TestApp;
+  let psp: PixApiPsp;
+  let merchantKey: string;
+  beforeAll(async () => {
+    [t, psp] = await Promise.all([startTestApp(), startPixApiPsp()]);
+    const adminCall = (path: string, body: unknown) => http(t.url, 'POST', `/admin/api${path}`, { body, headers: admin });
+    const account = (
+      await adminCall('/provider-accounts', {
+        name: 'Banco Teste',
+        provider: 'pix-api',
+        base_url: psp.url,
+        token_url: psp.tokenUrl,
+        pix_key: 'recebedor@example.com',
+        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+      })
+    ).body.data;
+    const merchant = (await adminCall('/merchants', { name: 'Loja CNPJ', provider_accounts: [account.id] })).body.data;
+    merchantKey = (await adminCall(`/merchants/${merchant.id}/api-keys`, undefined)).body.data.key;
+  });
+  afterAll(async () => {
+    await Promise.all([t.close(), psp.close()]);
+  });
+  afterEach(() => psp.assertNoViolations());
+
+  it('creates the charge with devedor.cnpj upper-cased and unpunctuated', async () => {
+    for (const [i, written] of [ALPHANUMERIC_CNPJ, '12.abc.345/01de-35'].entries()) {
+      const res = await http(t.url, 'POST', '/v1/payments/create', {
+        body: paymentBody({ recipientDocument: written }),
+        headers: { 'x-merchant-key': merchantKey, 'idempotency-key': `alphanumeric-cnpj-psp-${i}` },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
+      expect(psp.charges.get(res.body.data.pix.txid)).toMatchObject({ devedor: { cnpj: '12ABC34501DE35', nome: 'Ana Souza' } });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Clock } from '../../src/common/clock';
+import { Clock } from '../../src/domain/clock';
 
 /** A clock a test moves by hand: `advance()` instead of waiting for time to pass. */
 export class FakeClock extends Clock {

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { ConnectionTimeouts, createApp } from '../../src/app';
-import type { Clock } from '../../src/common/clock';
+import type { Clock } from '../../src/domain/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';

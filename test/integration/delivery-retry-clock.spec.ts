@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RETRY_JITTER } from '../../src/deliveries/retry-schedule';
+import { RETRY_JITTER } from '../../src/domain/retry-schedule';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { eventually } from '../helpers/eventually';
 import { newMerchant, newPayment } from '../helpers/factories';

@@ -8,6 +8,9 @@ describe('redactLogLine', () => {
     ['a formatted CPF', '123.456.789-09'],
     ['a bare CNPJ', '11222333000181'],
     ['a formatted CNPJ', '11.222.333/0001-81'],
+    ['a bare alphanumeric CNPJ', '12ABC34501DE35'],
+    ['a formatted alphanumeric CNPJ', '12.ABC.345/01DE-35'],
+    ['a lower-case alphanumeric CNPJ', '12.abc.345/01de-35'],
   ])('removes %s from any field and from messages', (_name, document) => {
     const out = redactLogLine(line({ msg: `payer ${document} refused`, payer: { document }, nested: [{ doc: document }] }));
     expect(out).not.toContain(document);
@@ -31,6 +34,8 @@ describe('redactLogLine', () => {
       duration_ms: 12.345678,
       amount_cents: 1050,
       at: '2026-11-23T09:12:08.123Z',
+      // Shaped like an alphanumeric CNPJ, but its check digits are wrong (12ABC34501DE35's are right).
+      token: '12ABC34501DE36',
     };
     const input = line(fields);
     expect(redactLogLine(input)).toBe(input);

@@ -1,4 +1,5 @@
 import { stdSerializers } from 'pino';
+import { isValidCnpj, normaliseDocument } from '../validation/brazilian-document';
 
 /**
  * Log redaction, applied to every line the gateway writes through pino. Two layers:
@@ -46,8 +47,14 @@ function stripValues(value: Record<string, unknown>, seen: Set<object>): Record<
  */
 const BEFORE = String.raw`(?<![0-9A-Za-z.](?<!\\[nrt]))`;
 const AFTER = String.raw`(?![0-9A-Za-z])`;
-/** CPF (11 digits) and CNPJ (14 digits), bare or written with their usual punctuation. */
-const DOCUMENT = new RegExp(String.raw`${BEFORE}(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})${AFTER}`, 'g');
+/**
+ * CPF (11 digits) and CNPJ (14 characters: since July 2026 the first 12 may be letters), bare or
+ * written with their usual punctuation.
+ */
+const DOCUMENT = new RegExp(
+  String.raw`${BEFORE}(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2}|[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}\/?[0-9A-Za-z]{4}-?\d{2})${AFTER}`,
+  'g',
+);
 
 const TEXT_RULES: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   // PEM blocks (certificates, private keys); in a JSON line their newlines are `\n` escapes.
@@ -68,6 +75,9 @@ export function redactLogLine(line: string): string {
   let out = line;
   for (const [pattern, replacement] of TEXT_RULES) out = out.replace(pattern, replacement as string);
   return out.replace(DOCUMENT, (match, offset: number, whole: string) => {
+    // Fourteen letters and digits are also what ids and hashes look like: one with letters is a
+    // document only if its check digits say so (a random token passes one time in about a hundred).
+    if (/[A-Za-z]/.test(match) && !isValidCnpj(normaliseDocument(match))) return match;
     // A document written as a bare JSON number (`"doc":12345678901`) becomes a string, so the line stays JSON.
     const before = whole[offset - 1];
     return before === ':' || before === ',' || before === '[' ? `"${REDACTED}"` : REDACTED;

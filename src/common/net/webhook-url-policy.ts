@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { within } from '../timeout';
 
 /**
- * Where merchant webhook URLs may point (issue 3 item 4). The gateway POSTs to these URLs from
+ * Where merchant webhook URLs may point. The gateway POSTs to these URLs from
  * inside its own network, so an unchecked URL is a server-side request forgery: a merchant could
  * make the gateway call its database, the cloud metadata service (169.254.169.254) or an admin port
  * on loopback. With `WEBHOOK_ALLOW_PRIVATE_URLS=false` (the production default) only `https:` URLs

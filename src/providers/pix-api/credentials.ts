@@ -1,25 +1,10 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
-import type { MtlsMaterial } from '../transport/transport';
 import { type CredentialsSummary, CredentialsError } from '../provider-adapter';
-import type { PixApiProfile } from './profile';
+import type { PixApiCredentials, PixApiProfile } from './profile';
 
-/**
- * An account's Pix API credentials, checked and normalised: the client certificate and key are PEM
- * whatever form they came in (a PKCS#12 bundle is opened once, here, so that Node's TLS, whose
- * OpenSSL 3 refuses the RC2 and 3DES bundles that Brazilian A1 certificates often still are, never
- * sees one). Plain JSON: it may be stored as it is.
- */
-export interface PixApiCredentials {
-  clientId: string;
-  /** Null where the PSP authenticates the token call by the certificate alone (Sicoob). */
-  clientSecret: string | null;
-  tls: MtlsMaterial;
-  /** The profile's bank-specific fields, by their input names (`app_key`, `conta_corrente`, …). */
-  extras: Readonly<Record<string, string | boolean>>;
-  /** The client certificate's subject (`CN=…, O=…`) and the end of its validity (ISO 8601). */
-  certificate: { subject: string; expiresAt: string };
-}
+// The type lives with the profile, whose hooks take it; re-exported here, where it is parsed.
+export type { PixApiCredentials } from './profile';
 
 /** The fields every profile takes; a profile's extras come on top. */
 const STANDARD_FIELDS = ['client_id', 'client_secret', 'certificate_pem', 'private_key_pem', 'ca_pem', 'pkcs12_base64', 'pkcs12_password'];

@@ -13,6 +13,7 @@ describe('maskDocument', () => {
 
   it('masks an alphanumeric CNPJ the same way', () => {
     expect(maskDocument('12ABC34501DE35')).toBe('**.ABC.345/01DE-**');
+    expect(maskDocument('12.abc.345/01de-35')).toBe('**.ABC.345/01DE-**');
   });
 
   it('keeps nothing of anything else', () => {
@@ -22,6 +23,6 @@ describe('maskDocument', () => {
   });
 
   it('never shows a CPF or CNPJ whole', () => {
-    for (const document of ['98765432100', '11222333000181']) expect(maskDocument(document).replace(/\D/g, '')).not.toBe(document);
+    for (const document of ['98765432100', '11222333000181', '12ABC34501DE35']) expect(maskDocument(document).replace(/[^0-9A-Z]/g, '')).not.toBe(document);
   });
 });

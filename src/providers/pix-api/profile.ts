@@ -1,5 +1,22 @@
 import type { AccountEnvironment } from '../provider-adapter';
-import type { PixApiCredentials } from './credentials';
+import type { MtlsMaterial } from '../transport/transport';
+
+/**
+ * An account's Pix API credentials, checked and normalised: the client certificate and key are PEM
+ * whatever form they came in (a PKCS#12 bundle is opened once, here, so that Node's TLS, whose
+ * OpenSSL 3 refuses the RC2 and 3DES bundles that Brazilian A1 certificates often still are, never
+ * sees one). Plain JSON: it may be stored as it is.
+ */
+export interface PixApiCredentials {
+  clientId: string;
+  /** Null where the PSP authenticates the token call by the certificate alone (Sicoob). */
+  clientSecret: string | null;
+  tls: MtlsMaterial;
+  /** The profile's bank-specific fields, by their input names (`app_key`, `conta_corrente`, …). */
+  extras: Readonly<Record<string, string | boolean>>;
+  /** The client certificate's subject (`CN=…, O=…`) and the end of its validity (ISO 8601). */
+  certificate: { subject: string; expiresAt: string };
+}
 
 /** The Pix API calls the adapter makes, by name (for per-route hooks and messages). */
 export type PixApiOperation = 'create charge' | 'read charge' | 'cancel charge' | 'list charges' | 'read pix' | 'refund' | 'read refund' | 'register webhook' | 'read webhook';

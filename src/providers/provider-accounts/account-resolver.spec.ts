@@ -1,4 +1,4 @@
-import type { Clock } from '../../common/clock';
+import type { Clock } from '../../domain/clock';
 import type { SecretBox } from '../../common/crypto/secret-box';
 import type { AppConfig } from '../../config/app-config';
 import type { ProviderAdapters } from '../provider-adapters';

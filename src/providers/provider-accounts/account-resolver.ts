@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../domain/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { hasIdShape } from '../../common/ids';

@@ -1,5 +1,5 @@
 import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
-import { SystemClock } from '../../common/clock';
+import { SystemClock } from '../../domain/clock';
 import { loadConfig } from '../../config/load-config';
 import { HttpTransport } from '../transport/http-transport';
 import { SandboxAdapter } from './sandbox.adapter';

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../../../domain/money';
 import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
-import { describeNetworkError, postToMerchant } from '../../../deliveries/merchant-http';
+import { describeNetworkError, postToMerchant } from '../../transport/merchant-http';
 import { HttpTransport } from '../../transport/http-transport';
 import type { OutboundTransport } from '../../transport/transport';
 import {
@@ -118,7 +118,8 @@ const CREATE_BODY_SCHEMA = {
       type: 'object',
       required: ['document', 'name'],
       properties: {
-        document: { type: 'string', pattern: '^(\\d{11}|\\d{14})$' },
+        // A CPF, or a CNPJ: 12 letters or digits and 2 check digits (alphanumeric since July 2026).
+        document: { type: 'string', pattern: '^(\\d{11}|[0-9A-Z]{12}\\d{2})$' },
         name: { type: 'string', minLength: 1, maxLength: 140 },
       },
     },

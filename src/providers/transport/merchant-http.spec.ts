@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { pinnedLookup } from '../common/net/webhook-url-policy';
-import { HttpTransport } from '../providers/transport/http-transport';
+import { pinnedLookup } from '../../common/net/webhook-url-policy';
+import { HttpTransport } from './http-transport';
 import { attemptError, AttemptTimeout, MERCHANT_WEBHOOKS_CHANNEL, type MerchantRequest, postToMerchant } from './merchant-http';
 
 /** Merchant webhooks through the real transport, against a local HTTP server. */

@@ -1,14 +1,14 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig } from '../../config/app-config';
-import { MerchantAuthService } from '../../merchants/merchant-auth.service';
-import { requestState } from '../http/request-state';
-import { ApiErrorResponses } from '../http/api-docs';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { AuthFailuresService, clientAddress } from '../throttle/auth-failures.service';
-import { RequestRateLimiter } from '../throttle/request-rate-limiter.service';
+import { AppConfig } from '../config/app-config';
+import { MerchantAuthService } from '../merchants/merchant-auth.service';
+import { requestState } from '../common/http/request-state';
+import { ApiErrorResponses } from '../common/http/api-docs';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { AuthFailuresService, clientAddress } from '../common/throttle/auth-failures.service';
+import { RequestRateLimiter } from '../common/throttle/request-rate-limiter.service';
 
 /**
  * Authenticates `X-Merchant-Key` and puts the merchant on the request. Refuses an
