@@ -6,7 +6,7 @@ import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/provider
 import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchantOverHttp } from '../helpers/admin-http';
-import { newPayment, paymentBody } from '../helpers/factories';
+import { newPayment, paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
@@ -610,14 +610,7 @@ describe(`hostile input: provider accounts and their callbacks, ${ACCOUNT_TOTAL}
   let psp: PixApiPsp;
   let accountId: string;
   const adminJson = () => ({ authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' });
-  const validCreate = () => ({
-    name: 'Banco Hostil',
-    provider: 'pix-api',
-    base_url: psp.url,
-    token_url: psp.tokenUrl,
-    pix_key: 'recebedor@example.com',
-    credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-  });
+  const validCreate = () => pixApiAccountBody(psp, { name: 'Banco Hostil' });
   beforeAll(async () => {
     psp = await startPixApiPsp();
     const created = await send(t.url, 'POST', '/admin/api/provider-accounts', adminJson(), Buffer.from(JSON.stringify(validCreate())));

@@ -1,6 +1,5 @@
-import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { newMerchant, MerchantFixture, paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -102,7 +101,6 @@ describe('payment validation (HTTP)', () => {
 
 /** The alphanumeric CNPJ reaches a real PSP as the standard's `devedor.cnpj` (`^[0-9A-Z]{14}$`), checked by the fake PSP against the BCB's OpenAPI document. */
 describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
-  const pki = testPki();
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   let t: TestApp;
   let psp: PixApiPsp;
@@ -110,16 +108,7 @@ describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
   beforeAll(async () => {
     [t, psp] = await Promise.all([startTestApp(), startPixApiPsp()]);
     const adminCall = (path: string, body: unknown) => http(t.url, 'POST', `/admin/api${path}`, { body, headers: admin });
-    const account = (
-      await adminCall('/provider-accounts', {
-        name: 'Banco Teste',
-        provider: 'pix-api',
-        base_url: psp.url,
-        token_url: psp.tokenUrl,
-        pix_key: 'recebedor@example.com',
-        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-      })
-    ).body.data;
+    const account = (await adminCall('/provider-accounts', pixApiAccountBody(psp))).body.data;
     const merchant = (await adminCall('/merchants', { name: 'Loja CNPJ', provider_accounts: [account.id] })).body.data;
     merchantKey = (await adminCall(`/merchants/${merchant.id}/api-keys`, undefined)).body.data.key;
   });

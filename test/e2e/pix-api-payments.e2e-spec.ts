@@ -1,12 +1,11 @@
+import { pixApiAccountBody } from '../helpers/factories';
 import { randomBytes } from 'node:crypto';
-import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-const pki = testPki();
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const PIX_KEY = 'recebedor@example.com';
 
@@ -19,14 +18,7 @@ describe('payments through a Pix API provider account', () => {
   let merchantKey: string;
   beforeAll(async () => {
     [t, psp, receiver] = await Promise.all([startTestApp(), startPixApiPsp(), MerchantReceiver.start()]);
-    const created = await adminCall('POST', '/provider-accounts', {
-      name: 'Banco Teste',
-      provider: 'pix-api',
-      base_url: psp.url,
-      token_url: psp.tokenUrl,
-      pix_key: PIX_KEY,
-      credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-    });
+    const created = await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { pix_key: PIX_KEY }));
     account = created.body.data;
     expect((await adminCall('POST', `/provider-accounts/${account.id}/webhook`)).status).toBe(200);
     const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Real', webhook_url: receiver.url, provider_accounts: [account.id] })).body.data;
@@ -164,17 +156,8 @@ describe('payments through a Pix API provider account', () => {
   it('shows the environment of the account that charged, to the merchant and in the admin views', async () => {
     const payment = (await create()).body.data;
     expect(payment.environment).toBe('sandbox');
-    const production = (
-      await adminCall('POST', '/provider-accounts', {
-        name: 'Banco Teste (produção)',
-        provider: 'pix-api',
-        environment: 'production',
-        base_url: psp.url,
-        token_url: psp.tokenUrl,
-        pix_key: PIX_KEY,
-        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-      })
-    ).body.data;
+    const production = (await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { name: 'Banco Teste (produção)', environment: 'production', pix_key: PIX_KEY }))).body
+      .data;
     const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Produção', provider_accounts: [production.id] })).body.data;
     const key = (await adminCall('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
     const live = await http(t.url, 'POST', '/v1/payments/create', {
@@ -191,16 +174,7 @@ describe('payments through a Pix API provider account', () => {
 
   it('deduplicates events per account: a Pix first posted to another account with the same credentials still pays its payment', async () => {
     // A second account with the same credentials at the same PSP (two merchants on one platform contract).
-    const twin = (
-      await adminCall('POST', '/provider-accounts', {
-        name: 'Banco Teste (gêmea)',
-        provider: 'pix-api',
-        base_url: psp.url,
-        token_url: psp.tokenUrl,
-        pix_key: PIX_KEY,
-        credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-      })
-    ).body.data;
+    const twin = (await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { name: 'Banco Teste (gêmea)', pix_key: PIX_KEY }))).body.data;
     const payment = (await create()).body.data;
     const { pix } = await psp.pay(payment.pix.txid, { postCallback: false });
     // The PSP confirms the Pix to either account; under the twin it matches no payment of the twin's.

@@ -1,11 +1,10 @@
+import { pixApiAccountBody } from '../helpers/factories';
 import { randomBytes } from 'node:crypto';
-import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 import { asFrom, expectRateLimited, newAddress } from '../helpers/throttling';
 
-const pki = testPki();
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /**
@@ -22,14 +21,7 @@ describe('callbacks that confirm nothing are throttled per client address', () =
     const account = (
       await http(t.url, 'POST', '/admin/api/provider-accounts', {
         headers: admin,
-        body: {
-          name: 'Banco Teste',
-          provider: 'pix-api',
-          base_url: psp.url,
-          token_url: psp.tokenUrl,
-          pix_key: 'recebedor@example.com',
-          credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
-        },
+        body: pixApiAccountBody(psp),
       })
     ).body.data;
     callbackPath = `/webhooks/pix-api/${account.id}/pix`;

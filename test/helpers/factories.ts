@@ -10,6 +10,8 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
+import { testPki } from '../fakes/certificates';
+import type { PixApiPsp } from '../fakes/pix-api-psp';
 import type { TestApp } from './test-app';
 
 export interface MerchantFixture {
@@ -108,5 +110,22 @@ export function tempDirs(prefix: string): () => string {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     dirs.push(dir);
     return dir;
+  };
+}
+
+/** The body of `POST /admin/api/provider-accounts` for a `pix-api` account at the fake PSP, with the test PKI's client certificate. */
+export function pixApiAccountBody(
+  psp: Pick<PixApiPsp, 'url' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'caPem'>,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const pki = testPki();
+  return {
+    name: 'Banco Teste',
+    provider: 'pix-api',
+    base_url: psp.url,
+    token_url: psp.tokenUrl,
+    pix_key: 'recebedor@example.com',
+    credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+    ...overrides,
   };
 }
