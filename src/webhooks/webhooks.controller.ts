@@ -1,22 +1,19 @@
-import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
-import { AuthFailuresService } from '../common/throttle/auth-failures.service';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
+import { CallbackAuthFailuresInterceptor } from './callback-auth-failures.interceptor';
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 @ApiTags('webhooks')
 @Controller('webhooks')
+@UseInterceptors(CallbackAuthFailuresInterceptor)
 export class WebhooksController {
-  constructor(
-    private readonly intake: WebhookIntakeService,
-    private readonly failures: AuthFailuresService,
-  ) {}
+  constructor(private readonly intake: WebhookIntakeService) {}
 
   @Post(':provider')
   @HttpCode(200)
@@ -47,7 +44,7 @@ export class WebhooksController {
     ErrorCode.INTERNAL_ERROR,
   )
   receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
-    return this.throttled(req, () => this.intake.receive(provider, inbound(req), req.body, requestState(req)));
+    return this.intake.receive(provider, inbound(req), req.body, requestState(req));
   }
 
   @Post([':provider/:account', ':provider/:account/pix'])
@@ -80,21 +77,7 @@ export class WebhooksController {
     ErrorCode.INTERNAL_ERROR,
   )
   receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
-    return this.throttled(req, () => this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req)));
-  }
-
-  /**
-   * A callback that proves nothing is a failed authentication of its address, counted with wrong
-   * keys and tokens: an address past the limit gets 429 before its callbacks cost any PSP read.
-   */
-  private async throttled<T>(req: FastifyRequest, receive: () => Promise<T>): Promise<T> {
-    await this.failures.assertNotBlocked(req);
-    try {
-      return await receive();
-    } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.INVALID_SIGNATURE) await this.failures.recordFailure(req, 'provider_callback');
-      throw error;
-    }
+    return this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req));
   }
 }
 
