@@ -2,8 +2,9 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../domain/clock';
 import type { AppConfig } from '../config/app-config';
-import type { Account, ProviderAdapter, ProviderDescriptor } from './provider-adapter';
+import type { Account, ProviderAdapter } from './provider-adapter';
 import { OutboundTransport } from './transport/transport';
+import type { ProviderDescriptor } from './provider-descriptor';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');

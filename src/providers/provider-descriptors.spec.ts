@@ -1,9 +1,10 @@
 import { testPki } from '../../test/fakes/certificates';
 import { Secret } from '../config/app-config';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
-import { type AccountEnvironment, type AccountSettings, CredentialsError, type CredentialFieldDescriptor, type ProviderAdapter } from './provider-adapter';
+import { type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from './provider-adapter';
 import { SandboxAdapter } from './sandbox/sandbox.adapter';
 import type { OutboundTransport } from './transport/transport';
+import type { CredentialFieldDescriptor } from './provider-descriptor';
 
 /**
  * The catalogue is what the dashboard asks for; parseCredentials is what the gateway accepts. For

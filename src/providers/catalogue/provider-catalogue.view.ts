@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AccountEnvironment, AccountSettingName, CredentialFieldKind, ProviderDescriptor } from '../provider-adapter';
+import type { AccountEnvironment } from '../provider-adapter';
+import type { AccountSettingName, CredentialFieldKind, ProviderDescriptor } from '../provider-descriptor';
 
 const ENVIRONMENTS: AccountEnvironment[] = ['sandbox', 'production'];
 const SETTINGS: AccountSettingName[] = ['base_url', 'token_url', 'pix_key'];

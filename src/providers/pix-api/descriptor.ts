@@ -1,5 +1,6 @@
-import type { AccountEnvironment, AccountSettingDescriptor, CredentialAlternative, CredentialFieldDescriptor, ProviderCapabilities, ProviderDescriptor } from '../provider-adapter';
+import type { AccountEnvironment, ProviderCapabilities } from '../provider-adapter';
 import type { PixApiProfile } from './profile';
+import type { AccountSettingDescriptor, CredentialAlternative, CredentialFieldDescriptor, ProviderDescriptor } from '../provider-descriptor';
 
 const ENVIRONMENTS: readonly AccountEnvironment[] = ['sandbox', 'production'];
 

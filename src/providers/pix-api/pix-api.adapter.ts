@@ -9,7 +9,6 @@ import {
   type InboundWebhook,
   type ProviderAdapter,
   type ProviderCapabilities,
-  type ProviderDescriptor,
   type ProviderHealth,
   type RefundLookup,
   type RefundRequest,
@@ -36,6 +35,7 @@ import { type Cob, type PixApiCharge, toPixApiCharge } from './wire';
 
 export type { PixApiRefund } from './flows/refund';
 import { pixApiDescriptor } from './descriptor';
+import type { ProviderDescriptor } from '../provider-descriptor';
 
 export interface PixApiAdapterOptions {
   /** Where "now" comes from: charge expiry, certificate validity, token lifetimes, waits after a refusal or a 429. */

@@ -1,4 +1,5 @@
-import type { ProviderCapabilities, ProviderDescriptor } from '../provider-adapter';
+import type { ProviderCapabilities } from '../provider-adapter';
+import type { ProviderDescriptor } from '../provider-descriptor';
 
 /**
  * The simulated PSP as the catalogue shows it (docs/sandbox.md): one environment, served by this

@@ -13,7 +13,6 @@ import {
   type ProviderAdapter,
   type ProviderCapabilities,
   type ProviderCharge,
-  type ProviderDescriptor,
   type ProviderHealth,
   type SimulatedEventRequest,
   type SimulatedEventResult,
@@ -28,6 +27,7 @@ import { sandboxDescriptor } from './sandbox-descriptor';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
 import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from '../../domain/provider-event';
+import type { ProviderDescriptor } from '../provider-descriptor';
 
 /** Largest response body read from the sandbox; a charge is well under 1 KiB. */
 const MAX_RESPONSE_BYTES = 256 * 1024;

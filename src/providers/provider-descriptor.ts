@@ -1,0 +1,61 @@
+import type { AccountEnvironment, ProviderCapabilities } from './provider-adapter';
+
+/**
+ * A provider's description of itself (docs/providers.md, The catalogue): enough for a generic form
+ * to ask for an account of it, so that no other place repeats what each PSP takes. parseCredentials
+ * stays what decides; a unit test keeps the two in agreement.
+ */
+export interface ProviderDescriptor {
+  /** The adapter's name. */
+  name: string;
+  /** For people: "Banco do Brasil". */
+  label: string;
+  /** The environments an account of it can be in, each with the hosts used when the account gives none. */
+  environments: readonly ProviderEnvironmentDescriptor[];
+  /** The account settings it takes besides credentials; one it does not list is of no use to it. */
+  settings: readonly AccountSettingDescriptor[];
+  /** Every field its `credentials` object takes. */
+  credentials: readonly CredentialFieldDescriptor[];
+  /** Sets of credential fields of which exactly one option is given (a PEM pair or a PKCS#12 bundle). */
+  oneOf: readonly CredentialAlternative[];
+  capabilities: ProviderCapabilities;
+}
+
+export interface ProviderEnvironmentDescriptor {
+  name: AccountEnvironment;
+  /** The default API base URL; null when the account must give `base_url`. */
+  baseUrl: string | null;
+  /** The default token URL; null when the account must give `token_url` (or the provider has none). */
+  tokenUrl: string | null;
+}
+
+export type AccountSettingName = 'base_url' | 'token_url' | 'pix_key';
+
+export interface AccountSettingDescriptor {
+  name: AccountSettingName;
+  label: string;
+  /** The environments where an account must give it. */
+  requiredIn: readonly AccountEnvironment[];
+  help: string;
+}
+
+/** `text` and `secret` are strings (a secret is never shown back); `pem` PEM text; `pkcs12` a bundle's bytes, base64; `boolean` true or false. */
+export type CredentialFieldKind = 'text' | 'secret' | 'pem' | 'pkcs12' | 'boolean';
+
+export interface CredentialFieldDescriptor {
+  /** Its name in the credentials object (`client_id`). */
+  name: string;
+  label: string;
+  kind: CredentialFieldKind;
+  /** Required whenever it applies: always, or when its option of a oneOf is the one given. */
+  required: boolean;
+  /** For a `pem` field: what its blocks hold (a form can split a file that holds both). */
+  pem?: 'certificates' | 'private_key';
+  help: string;
+}
+
+export interface CredentialAlternative {
+  name: string;
+  label: string;
+  options: readonly { name: string; label: string; fields: readonly string[] }[];
+}
