@@ -157,14 +157,17 @@ function assertAllPublic(url: URL, addresses: ResolvedAddress[]): void {
 export async function checkWebhookUrl(raw: string, options: WebhookUrlPolicyOptions): Promise<string> {
   const url = parseWebhookUrl(raw, options);
   if (options.allowPrivate) return url.href;
-  let addresses: ResolvedAddress[];
+  assertAllPublic(url, await resolvedOrRefused(url, options));
+  return url.href;
+}
+
+/** The host's addresses, or WebhookUrlRejectedError when it does not resolve. */
+async function resolvedOrRefused(url: URL, options: WebhookUrlPolicyOptions): Promise<ResolvedAddress[]> {
   try {
-    addresses = await addressesOf(url, options.resolve ?? systemResolver);
+    return await addressesOf(url, options.resolve ?? systemResolver);
   } catch {
     throw new WebhookUrlRejectedError(`must name a host that resolves ("${bareHost(url.hostname)}" did not)`);
   }
-  assertAllPublic(url, addresses);
-  return url.href;
 }
 
 /**
@@ -255,12 +258,7 @@ export async function checkProviderHostUrl(raw: string, options: WebhookUrlPolic
   if (METADATA_HOSTS.has(host) || isMetadataAddress(host)) throw new WebhookUrlRejectedError('must not point to a cloud metadata service');
   // As for merchant URLs, nothing is resolved when private URLs are allowed (a development host may not resolve yet).
   if (options.allowPrivate) return url.href;
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await addressesOf(url, options.resolve ?? systemResolver);
-  } catch {
-    throw new WebhookUrlRejectedError(`must name a host that resolves ("${host}" did not)`);
-  }
+  const addresses = await resolvedOrRefused(url, options);
   if (addresses.some((a) => isMetadataAddress(a.address))) throw new WebhookUrlRejectedError(`must not point to a cloud metadata service ("${host}" resolves to one)`);
   assertAllPublic(url, addresses);
   return url.href;
