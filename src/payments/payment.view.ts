@@ -6,7 +6,7 @@ import { isoOrNull } from '../common/dates';
 import type { AccountEnvironment } from '../providers/provider-adapter';
 
 export class RecipientView {
-  @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ, digits only.' }) document: string;
+  @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ without punctuation (a CNPJ may hold upper-case letters).' }) document: string;
   @ApiProperty({ example: 'Ana Souza' }) name: string;
 }
 

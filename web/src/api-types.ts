@@ -911,7 +911,7 @@ export interface components {
         };
         RecipientView: {
             /**
-             * @description CPF or CNPJ, digits only.
+             * @description CPF or CNPJ without punctuation (a CNPJ may hold upper-case letters).
              * @example 12345678909
              */
             document: string;
@@ -1008,7 +1008,7 @@ export interface components {
              */
             currency: "BRL";
             /**
-             * @description CPF (11 digits) or CNPJ (14 digits) of the payer; punctuation allowed; check digits verified.
+             * @description CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
              * @example 123.456.789-09
              */
             recipientDocument: string;
@@ -1040,7 +1040,7 @@ export interface components {
              */
             currency: "BRL";
             /**
-             * @description CPF (11 digits) or CNPJ (14 digits) of the payer; punctuation allowed; check digits verified.
+             * @description CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
              * @example 123.456.789-09
              */
             recipientDocument: string;

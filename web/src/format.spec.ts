@@ -12,6 +12,7 @@ describe('format', () => {
   it('punctuates a CPF and a CNPJ, and leaves anything else as it is', () => {
     expect(formatDocument('12345678909')).toBe('123.456.789-09');
     expect(formatDocument('12345678000195')).toBe('12.345.678/0001-95');
+    expect(formatDocument('12ABC34501DE35')).toBe('12.ABC.345/01DE-35');
     expect(formatDocument('1234')).toBe('1234');
   });
 

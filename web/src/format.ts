@@ -14,7 +14,8 @@ export const formatPercent = (ratio: number | null): string => (ratio === null ?
 /** CPF as 123.456.789-09, CNPJ as 12.345.678/0001-95. */
 export function formatDocument(digits: string): string {
   if (/^\d{11}$/.test(digits)) return digits.replace(/(\d{3})(\d{3})(\d{3})(\d{2})/, '$1.$2.$3-$4');
-  if (/^\d{14}$/.test(digits)) return digits.replace(/(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})/, '$1.$2.$3/$4-$5');
+  // A CNPJ: 12 letters or digits (letters since July 2026), then 2 check digits.
+  if (/^[0-9A-Z]{12}\d{2}$/.test(digits)) return digits.replace(/(\w{2})(\w{3})(\w{3})(\w{4})(\d{2})/, '$1.$2.$3/$4-$5');
   return digits;
 }
 

@@ -17,7 +17,11 @@ export class CreatePaymentDto {
   @IsIn(['BRL'], { message: 'currency must be "BRL"' })
   currency: string;
 
-  @ApiProperty({ example: '123.456.789-09', description: 'CPF (11 digits) or CNPJ (14 digits) of the payer; punctuation allowed; check digits verified.' })
+  @ApiProperty({
+    example: '123.456.789-09',
+    description:
+      'CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.',
+  })
   @IsString()
   @IsCpfOrCnpj()
   recipientDocument: string;
