@@ -8,7 +8,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { AdminAuthGuard } from './common/auth/admin-auth.guard';
+import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { isUnderPrefix, registerAccessLog } from './common/http/access-log';

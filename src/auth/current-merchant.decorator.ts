@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
+import type { AuthenticatedMerchant } from './merchant-key-resolver';
 
 declare module 'fastify' {
   interface FastifyRequest {

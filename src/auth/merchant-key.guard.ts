@@ -1,24 +1,25 @@
-import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { MerchantAuthService } from '../merchants/merchant-auth.service';
 import { requestState } from '../common/http/request-state';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { AuthFailuresService, clientAddress } from '../common/throttle/auth-failures.service';
 import { RequestRateLimiter } from '../common/throttle/request-rate-limiter.service';
+import { MERCHANT_KEY_RESOLVER, type MerchantKeyResolver } from './merchant-key-resolver';
 
 /**
- * Authenticates `X-Merchant-Key` and puts the merchant on the request. Refuses an
+ * Authenticates `X-Merchant-Key` (through MERCHANT_KEY_RESOLVER, which a module with merchant routes
+ * gets by importing MerchantsModule) and puts the merchant on the request. Refuses an
  * address with too many failed authentications first (429), counts a wrong key as one, then applies
  * the per-key rate limit by the key's id, or by the client address when no key was found.
  */
 @Injectable()
 export class MerchantKeyGuard implements CanActivate {
   constructor(
-    private readonly auth: MerchantAuthService,
+    @Inject(MERCHANT_KEY_RESOLVER) private readonly auth: MerchantKeyResolver,
     private readonly config: AppConfig,
     private readonly failures: AuthFailuresService,
     private readonly rateLimit: RequestRateLimiter,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 import type { FastifyRequest } from 'fastify';
-import type { AdminSessionVerifier } from '../common/auth/admin-auth.guard';
+import type { AdminSessionVerifier } from '../auth/admin-auth.guard';
 import { safeEqual, sha256 } from '../common/crypto/hash';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ADMIN_SESSION_VERIFIER } from '../common/auth/admin-auth.guard';
+import { ADMIN_SESSION_VERIFIER } from '../auth/admin-auth.guard';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PaymentsModule } from '../payments/payments.module';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../common/auth/admin-auth.guard';
+import { AdminAuth } from '../auth/admin-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { AdminDeliveriesService } from './admin-deliveries.service';

@@ -1,23 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import type { AuthenticatedMerchant, MerchantKeyResolver } from '../auth/merchant-key-resolver';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { apiKeyMatches, hashApiKey, looksLikeApiKey } from './api-key-material';
 import { ApiKeyRepository } from './api-key.repository';
 
-/** What a merchant request knows about its caller. */
-export interface AuthenticatedMerchant {
-  id: string;
-  name: string;
-  provider: string | null;
-  apiKeyId: string;
-}
-
 /**
  * Resolves an X-Merchant-Key to its merchant with one indexed query, every request: no cache, so a
- * revoked key or a deactivated merchant stops working at once, in every process.
+ * revoked key or a deactivated merchant stops working at once, in every process. It is the key guard's
+ * MERCHANT_KEY_RESOLVER.
  */
 @Injectable()
-export class MerchantAuthService {
+export class MerchantAuthService implements MerchantKeyResolver {
   constructor(private readonly keys: ApiKeyRepository) {}
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedMerchant> {

@@ -1,7 +1,7 @@
 import { Controller, Get, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { MetricsAuthGuard } from '../common/auth/metrics-auth.guard';
+import { MetricsAuthGuard } from '../auth/metrics-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { NoEnvelope } from '../common/http/no-envelope.decorator';

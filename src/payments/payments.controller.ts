@@ -7,7 +7,7 @@ import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs'
 import type { PreparedResponse } from '../common/http/envelope';
 import { requestState } from '../common/http/request-state';
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
+import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { CreateRequest, type CreateRequestContext } from './create-request.decorator';
 import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
 import { PaymentView } from './payment.view';

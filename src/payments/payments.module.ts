@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
@@ -13,7 +12,7 @@ import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Payment]), AuthModule, IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
+  imports: [TypeOrmModule.forFeature([Payment]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
   controllers: [PaymentsController, AdminPaymentsController],
   providers: [PaymentRepository, PaymentsService, AdminPaymentsService],
   exports: [PaymentRepository, PaymentsService],

@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import type { AuthenticatedMerchant } from '../merchants/merchant-auth.service';
+import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { chargeTxid } from '../providers/charge-txid';
 import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../common/auth/admin-auth.guard';
+import { AdminAuth } from '../auth/admin-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { AdminPaymentEventsService } from './admin-payment-events.service';

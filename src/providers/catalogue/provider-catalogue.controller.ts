@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../common/auth/admin-auth.guard';
+import { AdminAuth } from '../../auth/admin-auth.guard';
 import { ApiEnvelopeResponse } from '../../common/http/api-docs';
 import { ProviderCatalogueService } from './provider-catalogue.service';
 import { ProviderDescriptorView } from './provider-catalogue.view';

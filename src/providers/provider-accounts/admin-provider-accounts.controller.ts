@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../../common/auth/admin-auth.guard';
+import { AdminAuth } from '../../auth/admin-auth.guard';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
 import { NoEnvelope } from '../../common/http/no-envelope.decorator';

@@ -1,4 +1,4 @@
-import { bearerMatches } from '../../common/auth/bearer';
+import { bearerMatches } from '../../auth/bearer';
 import type { ProviderContext, ProviderRegistration } from '../provider-adapters';
 import { SandboxAdapter } from './sandbox.adapter';
 import { loadSandboxSettings } from './sandbox-settings';

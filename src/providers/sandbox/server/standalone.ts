@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
-import { bearerMatches } from '../../../common/auth/bearer';
+import { bearerMatches } from '../../../auth/bearer';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { safeEqual } from '../crypto/hash';
+import { safeEqual } from '../common/crypto/hash';
 
 const BEARER = /^Bearer\s+/i;
 

@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig } from '../../config/app-config';
-import { safeEqual } from '../crypto/hash';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { requestState } from '../http/request-state';
-import { AuthFailuresService } from '../throttle/auth-failures.service';
+import { AppConfig } from '../config/app-config';
+import { safeEqual } from '../common/crypto/hash';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { requestState } from '../common/http/request-state';
+import { AuthFailuresService } from '../common/throttle/auth-failures.service';
 import { bearerToken } from './bearer';
 
 /**

@@ -1,14 +1,14 @@
 import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, Optional, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig } from '../../config/app-config';
-import { safeEqual } from '../crypto/hash';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-codes';
-import { ApiErrorResponses } from '../http/api-docs';
-import { requestState } from '../http/request-state';
+import { AppConfig } from '../config/app-config';
+import { safeEqual } from '../common/crypto/hash';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { ApiErrorResponses } from '../common/http/api-docs';
+import { requestState } from '../common/http/request-state';
 import { bearerToken } from './bearer';
-import { AuthFailuresService } from '../throttle/auth-failures.service';
+import { AuthFailuresService } from '../common/throttle/auth-failures.service';
 
 /**
  * A second way in for the admin API besides the bearer token: the dashboard's session (cookie +
