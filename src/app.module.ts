@@ -14,6 +14,8 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
+import { AuthModule } from './auth/auth.module';
+import { MerchantAuthService } from './merchants/merchant-auth.service';
 import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -37,6 +39,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         MerchantsModule,
+        AuthModule.forRoot({ imports: [MerchantsModule], merchantKeys: MerchantAuthService }),
         ProvidersModule,
         ProviderAccountsModule,
         ProviderCatalogueModule,

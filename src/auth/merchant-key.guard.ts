@@ -11,8 +11,8 @@ import { RequestRateLimiter } from '../common/throttle/request-rate-limiter.serv
 import { MERCHANT_KEY_RESOLVER, type MerchantKeyResolver } from './merchant-key-resolver';
 
 /**
- * Authenticates `X-Merchant-Key` (through MERCHANT_KEY_RESOLVER, which a module with merchant routes
- * gets by importing MerchantsModule) and puts the merchant on the request. Refuses an
+ * Authenticates `X-Merchant-Key` (through MERCHANT_KEY_RESOLVER, which the global AuthModule binds)
+ * and puts the merchant on the request. Refuses an
  * address with too many failed authentications first (429), counts a wrong key as one, then applies
  * the per-key rate limit by the key's id, or by the client address when no key was found.
  */

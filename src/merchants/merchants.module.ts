@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
 import { ProvidersModule } from '../providers/providers.module';
-import { MERCHANT_KEY_RESOLVER } from '../auth/merchant-key-resolver';
 import { MerchantAuthService } from './merchant-auth.service';
 import { WebhookUrlPolicy } from '../common/net/webhook-url-policy';
 import { AdminMerchantsController } from './admin-merchants.controller';
@@ -13,22 +12,14 @@ import { Merchant } from './merchant.entity';
 import { MerchantRepository } from './merchant.repository';
 
 /**
- * Merchants and their keys. It provides MERCHANT_KEY_RESOLVER, the port through which the key guard
- * (src/auth/, a lower layer) checks keys, so a module with merchant routes imports this one; it also
- * exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again when
+ * Merchants and their keys. MerchantAuthService resolves an X-Merchant-Key; AuthModule binds the
+ * key guard's port (src/auth/, a lower layer) to it. It also exports WebhookUrlPolicy, which checks webhook URLs when a merchant is saved here and again when
  * the delivery worker calls them.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule, ProviderAccountsModule],
   controllers: [AdminMerchantsController],
-  providers: [
-    MerchantRepository,
-    ApiKeyRepository,
-    MerchantAuthService,
-    { provide: MERCHANT_KEY_RESOLVER, useExisting: MerchantAuthService },
-    WebhookUrlPolicy,
-    AdminMerchantsService,
-  ],
-  exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, MERCHANT_KEY_RESOLVER, WebhookUrlPolicy],
+  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy, AdminMerchantsService],
+  exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy],
 })
 export class MerchantsModule {}
