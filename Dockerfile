@@ -1,7 +1,7 @@
 # The gateway's image: Node 24 LTS (package.json engines), production dependencies only, run as the
 # unprivileged `node` user. Settings come from the environment (README, "Running in production").
 
-# Build stage: dev dependencies compile the TypeScript and the dashboard.
+# Build stage: dev dependencies compile the TypeScript (nest build, SWC) and the dashboard.
 FROM node:24-bookworm-slim AS build
 # No dependency may phone home from the build (@scarf/scarf honours this; npm 11 also skips
 # dependencies' install scripts unless approved).

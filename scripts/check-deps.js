@@ -13,14 +13,13 @@ const EXTRA_FILES = ['jest.config.js', 'eslint.config.mjs'];
 // Declared but never imported by name, with the reason they are needed.
 const TOOLING = {
   pg: 'the PostgreSQL driver TypeORM loads by name at run time',
-  // TypeScript twice (docs/architecture.md, "The stack"): the native compiler that builds and
-  // type-checks, and the TypeScript 6 JavaScript API that typescript-eslint and openapi-typescript
-  // load (TypeScript 7 has no such API).
-  'typescript-7': 'tsc (TypeScript 7) builds and type-checks',
-  typescript: 'the TypeScript 6 API typescript-eslint and openapi-typescript load',
+  // One TypeScript for every tool (docs/architecture.md, "The stack").
+  typescript: 'tsc type-checks; typescript-eslint, openapi-typescript and the Nest CLI load its API',
+  '@nestjs/cli': 'nest build and nest start --watch (npm run build, start:dev)',
+  '@swc/cli': 'the Nest CLI compiles through it (the SWC builder, nest-cli.json)',
   jest: 'the test runner',
   prettier: 'formats the code (npm run format; npm run lint checks it)',
-  '@swc/core': 'SWC compiles the specs for Jest (@swc/jest)',
+  '@swc/core': 'SWC compiles the gateway (nest build) and the specs for Jest (@swc/jest)',
   'openapi-typescript': 'generates web/src/api-types.ts (npm run api:types)',
 };
 // Static imports and re-exports, side-effect imports, dynamic imports and require calls.

@@ -41,7 +41,7 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (!builtThisRun()) {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript-7/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/@nestjs/cli/bin/nest.js'), 'build'], { cwd: ROOT, stdio: 'pipe' });
       writeFileSync(BUILT_FOR, TEST_RUN);
     }
   } finally {
