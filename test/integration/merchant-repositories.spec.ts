@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/hash';
+import { AuthModule } from '../../src/auth/auth.module';
 import { CryptoModule } from '../../src/common/crypto/crypto.module';
 import { newId } from '../../src/common/ids';
 import { ThrottleModule } from '../../src/common/throttle/throttle.module';
@@ -14,6 +15,7 @@ import { generateApiKey } from '../../src/merchants/api-key-material';
 import type { ApiKey } from '../../src/merchants/api-key.entity';
 import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
 import { MerchantRepository } from '../../src/merchants/merchant.repository';
+import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
 import { MerchantsModule } from '../../src/merchants/merchants.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { createTestPostgresDatabase, testDatabase, testEnv } from '../helpers/test-app';
@@ -34,7 +36,16 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
     const { config } = loadConfig(testEnv(pg ? { DATABASE_URL: pg.url } : {}), { persistGenerated: false });
     // The global modules (config, crypto, metrics, throttling) are what every feature takes as given.
     moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), CryptoModule, MetricsModule, ThrottleModule, DatabaseModule, MerchantsModule, DashboardModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        CryptoModule,
+        MetricsModule,
+        ThrottleModule,
+        DatabaseModule,
+        MerchantsModule,
+        AuthModule.forRoot({ imports: [MerchantsModule], merchantKeys: MerchantAuthService }),
+        DashboardModule,
+      ],
     }).compile();
     dataSource = moduleRef.get(DataSource);
   });
