@@ -1,7 +1,7 @@
 import type { UpstreamError } from '../../provider-adapter';
 import { jsonOf, unexpectedAnswer } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
-import type { PixApiProfile } from '../profile';
+import type { PixApiOperation, PixApiProfile } from '../profile';
 import { type Cob, type Devolucao, type Pix, readCob, readDevolucao, readPix } from '../wire';
 import { type ApiCall, labelOf, settle } from './api-call';
 
@@ -16,10 +16,7 @@ export function readCobCall(txid: string): ApiCall {
 }
 
 export function parseCob(profile: PixApiProfile, answer: OutboundAnswer): Cob | null | UpstreamError {
-  const label = labelOf(profile, 'read charge');
-  if (answer.status === 404) return null;
-  if (answer.status !== 200) return unexpectedAnswer(label, answer);
-  return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
+  return found(profile, 'read charge', answer, (label) => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
 }
 
 export function readPixCall(endToEndId: string): ApiCall {
@@ -27,10 +24,7 @@ export function readPixCall(endToEndId: string): ApiCall {
 }
 
 export function parsePix(profile: PixApiProfile, answer: OutboundAnswer): Pix | null | UpstreamError {
-  const label = labelOf(profile, 'read pix');
-  if (answer.status === 404) return null;
-  if (answer.status !== 200) return unexpectedAnswer(label, answer);
-  return settle(() => readPix(label, answer.status, jsonOf(answer)));
+  return found(profile, 'read pix', answer, (label) => readPix(label, answer.status, jsonOf(answer)));
 }
 
 export function readDevolucaoCall(endToEndId: string, id: string): ApiCall {
@@ -38,10 +32,15 @@ export function readDevolucaoCall(endToEndId: string, id: string): ApiCall {
 }
 
 export function parseDevolucao(profile: PixApiProfile, answer: OutboundAnswer): Devolucao | null | UpstreamError {
-  const label = labelOf(profile, 'read refund');
+  return found(profile, 'read refund', answer, (label) => readDevolucao(label, answer.status, jsonOf(answer)));
+}
+
+/** A read's answer: 404 is none (null), 200 is read by `read` (whose throw is the result), anything else the PSP's refusal. */
+function found<T>(profile: PixApiProfile, operation: PixApiOperation, answer: OutboundAnswer, read: (label: string) => T): T | null | UpstreamError {
+  const label = labelOf(profile, operation);
   if (answer.status === 404) return null;
   if (answer.status !== 200) return unexpectedAnswer(label, answer);
-  return settle(() => readDevolucao(label, answer.status, jsonOf(answer)));
+  return settle(() => read(label));
 }
 
 /**
