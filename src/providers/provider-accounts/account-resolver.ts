@@ -74,19 +74,12 @@ export class AccountResolver {
       }
       return this.open(account);
     }
-    const provider = merchant.provider ?? this.config.defaultProvider;
-    const builtIn = this.builtIn(provider);
-    if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, provider, `The payment provider "${provider}" is not available on this gateway.`);
-    return builtIn;
+    return this.builtInOrUnusable(merchant.provider ?? this.config.defaultProvider);
   }
 
   /** What a payment was charged through, to read it back or act on it: its stored account (active or not), else its provider's built-in account. */
   async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<ActingAccount> {
-    if (payment.providerAccountId === null) {
-      const builtIn = this.builtIn(payment.provider);
-      if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, payment.provider, `The payment provider "${payment.provider}" is not available on this gateway.`);
-      return builtIn;
-    }
+    if (payment.providerAccountId === null) return this.builtInOrUnusable(payment.provider);
     const account = await this.accounts.findById(payment.providerAccountId);
     if (!account)
       throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
@@ -139,6 +132,13 @@ export class AccountResolver {
   /** Forgets what was parsed for an account (it was deleted). */
   forget(accountId: string): void {
     this.parsedCredentials.delete(accountId);
+  }
+
+  /** The provider's built-in account, or AccountUnusableError when the provider is unknown here or has none. */
+  private builtInOrUnusable(provider: string): ActingAccount {
+    const builtIn = this.builtIn(provider);
+    if (!builtIn) throw new AccountUnusableError('provider_unavailable', null, provider, `The payment provider "${provider}" is not available on this gateway.`);
+    return builtIn;
   }
 
   private builtIn(provider: string): ActingAccount | undefined {
