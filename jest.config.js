@@ -82,6 +82,7 @@ const PGLITE_SNAPSHOT = { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pgli
 const EMBEDDED_DATABASE = { testEnvironment: '<rootDir>/test/helpers/node-environment.js', moduleNameMapper: PGLITE_SNAPSHOT };
 const bootsApps = { ...common, ...EMBEDDED_DATABASE, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
 const integration = { ...bootsApps, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] };
+const medium = { ...bootsApps, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] };
 const e2e = { ...bootsApps, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
 // Every integration and e2e spec runs on the embedded database (projects `integration`, `e2e`) and,
 // when TEST_DATABASE_URL is set, once more on PostgreSQL, the database production uses (projects
@@ -146,6 +147,8 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     webProject,
+    onEmbedded(medium),
+    ...(POSTGRES ? [onPostgres(medium)] : []),
     onEmbedded(integration),
     ...(POSTGRES ? [onPostgres(integration)] : []),
     onEmbedded(e2e),

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../src/common/crypto/secret-box';
-import { newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -327,7 +326,7 @@ describe('admin API: merchants and keys (HTTP)', () => {
     /** A merchant with one payment of its own, to read with the keys under test. */
     async function merchantWithPayment() {
       const merchant = await createMerchant();
-      const payment = await newPayment(t.dataSource, merchant.id);
+      const payment = await t.newPayment(merchant.id);
       return { merchant, paymentId: payment.id };
     }
 

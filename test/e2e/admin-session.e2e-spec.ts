@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../../src/common/ids';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -173,14 +172,14 @@ describe('admin session API', () => {
 
   describe('GET /admin/api/stats', () => {
     it('counts payments and paid volume today and over 7 days, statuses, failed deliveries and the provider error rate', async () => {
-      const shop = await newMerchant(t);
+      const shop = await t.newMerchant();
       const now = Date.now();
       const todayStart = new Date(now - 3_600_000);
       const at = (ms: number) => new Date(ms);
-      const paidNow = await newPayment(t.dataSource, shop.merchant.id, { status: 'paid', amountCents: 1050, paidAt: at(now) });
-      await newPayment(t.dataSource, shop.merchant.id);
-      const earlier = await newPayment(t.dataSource, shop.merchant.id, { status: 'paid', amountCents: 2000 });
-      const old = await newPayment(t.dataSource, shop.merchant.id, { status: 'paid', amountCents: 9900 });
+      const paidNow = await t.newPayment(shop.merchant.id, { status: 'paid', amountCents: 1050, paidAt: at(now) });
+      await t.newPayment(shop.merchant.id);
+      const earlier = await t.newPayment(shop.merchant.id, { status: 'paid', amountCents: 2000 });
+      const old = await t.newPayment(shop.merchant.id, { status: 'paid', amountCents: 9900 });
       const threeDaysAgo = at(now - 3_600_000 - 2.5 * 86_400_000);
       await t.dataSource.query(`UPDATE payments SET created_at = $2, paid_at = $2 WHERE id = $1`, [earlier.id, threeDaysAgo]);
       await t.dataSource.query(`UPDATE payments SET created_at = $2, paid_at = $2 WHERE id = $1`, [old.id, at(now - 10 * 86_400_000)]);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, MerchantFixture } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { createTestPostgresDatabase, describeOn, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 import { count, expectRateLimited, MISSING_PAYMENT } from '../helpers/throttling';
@@ -23,7 +23,7 @@ describeWithRedis('with REDIS_URL, two gateway processes share the counts', () =
     const env = { DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_PER_SECOND: '3' };
     a = await startTestApp({ env, throttleKeyPrefix });
     b = await startTestApp({ env, throttleKeyPrefix });
-    shop = await newMerchant(a);
+    shop = await a.newMerchant();
   });
   afterAll(async () => {
     await a?.close();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, MerchantFixture } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 import { asFrom, count, EMAIL, expectRateLimited, MISSING_PAYMENT, newAddress, PASSWORD, wrongKey } from '../helpers/throttling';
@@ -17,7 +17,7 @@ describe('failed authentication throttled per client address (TRUST_PROXY=1)', (
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp({ env: { TRUST_PROXY: '1' } });
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
   });
   afterAll(() => t.close());
 

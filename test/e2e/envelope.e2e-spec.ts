@@ -1,6 +1,6 @@
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
-import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { MerchantFixture, paymentBody } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -10,7 +10,7 @@ describe('envelope and error table (HTTP)', () => {
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp();
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
   });
   afterAll(() => t.close());
 
@@ -38,10 +38,10 @@ describe('envelope and error table (HTTP)', () => {
   it('INVALID_MERCHANT_KEY for an unknown, a revoked key, and an inactive merchant', async () => {
     expectError(await createWith({ 'x-merchant-key': `mk_live_${'A'.repeat(32)}` }), 401, 'INVALID_MERCHANT_KEY');
     expectError(await createWith({ 'x-merchant-key': 'garbage' }), 401, 'INVALID_MERCHANT_KEY');
-    const revoked = await newMerchant(t);
+    const revoked = await t.newMerchant();
     await t.dataSource.getRepository(ApiKey).update({ id: revoked.apiKeyId }, { revokedAt: new Date() });
     expectError(await createWith({ 'x-merchant-key': revoked.apiKey }), 401, 'INVALID_MERCHANT_KEY');
-    const inactive = await newMerchant(t);
+    const inactive = await t.newMerchant();
     await t.dataSource.getRepository(Merchant).update({ id: inactive.merchant.id }, { active: false });
     expectError(await createWith({ 'x-merchant-key': inactive.apiKey }), 401, 'INVALID_MERCHANT_KEY');
   });

@@ -6,7 +6,7 @@ import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/provider
 import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchantOverHttp } from '../helpers/admin-http';
-import { newPayment, paymentBody, pixApiAccountBody } from '../helpers/factories';
+import { paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
@@ -109,7 +109,7 @@ const db = testDatabase();
 async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
   const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET, TRUST_PROXY: '127.0.0.1,::1' } });
   const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
-  return { t, apiKey: merchant.apiKey, paymentId: (await newPayment(t.dataSource, merchant.id)).id };
+  return { t, apiKey: merchant.apiKey, paymentId: (await t.newPayment(merchant.id)).id };
 }
 
 // One gateway for the whole file: both blocks below need the same settings, and each compares

@@ -1,4 +1,4 @@
-import { newMerchant, paymentBody } from '../helpers/factories';
+import { paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { describeOn, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -16,7 +16,7 @@ describeOn('postgres', 'two processes share one database')('idempotency across t
   });
 
   it('creates exactly one payment when both race with one key', async () => {
-    const shop = await newMerchant(a);
+    const shop = await a.newMerchant();
     const body = paymentBody();
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>

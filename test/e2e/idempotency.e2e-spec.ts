@@ -1,6 +1,6 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { eventually } from '../helpers/eventually';
-import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -10,7 +10,7 @@ describe('idempotency (HTTP)', () => {
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
   });
   afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: sandboxAuth(t.config) }));
   afterAll(() => t.close());
@@ -23,7 +23,7 @@ describe('idempotency (HTTP)', () => {
     ((await http(t.url, 'GET', '/sandbox/_control/charges', { headers: sandboxAuth(t.config) })).body as { txid: string }[]).filter((charge) => charge.txid === txid);
 
   it('replays the first response byte for byte, with its request id and Idempotent-Replayed', async () => {
-    const merchant = await newMerchant(t);
+    const merchant = await t.newMerchant();
     const body = paymentBody();
     const first = await post('replay-1', body, '/v1/payments/create', merchant);
     const again = await post('replay-1', { ...body }, '/v1/payments/create', merchant);
@@ -55,7 +55,7 @@ describe('idempotency (HTTP)', () => {
   });
 
   it('scopes keys per merchant', async () => {
-    const other = await newMerchant(t);
+    const other = await t.newMerchant();
     const body = paymentBody();
     expect((await post('shared-key', body)).status).toBe(201);
     const theirs = await post('shared-key', body, '/v1/payments/create', other);
@@ -84,7 +84,7 @@ describe('idempotency (HTTP)', () => {
     ['timeout', undefined],
     ['reset', undefined],
   ])('maps an upstream %s to 502 PAYMENT_CREATE_FAILED, stores nothing final, and a retry charges once', async (mode, upstreamStatus) => {
-    const merchant = await newMerchant(t);
+    const merchant = await t.newMerchant();
     const body = paymentBody();
     // The transport sends a request once more on a fresh socket when a kept-alive one is reset
     // before any answer (the PSP closed it while idle): a reset fails the create only when the
@@ -107,7 +107,7 @@ describe('idempotency (HTTP)', () => {
   });
 
   it('creates exactly one payment when many requests with one key race', async () => {
-    const merchant = await newMerchant(t);
+    const merchant = await t.newMerchant();
     const body = paymentBody();
     const results = await Promise.all(Array.from({ length: 20 }, () => post('race-1', body, '/v1/payments/create', merchant)));
     const statuses = results.map((res) => res.status);
@@ -118,7 +118,7 @@ describe('idempotency (HTTP)', () => {
   });
 
   it('forgets records after their retention: purged, and the key then starts afresh', async () => {
-    const merchant = await newMerchant(t);
+    const merchant = await t.newMerchant();
     const body = paymentBody();
     const first = await post('expire-1', body, '/v1/payments/create', merchant);
     await t.dataSource.query(`UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE merchant_id = $1`, [merchant.merchant.id]);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, paymentBody } from '../helpers/factories';
+import { paymentBody } from '../helpers/factories';
 import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
@@ -76,7 +76,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts a payment, its provider call, the intake of its events, the delivery and the backlog', async () => {
-    const shop = await newMerchant(t, { webhookUrl: receiver.url });
+    const shop = await t.newMerchant({ webhookUrl: receiver.url });
     const created = await http(t.url, 'POST', '/v1/payments/create', {
       body: paymentBody(),
       headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
@@ -131,7 +131,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts a payment the provider refused, and the refused call by its kind of failure', async () => {
-    const shop = await newMerchant(t);
+    const shop = await t.newMerchant();
     const before = await scrape();
     const failed = (s: Sample[]) => valueOf(s, 'payments_created_total', { provider: 'sandbox', outcome: 'failed' }) ?? 0;
     const refusedCalls = (s: Sample[]) => valueOf(s, 'provider_call_duration_seconds_count', { account: 'sandbox', operation: 'create_charge', outcome: 'http' }) ?? 0;
@@ -154,7 +154,7 @@ describe('GET /metrics', () => {
     const failing = await MerchantReceiver.start();
     try {
       failing.respondWith(() => ({ status: 500 }));
-      const shop = await newMerchant(t, { webhookUrl: failing.url });
+      const shop = await t.newMerchant({ webhookUrl: failing.url });
       const created = await http(t.url, 'POST', '/v1/payments/create', {
         body: paymentBody(),
         headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },

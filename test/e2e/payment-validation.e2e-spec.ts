@@ -1,5 +1,5 @@
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { newMerchant, MerchantFixture, paymentBody, pixApiAccountBody } from '../helpers/factories';
+import { MerchantFixture, paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -12,7 +12,7 @@ describe('payment validation (HTTP)', () => {
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp({ env: { MAX_PAYMENT_AMOUNT: '1000000.00' } });
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
   });
   afterAll(() => t.close());
 

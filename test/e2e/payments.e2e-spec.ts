@@ -1,5 +1,5 @@
 import { parsePix } from 'pix-utils';
-import { newMerchant, MerchantFixture, paymentBody } from '../helpers/factories';
+import { MerchantFixture, paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -12,7 +12,7 @@ describe('payments API (HTTP)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
   });
   afterAll(() => t.close());
 
@@ -52,7 +52,7 @@ describe('payments API (HTTP)', () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual(created);
     }
-    const stranger = await newMerchant(t);
+    const stranger = await t.newMerchant();
     const other = await http(t.url, 'GET', `/v1/payments/${created.id}`, { headers: { 'x-merchant-key': stranger.apiKey } });
     const missing = await http(t.url, 'GET', `/v1/payments/pay_${'x'.repeat(24)}`, { headers: { 'x-merchant-key': shop.apiKey } });
     const malformed = await http(t.url, 'GET', `/v1/payments/not-an-id'--`, { headers: { 'x-merchant-key': shop.apiKey } });
@@ -64,7 +64,7 @@ describe('payments API (HTTP)', () => {
   });
 
   it('lists payments for the admin, newest first, with filters and cursor paging', async () => {
-    const merchant = await newMerchant(t);
+    const merchant = await t.newMerchant();
     for (let i = 0; i < 3; i++) await create(paymentBody({ externalId: `list-${i}` }), merchant);
     const auth = { authorization: 'Bearer test-admin-token-0123456789' };
     const first = await http(t.url, 'GET', `/admin/api/payments?merchant_id=${merchant.merchant.id}&limit=2`, { headers: auth });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { attemptsOf, confirmPayment, DELIVERY_ENV, settled } from '../helpers/deliveries';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -92,8 +91,8 @@ describe('webhook delivery with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
     ['a loopback address', 'https://127.0.0.1/pix-hook', '127.0.0.1 is loopback'],
     ['the cloud metadata address', 'https://169.254.169.254/latest', '169.254.169.254 is linkLocal'],
   ])('refuses %s before connecting, and keeps retrying on schedule', async (_label, url, reason) => {
-    const shop = await newMerchant(t, { webhookUrl: url });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant({ webhookUrl: url });
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'failed', 4);
     const attempts = await attemptsOf(t, delivery!.id);

@@ -1,4 +1,4 @@
-import { newMerchant, MerchantFixture } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { count, expectRateLimited, MISSING_PAYMENT, wrongKey } from '../helpers/throttling';
@@ -8,7 +8,7 @@ let t: TestApp;
 let shop: MerchantFixture;
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: '3' } });
-  shop = await newMerchant(t);
+  shop = await t.newMerchant();
 });
 afterAll(() => t.close());
 
@@ -23,7 +23,7 @@ describe('rate limit and unexpected faults (HTTP)', () => {
 
   it('INTERNAL_ERROR (500, no stack) when something unexpected breaks', async () => {
     // A merchant of its own: its key's rate-limit bucket is fresh whatever the test above used.
-    const other = await newMerchant(t);
+    const other = await t.newMerchant();
     await t.dataSource.query('ALTER TABLE payments RENAME TO payments_gone');
     try {
       const res = await http(t.url, 'GET', `/v1/payments/pay_${'y'.repeat(24)}`, { headers: { 'x-merchant-key': other.apiKey } });

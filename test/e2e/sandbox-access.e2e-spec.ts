@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, paymentBody, type MerchantFixture } from '../helpers/factories';
+import { paymentBody, type MerchantFixture } from '../helpers/factories';
 import { http, type HttpResult } from '../helpers/http';
 import { sandboxAuth, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
 
@@ -35,7 +35,7 @@ describe('sandbox PSP access', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { SANDBOX_WEBHOOK_SECRET: SECRET } });
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
     const login = await http(t.url, 'POST', '/admin/api/session', { body: { email: 'admin@example.com', password: 'correct horse battery staple' } });
     expect(login.status).toBe(201);
     const cookie = login.headers

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { createTestPostgresDatabase, describeOn, productionEnv, sandboxAuth, startTestApp, TEST_PRODUCTION_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
 
@@ -30,8 +29,8 @@ describeOn('postgres', 'production refuses the embedded database')('sandbox PSP 
   });
 
   it('refuses an unsigned or badly signed event with 401 and changes nothing', async () => {
-    const shop = await newMerchant(t, { webhookUrl: 'https://merchant.example.com/hook' });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant({ webhookUrl: 'https://merchant.example.com/hook' });
+    const payment = await t.newPayment(shop.merchant.id);
     const event = { event: 'payment.confirmed', id: `evt_${randomBytes(6).toString('hex')}`, data: { id: payment.id, amount: 10.5 } };
     for (const headers of [{}, { 'x-sandbox-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }] as Record<string, string>[]) {
       const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: event, headers });

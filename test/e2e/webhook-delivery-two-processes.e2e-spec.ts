@@ -1,7 +1,6 @@
 import { Client } from 'pg';
 import { confirmPayment, DELIVERY_ENV } from '../helpers/deliveries';
 import { eventually } from '../helpers/eventually';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { createTestPostgresDatabase, describeOn, startTestApp, TestApp } from '../helpers/test-app';
 
@@ -31,8 +30,8 @@ describeOn('postgres', 'two processes share one database')('two gateway processe
       seen.add(r.body.id);
       return { status: first && seen.size % 3 === 0 ? 500 : 200 };
     });
-    const shop = await newMerchant(a, { webhookUrl: receiver.url });
-    const payments = await Promise.all(Array.from({ length: 60 }, () => newPayment(a.dataSource, shop.merchant.id)));
+    const shop = await a.newMerchant({ webhookUrl: receiver.url });
+    const payments = await Promise.all(Array.from({ length: 60 }, () => a.newPayment(shop.merchant.id)));
     await Promise.all(payments.map((p, i) => confirmPayment(i % 2 ? a : b, p.id)));
     await eventually(
       () => a.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`),

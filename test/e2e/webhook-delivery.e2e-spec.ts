@@ -1,6 +1,6 @@
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
 import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, Row, settled } from '../helpers/deliveries';
-import { MerchantFixture, newMerchant, newPayment } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
@@ -22,14 +22,14 @@ describe('webhook delivery to merchants (HTTP)', () => {
   async function merchantWithReceiver(secret?: string): Promise<{ shop: MerchantFixture; receiver: MerchantReceiver }> {
     const receiver = await MerchantReceiver.start({ secret });
     receivers.push(receiver);
-    const shop = await newMerchant(t, { webhookUrl: receiver.url, signingSecret: secret });
+    const shop = await t.newMerchant({ webhookUrl: receiver.url, signingSecret: secret });
     return { shop, receiver };
   }
 
   it('posts the signed forward, which the merchant verifies with standardwebhooks', async () => {
     const secret = generateSigningSecret();
     const { shop, receiver } = await merchantWithReceiver(secret);
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const intake = await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
 
@@ -59,7 +59,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
 
   it('signs with a plain (non-whsec_) secret keyed by its UTF-8 bytes, verifiable with format "raw"', async () => {
     const { shop, receiver } = await merchantWithReceiver('a-plain-merchant-secret-1234');
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
     expect(receiver.received[0]!.verified).toBe(true);
@@ -67,7 +67,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
 
   it('sends no Standard Webhooks headers to a merchant without a signing secret', async () => {
     const { shop, receiver } = await merchantWithReceiver();
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
     const { headers } = receiver.received[0]!;
@@ -78,7 +78,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('retries after a 500 with the same webhook-id, X-Request-Id and body, freshly signed', async () => {
     const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
     receiver.respondWith((r) => ({ status: r.seq === 1 ? 500 : 200 }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     await receiver.waitForCount(2);
 
@@ -97,7 +97,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('waits at least as long as the merchant’s Retry-After asks', async () => {
     const { shop, receiver } = await merchantWithReceiver();
     receiver.respondWith(() => ({ status: 503, headers: { 'retry-after': '120' } }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'pending', 1);
     const [attempt] = await attemptsOf(t, delivery!.id);
@@ -108,7 +108,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('gives up on an attempt at DELIVERY_TIMEOUT_MS and retries', async () => {
     const { shop, receiver } = await merchantWithReceiver();
     receiver.respondWith((r) => (r.seq === 1 ? 'hold' : { status: 204 }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'delivered', 2);
     expect((await attemptsOf(t, delivery!.id)).map((a) => [a.status_code, a.error])).toEqual([
@@ -120,7 +120,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('stops at once on 410 Gone', async () => {
     const { shop, receiver } = await merchantWithReceiver();
     receiver.respondWith(() => ({ status: 410 }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'failed', 1);
     expect(delivery).toMatchObject({ last_status_code: 410, locked_until: null });
@@ -130,7 +130,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('does not follow redirects: a 3xx is a failed attempt, and the target never hears from us', async () => {
     const { shop, receiver } = await merchantWithReceiver();
     receiver.respondWith((r) => (r.path === '/pix-hook' ? { status: 302, headers: { location: `${receiver.url}-moved` } } : { status: 200 }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'failed', 4);
     expect(receiver.received.map((r) => r.path)).toEqual(['/pix-hook', '/pix-hook', '/pix-hook', '/pix-hook']);
@@ -141,7 +141,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   it('fails after the last scheduled attempt; redeliver sends it again and keeps the history', async () => {
     const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
     receiver.respondWith(() => ({ status: 500 }));
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const failed = await settled(t, payment.id, 'failed', 4);
     expect(receiver.received).toHaveLength(4);
@@ -173,7 +173,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
 
   it('redelivers a delivered forward too', async () => {
     const { shop, receiver } = await merchantWithReceiver();
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'delivered', 1);
     const res = await http(t.url, 'POST', `/admin/api/webhook-deliveries/${delivery!.id}/redeliver`, { headers: ADMIN });
@@ -184,8 +184,8 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('queues no delivery for a merchant without a webhook_url, and records why', async () => {
-    const shop = await newMerchant(t);
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant();
+    const payment = await t.newPayment(shop.merchant.id);
     const res = await confirmPayment(t, payment.id);
     expect(res.body.data).toMatchObject({ applied: true, forward: 'no_webhook_url' });
     expect(await deliveryOf(t, payment.id)).toBeUndefined();
@@ -196,7 +196,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
     it('pages newest first with a cursor and filters by status and merchant', async () => {
       const { shop, receiver } = await merchantWithReceiver();
       receiver.respondWith(() => ({ status: 410 }));
-      const payments = [await newPayment(t.dataSource, shop.merchant.id), await newPayment(t.dataSource, shop.merchant.id), await newPayment(t.dataSource, shop.merchant.id)];
+      const payments = [await t.newPayment(shop.merchant.id), await t.newPayment(shop.merchant.id), await t.newPayment(shop.merchant.id)];
       for (const p of payments) {
         await confirmPayment(t, p.id);
         await settled(t, p.id, 'failed', 1);

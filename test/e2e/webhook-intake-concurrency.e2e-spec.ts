@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
@@ -13,7 +13,7 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp();
-    shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
+    shop = await t.newMerchant({ webhookUrl: 'http://127.0.0.1:9/pix-hook' });
   });
   afterAll(() => t.close());
 
@@ -25,7 +25,7 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
     (await t.dataSource.query(`SELECT event_type FROM webhook_deliveries WHERE payment_id = $1`, [paymentId])).map((r: { event_type: string }) => r.event_type);
 
   it('applies one of 20 identical events posted at once, and queues one forward', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const body = event(payment.id);
     const answers = await postAll(Array(20).fill(body));
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -45,7 +45,7 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
   });
 
   it('applies one of 20 different confirmations racing for one payment; the rest are history', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const answers = await postAll(Array.from({ length: 20 }, () => event(payment.id)));
     expect(answers.filter((r) => r.body.data.applied === true)).toHaveLength(1);
     expect(await outcomes(payment.id)).toEqual(['applied', ...Array(19).fill('ignored')]);
@@ -53,7 +53,7 @@ describe(`webhook intake under concurrency (${testDatabase()} database)`, () => 
   });
 
   it('lets exactly one of a confirmation and an expiry racing win, and forwards only the winner', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const answers = await postAll([event(payment.id, 'payment.confirmed'), event(payment.id, 'payment.expired')]);
     const winners = answers.filter((r) => r.body.data.applied === true);
     expect(winners).toHaveLength(1);

@@ -1,4 +1,3 @@
-import { newMerchant, newPayment } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -17,16 +16,16 @@ describe('webhook intake without SANDBOX_WEBHOOK_SECRET (HTTP)', () => {
   });
 
   it('accepts unsigned simulated events, the spec\'s "simulate an event for testing"', async () => {
-    const shop = await newMerchant(t);
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant();
+    const payment = await t.newPayment(shop.merchant.id);
     const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: 'evt_manual_1', data: { id: payment.id, amount: 10.5 } } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ duplicate: false, matched: true, applied: true, status: 'paid' });
   });
 
   it('wakes the delivery worker after commit, so the forward leaves without waiting for a poll', async () => {
-    const shop = await newMerchant(t, { webhookUrl: merchantEndpoint.url });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant({ webhookUrl: merchantEndpoint.url });
+    const payment = await t.newPayment(shop.merchant.id);
     const res = await http(t.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed', id: 'evt_manual_2', data: { id: payment.id, amount: 10.5 } } });
     expect(res.body.data.forward).toBe('queued');
     await merchantEndpoint.waitUntil(() => merchantEndpoint.forDelivery(res.body.data.event_id).length > 0);

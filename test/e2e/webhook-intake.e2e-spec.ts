@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { reaisToCents } from '../../src/domain/money';
-import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -29,7 +29,7 @@ describe('webhook intake (HTTP)', () => {
   let shop: MerchantFixture;
   beforeAll(async () => {
     t = await startTestApp({ env: { SANDBOX_WEBHOOK_SECRET: SECRET } });
-    shop = await newMerchant(t, { webhookUrl: MERCHANT_URL });
+    shop = await t.newMerchant({ webhookUrl: MERCHANT_URL });
   });
   afterAll(() => t.close());
 
@@ -49,7 +49,7 @@ describe('webhook intake (HTTP)', () => {
 
   describe('signature (SANDBOX_WEBHOOK_SECRET set)', () => {
     it('accepts a good signature and applies the event', async () => {
-      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const payment = await t.newPayment(shop.merchant.id);
       const res = await post(sandboxEvent(payment.id));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: true, provider: 'sandbox', data: { received: true, duplicate: false, matched: true, applied: true, status: 'paid' } });
@@ -63,7 +63,7 @@ describe('webhook intake (HTTP)', () => {
       ['for another body', () => ({ 'x-sandbox-signature': signature('{"event":"payment.confirmed"}') })],
       ['garbled', () => ({ 'x-sandbox-signature': 't=abc,v1=zz' })],
     ])('refuses a %s signature with 401 INVALID_SIGNATURE and changes nothing', async (_name, headers) => {
-      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const payment = await t.newPayment(shop.merchant.id);
       const event = sandboxEvent(payment.id);
       const raw = JSON.stringify(event);
       const res = await post(raw, headers(raw));
@@ -82,7 +82,7 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it('answers 400 VALIDATION_ERROR for malformed JSON and for a body that is not a sandbox event', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     for (const body of ['{"event": "payment.confirmed",', { ...sandboxEvent(payment.id), event: 'payment.teleported' }, { id: 'evt_1', data: {} }, '[]']) {
       const res = await post(body);
       expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
@@ -91,7 +91,7 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it('applies a repeated event id once and queues one forward', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const event = sandboxEvent(payment.id);
     const first = await post(event);
     const second = await post(event);
@@ -113,14 +113,14 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it("never matches another provider's payment, even by the gateway's id", async () => {
-    const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
+    const foreign = await t.newPayment(shop.merchant.id, { provider: 'acme-pay' });
     const res = await post(sandboxEvent(foreign.id));
     expect(res.body.data.matched).toBe(false);
     expect((await paymentRow(foreign.id)).status).toBe('pending');
   });
 
   it('does not apply an event whose amount differs from the payment, and says so', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id, { amountCents: 1050 });
+    const payment = await t.newPayment(shop.merchant.id, { amountCents: 1050 });
     const res = await post(sandboxEvent(payment.id, { amount: 10.49 }));
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ matched: true, applied: false, reason: 'amount_mismatch', status: 'pending', forward: 'none' });
@@ -130,7 +130,7 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it('records an out-of-order event in the history and otherwise ignores it', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     await post(sandboxEvent(payment.id));
     const late = await post(sandboxEvent(payment.id, { event: 'payment.expired' }));
     expect(late.body.data).toMatchObject({ matched: true, applied: false, reason: 'transition_not_allowed', status: 'paid' });
@@ -150,14 +150,14 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it("finds the payment by the provider's payment id", async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const payment = await t.newPayment(shop.merchant.id);
     const res = await post(sandboxEvent(payment.providerPaymentId!));
     expect(res.body.data).toMatchObject({ matched: true, applied: true, payment_id: payment.id });
     expect((await paymentRow(payment.id)).status).toBe('paid');
   });
 
   it('writes the event, the new status and the forward together', async () => {
-    const payment = await newPayment(t.dataSource, shop.merchant.id, { amountCents: 123456, externalId: 'order-outbox' });
+    const payment = await t.newPayment(shop.merchant.id, { amountCents: 123456, externalId: 'order-outbox' });
     const res = await post(sandboxEvent(payment.id, { amount: 1234.56 }));
     const [event] = await eventsOf(payment.id);
     const [delivery] = await deliveriesOf(payment.id);
@@ -181,8 +181,8 @@ describe('webhook intake (HTTP)', () => {
   });
 
   it('records that a merchant without a webhook_url was not forwarded to', async () => {
-    const quiet = await newMerchant(t);
-    const payment = await newPayment(t.dataSource, quiet.merchant.id);
+    const quiet = await t.newMerchant();
+    const payment = await t.newPayment(quiet.merchant.id);
     const res = await post(sandboxEvent(payment.id));
     expect(res.body.data).toMatchObject({ applied: true, forward: 'no_webhook_url' });
     expect(await eventsOf(payment.id)).toEqual([expect.objectContaining({ outcome: 'applied', forward: 'no_webhook_url' })]);
@@ -199,7 +199,7 @@ describe('webhook intake (HTTP)', () => {
 
   describe('GET /admin/api/payments/:id', () => {
     it('returns the payment with its history (oldest first) and deliveries with their attempts', async () => {
-      const payment = await newPayment(t.dataSource, shop.merchant.id);
+      const payment = await t.newPayment(shop.merchant.id);
       const confirmed = await post(sandboxEvent(payment.id));
       await post(sandboxEvent(payment.id, { event: 'payment.cancelled' }));
       const [delivery] = await deliveriesOf(payment.id);
@@ -273,7 +273,7 @@ describe('webhook intake (HTTP)', () => {
         },
       });
       expect(charge.status).toBe(201);
-      return newPayment(t.dataSource, shop.merchant.id, { providerPaymentId: charge.body.id, txid, amountCents: reaisToCents(amount)! });
+      return t.newPayment(shop.merchant.id, { providerPaymentId: charge.body.id, txid, amountCents: reaisToCents(amount)! });
     }
 
     it('has the sandbox send a real signed event through /webhooks/sandbox', async () => {
@@ -296,7 +296,7 @@ describe('webhook intake (HTTP)', () => {
     });
 
     it('answers 502 UPSTREAM_ERROR with the provider status and code when the sandbox refuses', async () => {
-      const orphan = await newPayment(t.dataSource, shop.merchant.id, { providerPaymentId: `sbx_${randomBytes(8).toString('hex')}` });
+      const orphan = await t.newPayment(shop.merchant.id, { providerPaymentId: `sbx_${randomBytes(8).toString('hex')}` });
       const res = await simulate(orphan.id, { event: 'payment.confirmed' });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'UPSTREAM_ERROR', upstream_status: 404, details: { provider_code: 'NOT_FOUND' } } });
@@ -304,7 +304,7 @@ describe('webhook intake (HTTP)', () => {
     });
 
     it('refuses payments of other providers, unknown events and unknown payments', async () => {
-      const foreign = await newPayment(t.dataSource, shop.merchant.id, { provider: 'acme-pay' });
+      const foreign = await t.newPayment(shop.merchant.id, { provider: 'acme-pay' });
       const refused = await simulate(foreign.id, { event: 'payment.confirmed' });
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('cannot simulate') });

@@ -12,7 +12,6 @@ import { Payment } from '../../src/payments/payment.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import { testPki } from '../fakes/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
-import type { TestApp } from './test-app';
 
 export interface MerchantFixture {
   merchant: Merchant;
@@ -21,56 +20,65 @@ export interface MerchantFixture {
   apiKeyId: string;
 }
 
-/** A merchant with one API key, written straight to the database. */
-export async function newMerchant(
-  t: Pick<TestApp, 'app' | 'dataSource'>,
-  overrides: Partial<Pick<Merchant, 'name' | 'active' | 'webhookUrl' | 'provider'>> & { signingSecret?: string } = {},
-): Promise<MerchantFixture> {
-  const { signingSecret, ...fields } = overrides;
-  const repo = t.dataSource.getRepository(Merchant);
-  const merchant = await repo.save(
-    repo.create({
-      id: newId('mer'),
-      name: `Loja ${randomBytes(3).toString('hex')}`,
-      active: true,
-      webhookUrl: null,
-      provider: null,
-      webhookSigningSecretEnc: signingSecret ? t.app.get(SecretBox).seal(signingSecret) : null,
-      ...fields,
-    }),
-  );
-  const key = generateApiKey();
-  const apiKeyId = newId('key');
-  await t.dataSource.getRepository(ApiKey).insert({ id: apiKeyId, merchantId: merchant.id, keyHash: key.hash, prefix: key.prefix, revokedAt: null });
-  return { merchant, apiKey: key.key, apiKeyId };
-}
+/**
+ * The test data factories, one per resource, each writing its rows straight to the database. Every
+ * test context has them: `t.newMerchant()` on a booted app (TestApp), `ctx.newMerchant()` on a
+ * medium-tier context (MediumContext).
+ */
+export class Factories {
+  constructor(
+    readonly dataSource: DataSource,
+    /** Seals secrets as the gateway does (a merchant's signing secret), with the context's SECRETS_KEY. */
+    protected readonly secrets: SecretBox,
+  ) {}
 
-/** A pending payment written straight to the database (for webhook and admin specs). */
-export async function newPayment(dataSource: DataSource, merchantId: string, overrides: Partial<Payment> = {}): Promise<Payment> {
-  const repo = dataSource.getRepository(Payment);
-  const txid = randomBytes(16).toString('hex');
-  return repo.save(
-    repo.create({
-      id: newId('pay'),
-      merchantId,
-      status: 'pending',
-      amountCents: 1050,
-      currency: 'BRL',
-      description: 'Pedido de teste',
-      externalId: `order-${randomBytes(4).toString('hex')}`,
-      recipientDocument: '12345678909',
-      recipientName: 'Ana Souza',
-      method: 'pix',
-      provider: 'sandbox',
-      providerPaymentId: `sbx_${randomBytes(8).toString('hex')}`,
-      txid,
-      pixCopyPaste: '00020101021226',
-      pixQrPng: 'data:image/png;base64,',
-      expiresAt: new Date(Date.now() + 3600_000),
-      paidAt: null,
-      ...overrides,
-    }),
-  );
+  /** A merchant with one API key. */
+  async newMerchant(overrides: Partial<Pick<Merchant, 'name' | 'active' | 'webhookUrl' | 'provider'>> & { signingSecret?: string } = {}): Promise<MerchantFixture> {
+    const { signingSecret, ...fields } = overrides;
+    const repo = this.dataSource.getRepository(Merchant);
+    const merchant = await repo.save(
+      repo.create({
+        id: newId('mer'),
+        name: `Loja ${randomBytes(3).toString('hex')}`,
+        active: true,
+        webhookUrl: null,
+        provider: null,
+        webhookSigningSecretEnc: signingSecret ? this.secrets.seal(signingSecret) : null,
+        ...fields,
+      }),
+    );
+    const key = generateApiKey();
+    const apiKeyId = newId('key');
+    await this.dataSource.getRepository(ApiKey).insert({ id: apiKeyId, merchantId: merchant.id, keyHash: key.hash, prefix: key.prefix, revokedAt: null });
+    return { merchant, apiKey: key.key, apiKeyId };
+  }
+
+  /** A pending sandbox payment of the merchant's. */
+  async newPayment(merchantId: string, overrides: Partial<Payment> = {}): Promise<Payment> {
+    const repo = this.dataSource.getRepository(Payment);
+    return repo.save(
+      repo.create({
+        id: newId('pay'),
+        merchantId,
+        status: 'pending',
+        amountCents: 1050,
+        currency: 'BRL',
+        description: 'Pedido de teste',
+        externalId: `order-${randomBytes(4).toString('hex')}`,
+        recipientDocument: '12345678909',
+        recipientName: 'Ana Souza',
+        method: 'pix',
+        provider: 'sandbox',
+        providerPaymentId: `sbx_${randomBytes(8).toString('hex')}`,
+        txid: randomBytes(16).toString('hex'),
+        pixCopyPaste: '00020101021226',
+        pixQrPng: 'data:image/png;base64,',
+        expiresAt: new Date(Date.now() + 3600_000),
+        paidAt: null,
+        ...overrides,
+      }),
+    );
+  }
 }
 
 /** A valid payment creation body (CPF with correct check digits). */

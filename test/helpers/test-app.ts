@@ -2,9 +2,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { ConnectionTimeouts, createApp } from '../../src/app';
 import type { Clock } from '../../src/domain/clock';
+import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
+import { Factories } from './factories';
 import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
 
 // What specs that boot no app need lives in test-env.ts (it loads none of the app); re-exported here.
@@ -36,13 +38,22 @@ export function sandboxAuth(config: AppConfig): Record<string, string> {
   return { authorization: `Bearer ${sandboxSettings(config).apiToken.reveal()}` };
 }
 
-export interface TestApp {
-  app: NestFastifyApplication;
-  config: AppConfig;
-  /** Base URL where the app listens on 127.0.0.1 (a real port, for real HTTP clients). */
-  url: string;
-  dataSource: DataSource;
-  close(): Promise<void>;
+/** A booted gateway for one spec file, with the data factories (Factories) on its database. */
+export class TestApp extends Factories {
+  constructor(
+    readonly app: NestFastifyApplication,
+    readonly config: AppConfig,
+    /** Base URL where the app listens on 127.0.0.1 (a real port, for real HTTP clients). */
+    readonly url: string,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {
+    super(app.get(DataSource), app.get(SecretBox));
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.dropDatabase();
+  }
 }
 
 /**
@@ -71,16 +82,7 @@ export async function startTestApp(
   const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
   const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
   await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    config,
-    url: `http://127.0.0.1:${port}`,
-    dataSource: app.get(DataSource),
-    close: async () => {
-      await app.close();
-      await pg?.drop();
-    },
-  };
+  return new TestApp(app, config, `http://127.0.0.1:${port}`, async () => pg?.drop());
 }
 
 /** startTestApp under NODE_ENV=production (productionEnv), on a fresh PostgreSQL database. */

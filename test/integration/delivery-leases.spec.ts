@@ -1,6 +1,5 @@
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf } from '../helpers/deliveries';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -19,8 +18,8 @@ describe('delivery leases (the worker off, WebhookDeliveryRepository driven by h
 
   /** A queued delivery, made by the real intake; nothing sends it while the worker is off. */
   async function queuedDelivery(): Promise<string> {
-    const shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant({ webhookUrl: 'http://127.0.0.1:9/pix-hook' });
+    const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     return (await deliveryOf(t, payment.id))!.id;
   }

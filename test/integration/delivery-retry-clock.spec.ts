@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { RETRY_JITTER } from '../../src/domain/retry-schedule';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { eventually } from '../helpers/eventually';
-import { newMerchant, newPayment } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
@@ -30,8 +29,8 @@ describe(`delivery retries on the gateway clock (${testDatabase()} database)`, (
 
   /** A payment of a merchant at `url`, confirmed through the real intake, which queues its forward. */
   async function confirmedPayment(url: string): Promise<string> {
-    const shop = await newMerchant(t, { webhookUrl: url });
-    const payment = await newPayment(t.dataSource, shop.merchant.id);
+    const shop = await t.newMerchant({ webhookUrl: url });
+    const payment = await t.newPayment(shop.merchant.id);
     const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } };
     expect((await http(t.url, 'POST', '/webhooks/sandbox', { body: event })).status).toBe(200);
     return payment.id;

@@ -1,7 +1,7 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { IdempotencyRecordRepository } from '../../src/idempotency/idempotency-record.repository';
 import { FakeClock } from '../helpers/fake-clock';
-import { newMerchant, MerchantFixture } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
 
 describe(`idempotency records (${testDatabase()} database)`, () => {
@@ -13,7 +13,7 @@ describe(`idempotency records (${testDatabase()} database)`, () => {
   let records: IdempotencyRecordRepository;
   beforeAll(async () => {
     t = await startTestApp({ db, clock });
-    shop = await newMerchant(t);
+    shop = await t.newMerchant();
     idempotency = t.app.get(IdempotencyService);
     records = t.app.get(IdempotencyRecordRepository);
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation/reconciliation.service';
-import { newMerchant, MerchantFixture, newPayment } from '../helpers/factories';
+import { MerchantFixture } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
 import { sandboxAuth, sandboxSettings, startTestApp, TestApp, testDatabase } from '../helpers/test-app';
@@ -15,7 +15,7 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
   const clock = new FakeClock(new Date());
   beforeAll(async () => {
     t = await startTestApp({ clock });
-    shop = await newMerchant(t, { webhookUrl: 'http://127.0.0.1:9/pix-hook' });
+    shop = await t.newMerchant({ webhookUrl: 'http://127.0.0.1:9/pix-hook' });
     reconciliation = t.app.get(ReconciliationService);
   });
   afterAll(() => t.close());
@@ -49,7 +49,7 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
       { 'idempotency-key': txid },
     );
     expect(charge.status).toBe(201);
-    const payment = await newPayment(t.dataSource, shop.merchant.id, {
+    const payment = await t.newPayment(shop.merchant.id, {
       providerPaymentId: charge.body.id,
       txid,
       amountCents: 1050,
