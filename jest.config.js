@@ -1,158 +1,108 @@
-// Tiers: unit specs beside the code, integration specs against a real database, e2e specs that
-// boot the whole app over HTTP, browser specs that drive the dashboard. Integration and e2e run once
-// per database (see `onPostgres` below). SWC transpiles (with decorator metadata, which NestJS and
-// class-validator need); `npm test` type-checks with tsc first.
-const transform = {
-  '^.+\\.(t|j|mj)s$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true },
-        target: 'es2022',
-        keepClassNames: true,
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
-  // The dashboard's components (web/src): TSX with React's automatic runtime, as Vite builds them.
-  '^.+\\.tsx$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', tsx: true },
-        transform: { react: { runtime: 'automatic' } },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
-};
-// NestJS 12 and some of its dependencies ship only ES modules. Node 20.19 loads them from CommonJS
-// natively (require(esm)), but Jest's module loader does so only on Node 24.9+, and there it keeps
-// them for the worker's lifetime (test/helpers/jest-runtime.js), so for tests SWC turns every
-// package that declares "type": "module" into CommonJS, and Jest loads that. The list is read from
-// node_modules, so a new ESM-only dependency needs no change here.
+// The test tiers (docs/architecture.md, "Tests"), one Jest project each:
+//   unit         src/**/*.spec.ts beside the code: no I/O.
+//   web          the dashboard's components in jsdom against a fake admin API (web/test/).
+//   medium       test/medium: repositories and services against a real database, no app booted.
+//   integration  test/integration, test/providers: adapters against fake PSPs that are real
+//                servers, processes, static checks. No database of their own.
+//   e2e          test/e2e: the whole app over HTTP.
+//   browser      test/browser: the dashboard in Debian's Chromium.
+// medium and e2e run on the embedded database; with TEST_DATABASE_URL set, every medium spec and
+// the e2e specs about storage (BOTH_DATABASES) run once more on PostgreSQL, in the `…:postgres`
+// projects, whose setup file sets TEST_DB=postgres (test/helpers/test-env.ts, testDatabase()).
 const fs = require('node:fs');
-const path = require('node:path');
-function esmPackages(root) {
-  const names = [];
-  const visit = (dir, scope) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-      if (!scope && entry.name.startsWith('@')) {
-        visit(path.join(dir, entry.name), entry.name);
-        continue;
-      }
-      try {
-        const pkg = JSON.parse(fs.readFileSync(path.join(dir, entry.name, 'package.json'), 'utf8'));
-        if (pkg.type === 'module') names.push(scope ? `${scope}/${entry.name}` : entry.name);
-      } catch {
-        /* not a package */
-      }
-    }
-  };
-  visit(path.join(root, 'node_modules'));
-  return names;
-}
-const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const ESM_ONLY = esmPackages(__dirname).map(escape);
+
+const swc = (parser, transform) => [
+  '@swc/jest',
+  // Decorator metadata is what NestJS's injection and class-validator read.
+  { jsc: { parser, transform, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } },
+];
 const common = {
-  transform,
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`, '/node_modules/@electric-sql/'],
-  // On Node 24.9+ too, what SWC turned into CommonJS is loaded as CommonJS (see the file).
-  runtime: '<rootDir>/test/helpers/jest-runtime.js',
+  transform: {
+    '^.+\\.(t|j|mj)s$': swc({ syntax: 'typescript', decorators: true }, { legacyDecorator: true, decoratorMetadata: true }),
+    // The dashboard's components: TSX with React's automatic runtime, as Vite builds them.
+    '^.+\\.tsx$': swc({ syntax: 'typescript', tsx: true }, { react: { runtime: 'automatic' } }),
+  },
+  // NestJS 12 ships only ES modules. Node 24's Jest loads them as such (the `jest` script's
+  // --experimental-vm-modules); on Node 22, whose Jest cannot require an ES module, SWC turns them
+  // into CommonJS. pix-utils and its kin ship CommonJS and need nothing.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|load-esm)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
-// The dashboard's components, each rendered alone in jsdom against a fake of the admin API
-// (web/test/fake-api.ts): unit tier, no server and no browser. `test:unit` runs them too.
-const webProject = {
+// Specs with a database start the embedded one from a snapshot of a fresh cluster made once per run
+// instead of running initdb at each boot (test/helpers/pglite-snapshot.js).
+const withDatabase = {
   ...common,
-  displayName: 'web',
-  testMatch: ['<rootDir>/web/src/**/*.spec.{ts,tsx}'],
-  testEnvironment: '<rootDir>/web/test/jsdom-environment.js',
-  setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
+  moduleNameMapper: { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' },
+  globalSetup: '<rootDir>/test/helpers/global-setup.js',
 };
-// Specs that boot the app: the embedded database starts from a snapshot of a fresh cluster instead
-// of running initdb each time (test/helpers/pglite-snapshot.js), made once by the global setup, and
-// each worker keeps its WebAssembly compiled, and the modules its files load, from one test file to
-// the next (test/helpers/node-environment.js, test/helpers/jest-runtime.js).
-const PGLITE_SNAPSHOT = { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' };
-const EMBEDDED_DATABASE = { testEnvironment: '<rootDir>/test/helpers/node-environment.js', moduleNameMapper: PGLITE_SNAPSHOT };
-const bootsApps = { ...common, ...EMBEDDED_DATABASE, globalSetup: '<rootDir>/test/helpers/global-setup.js' };
-const integration = { ...bootsApps, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] };
-const medium = { ...bootsApps, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] };
-const e2e = { ...bootsApps, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
-// Every integration and e2e spec runs on the embedded database (projects `integration`, `e2e`) and,
-// when TEST_DATABASE_URL is set, once more on PostgreSQL, the database production uses (projects
-// `integration:postgres`, `e2e:postgres`, whose setup sets TEST_DB=postgres). Specs never loop over
-// databases: the helpers in test/helpers/test-app.ts boot on testDatabase(), this project's one.
-const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
-// A spec whose every top-level suite is describeOn('postgres', …) could only skip on the embedded
-// database, and one whose every suite is describeOn('embedded', …) or describeOnce(…) only skip on
-// PostgreSQL (test/helpers/test-env.ts). Loading the app to skip every test costs about a second of
-// CPU a file, so the project where such a spec cannot run leaves it out. Read from the specs' own
-// top-level calls, so there is no list to keep; a file named on the command line still skips there.
-const SUITE_CALL = /^(describe|it|test)\w*\b.*$/gm;
-function onlyOn(file) {
-  const calls = fs.readFileSync(file, 'utf8').match(SUITE_CALL) ?? [];
-  if (calls.length === 0) return undefined;
-  if (calls.every((call) => call.startsWith("describeOn('postgres'"))) return 'postgres';
-  if (calls.every((call) => call.startsWith("describeOn('embedded'") || call.startsWith('describeOnce('))) return 'embedded';
-  return undefined;
-}
-const specDatabases = fs
-  .readdirSync(path.join(__dirname, 'test'), { recursive: true })
-  .filter((file) => /\.(e2e-)?spec\.ts$/.test(file))
-  .map((file) => path.join(__dirname, 'test', file))
-  .map((file) => ({ file, database: onlyOn(file) }));
-const leaveOut = (database) => ['/node_modules/', ...specDatabases.filter((spec) => spec.database === database).map((spec) => `^${escape(spec.file)}$`)];
-const onEmbedded = (project) => ({ ...project, testPathIgnorePatterns: leaveOut('postgres') });
-const onPostgres = (project) => ({
+const onPostgres = (project, testMatch = project.testMatch) => ({
   ...project,
   displayName: `${project.displayName}:postgres`,
+  testMatch,
   setupFiles: ['<rootDir>/test/helpers/on-postgres.js'],
-  testPathIgnorePatterns: leaveOut('embedded'),
 });
-if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run integration and e2e specs on PostgreSQL too');
-// Dashboard tests drive Debian's Chromium (test/browser/). Without it they are left out locally,
-// with a note; in CI (CI=true) they stay in, and their setup fails loudly rather than pass silently.
+
+// The e2e specs about storage, locking, leases, races, crashes and several processes: they run on
+// both databases. The others test HTTP behaviour that the database does not change, and run on the
+// embedded one only.
+const BOTH_DATABASES = [
+  'auth-throttling-redis',
+  'crash-safety',
+  'health',
+  'homologation-accounts',
+  'idempotency',
+  'idempotency-two-processes',
+  'logging',
+  'production',
+  'sandbox-production',
+  'shutdown',
+  'shutdown-restart',
+  'webhook-delivery',
+  'webhook-delivery-two-processes',
+  'webhook-intake',
+  'webhook-intake-concurrency',
+];
+const medium = { ...withDatabase, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] };
+const e2e = { ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
+const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
+if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run the medium and storage e2e specs on PostgreSQL too');
+
+// Without Chromium the browser tier is left out locally, with a note; in CI (CI=true) it stays in,
+// and its setup fails loudly rather than pass silently.
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const browserProject = {
-  ...common,
-  displayName: 'browser',
-  testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
-  ...EMBEDDED_DATABASE,
-  globalSetup: '<rootDir>/test/browser/global-setup.js',
-};
-const runBrowser = fs.existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!runBrowser) console.warn(`jest: browser tests left out: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+const BROWSER = fs.existsSync(CHROMIUM) || process.env.CI === 'true';
+if (!BROWSER) console.warn(`jest: browser tests left out: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
 module.exports = {
   testTimeout: 60000,
-  // Much of a spec's time is spent waiting (HTTP, databases, child processes, timers), so files run
-  // side by side, more of them than there are cores (Jest's default is one fewer than the cores: a
-  // single worker on a 2-core machine). Specs are independent: each app has its own database and port.
-  // Each worker loads the app's modules once (test/helpers/jest-runtime.js), so a worker costs that
-  // load: on the 2-core CI machine 3 workers kept both cores busy for less CPU than 4.
+  // Much of an e2e spec's time is spent waiting (HTTP, databases, child processes), so files run
+  // side by side, one more than the cores. The `jest` script (package.json) runs Node with
+  // --liftoff-only: V8 compiles PGlite's WebAssembly with its baseline compiler alone, which cost
+  // 19.9 s of CPU instead of 21.2 s for eight e2e files in one worker (measured 2026-11-26), and
+  // with --experimental-vm-modules, which Jest needs to load ES modules.
   maxWorkers: 3,
-  // A worker's heap grows by about 25-30 MB a file: garbage that only V8's last-resort collection
-  // frees (with one at the end of each file the heap stays flat, but that costs about what it saves),
-  // and ordinary collections take longer as it grows. A worker whose heap passes this size after a
-  // file is replaced by a fresh one, which loads the app's modules again. Measured before workers
-  // kept modules: about 5% less CPU than never replacing workers; 250 MB, which replaces them more
-  // often, cost more than either. Since, no worker of a whole run has reached it, and 1.5 GB made
-  // no difference.
-  workerIdleMemoryLimit: '500MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    webProject,
-    onEmbedded(medium),
+    {
+      ...common,
+      displayName: 'web',
+      testMatch: ['<rootDir>/web/src/**/*.spec.{ts,tsx}'],
+      testEnvironment: '<rootDir>/web/test/jsdom-environment.js',
+      setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
+    },
+    medium,
     ...(POSTGRES ? [onPostgres(medium)] : []),
-    onEmbedded(integration),
-    ...(POSTGRES ? [onPostgres(integration)] : []),
-    onEmbedded(e2e),
-    ...(POSTGRES ? [onPostgres(e2e)] : []),
-    ...(runBrowser ? [browserProject] : []),
+    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
+    e2e,
+    ...(POSTGRES
+      ? [
+          onPostgres(
+            e2e,
+            BOTH_DATABASES.map((name) => `<rootDir>/test/e2e/${name}.e2e-spec.ts`),
+          ),
+        ]
+      : []),
+    ...(BROWSER ? [{ ...withDatabase, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'], globalSetup: '<rootDir>/test/browser/global-setup.js' }] : []),
   ],
 };

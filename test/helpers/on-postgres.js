@@ -1,2 +1,2 @@
-// Setup of the `integration:postgres` and `e2e:postgres` Jest projects: specs there boot on PostgreSQL (test-app.ts, testDatabase()).
+// Setup of the `medium:postgres` and `e2e:postgres` Jest projects: specs there run on PostgreSQL (test-env.ts, testDatabase()).
 process.env.TEST_DB = 'postgres';

@@ -1,2 +1,2 @@
-// What `@electric-sql/pglite` resolves to in Jest's integration, e2e and browser projects (see pglite-snapshot.js).
+// What `@electric-sql/pglite` resolves to in Jest's medium, e2e and browser projects (see pglite-snapshot.js).
 module.exports = require('./pglite-snapshot').pgliteModule();

@@ -73,16 +73,4 @@ function pgliteModule(real = require(REAL_PATH)) {
   return { ...real, PGlite };
 }
 
-/**
- * PostgreSQL's WebAssembly, compiled. V8 shares the compiled code of one set of bytes among every
- * module compiled from them while any of those modules lives, the optimised code of hot functions
- * included. Each test file loads PGlite anew and compiles its own module; with one kept alive for
- * the whole worker (node-environment.js), a test file's PGlite neither compiles the 9 MB again nor
- * re-optimises it, and its queries run on code already warm.
- */
-let wasmModule;
-function keepWasmCompiled() {
-  wasmModule ??= new WebAssembly.Module(readFileSync(join(PACKAGE, 'dist', 'pglite.wasm')));
-}
-
-module.exports = { ensureSnapshot, keepWasmCompiled, pgliteModule, REAL_PATH, SNAPSHOT };
+module.exports = { ensureSnapshot, pgliteModule, REAL_PATH, SNAPSHOT };

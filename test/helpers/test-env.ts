@@ -8,10 +8,9 @@ import { Client } from 'pg';
 export type TestDatabaseKind = 'embedded' | 'postgres';
 
 /**
- * The database this Jest project runs its specs on. jest.config.js runs every integration and e2e
- * spec once on the embedded database and, when TEST_DATABASE_URL is set, once more on PostgreSQL
- * (projects `integration:postgres` and `e2e:postgres`, which set TEST_DB=postgres). startTestApp()
- * and startGatewayProcess() boot on it unless told otherwise.
+ * The database this Jest project runs its specs on: the embedded one, or PostgreSQL in the
+ * `medium:postgres` and `e2e:postgres` projects (jest.config.js), which set TEST_DB=postgres.
+ * startTestApp() and startGatewayProcess() boot on it unless told otherwise.
  */
 export function testDatabase(): TestDatabaseKind {
   return process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded';
@@ -35,14 +34,6 @@ export function itOn(kind: TestDatabaseKind, reason: string): (title: string, fn
 
 function runsOn(kind: TestDatabaseKind): boolean {
   return testDatabase() === kind && (kind === 'embedded' || Boolean(process.env.TEST_DATABASE_URL));
-}
-
-/**
- * describe() for specs that use no database at all (static checks, generated files): they run in
- * the embedded project only, rather than once per database, and say so in their title.
- */
-export function describeOnce(title: string, fn: () => void): void {
-  (testDatabase() === 'embedded' ? describe : describe.skip)(`${title} (no database: runs in the embedded project only)`, fn);
 }
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';

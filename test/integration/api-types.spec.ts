@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load-config';
-import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OUTPUT, apiDocument, renderApiTypes } = require('../../scripts/api-types.js') as {
   OUTPUT: string;
@@ -9,7 +8,7 @@ const { OUTPUT, apiDocument, renderApiTypes } = require('../../scripts/api-types
   renderApiTypes: (document: unknown) => Promise<string>;
 };
 
-describeOnce('web/src/api-types.ts', () => {
+describe('web/src/api-types.ts', () => {
   it('is what `npm run api:types` generates from the current OpenAPI document', async () => {
     const fresh = await renderApiTypes(await apiDocument(createApp, loadConfig));
     // When this fails: run `npm run api:types` and commit web/src/api-types.ts.

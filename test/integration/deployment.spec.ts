@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describeOnce } from '../helpers/test-env';
 
 /**
  * The container files are part of the security surface: what goes into the image, who runs it,
@@ -13,7 +12,7 @@ const ROOT = join(__dirname, '../..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const SECRETS = ['POSTGRES_PASSWORD', 'SECRETS_KEY', 'ADMIN_API_TOKEN', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'SANDBOX_WEBHOOK_SECRET'];
 
-describeOnce('docker-compose.yml', () => {
+describe('docker-compose.yml', () => {
   const compose = read('docker-compose.yml');
   const gateway = compose.slice(compose.indexOf('\n  gateway:'));
 
@@ -34,7 +33,7 @@ describeOnce('docker-compose.yml', () => {
   });
 });
 
-describeOnce('the image', () => {
+describe('the image', () => {
   it('runs as a non-root user on the Node LTS that package.json supports', () => {
     const dockerfile = read('Dockerfile');
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
@@ -53,7 +52,7 @@ describeOnce('the image', () => {
   });
 });
 
-describeOnce('telemetry', () => {
+describe('telemetry', () => {
   it("keeps swagger-ui-dist's install-time reporter (@scarf/scarf) from phoning home, whatever the environment", async () => {
     // Run the reporter as npm would after installing it, with no opt-out in the environment: only
     // package.json's scarfSettings stops it (otherwise it tries to reach scarf.sh).

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeOnce } from '../helpers/test-env';
 
 /**
  * The repository documents itself: code and tests explain their reasons in their own words, or
@@ -36,7 +35,7 @@ function scannedFiles(): string[] {
   return [...new Set(out.split('\0').filter(Boolean))];
 }
 
-describeOnce('repository hygiene', () => {
+describe('repository hygiene', () => {
   it('finds the files it is meant to scan', () => {
     const files = scannedFiles();
     expect(files).toContain('src/app.ts');

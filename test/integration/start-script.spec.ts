@@ -1,13 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describeOnce } from '../helpers/test-env';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildExists } = require('../../scripts/start.js') as { buildExists: (root: string) => boolean };
 
 const HOUR = 3600_000;
 
-describeOnce('npm start', () => {
+describe('npm start', () => {
   let root: string;
   const write = (file: string, ageMs: number) => {
     const full = join(root, file);

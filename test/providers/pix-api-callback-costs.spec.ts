@@ -11,7 +11,6 @@ import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { eventually } from '../helpers/eventually';
 import { chargeRequest } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
-import { describeOnce } from '../helpers/test-env';
 
 /*
  * What callbacks anyone can post, and refusals of the PSP, cost: counted at the fake PSP over real
@@ -67,7 +66,7 @@ async function failure(call: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describeOnce('what callbacks and refusals cost at the PSP (Pix API)', () => {
+describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
   let psp: PixApiPsp;
   let transport: RecordingTransport;
   let clock: FakeClock;

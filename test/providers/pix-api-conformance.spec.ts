@@ -8,7 +8,6 @@ import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../fakes/certificates';
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
-import { describeOnce } from '../helpers/test-env';
 import { WebhookReceiver } from './webhook-receiver';
 
 /*
@@ -71,7 +70,7 @@ async function upstreamError(call: Promise<unknown>): Promise<UpstreamError> {
   return error;
 }
 
-describeOnce('the pix-api adapter against PSPs that use the room the standard leaves', () => {
+describe('the pix-api adapter against PSPs that use the room the standard leaves', () => {
   const running: Setup[] = [];
   /** A PSP with `options`, the adapter's account at it, and its webhook registered (the PSP's callbacks go to the receiver). */
   const use = async (options: PixApiPspOptions) => {

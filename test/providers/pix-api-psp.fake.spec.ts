@@ -9,7 +9,6 @@ import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/
 import { eventually } from '../helpers/eventually';
 import { emvFields, hasValidCrc } from './emv';
 import { WebhookReceiver } from './webhook-receiver';
-import { describeOnce } from '../helpers/test-env';
 
 // The fake PSP itself, through a real HTTPS client presenting client certificates.
 
@@ -94,7 +93,7 @@ function chargeBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describeOnce('the fake Pix API PSP', () => {
+describe('the fake Pix API PSP', () => {
   let psp: PixApiPsp;
   let bearer: string;
 
@@ -440,7 +439,7 @@ describeOnce('the fake Pix API PSP', () => {
   });
 });
 
-describeOnce('the Pix API document and its errata', () => {
+describe('the Pix API document and its errata', () => {
   const txid = 'a'.repeat(30);
   const charge = { calendario: { expiracao: 3600 }, devedor: { cpf: CPF, nome: 'Fulano' }, valor: { original: '10.50' }, chave: 'k' };
   const json = { 'content-type': 'application/json' };

@@ -12,7 +12,6 @@ import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../fakes/certificates';
-import { describeOnce } from '../helpers/test-env';
 import { type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioPsp, type ScenarioSetup } from './adapter-scenarios';
 import { startTokenDialectProxy, type TokenDialectProxy } from './token-dialect-proxy';
@@ -209,7 +208,7 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
 }
 
 // Adapters touch no database: the scenarios run once, in the embedded project.
-describeOnce('the Pix API adapters', () => {
+describe('the Pix API adapters', () => {
   for (const bank of BANKS) {
     adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, PIX_API_FEATURES, () => startBank(bank));
   }

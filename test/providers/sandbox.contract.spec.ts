@@ -5,7 +5,6 @@ import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settin
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { chargeRequest } from '../helpers/factories';
-import { describeOnce } from '../helpers/test-env';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioSetup } from './adapter-scenarios';
 import { WebhookReceiver } from './webhook-receiver';
 import type { ProviderEventType } from '../../src/domain/provider-event';
@@ -99,7 +98,7 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
 }
 
 // The adapter touches no database: the scenarios run once, in the embedded project.
-describeOnce('the sandbox adapter', () => {
+describe('the sandbox adapter', () => {
   adapterScenarios('sandbox (the simulated PSP), an account with its own webhook secret', SANDBOX_FEATURES, () => startSandbox('whsec_contract_account_secret'));
 
   describe('what only the simulated PSP does', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ProviderAdapters } from '../../src/providers/provider-adapters';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';
-import { WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver } from '../providers/webhook-receiver';
 
 const SECRET = 'whsec_mounted_sandbox_secret';
 
