@@ -59,6 +59,8 @@ export class MediumContext extends Factories {
    */
   async module(providers: Provider[], imports: NonNullable<ModuleMetadata['imports']> = []): Promise<TestingModule> {
     const moduleRef = await Test.createTestingModule({ imports: [this.givens(), ...imports], providers }).compile();
+    // Quiet as the app's logger is at LOG_LEVEL=silent (testEnv; TEST_LOG_LEVEL=debug shows the logs).
+    if (this.config.logLevel === 'silent') moduleRef.useLogger(false);
     this.modules.push(moduleRef);
     return moduleRef;
   }
