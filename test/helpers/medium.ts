@@ -102,7 +102,13 @@ export async function newMediumContext(options: { clock?: Clock; env?: Record<st
   const pg = testDatabase() === 'postgres' ? await createTestPostgresDatabase() : undefined;
   const { config } = loadConfig(testEnv({ ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) }), { persistGenerated: false });
   const setup = await createDatabaseSetup(config);
-  const dataSource = await new DataSource({ ...setup.options, entities: ENTITIES }).initialize();
-  await runMigrations(dataSource, setup.kind);
-  return new MediumContext(dataSource, config, options.clock ?? new SystemClock(), setup, async () => pg?.drop());
+  const ctx = new MediumContext(new DataSource({ ...setup.options, entities: ENTITIES }), config, options.clock ?? new SystemClock(), setup, async () => pg?.drop());
+  try {
+    await ctx.dataSource.initialize();
+    await runMigrations(ctx.dataSource, setup.kind);
+  } catch (error) {
+    await ctx.close(); // a failed start leaves no PGlite open and no PostgreSQL database behind
+    throw error;
+  }
+  return ctx;
 }
