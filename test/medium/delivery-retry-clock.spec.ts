@@ -27,7 +27,7 @@ describe(`delivery retries on the gateway clock (${testDatabase()} database)`, (
     ctx = await newMediumContext({ clock, env: { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: `${RETRY_MS},${RETRY_MS}` } });
     const worker = await ctx.module([DeliveryWorker, WebhookDeliveryRepository, WebhookUrlPolicy, GatewayMetrics], [TransportModule]);
     deliveries = worker.get(WebhookDeliveryRepository);
-    await worker.init(); // starts the poll (onApplicationBootstrap); ctx.close() drains it
+    worker.get(DeliveryWorker).onApplicationBootstrap(); // starts the poll, as the app's bootstrap does; ctx.close() drains it
   });
   afterAll(async () => {
     await ctx?.close();
