@@ -27,11 +27,13 @@ export async function confirmPayment(t: TestApp, paymentId: string): Promise<Htt
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
-export const deliveryOf = async (t: TestApp, paymentId: string): Promise<Row | undefined> =>
+/** Anything with the database: a booted app (TestApp) or a medium-tier context. */
+type WithDatabase = Pick<TestApp, 'dataSource'>;
+export const deliveryOf = async (t: WithDatabase, paymentId: string): Promise<Row | undefined> =>
   (await t.dataSource.query(`SELECT * FROM webhook_deliveries WHERE payment_id = $1`, [paymentId]))[0];
-export const attemptsOf = (t: TestApp, deliveryId: string): Promise<Row[]> =>
+export const attemptsOf = (t: WithDatabase, deliveryId: string): Promise<Row[]> =>
   t.dataSource.query(`SELECT attempt, url, status_code, latency_ms, error, attempted_at FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
-export const settled = (t: TestApp, paymentId: string, status: string, attempts: number) =>
+export const settled = (t: WithDatabase, paymentId: string, status: string, attempts: number) =>
   eventually(
     () => deliveryOf(t, paymentId),
     (d) => d?.status === status && d.attempts === attempts,

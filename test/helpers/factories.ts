@@ -8,7 +8,9 @@ import { newId } from '../../src/common/ids';
 import { generateApiKey } from '../../src/merchants/api-key-material';
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
+import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { Payment } from '../../src/payments/payment.entity';
+import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import { testPki } from '../fakes/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
@@ -75,6 +77,54 @@ export class Factories {
         pixQrPng: 'data:image/png;base64,',
         expiresAt: new Date(Date.now() + 3600_000),
         paidAt: null,
+        ...overrides,
+      }),
+    );
+  }
+  /** A provider event applied to the payment (a sandbox payment.confirmed unless overridden), as the intake records one. */
+  async newPaymentEvent(payment: Pick<Payment, 'id' | 'merchantId' | 'provider'>, overrides: Partial<PaymentEvent> = {}): Promise<PaymentEvent> {
+    const repo = this.dataSource.getRepository(PaymentEvent);
+    return repo.save(
+      repo.create({
+        id: newId('evt'),
+        provider: payment.provider,
+        providerAccountId: null,
+        providerEventId: `evt_sbx_${randomBytes(8).toString('hex')}`,
+        type: 'payment.confirmed',
+        source: 'webhook',
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        outcome: 'applied',
+        fromStatus: 'pending',
+        toStatus: 'paid',
+        amountCents: 1050,
+        forward: 'queued',
+        note: null,
+        requestId: `req_${randomBytes(8).toString('hex')}`,
+        payload: {},
+        ...overrides,
+      }),
+    );
+  }
+
+  /** A forward of the payment's event (a new payment.confirmed unless `eventId` is given) to its merchant, due now. */
+  async newDelivery(payment: Pick<Payment, 'id' | 'merchantId' | 'provider'>, overrides: Partial<WebhookDelivery> = {}): Promise<WebhookDelivery> {
+    const eventId = overrides.eventId ?? (await this.newPaymentEvent(payment, overrides.eventType ? { type: overrides.eventType } : {})).id;
+    const eventType = overrides.eventType ?? 'payment.confirmed';
+    const repo = this.dataSource.getRepository(WebhookDelivery);
+    return repo.save(
+      repo.create({
+        id: newId('dlv'),
+        eventId,
+        merchantId: payment.merchantId,
+        paymentId: payment.id,
+        eventType,
+        requestId: `req_${randomBytes(8).toString('hex')}`,
+        body: { event: eventType, data: { id: payment.id } },
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(),
+        lockedUntil: null,
         ...overrides,
       }),
     );

@@ -2,22 +2,23 @@ import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { IdempotencyRecordRepository } from '../../src/idempotency/idempotency-record.repository';
 import { FakeClock } from '../helpers/fake-clock';
 import { MerchantFixture } from '../helpers/factories';
-import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+import { testDatabase } from '../helpers/test-env';
 
 describe(`idempotency records (${testDatabase()} database)`, () => {
-  const db = testDatabase();
   const clock = new FakeClock(new Date());
-  let t: TestApp;
+  let ctx: MediumContext;
   let shop: MerchantFixture;
   let idempotency: IdempotencyService;
   let records: IdempotencyRecordRepository;
   beforeAll(async () => {
-    t = await startTestApp({ db, clock });
-    shop = await t.newMerchant();
-    idempotency = t.app.get(IdempotencyService);
-    records = t.app.get(IdempotencyRecordRepository);
+    ctx = await newMediumContext({ clock });
+    shop = await ctx.newMerchant();
+    const moduleRef = await ctx.module([IdempotencyService, IdempotencyRecordRepository]);
+    idempotency = moduleRef.get(IdempotencyService);
+    records = moduleRef.get(IdempotencyRecordRepository);
   });
-  afterAll(() => t.close());
+  afterAll(() => ctx.close());
   beforeEach(() => clock.set(new Date()));
 
   const claim = async (key: string) => {
@@ -43,7 +44,7 @@ describe(`idempotency records (${testDatabase()} database)`, () => {
   it('the purge keeps records until the clock passes their retention, then deletes them', async () => {
     await claim('purge-1');
     expect(await idempotency.purgeExpired()).toBe(0);
-    clock.advance((t.config.idempotencyTtlSeconds + 1) * 1000);
+    clock.advance((ctx.config.idempotencyTtlSeconds + 1) * 1000);
     expect(await idempotency.purgeExpired()).toBeGreaterThanOrEqual(1);
     expect(await records.find(shop.merchant.id, 'purge-1')).toBeNull();
   });

@@ -1,14 +1,16 @@
-import { SecretBox } from '../../src/common/crypto/secret-box';
+import { TestingModule } from '@nestjs/testing';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import type { ProviderAdapter } from '../../src/providers/provider-adapter';
 import { ProviderAdapters } from '../../src/providers/provider-adapters';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProviderAccountsService } from '../../src/providers/provider-accounts/provider-accounts.service';
+import { ProvidersModule } from '../../src/providers/providers.module';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { testPki } from '../fakes/certificates';
 import { FakeClock } from '../helpers/fake-clock';
-import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+import { testDatabase } from '../helpers/test-env';
 
 const pki = testPki();
 
@@ -18,19 +20,23 @@ const pki = testPki();
  * the real Pix API adapter's parses.
  */
 describe(`provider account credentials, parsed once per version (${testDatabase()} database)`, () => {
-  let t: TestApp;
+  let ctx: MediumContext;
+  /** The services as one process wires them: another call is another process (its own cache) on the same database. */
+  const wire = () => ctx.module([ProviderAccountsService, AccountResolver, ProviderAccountRepository, MerchantProviderAccountRepository, WebhookUrlPolicy], [ProvidersModule]);
+  let units: TestingModule;
   let accounts: ProviderAccountsService;
   let resolver: AccountResolver;
   let adapter: ProviderAdapter;
   let parses: jest.SpyInstance;
   const clock = new FakeClock(new Date());
   beforeAll(async () => {
-    t = await startTestApp({ clock });
-    accounts = t.app.get(ProviderAccountsService);
-    resolver = t.app.get(AccountResolver);
-    adapter = t.app.get(ProviderAdapters).find('pix-api')!;
+    ctx = await newMediumContext({ clock });
+    units = await wire();
+    accounts = units.get(ProviderAccountsService);
+    resolver = units.get(AccountResolver);
+    adapter = units.get(ProviderAdapters).find('pix-api')!;
   });
-  afterAll(() => t.close());
+  afterAll(() => ctx.close());
   beforeEach(() => {
     clock.set(new Date());
     parses = jest.spyOn(adapter, 'parseCredentials');
@@ -81,15 +87,7 @@ describe(`provider account credentials, parsed once per version (${testDatabase(
   });
 
   it('a PATCH made by another process (another cache, the same database) is seen by the next resolve', async () => {
-    const otherResolver = new AccountResolver(
-      t.app.get(ProviderAccountRepository),
-      t.app.get(MerchantProviderAccountRepository),
-      t.app.get(ProviderAdapters),
-      t.app.get(SecretBox),
-      t.config,
-      clock,
-    );
-    const other = new ProviderAccountsService(t.app.get(ProviderAccountRepository), t.app.get(ProviderAdapters), t.app.get(SecretBox), otherResolver, t.app.get(WebhookUrlPolicy));
+    const other = (await wire()).get(ProviderAccountsService);
     const { id } = await create();
     expect(clientId((await resolver.byId(id)).account.credentials)).toBe('client-1');
     await other.update(id, { credentials: { client_id: 'client-p12', client_secret: 'secret-1', pkcs12_base64: pki.clientP12.base64, pkcs12_password: pki.clientP12.password } });
@@ -99,7 +97,7 @@ describe(`provider account credentials, parsed once per version (${testDatabase(
   it('sealed credentials replaced in the row without a new updated_at are opened again, and refused as before', async () => {
     const { id } = await create();
     await resolver.byId(id);
-    await t.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'v1.AAAA.AAAA.AAAA' WHERE id = $1`, [id]);
+    await ctx.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'v1.AAAA.AAAA.AAAA' WHERE id = $1`, [id]);
     await expect(resolver.byId(id)).rejects.toMatchObject({
       code: 'ACCOUNT_UNUSABLE',
       reason: 'credentials',

@@ -1,18 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { DeliveryWorker } from '../../src/deliveries/delivery-worker';
 import { RETRY_JITTER } from '../../src/domain/retry-schedule';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
+import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
+import { TransportModule } from '../../src/providers/transport/transport.module';
 import { eventually } from '../helpers/eventually';
 import { FakeClock } from '../helpers/fake-clock';
-import { http } from '../helpers/http';
+import { MediumContext, newMediumContext } from '../helpers/medium';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
+import { testDatabase } from '../helpers/test-env';
 
 /** Two retries a minute apart (three attempts): far longer than the test runs, so only the clock can make them due. */
 const RETRY_MS = 60_000;
 
+/** The delivery worker, polling as in the app, against real merchant endpoints; its queue is written by the factories. */
 describe(`delivery retries on the gateway clock (${testDatabase()} database)`, () => {
-  const db = testDatabase();
-  let t: TestApp;
+  let ctx: MediumContext;
+  let deliveries: WebhookDeliveryRepository;
   let failing: MerchantReceiver;
   let healthy: MerchantReceiver;
   // Months away from the real time, so a due-ness judged by any other clock shows.
@@ -20,24 +24,26 @@ describe(`delivery retries on the gateway clock (${testDatabase()} database)`, (
   beforeAll(async () => {
     [failing, healthy] = await Promise.all([MerchantReceiver.start(), MerchantReceiver.start()]);
     failing.respondWith(() => ({ status: 500 }));
-    t = await startTestApp({ db, clock, env: { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: `${RETRY_MS},${RETRY_MS}` } });
+    ctx = await newMediumContext({ clock, env: { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: `${RETRY_MS},${RETRY_MS}` } });
+    const worker = await ctx.module([DeliveryWorker, WebhookDeliveryRepository, WebhookUrlPolicy, GatewayMetrics], [TransportModule]);
+    deliveries = worker.get(WebhookDeliveryRepository);
+    worker.get(DeliveryWorker).onApplicationBootstrap(); // starts the poll, as the app's bootstrap does; ctx.close() drains it
   });
   afterAll(async () => {
-    await t?.close();
+    await ctx?.close();
     await Promise.all([failing?.close(), healthy?.close()]);
   });
 
-  /** A payment of a merchant at `url`, confirmed through the real intake, which queues its forward. */
+  /** A payment of a merchant at `url` whose confirmation is queued for forwarding, due by the gateway clock now. */
   async function confirmedPayment(url: string): Promise<string> {
-    const shop = await t.newMerchant({ webhookUrl: url });
-    const payment = await t.newPayment(shop.merchant.id);
-    const event = { event: 'payment.confirmed', id: `evt_sbx_${randomBytes(8).toString('hex')}`, created_at: new Date().toISOString(), data: { id: payment.id, amount: 10.5 } };
-    expect((await http(t.url, 'POST', '/webhooks/sandbox', { body: event })).status).toBe(200);
+    const shop = await ctx.newMerchant({ webhookUrl: url });
+    const payment = await ctx.newPayment(shop.merchant.id, { status: 'paid' });
+    await ctx.newDelivery(payment, { nextAttemptAt: clock.now() });
     return payment.id;
   }
   const settled = (paymentId: string, status: string, attempts: number) =>
     eventually(
-      async () => (await t.app.get(WebhookDeliveryRepository).listForPayment(paymentId))[0],
+      async () => (await deliveries.listForPayment(paymentId))[0],
       (d) => d?.status === status && d.attempts === attempts,
     ).then((d) => d!);
 

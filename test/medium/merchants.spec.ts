@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../src/common/crypto/secret-box';
+import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { AppError } from '../../src/common/errors/app-error';
 import { ErrorCode } from '../../src/common/errors/error-codes';
 import { AdminMerchantsService } from '../../src/merchants/admin-merchants.service';
 import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
-import { startTestApp, TestApp, testDatabase } from '../helpers/test-app';
+import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
+import { MerchantRepository } from '../../src/merchants/merchant.repository';
+import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
+import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
+import { ProvidersModule } from '../../src/providers/providers.module';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+import { testDatabase } from '../helpers/test-env';
 
 /** The error code a promise rejects with, or 'ok'. */
 async function outcome(promise: Promise<unknown>): Promise<string> {
@@ -18,15 +25,28 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
 }
 
 describe(`merchants and API keys (${testDatabase()} database)`, () => {
-  let t: TestApp;
+  let ctx: MediumContext;
   let merchants: AdminMerchantsService;
   let auth: MerchantAuthService;
   beforeAll(async () => {
-    t = await startTestApp();
-    merchants = t.app.get(AdminMerchantsService);
-    auth = t.app.get(MerchantAuthService);
+    ctx = await newMediumContext();
+    const moduleRef = await ctx.module(
+      [
+        AdminMerchantsService,
+        MerchantAuthService,
+        MerchantRepository,
+        ApiKeyRepository,
+        ProviderAccountRepository,
+        MerchantProviderAccountRepository,
+        AccountResolver,
+        WebhookUrlPolicy,
+      ],
+      [ProvidersModule],
+    );
+    merchants = moduleRef.get(AdminMerchantsService);
+    auth = moduleRef.get(MerchantAuthService);
   });
-  afterAll(() => t.close());
+  afterAll(() => ctx.close());
 
   it('authenticates an issued key, then refuses it as soon as it is revoked (no cache)', async () => {
     const merchant = await merchants.create({ name: 'Loja' });
@@ -54,23 +74,23 @@ describe(`merchants and API keys (${testDatabase()} database)`, () => {
   it('stores only the key hash and a 12-character prefix', async () => {
     const merchant = await merchants.create({ name: 'Loja' });
     const issued = await merchants.issueKey(merchant.id);
-    const rows = await t.dataSource.query('SELECT * FROM api_keys WHERE id = $1', [issued.id]);
+    const rows = await ctx.dataSource.query('SELECT * FROM api_keys WHERE id = $1', [issued.id]);
     expect(JSON.stringify(rows)).not.toContain(issued.key.slice(12));
     expect(rows[0].prefix).toBe(issued.key.slice(0, 12));
   });
 
   it('keeps the signing secret sealed under SECRETS_KEY', async () => {
     const created = await merchants.create({ name: 'Loja', webhook_signing_secret: 'generate' });
-    const [row] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [created.id]);
+    const [row] = await ctx.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [created.id]);
     expect(row.enc).toMatch(/^v1\./);
-    expect(t.app.get(SecretBox).open(row.enc)).toBe(created.webhook_signing_secret);
+    expect(new SecretBox(ctx.config).open(row.enc)).toBe(created.webhook_signing_secret);
   });
 
   it('pages merchants that share a millisecond without skipping or repeating one', async () => {
     const run = randomBytes(2).toString('hex');
     const ids = ['X', 'Y', 'Z'].map((c) => `mer_${c.repeat(20)}${run}`);
     for (const [i, id] of ids.entries()) {
-      await t.dataSource.query('INSERT INTO merchants (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [id, `Burst ${run}`, `2021-06-01 12:00:00.000${3 - i}00+00`]);
+      await ctx.dataSource.query('INSERT INTO merchants (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [id, `Burst ${run}`, `2021-06-01 12:00:00.000${3 - i}00+00`]);
     }
     const seen: string[] = [];
     let cursor: string | undefined;

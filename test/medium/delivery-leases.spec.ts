@@ -1,43 +1,39 @@
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
-import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf } from '../helpers/deliveries';
-import { startTestApp, TestApp } from '../helpers/test-app';
+import { attemptsOf } from '../helpers/deliveries';
+import { MediumContext, newMediumContext } from '../helpers/medium';
 
-/**
- * The delivery queue's lease and fencing rules, against the database: no HTTP semantics are
- * involved (the intake only queues the delivery the repository then claims by hand), so this lives with
- * the integration specs rather than the e2e ones.
- */
-describe('delivery leases (the worker off, WebhookDeliveryRepository driven by hand)', () => {
-  let t: TestApp;
+/** The delivery queue's lease and fencing rules, against the database: WebhookDeliveryRepository driven by hand, no worker. */
+describe('delivery leases (WebhookDeliveryRepository driven by hand)', () => {
+  let ctx: MediumContext;
   let deliveries: WebhookDeliveryRepository;
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...DELIVERY_ENV, DELIVERY_POLL_MS: '0' } });
-    deliveries = t.app.get(WebhookDeliveryRepository);
+    ctx = await newMediumContext();
+    deliveries = await ctx.get(WebhookDeliveryRepository);
   });
-  afterAll(() => t.close());
+  afterAll(() => ctx.close());
 
-  /** A queued delivery, made by the real intake; nothing sends it while the worker is off. */
+  /** A queued forward of a sandbox payment.confirmed, due now. */
   async function queuedDelivery(): Promise<string> {
-    const shop = await t.newMerchant({ webhookUrl: 'http://127.0.0.1:9/pix-hook' });
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    return (await deliveryOf(t, payment.id))!.id;
+    const shop = await ctx.newMerchant({ webhookUrl: 'http://127.0.0.1:9/pix-hook' });
+    const payment = await ctx.newPayment(shop.merchant.id);
+    return (await ctx.newDelivery(payment)).id;
   }
   const claimOne = async (id: string, leaseMs: number) => (await deliveries.claimDueSkipLocked(100, leaseMs, new Date())).find((c) => c.id === id);
+  const lapseLease = (id: string) => ctx.dataSource.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
   const delivered = { statusCode: 200, error: null, latencyMs: 5 };
 
   it('leases a claimed delivery away from other claims until the lease lapses', async () => {
     const id = await queuedDelivery();
     expect(await claimOne(id, 60_000)).toBeDefined();
     expect(await claimOne(id, 60_000)).toBeUndefined();
-    await t.dataSource.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    await lapseLease(id);
     expect(await claimOne(id, 60_000)).toMatchObject({ id, attempts: 0, provider: 'sandbox', eventType: 'payment.confirmed' });
   });
 
   it('lets only the current lease holder move the delivery on; a stale holder only adds its attempt to the history', async () => {
     const id = await queuedDelivery();
     const stale = (await claimOne(id, 60_000))!;
-    await t.dataSource.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    await lapseLease(id);
     const current = (await claimOne(id, 60_000))!;
 
     const failedAttempt = { status: 'pending' as const, retryInMs: 60_000, error: 'HTTP 500' };
@@ -50,9 +46,9 @@ describe('delivery leases (the worker off, WebhookDeliveryRepository driven by h
     );
     expect([...updated]).toEqual([id]);
 
-    expect(await t.dataSource.query(`SELECT status, attempts, last_status_code, locked_until FROM webhook_deliveries WHERE id = $1`, [id])).toEqual([
+    expect(await ctx.dataSource.query(`SELECT status, attempts, last_status_code, locked_until FROM webhook_deliveries WHERE id = $1`, [id])).toEqual([
       { status: 'pending', attempts: 1, last_status_code: 500, locked_until: null },
     ]);
-    expect((await attemptsOf(t, id)).map((a) => a.status_code).sort()).toEqual([200, 500]);
+    expect((await attemptsOf(ctx, id)).map((a) => a.status_code).sort()).toEqual([200, 500]);
   });
 });

@@ -1,65 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { Test, TestingModule } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/hash';
-import { AuthModule } from '../../src/auth/auth.module';
-import { CryptoModule } from '../../src/common/crypto/crypto.module';
 import { newId } from '../../src/common/ids';
-import { ThrottleModule } from '../../src/common/throttle/throttle.module';
-import { ConfigModule } from '../../src/config/config.module';
-import { loadConfig } from '../../src/config/load-config';
 import { AdminSessionRepository, NewSession } from '../../src/dashboard/admin-session.repository';
-import { DashboardModule } from '../../src/dashboard/dashboard.module';
-import { DatabaseModule } from '../../src/database/database.module';
 import { generateApiKey } from '../../src/merchants/api-key-material';
 import type { ApiKey } from '../../src/merchants/api-key.entity';
 import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
 import { MerchantRepository } from '../../src/merchants/merchant.repository';
-import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
-import { MerchantsModule } from '../../src/merchants/merchants.module';
-import { MetricsModule } from '../../src/metrics/metrics.module';
-import { createTestPostgresDatabase, testDatabase, testEnv } from '../helpers/test-app';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+import { testDatabase } from '../helpers/test-env';
 
-/**
- * The repositories behind merchant authentication and dashboard sessions, against each database
- * and without HTTP: a testing module of the database and the feature module, as the app wires them.
- */
+/** The repositories behind merchant authentication and dashboard sessions, against each database and without HTTP. */
 describe(`merchant and session repositories (${testDatabase()} database)`, () => {
-  const db = testDatabase();
-  let moduleRef: TestingModule;
-  let dataSource: DataSource;
-  let drop = (): Promise<void> => Promise.resolve();
-
+  let ctx: MediumContext;
   beforeAll(async () => {
-    const pg = db === 'postgres' ? await createTestPostgresDatabase() : undefined;
-    if (pg) drop = pg.drop;
-    const { config } = loadConfig(testEnv(pg ? { DATABASE_URL: pg.url } : {}), { persistGenerated: false });
-    // The global modules (config, crypto, metrics, throttling) are what every feature takes as given.
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot(config),
-        CryptoModule,
-        MetricsModule,
-        ThrottleModule,
-        DatabaseModule,
-        MerchantsModule,
-        AuthModule.forRoot({ imports: [MerchantsModule], merchantKeys: MerchantAuthService }),
-        DashboardModule,
-      ],
-    }).compile();
-    dataSource = moduleRef.get(DataSource);
+    ctx = await newMediumContext();
   });
-  afterAll(async () => {
-    await moduleRef?.close();
-    await drop();
-  });
+  afterAll(() => ctx.close());
 
   describe('API keys', () => {
     let merchants: MerchantRepository;
     let keys: ApiKeyRepository;
-    beforeAll(() => {
-      merchants = moduleRef.get(MerchantRepository);
-      keys = moduleRef.get(ApiKeyRepository);
+    beforeAll(async () => {
+      const repositories = await ctx.module([MerchantRepository, ApiKeyRepository]);
+      merchants = repositories.get(MerchantRepository);
+      keys = repositories.get(ApiKeyRepository);
     });
 
     async function merchantWithKey(fields: { active?: boolean; provider?: string | null } = {}) {
@@ -135,8 +99,8 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
 
   describe('admin sessions', () => {
     let sessions: AdminSessionRepository;
-    beforeAll(() => {
-      sessions = moduleRef.get(AdminSessionRepository);
+    beforeAll(async () => {
+      sessions = await ctx.get(AdminSessionRepository);
     });
 
     const IDLE = 1800;
@@ -150,8 +114,8 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
     }
     /** Moves a session's expiries to before now (a session left since long ago), as test set-up. */
     const pastExpiry = (id: string, column: 'idle_expires_at' | 'expires_at') =>
-      dataSource.query(`UPDATE admin_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`, [id]);
-    const stored = async (id: string) => (await dataSource.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE id = $1`, [id]))[0].n as number;
+      ctx.dataSource.query(`UPDATE admin_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`, [id]);
+    const stored = async (id: string) => (await ctx.dataSource.query(`SELECT count(*)::int AS n FROM admin_sessions WHERE id = $1`, [id]))[0].n as number;
 
     it('opens a session with its idle and absolute expiries, and finds it live by its token hash', async () => {
       const { token, session } = newSession();

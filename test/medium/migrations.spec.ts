@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
-import { loadConfig } from '../../src/config/load-config';
-import { createDatabaseSetup, DatabaseSetup } from '../../src/database/database-options';
 import { runMigrations } from '../../src/database/database.module';
-import { createTestPostgresDatabase, testDatabase, testEnv } from '../helpers/test-app';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+import { testDatabase } from '../helpers/test-env';
 
 /** Tables, columns, indexes and constraints of the public schema, as text that two schemas can be compared by. */
 async function schemaOf(dataSource: DataSource): Promise<string[]> {
@@ -20,25 +19,18 @@ async function schemaOf(dataSource: DataSource): Promise<string[]> {
 }
 
 describe(`migrations (${testDatabase()} database)`, () => {
+  // A database migrated as the gateway migrates it at boot (newMediumContext runs runMigrations).
   const kind = testDatabase();
-  let setup: DatabaseSetup;
+  let ctx: MediumContext;
   let dataSource: DataSource;
-  let drop = (): Promise<void> => Promise.resolve();
   beforeAll(async () => {
-    const pg = kind === 'postgres' ? await createTestPostgresDatabase() : undefined;
-    if (pg) drop = pg.drop;
-    const { config } = loadConfig(testEnv(pg ? { DATABASE_URL: pg.url } : {}), { persistGenerated: false });
-    setup = await createDatabaseSetup(config);
-    dataSource = await new DataSource(setup.options).initialize();
+    ctx = await newMediumContext();
+    dataSource = ctx.dataSource;
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await setup?.close();
-    await drop();
-  });
+  afterAll(() => ctx.close());
 
   it('go down one by one to an empty schema, and up again to the same schema', async () => {
-    await runMigrations(dataSource, setup.kind);
+    await runMigrations(dataSource, kind);
     const migrated = await schemaOf(dataSource);
     expect(migrated.length).toBeGreaterThan(0);
 
@@ -46,15 +38,15 @@ describe(`migrations (${testDatabase()} database)`, () => {
     expect(await schemaOf(dataSource)).toEqual([]);
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM migrations`)).toEqual([{ n: 0 }]);
 
-    await runMigrations(dataSource, setup.kind);
+    await runMigrations(dataSource, kind);
     expect(await schemaOf(dataSource)).toEqual(migrated);
   });
 
   it('leave nothing pending after a start, and running them again changes nothing', async () => {
-    await runMigrations(dataSource, setup.kind);
+    await runMigrations(dataSource, kind);
     const before = await schemaOf(dataSource);
     expect(await dataSource.showMigrations()).toBe(false);
-    await runMigrations(dataSource, setup.kind);
+    await runMigrations(dataSource, kind);
     expect(await schemaOf(dataSource)).toEqual(before);
   });
 });

@@ -1,0 +1,114 @@
+// The medium tier (test/medium/): repositories and services against a real database, built with
+// their real collaborators in a Nest testing module, without the app, its jobs or HTTP. A spec
+// pays for a database and the few classes it tests, not for booting the gateway.
+import { DynamicModule, Global, Module, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { Test, TestingModule } from '@nestjs/testing';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SecretBox } from '../../src/common/crypto/secret-box';
+import { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { AdminSession } from '../../src/dashboard/admin-session.entity';
+import { createDatabaseSetup, DatabaseSetup } from '../../src/database/database-options';
+import { runMigrations } from '../../src/database/database.module';
+import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
+import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
+import { Clock, SystemClock } from '../../src/domain/clock';
+import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity';
+import { ApiKey } from '../../src/merchants/api-key.entity';
+import { Merchant } from '../../src/merchants/merchant.entity';
+import { Payment } from '../../src/payments/payment.entity';
+import { MerchantProviderAccount, ProviderAccount } from '../../src/providers/provider-accounts/provider-account.entity';
+import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
+import { Factories } from './factories';
+import { createTestPostgresDatabase, testDatabase, testEnv } from './test-env';
+
+/** Every entity: the feature modules register them (forFeature), and no feature module is loaded here. */
+export const ENTITIES = [
+  Merchant,
+  ApiKey,
+  Payment,
+  PaymentEvent,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  IdempotencyRecord,
+  ProviderAccount,
+  MerchantProviderAccount,
+  AdminSession,
+];
+
+/** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */
+export class MediumContext extends Factories {
+  private readonly modules: TestingModule[] = [];
+
+  constructor(
+    dataSource: DataSource,
+    readonly config: AppConfig,
+    readonly clock: Clock,
+    private readonly setup: DatabaseSetup,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {
+    super(dataSource, new SecretBox(config));
+  }
+
+  /**
+   * A testing module of `providers` (the classes under test and their collaborators, the real ones)
+   * and `imports` (feature modules such as ProvidersModule), over what every feature takes as given:
+   * the DataSource and its repositories, AppConfig, the Clock and SecretBox. One module shares its
+   * instances: get the classes that must see each other's state from the same one.
+   */
+  async module(providers: Provider[], imports: NonNullable<ModuleMetadata['imports']> = []): Promise<TestingModule> {
+    const moduleRef = await Test.createTestingModule({ imports: [this.givens(), ...imports], providers }).compile();
+    // Quiet as the app's logger is at LOG_LEVEL=silent (testEnv; TEST_LOG_LEVEL=debug shows the logs).
+    if (this.config.logLevel === 'silent') moduleRef.useLogger(false);
+    this.modules.push(moduleRef);
+    return moduleRef;
+  }
+
+  /** `type` built by module([type, ...collaborators]): the usual case of one class under test. */
+  async get<T>(type: Type<T>, collaborators: Provider[] = [], imports: NonNullable<ModuleMetadata['imports']> = []): Promise<T> {
+    return (await this.module([type, ...collaborators], imports)).get(type);
+  }
+
+  async close(): Promise<void> {
+    for (const moduleRef of this.modules) await moduleRef.close();
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.setup.close();
+    await this.dropDatabase();
+  }
+
+  /** Global, so that imported feature modules (ProvidersModule needs AppConfig and the Clock) see them too. */
+  private givens(): DynamicModule {
+    const providers: Provider[] = [
+      { provide: DataSource, useValue: this.dataSource },
+      ...ENTITIES.map((entity) => ({ provide: getRepositoryToken(entity), useValue: this.dataSource.getRepository(entity) })),
+      { provide: AppConfig, useValue: this.config },
+      { provide: Clock, useValue: this.clock },
+      { provide: SecretBox, useValue: this.secrets },
+    ];
+    return { module: MediumGivens, global: true, providers, exports: providers };
+  }
+}
+
+@Global()
+@Module({})
+class MediumGivens {}
+
+/**
+ * A fresh database for one spec file (an embedded one in memory, or a PostgreSQL database of its
+ * own in `medium:postgres`), migrated as the gateway migrates it at boot. Close it in afterAll.
+ */
+export async function newMediumContext(options: { clock?: Clock; env?: Record<string, string | undefined> } = {}): Promise<MediumContext> {
+  const pg = testDatabase() === 'postgres' ? await createTestPostgresDatabase() : undefined;
+  const { config } = loadConfig(testEnv({ ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) }), { persistGenerated: false });
+  const setup = await createDatabaseSetup(config);
+  const ctx = new MediumContext(new DataSource({ ...setup.options, entities: ENTITIES }), config, options.clock ?? new SystemClock(), setup, async () => pg?.drop());
+  try {
+    await ctx.dataSource.initialize();
+    await runMigrations(ctx.dataSource, setup.kind);
+  } catch (error) {
+    await ctx.close(); // a failed start leaves no PGlite open and no PostgreSQL database behind
+    throw error;
+  }
+  return ctx;
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { Payment } from '../../src/payments/payment.entity';
+import type { Factories } from './factories';
+import { http, HttpResult } from './http';
+
+/** Where the sandbox "delivers" events in reconciliation specs: nowhere, as if the provider's webhook were lost. */
+export const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
+
+/**
+ * The simulated PSP's API as reconciliation specs drive it, over real HTTP wherever it runs: alone
+ * (startSandboxServer, medium tier) or mounted in a booted app under /sandbox (integration tier).
+ */
+export class SandboxCharges {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly auth: Record<string, string>,
+  ) {}
+
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult> {
+    return http(this.baseUrl, method, path, { body, headers: { ...this.auth, ...headers } });
+  }
+
+  /** A sandbox charge whose events go nowhere, and the gateway's pending payment for it (written by the factories). */
+  async lostCharge(
+    factories: Factories,
+    merchantId: string,
+    options: { expiresIn?: number; expiresAt?: Date; createdAt?: Date } = {},
+  ): Promise<{ payment: Payment; chargeId: string }> {
+    const txid = randomBytes(16).toString('hex');
+    const charge = await this.call(
+      'POST',
+      '/charges',
+      {
+        txid,
+        amount: '10.50',
+        currency: 'BRL',
+        description: null,
+        externalId: `order-${txid.slice(0, 8)}`,
+        debtor: { document: '12345678909', name: 'Ana Souza' },
+        expiresIn: options.expiresIn ?? 3600,
+        notificationUrl: LOST,
+      },
+      { 'idempotency-key': txid },
+    );
+    expect(charge.status).toBe(201);
+    const payment = await factories.newPayment(merchantId, {
+      providerPaymentId: charge.body.id,
+      txid,
+      amountCents: 1050,
+      expiresAt: options.expiresAt ?? new Date(charge.body.expiresAt),
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+    });
+    return { payment, chargeId: charge.body.id as string };
+  }
+}
