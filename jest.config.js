@@ -55,6 +55,7 @@ const BOTH_DATABASES = [
   'idempotency-two-processes',
   'logging',
   'production',
+  'reconciliation-intake',
   'sandbox-production',
   'shutdown',
   'shutdown-restart',
@@ -93,7 +94,7 @@ module.exports = {
     },
     medium,
     ...(POSTGRES ? [onPostgres(medium)] : []),
-    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
     e2e,
     ...(POSTGRES
       ? [

@@ -1,5 +1,5 @@
 import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
-import { MerchantFixture } from '../helpers/factories';
+import type { MerchantFixture } from '../helpers/factories';
 import { FakeClock } from '../helpers/fake-clock';
 import { http } from '../helpers/http';
 import { SandboxCharges } from '../helpers/sandbox-charges';
