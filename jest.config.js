@@ -22,10 +22,10 @@ const common = {
     // The dashboard's components: TSX with React's automatic runtime, as Vite builds them.
     '^.+\\.tsx$': swc({ syntax: 'typescript', tsx: true }, { react: { runtime: 'automatic' } }),
   },
-  // NestJS 12 ships only ES modules. Node 24's Jest loads them as such (the `jest` script's
-  // --experimental-vm-modules); on Node 22, whose Jest cannot require an ES module, SWC turns them
-  // into CommonJS. pix-utils and its kin ship CommonJS and need nothing.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|load-esm)/)'],
+  // NestJS 12 and content-disposition (@fastify/static's) ship only ES modules. Node 24's Jest
+  // loads them as such (the `jest` script's --experimental-vm-modules); on Node 22, whose Jest
+  // cannot require an ES module, SWC turns them into CommonJS. Found by running the suite on Node 22.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|content-disposition)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
