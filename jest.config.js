@@ -3,7 +3,7 @@
 //   web          the dashboard's components in jsdom against a fake admin API (web/test/).
 //   medium       test/medium: repositories and services against a real database, no app booted.
 //   integration  test/integration, test/providers: adapters against fake PSPs that are real
-//                servers, processes, static checks. No database of their own.
+//                servers, processes, static checks (one boots the app for its OpenAPI document).
 //   e2e          test/e2e: the whole app over HTTP.
 //   browser      test/browser: the dashboard in Debian's Chromium.
 // medium and e2e run on the embedded database; with TEST_DATABASE_URL set, every medium spec and
@@ -22,10 +22,11 @@ const common = {
     // The dashboard's components: TSX with React's automatic runtime, as Vite builds them.
     '^.+\\.tsx$': swc({ syntax: 'typescript', tsx: true }, { react: { runtime: 'automatic' } }),
   },
-  // NestJS 12 and content-disposition (@fastify/static's) ship only ES modules. Node 24's Jest
-  // loads them as such (the `jest` script's --experimental-vm-modules); on Node 22, whose Jest
-  // cannot require an ES module, SWC turns them into CommonJS. Found by running the suite on Node 22.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|content-disposition)/)'],
+  // NestJS 12, content-disposition and cookie (@fastify/static's and light-my-request's) ship only
+  // ES modules. Node 24's Jest loads them as such (the `jest` script's --experimental-vm-modules);
+  // on Node 22, whose Jest cannot require an ES module, SWC turns them into CommonJS. The list is
+  // what running every tier on Node 22 asked for.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|content-disposition|cookie)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
@@ -94,7 +95,7 @@ module.exports = {
     },
     medium,
     ...(POSTGRES ? [onPostgres(medium)] : []),
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
+    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/providers/**/*.spec.ts'] },
     e2e,
     ...(POSTGRES
       ? [
