@@ -1,5 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { reaisToCents } from '../../src/domain/money';
+import { signSandboxPayload } from '../../src/providers/sandbox/sandbox-signature';
 import { MerchantFixture } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
@@ -9,9 +10,9 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** Nothing listens on the discard port: forwards queued here fail, which these specs do not look at. */
 const MERCHANT_URL = 'http://127.0.0.1:9/pix-hook';
 
-/** The sandbox scheme (docs/api.md, The sandbox signature scheme). */
+/** Signed as the sandbox PSP signs (src/providers/sandbox/sandbox-signature.ts), so the spec cannot drift from it. */
 function signature(raw: string, t = Math.floor(Date.now() / 1000), secret = SECRET): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+  return signSandboxPayload(secret, raw, t);
 }
 
 /** A sandbox event body as the sandbox PSP sends it. */
