@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { http } from '../helpers/http';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { http } from '../helpers/http';
 import { describeOn, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 

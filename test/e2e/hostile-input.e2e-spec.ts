@@ -3,7 +3,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody, pixApiAccountBody } from '../helpers/factories';

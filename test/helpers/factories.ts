@@ -10,7 +10,7 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
 
 export interface MerchantFixture {
