@@ -1015,7 +1015,7 @@ export interface components {
             /** @example Ana Souza */
             recipientName: string;
             /** @example Order 1234 */
-            description?: Record<string, never>;
+            description?: string | null;
             /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234
@@ -1047,7 +1047,7 @@ export interface components {
             /** @example Ana Souza */
             recipientName: string;
             /** @example Order 1234 */
-            description?: Record<string, never>;
+            description?: string | null;
             /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234
