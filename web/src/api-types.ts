@@ -749,7 +749,7 @@ export interface components {
              * @default sandbox
              * @enum {string}
              */
-            environment: "sandbox" | "production";
+            environment?: "sandbox" | "production";
             /**
              * @description Overrides the PSP's documented API host.
              * @example null
