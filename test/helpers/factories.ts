@@ -10,6 +10,7 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
+import type { components } from '../../web/src/api-types';
 import { testPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
 
@@ -81,8 +82,15 @@ export class Factories {
   }
 }
 
-/** A valid payment creation body (CPF with correct check digits). */
-export function paymentBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** The body of `POST /v1/payments/create`, as the OpenAPI document types it. */
+export type CreatePaymentBody = components['schemas']['CreatePaymentDto'];
+
+/**
+ * A valid payment creation body (CPF with correct check digits). Overrides keep their own types, so
+ * an invalid one (`amount: 'abc'`) no longer type-checks as a body for the typed merchant client.
+ */
+// NoInfer: O comes from the overrides only, never from the body type a call site expects.
+export function paymentBody<O extends Record<string, unknown> = Record<never, never>>(overrides: O = {} as O): Omit<CreatePaymentBody, keyof NoInfer<O>> & NoInfer<O> {
   return {
     amount: 10.5,
     currency: 'BRL',
