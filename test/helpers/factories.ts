@@ -90,7 +90,7 @@ export type CreatePaymentBody = components['schemas']['CreatePaymentDto'];
  * an invalid one (`amount: 'abc'`) no longer type-checks as a body for the typed merchant client.
  */
 // NoInfer: O comes from the overrides only, never from the body type a call site expects.
-export function paymentBody<O extends Record<string, unknown> = Record<never, never>>(overrides: O = {} as O): Omit<CreatePaymentBody, keyof NoInfer<O>> & NoInfer<O> {
+export function paymentBody<const O extends Record<string, unknown> = Record<never, never>>(overrides: O = {} as O): Omit<CreatePaymentBody, keyof NoInfer<O>> & NoInfer<O> {
   return {
     amount: 10.5,
     currency: 'BRL',
@@ -129,11 +129,14 @@ export function tempDirs(prefix: string): () => string {
   };
 }
 
+/** The body of `POST /admin/api/provider-accounts`, as the OpenAPI document types it. */
+export type CreateProviderAccountBody = components['schemas']['CreateProviderAccountDto'];
+
 /** The body of `POST /admin/api/provider-accounts` for a `pix-api` account at the fake PSP, with the test PKI's client certificate. */
-export function pixApiAccountBody(
+export function pixApiAccountBody<const O extends Record<string, unknown> = Record<never, never>>(
   psp: Pick<PixApiPsp, 'url' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'caPem'>,
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
+  overrides: O = {} as O,
+): Omit<CreateProviderAccountBody, keyof NoInfer<O>> & NoInfer<O> {
   const pki = testPki();
   return {
     name: 'Banco Teste',
