@@ -19,6 +19,8 @@ export interface ApiResult<R> {
   headers: Headers;
   /** The whole envelope as sent, success or error. */
   body: Success<R> | Failure<R>;
+  /** The body's bytes as text, for what the parsed body cannot show (a secret that must not appear anywhere). */
+  text: string;
   /** The success envelope's `data` (the resource), on a 2xx answer. */
   data: (Success<R> extends { data: infer V } ? V : Success<R>) | undefined;
   /** The error envelope's `error` ({code, message, details}), on any other answer. */
@@ -46,12 +48,21 @@ export interface ApiClient<Paths> {
 
 type Send = (url: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
+/** Each answer's text, kept by the client's fetch before openapi-fetch parses (and so consumes) the body. */
+const texts = new WeakMap<Response, string>();
+async function fetchKeepingText(request: Request): Promise<Response> {
+  const response = await fetch(request);
+  texts.set(response, await response.clone().text());
+  return response;
+}
+
 function apiClient<Paths extends object>(client: Client<Paths>): ApiClient<Paths> {
   // openapi-fetch answers {data, error, response}; tests read status and headers next to the body.
   const wrap = (send: unknown) => async (url: string, init?: object) => {
     const { data, error, response } = await (send as Send)(url, init);
     const body = (data ?? error) as { data?: unknown; error?: unknown } | undefined;
-    return { status: response.status, headers: response.headers, body, data: data === undefined ? undefined : body?.data, error: error === undefined ? undefined : body?.error };
+    const [ok, failed] = [data === undefined ? undefined : body?.data, error === undefined ? undefined : body?.error];
+    return { status: response.status, headers: response.headers, body, text: texts.get(response) ?? '', data: ok, error: failed };
   };
   return { GET: wrap(client.GET), POST: wrap(client.POST), PUT: wrap(client.PUT), PATCH: wrap(client.PATCH), DELETE: wrap(client.DELETE) } as unknown as ApiClient<Paths>;
 }
@@ -71,7 +82,7 @@ export type MerchantClient = ApiClient<MerchantPaths>;
 
 /** The admin API with a Bearer token (the test gateways' TEST_ADMIN_TOKEN unless told). */
 export function adminClient(baseUrl: string, token: string = TEST_ADMIN_TOKEN): AdminClient {
-  const api = apiClient(createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } }));
+  const api = apiClient(createClient<paths>({ baseUrl, fetch: fetchKeepingText, headers: { authorization: `Bearer ${token}` } }));
   const newMerchant: AdminClient['newMerchant'] = async (fields = {}) => {
     const merchant = await api.POST('/admin/api/merchants', { body: { name: 'Loja Teste', ...fields } });
     if (!merchant.data) throw new Error(`creating a merchant failed: ${merchant.status} ${JSON.stringify(merchant.body)}`);
@@ -87,7 +98,7 @@ export function adminClient(baseUrl: string, token: string = TEST_ADMIN_TOKEN): 
  * one (the API requires it on every creation); pass `params.header['Idempotency-Key']` to replay.
  */
 export function merchantClient(baseUrl: string, apiKey: string): MerchantClient {
-  const client = createClient<MerchantPaths>({ baseUrl, headers: { 'X-Merchant-Key': apiKey } });
+  const client = createClient<MerchantPaths>({ baseUrl, fetch: fetchKeepingText, headers: { 'X-Merchant-Key': apiKey } });
   client.use({
     onRequest: ({ request }) => {
       if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', randomUUID());
