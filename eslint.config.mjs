@@ -37,6 +37,11 @@ const layerZones = LAYERS.flatMap((layer, rank) =>
   })),
 );
 
+// src/ stands alone: test/ may import from src/, never the reverse, so src/ builds, lints and its unit
+// specs run without test/ (what specs in both need lives in src/testing).
+const testZone = { target: './src', from: './test', message: 'src/ does not import from test/: move what both need to src/testing.' };
+const testingZone = { target: './src', from: './src/testing', message: 'src/testing is for specs only (it is not built): production code does not import it.' };
+
 export default defineConfig(
   // Built or generated: web/src/api-types.ts is written by `npm run api:types` from the OpenAPI document.
   globalIgnores(['dist/', 'coverage/', 'data/', 'test-artifacts/', 'web/src/api-types.ts']),
@@ -120,7 +125,14 @@ export default defineConfig(
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/extensions': ['.ts'], 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...layerZones, testZone] }] },
+  },
+  // What src/testing holds (fake clock, test PKI...) is for specs only and is left out of the build
+  // (tsconfig.build.json): production code that imported it would not start.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/testing/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...layerZones, testZone, testingZone] }] },
   },
   // Nothing imports a spec, so no spec can be on a circle: following a spec's imports back to it
   // would only spend the lint's time.

@@ -33,7 +33,9 @@ async function apiDocument(createApp, loadConfig) {
 /** The text of web/src/api-types.ts for a document. */
 async function renderApiTypes(document) {
   const { default: openapiTS, astToString } = require('openapi-typescript');
-  return HEADER + astToString(await openapiTS(document));
+  // A field with a default is one the client may leave out (`environment` of a provider account):
+  // openapi-typescript would otherwise make it required in request bodies.
+  return HEADER + astToString(await openapiTS(document, { defaultNonNullable: false }));
 }
 
 module.exports = { OUTPUT, apiDocument, renderApiTypes };

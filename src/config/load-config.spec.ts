@@ -1,4 +1,4 @@
-import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../test/helpers/config-env';
+import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../testing/config-env';
 import { ConfigError, loadConfig } from './load-config';
 
 function problems(env: Record<string, string | undefined>): string[] {

@@ -1,4 +1,4 @@
-import { testPki } from '../../test/fakes/certificates';
+import { testPki } from '../testing/certificates';
 import { Secret } from '../config/app-config';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from './provider-adapter';

@@ -3,7 +3,6 @@ import { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { paymentBody } from '../helpers/factories';
-import { http } from '../helpers/http';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { DESKTOP, launchBrowser, nav, PHONE, screenshot, signIn } from './browser';
 
@@ -93,16 +92,16 @@ describe('dashboard (Chromium)', () => {
 
     // The merchant uses the key through the merchant API.
     const body = paymentBody({ externalId: 'pedido-browser-1', amount: 42.9 });
-    const created = await http(t.url, 'POST', '/v1/payments/create', { body, headers: { 'x-merchant-key': key, 'idempotency-key': 'browser-test-1' } });
+    const created = await t.merchant(key).POST('/v1/payments/create', { body, params: { header: { 'Idempotency-Key': 'browser-test-1' } } });
     expect(created.status).toBe(201);
-    const paymentId: string = created.body.data.id;
+    const paymentId = created.data!.id;
 
     // It shows in the list; its page shows the BR Code and QR image.
     await nav(page, 'Payments').click();
     await page.getByRole('link', { name: 'pedido-browser-1' }).click();
     await page.waitForURL(`**/admin/payments/${paymentId}`);
     await page.getByRole('heading', { name: /pending/ }).waitFor();
-    expect(await page.getByLabel('BR Code (Pix copia e cola)').inputValue()).toBe(created.body.data.pix.copyPaste);
+    expect(await page.getByLabel('BR Code (Pix copia e cola)').inputValue()).toBe(created.data!.pix.copyPaste);
     expect(await page.getByAltText('QR code of the Pix BR Code').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)).toBe(true);
 
     // Simulate the confirmation: status and delivery change on the page.
@@ -143,9 +142,9 @@ describe('dashboard (Chromium)', () => {
       .getByText(/revoked/)
       .waitFor();
     await screenshot(page, 'desktop-merchant');
-    const refused = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': key, 'idempotency-key': 'browser-test-2' } });
+    const refused = await t.merchant(key).POST('/v1/payments/create', { body: paymentBody(), params: { header: { 'Idempotency-Key': 'browser-test-2' } } });
     expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe('INVALID_MERCHANT_KEY');
+    expect(refused.error?.code).toBe('INVALID_MERCHANT_KEY');
   });
 
   it('shows every main page at desktop and phone width', async () => {

@@ -1,10 +1,8 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
-import { http } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TestApp } from '../helpers/test-app';
 import { launchBrowser, PHONE, DESKTOP, screenshot, signIn } from './browser';
 
 /** A merchant endpoint that answers 500 until told to recover. */
@@ -29,7 +27,6 @@ describe('deliveries page (Chromium)', () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   let receiver: Awaited<ReturnType<typeof startFlakyReceiver>>;
-  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
   beforeAll(async () => {
     // One quick retry, then the delivery is failed.
@@ -43,14 +40,11 @@ describe('deliveries page (Chromium)', () => {
   });
 
   it('lists the failed delivery with its last result, and redelivers it', async () => {
-    const shop = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { name: 'Padaria Central', webhook_url: receiver.url });
-    const created = await http(t.url, 'POST', '/v1/payments/create', {
-      body: paymentBody({ externalId: 'pao-42' }),
-      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'k1' },
-    });
+    const shop = await t.admin.newMerchant({ name: 'Padaria Central', webhook_url: receiver.url });
+    const created = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody({ externalId: 'pao-42' }) });
     expect(created.status).toBe(201);
-    const paymentId = created.body.data.id;
-    expect((await http(t.url, 'POST', `/admin/api/payments/${paymentId}/simulate`, { body: { event: 'payment.confirmed' }, headers: admin })).status).toBe(200);
+    const paymentId = created.data!.id;
+    expect((await t.admin.POST('/admin/api/payments/{id}/simulate', { params: { path: { id: paymentId } }, body: { event: 'payment.confirmed' } })).status).toBe(200);
 
     await signIn(page, t.url);
     await page.goto(`${t.url}/admin/deliveries`);

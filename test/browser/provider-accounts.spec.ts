@@ -1,9 +1,7 @@
 import type { Page } from 'playwright-core';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { newMerchantOverHttp } from '../helpers/admin-http';
-import { http } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TestApp } from '../helpers/test-app';
 import { DESKTOP, launchBrowser, nav, PHONE, screenshot, signIn } from './browser';
 
 const pki = testPki();
@@ -18,7 +16,6 @@ describe('provider accounts (Chromium)', () => {
   let psp: PixApiPsp;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
-  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
   beforeAll(async () => {
     [t, psp, browser] = await Promise.all([startTestApp(), startPixApiPsp(), launchBrowser()]);
@@ -95,7 +92,7 @@ describe('provider accounts (Chromium)', () => {
     await screenshot(page, 'desktop-provider-accounts');
 
     // A merchant goes through the .p12 account first, then the PEM one.
-    const shop = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { name: 'Loja das Contas' });
+    const shop = await t.admin.newMerchant({ name: 'Loja das Contas' });
     await page.goto(`${t.url}/admin/merchants/${shop.id}`);
     await page.getByRole('button', { name: 'Choose accounts' }).click();
     await page.getByLabel('Add an account').selectOption(pemId);
@@ -104,8 +101,8 @@ describe('provider accounts (Chromium)', () => {
     await page.getByRole('button', { name: 'Save accounts' }).click();
     await page.getByText('The provider accounts are saved: payments try them in this order.').waitFor();
     expect(await page.getByRole('list', { name: 'Provider accounts in order' }).getByRole('link').allTextContents()).toEqual(['Banco Teste — P12', 'Banco Teste — PEM']);
-    const merchant = await http(t.url, 'GET', `/admin/api/merchants/${shop.id}`, { headers: admin });
-    expect(merchant.body.data.provider_accounts).toEqual([p12Id, pemId]);
+    const merchant = await t.admin.GET('/admin/api/merchants/{id}', { params: { path: { id: shop.id } } });
+    expect(merchant.data?.provider_accounts).toEqual([p12Id, pemId]);
 
     // At phone width nothing sticks out sideways: the list, an account, the merchant's accounts.
     await page.setViewportSize(PHONE);
@@ -124,14 +121,7 @@ describe('provider accounts (Chromium)', () => {
   });
 
   it("builds the form from the catalogue: a bank's hosts as placeholders, its own fields, the simulated PSP's one secret", async () => {
-    interface Described {
-      name: string;
-      label: string;
-      environments: { name: string; base_url: string | null; token_url: string | null }[];
-      credentials: { name: string; label: string }[];
-      one_of: { options: { fields: string[] }[] }[];
-    }
-    const catalogue: Described[] = (await http(t.url, 'GET', '/admin/api/providers', { headers: admin })).body.data;
+    const catalogue = (await t.admin.GET('/admin/api/providers')).data!;
     // A bank whose production hosts the gateway knows, and that asks for a field the standard does not have.
     const standard = new Set(catalogue.find((p) => p.name === 'pix-api')!.credentials.map((f) => f.name));
     const bank = catalogue.find((p) => p.environments.some((e) => e.name === 'production' && e.base_url) && p.credentials.some((f) => !standard.has(f.name)))!;

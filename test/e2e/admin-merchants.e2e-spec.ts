@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../src/common/crypto/secret-box';
+import type { components } from '../../web/src/api-types';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'provider_accounts', 'updated_at', 'webhook_url'];
 
-function adminClient(t: () => TestApp) {
+/** Admin requests the typed client would not make: bodies and queries the API refuses, another token. */
+function rawAdmin(t: () => TestApp) {
   return (method: string, path: string, body?: unknown, token = TEST_ADMIN_TOKEN): Promise<HttpResult> =>
     http(t().url, method, `/admin/api${path}`, { body, headers: { authorization: `Bearer ${token}` } });
 }
@@ -15,28 +17,34 @@ function readPayment(t: TestApp, paymentId: string, key?: string): Promise<HttpR
   return http(t.url, 'GET', `/v1/payments/${paymentId}`, { headers: key === undefined ? {} : { 'x-merchant-key': key } });
 }
 
-const fieldsOf = (res: HttpResult): string[] => res.body.error.details.fields.map((f: { field: string }) => f.field).sort();
+const fieldsOf = (res: Pick<HttpResult, 'body'>): string[] => res.body.error.details.fields.map((f: { field: string }) => f.field).sort();
 const tag = () => `t${randomBytes(4).toString('hex')}`;
 
 describe('admin API: merchants and keys (HTTP)', () => {
   let t: TestApp;
-  const admin = adminClient(() => t);
+  const admin = rawAdmin(() => t);
+  const merchantPath = (id: string) => ({ params: { path: { id } } });
   beforeAll(async () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
 
-  async function createMerchant(body: Record<string, unknown> = {}) {
-    const res = await admin('POST', '/merchants', { name: `Loja ${tag()}`, ...body });
+  async function createMerchant(body: Partial<components['schemas']['CreateMerchantDto']> = {}) {
+    const res = await t.admin.POST('/admin/api/merchants', { body: { name: `Loja ${tag()}`, ...body } });
     expect(res.status).toBe(201);
-    return res.body.data;
+    return res.data!;
   }
 
   async function issueKey(merchantId: string): Promise<{ id: string; key: string }> {
-    const res = await admin('POST', `/merchants/${merchantId}/api-keys`);
+    const res = await t.admin.POST('/admin/api/merchants/{id}/api-keys', merchantPath(merchantId));
     expect(res.status).toBe(201);
-    return res.body.data;
+    return res.data!;
   }
+  const getMerchant = (id: string) => t.admin.GET('/admin/api/merchants/{id}', merchantPath(id));
+  const listMerchants = (query: { q?: string; limit?: number; cursor?: string }) => t.admin.GET('/admin/api/merchants', { params: { query } });
+  const patchMerchant = (id: string, body: components['schemas']['UpdateMerchantDto']) => t.admin.PATCH('/admin/api/merchants/{id}', { ...merchantPath(id), body });
+  const listKeys = (id: string) => t.admin.GET('/admin/api/merchants/{id}/api-keys', merchantPath(id));
+  const revokeKey = (id: string, keyId: string) => t.admin.DELETE('/admin/api/merchants/{id}/api-keys/{keyId}', { params: { path: { id, keyId } } });
 
   describe('authentication', () => {
     const routes: [string, string][] = [
@@ -71,11 +79,11 @@ describe('admin API: merchants and keys (HTTP)', () => {
 
   describe('create', () => {
     it('creates a merchant with defaults and exactly the documented fields', async () => {
-      const res = await admin('POST', '/merchants', { name: '  Loja da Ana  ' });
+      const res = await t.admin.POST('/admin/api/merchants', { body: { name: '  Loja da Ana  ' } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ success: true, provider: 'sandbox' });
       expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
-      const merchant = res.body.data;
+      const merchant = res.data!;
       expect(Object.keys(merchant).sort()).toEqual(MERCHANT_FIELDS);
       expect(merchant).toMatchObject({ name: 'Loja da Ana', active: true, webhook_url: null, has_webhook_signing_secret: false, provider: null });
       expect(merchant.id).toMatch(/^mer_[A-Za-z0-9]{24}$/);
@@ -85,22 +93,22 @@ describe('admin API: merchants and keys (HTTP)', () => {
     it('stores every given field; a development gateway accepts a loopback http webhook URL', async () => {
       const merchant = await createMerchant({ webhook_url: 'http://127.0.0.1:4000/hooks', provider: 'sandbox', active: false });
       expect(merchant).toMatchObject({ webhook_url: 'http://127.0.0.1:4000/hooks', provider: 'sandbox', active: false });
-      const read = await admin('GET', `/merchants/${merchant.id}`);
-      expect(read.body.data).toEqual(merchant);
+      const read = await getMerchant(merchant.id);
+      expect(read.data).toEqual(merchant);
     });
 
     it('generates a whsec_ signing secret, returns it once, and keeps it encrypted at rest', async () => {
       const created = await createMerchant({ webhook_signing_secret: 'generate' });
-      const secret: string = created.webhook_signing_secret;
+      const secret = created.webhook_signing_secret!;
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(created.has_webhook_signing_secret).toBe(true);
 
-      const read = await admin('GET', `/merchants/${created.id}`);
-      expect(read.body.data.has_webhook_signing_secret).toBe(true);
+      const read = await getMerchant(created.id);
+      expect(read.data!.has_webhook_signing_secret).toBe(true);
       expect(read.text).not.toContain(secret.slice(6));
-      const listed = await admin('GET', `/merchants?q=${created.id}`);
+      const listed = await listMerchants({ q: created.id });
       expect(listed.text).not.toContain(secret.slice(6));
-      expect(listed.body.data.items[0]).not.toHaveProperty('webhook_signing_secret');
+      expect(listed.data!.items[0]).not.toHaveProperty('webhook_signing_secret');
 
       const [row] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [created.id]);
       expect(row.enc).not.toContain(secret.slice(6));
@@ -109,11 +117,11 @@ describe('admin API: merchants and keys (HTTP)', () => {
 
     it("stores a secret of the merchant's own encrypted and never returns it", async () => {
       const secret = 'my-own-signing-secret-0123456789';
-      const res = await admin('POST', '/merchants', { name: 'Own secret', webhook_signing_secret: secret });
+      const res = await t.admin.POST('/admin/api/merchants', { body: { name: 'Own secret', webhook_signing_secret: secret } });
       expect(res.status).toBe(201);
       expect(res.text).not.toContain(secret);
-      expect(res.body.data.has_webhook_signing_secret).toBe(true);
-      const [row] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [res.body.data.id]);
+      expect(res.data!.has_webhook_signing_secret).toBe(true);
+      const [row] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [res.data!.id]);
       expect(row.enc).not.toContain(secret);
       expect(t.app.get(SecretBox).open(row.enc)).toBe(secret);
     });
@@ -170,11 +178,12 @@ describe('admin API: merchants and keys (HTTP)', () => {
   describe('read and list', () => {
     it('reads one merchant; unknown and malformed ids are 404 NOT_FOUND', async () => {
       const merchant = await createMerchant();
-      expect((await admin('GET', `/merchants/${merchant.id}`)).body.data).toEqual(merchant);
+      expect((await getMerchant(merchant.id)).data).toEqual(merchant);
+      // openapi-fetch percent-encodes path parameters (encodeURIComponent), as the request did by hand.
       for (const id of ['mer_000000000000000000000000', 'nope', 'pay_000000000000000000000000', "mer_'; DROP TABLE merchants; --"]) {
-        const res = await admin('GET', `/merchants/${encodeURIComponent(id)}`);
+        const res = await getMerchant(id);
         expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe('NOT_FOUND');
+        expect(res.error?.code).toBe('NOT_FOUND');
       }
     });
 
@@ -183,18 +192,18 @@ describe('admin API: merchants and keys (HTTP)', () => {
       const first = await createMerchant({ name: `Padaria ${run} 100%` });
       const second = await createMerchant({ name: `PADARIA ${run} Centro` });
       await createMerchant({ name: `Mercado ${run}` });
-      const res = await admin('GET', `/merchants?q=${encodeURIComponent(`padaria ${run}`)}`);
+      const res = await listMerchants({ q: `padaria ${run}` });
       expect(res.status).toBe(200);
-      expect(res.body.data.items.map((m: { id: string }) => m.id)).toEqual([second.id, first.id]);
-      expect(res.body.data.next_cursor).toBeNull();
-      const literal = await admin('GET', `/merchants?q=${encodeURIComponent(`${run} 100%`)}`);
-      expect(literal.body.data.items.map((m: { id: string }) => m.id)).toEqual([first.id]);
-      expect((await admin('GET', `/merchants?q=${encodeURIComponent(`${run}_`)}`)).body.data.items).toEqual([]);
+      expect(res.data!.items.map((m) => m.id)).toEqual([second.id, first.id]);
+      expect(res.data!.next_cursor).toBeNull();
+      const literal = await listMerchants({ q: `${run} 100%` });
+      expect(literal.data!.items.map((m) => m.id)).toEqual([first.id]);
+      expect((await listMerchants({ q: `${run}_` })).data!.items).toEqual([]);
     });
 
     it('finds a merchant by its exact id', async () => {
       const merchant = await createMerchant();
-      expect((await admin('GET', `/merchants?q=${merchant.id}`)).body.data.items).toEqual([merchant]);
+      expect((await listMerchants({ q: merchant.id })).data!.items).toEqual([merchant]);
     });
 
     it('pages with limit and cursor through every merchant exactly once', async () => {
@@ -202,13 +211,13 @@ describe('admin API: merchants and keys (HTTP)', () => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.unshift((await createMerchant({ name: `Paged ${run} ${i}` })).id);
       const seen: string[] = [];
-      let cursor: string | null = null;
+      let cursor: string | undefined;
       let pages = 0;
       do {
-        const res: HttpResult = await admin('GET', `/merchants?q=${run}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const res = await listMerchants({ q: run, limit: 2, cursor });
         expect(res.status).toBe(200);
-        seen.push(...res.body.data.items.map((m: { id: string }) => m.id));
-        cursor = res.body.data.next_cursor;
+        seen.push(...res.data!.items.map((m) => m.id));
+        cursor = res.data!.next_cursor ?? undefined;
         pages++;
       } while (cursor);
       expect(pages).toBe(3);
@@ -224,11 +233,11 @@ describe('admin API: merchants and keys (HTTP)', () => {
         await t.dataSource.query('INSERT INTO merchants (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [ids[i], `Burst ${run}`, stamps[i]]);
       }
       const seen: string[] = [];
-      let cursor: string | null = null;
+      let cursor: string | undefined;
       do {
-        const res: HttpResult = await admin('GET', `/merchants?q=${run}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
-        seen.push(...res.body.data.items.map((m: { id: string }) => m.id));
-        cursor = res.body.data.next_cursor;
+        const res = await listMerchants({ q: run, limit: 1, cursor });
+        seen.push(...res.data!.items.map((m) => m.id));
+        cursor = res.data!.next_cursor ?? undefined;
       } while (cursor);
       expect(seen).toEqual(ids);
     });
@@ -252,9 +261,10 @@ describe('admin API: merchants and keys (HTTP)', () => {
   describe('update', () => {
     it('changes only the fields sent and moves updated_at', async () => {
       const merchant = await createMerchant({ webhook_url: 'http://localhost:9999/a' });
-      const res = await admin('PATCH', `/merchants/${merchant.id}`, { name: 'Renamed', provider: 'sandbox' });
+      const res = await patchMerchant(merchant.id, { name: 'Renamed', provider: 'sandbox' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({
+      const updated = res.data!;
+      expect(updated).toMatchObject({
         id: merchant.id,
         name: 'Renamed',
         provider: 'sandbox',
@@ -262,39 +272,39 @@ describe('admin API: merchants and keys (HTTP)', () => {
         active: true,
         created_at: merchant.created_at,
       });
-      expect(Object.keys(res.body.data).sort()).toEqual(MERCHANT_FIELDS);
-      expect(new Date(res.body.data.updated_at).getTime()).toBeGreaterThan(new Date(merchant.updated_at).getTime());
-      expect((await admin('GET', `/merchants/${merchant.id}`)).body.data).toEqual(res.body.data);
+      expect(Object.keys(updated).sort()).toEqual(MERCHANT_FIELDS);
+      expect(new Date(updated.updated_at).getTime()).toBeGreaterThan(new Date(merchant.updated_at).getTime());
+      expect((await getMerchant(merchant.id)).data).toEqual(updated);
     });
 
     it('clears the webhook URL and the provider with null', async () => {
       const merchant = await createMerchant({ webhook_url: 'http://localhost:9999/a', provider: 'sandbox' });
-      const res = await admin('PATCH', `/merchants/${merchant.id}`, { webhook_url: null, provider: null });
-      expect(res.body.data).toMatchObject({ webhook_url: null, provider: null });
+      const res = await patchMerchant(merchant.id, { webhook_url: null, provider: null });
+      expect(res.data).toMatchObject({ webhook_url: null, provider: null });
     });
 
     it('replaces the secret with "generate" (shown once), sets one given, and removes it with null', async () => {
       const merchant = await createMerchant();
-      const generated = await admin('PATCH', `/merchants/${merchant.id}`, { webhook_signing_secret: 'generate' });
-      expect(generated.body.data.webhook_signing_secret).toMatch(/^whsec_/);
-      expect(generated.body.data.has_webhook_signing_secret).toBe(true);
+      const generated = await patchMerchant(merchant.id, { webhook_signing_secret: 'generate' });
+      expect(generated.data!.webhook_signing_secret).toMatch(/^whsec_/);
+      expect(generated.data!.has_webhook_signing_secret).toBe(true);
 
-      const given = await admin('PATCH', `/merchants/${merchant.id}`, { webhook_signing_secret: 'another-secret-of-my-own' });
-      expect(given.body.data).not.toHaveProperty('webhook_signing_secret');
+      const given = await patchMerchant(merchant.id, { webhook_signing_secret: 'another-secret-of-my-own' });
+      expect(given.data).not.toHaveProperty('webhook_signing_secret');
       const [row] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [merchant.id]);
       expect(t.app.get(SecretBox).open(row.enc)).toBe('another-secret-of-my-own');
 
-      const removed = await admin('PATCH', `/merchants/${merchant.id}`, { webhook_signing_secret: null });
-      expect(removed.body.data.has_webhook_signing_secret).toBe(false);
+      const removed = await patchMerchant(merchant.id, { webhook_signing_secret: null });
+      expect(removed.data!.has_webhook_signing_secret).toBe(false);
       const [after] = await t.dataSource.query('SELECT webhook_signing_secret_enc AS enc FROM merchants WHERE id = $1', [merchant.id]);
       expect(after.enc).toBeNull();
     });
 
     it('answers an empty patch with the merchant unchanged', async () => {
       const merchant = await createMerchant();
-      const res = await admin('PATCH', `/merchants/${merchant.id}`, {});
+      const res = await patchMerchant(merchant.id, {});
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual(merchant);
+      expect(res.data).toEqual(merchant);
     });
 
     it.each([
@@ -310,14 +320,14 @@ describe('admin API: merchants and keys (HTTP)', () => {
       const res = await admin('PATCH', `/merchants/${merchant.id}`, body);
       expect(res.status).toBe(400);
       expect(fieldsOf(res)).toEqual([field]);
-      expect((await admin('GET', `/merchants/${merchant.id}`)).body.data).toEqual(merchant);
+      expect((await getMerchant(merchant.id)).data).toEqual(merchant);
     });
 
     it('is 404 for unknown and malformed ids', async () => {
       for (const id of ['mer_000000000000000000000000', 'x']) {
-        const res = await admin('PATCH', `/merchants/${id}`, { name: 'Y' });
+        const res = await patchMerchant(id, { name: 'Y' });
         expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe('NOT_FOUND');
+        expect(res.error?.code).toBe('NOT_FOUND');
       }
     });
   });
@@ -344,17 +354,17 @@ describe('admin API: merchants and keys (HTTP)', () => {
 
     it('issues a key shown once, which then works on merchant routes', async () => {
       const { merchant, paymentId } = await merchantWithPayment();
-      const res = await admin('POST', `/merchants/${merchant.id}/api-keys`);
+      const res = await t.admin.POST('/admin/api/merchants/{id}/api-keys', merchantPath(merchant.id));
       expect(res.status).toBe(201);
-      const issued = res.body.data;
+      const issued = res.data!;
       expect(Object.keys(issued).sort()).toEqual(['created_at', 'id', 'key', 'prefix']);
       expect(issued.key).toMatch(/^mk_live_[0-9A-Za-z]{32}$/);
       expect(issued.prefix).toBe(issued.key.slice(0, 12));
       expect(issued.id).toMatch(/^key_[A-Za-z0-9]{24}$/);
       await expectAccepted(paymentId, issued.key);
 
-      const listed = await admin('GET', `/merchants/${merchant.id}/api-keys`);
-      expect(listed.body.data).toEqual([{ id: issued.id, prefix: issued.prefix, created_at: issued.created_at, revoked_at: null }]);
+      const listed = await listKeys(merchant.id);
+      expect(listed.data).toEqual([{ id: issued.id, prefix: issued.prefix, created_at: issued.created_at, revoked_at: null }]);
       expect(listed.text).not.toContain(issued.key);
     });
 
@@ -365,16 +375,16 @@ describe('admin API: merchants and keys (HTTP)', () => {
       await expectAccepted(paymentId, first.key);
       await expectAccepted(paymentId, second.key);
 
-      const revoked = await admin('DELETE', `/merchants/${merchant.id}/api-keys/${first.id}`);
+      const revoked = await revokeKey(merchant.id, first.id);
       expect(revoked.status).toBe(200);
-      expect(revoked.body.data).toMatchObject({ id: first.id, prefix: first.key.slice(0, 12) });
-      expect(revoked.body.data.revoked_at).not.toBeNull();
+      expect(revoked.data).toMatchObject({ id: first.id, prefix: first.key.slice(0, 12) });
+      expect(revoked.data!.revoked_at).not.toBeNull();
       expect(revoked.text).not.toContain(first.key);
 
       await expectRefused(paymentId, first.key, 'INVALID_MERCHANT_KEY');
       await expectAccepted(paymentId, second.key);
-      const listed = await admin('GET', `/merchants/${merchant.id}/api-keys`);
-      expect(listed.body.data.map((k: { id: string; revoked_at: string | null }) => [k.id, k.revoked_at !== null])).toEqual([
+      const listed = await listKeys(merchant.id);
+      expect(listed.data!.map((k) => [k.id, k.revoked_at !== null])).toEqual([
         [second.id, false],
         [first.id, true],
       ]);
@@ -385,36 +395,36 @@ describe('admin API: merchants and keys (HTTP)', () => {
       const other = await merchantWithPayment();
       const key = await issueKey(merchant.id);
       const othersKey = await issueKey(other.merchant.id);
-      expect((await admin('DELETE', `/merchants/${merchant.id}/api-keys/${key.id}`)).status).toBe(200);
-      for (const path of [
-        `/merchants/${merchant.id}/api-keys/${key.id}`,
-        `/merchants/${merchant.id}/api-keys/key_000000000000000000000000`,
-        `/merchants/${merchant.id}/api-keys/${othersKey.id}`,
-        `/merchants/${merchant.id}/api-keys/nope`,
-        `/merchants/nope/api-keys/${othersKey.id}`,
-      ]) {
-        const res = await admin('DELETE', path);
+      expect((await revokeKey(merchant.id, key.id)).status).toBe(200);
+      for (const [id, keyId] of [
+        [merchant.id, key.id],
+        [merchant.id, 'key_000000000000000000000000'],
+        [merchant.id, othersKey.id],
+        [merchant.id, 'nope'],
+        ['nope', othersKey.id],
+      ] as const) {
+        const res = await revokeKey(id, keyId);
         expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe('NOT_FOUND');
+        expect(res.error?.code).toBe('NOT_FOUND');
       }
       await expectAccepted(other.paymentId, othersKey.key);
     });
 
     it('is 404 NOT_FOUND to issue or list keys of an unknown merchant, and lists none for a new one', async () => {
       for (const id of ['mer_000000000000000000000000', 'bad']) {
-        expect((await admin('POST', `/merchants/${id}/api-keys`)).status).toBe(404);
-        expect((await admin('GET', `/merchants/${id}/api-keys`)).status).toBe(404);
+        expect((await t.admin.POST('/admin/api/merchants/{id}/api-keys', merchantPath(id))).status).toBe(404);
+        expect((await listKeys(id)).status).toBe(404);
       }
       const merchant = await createMerchant();
-      expect((await admin('GET', `/merchants/${merchant.id}/api-keys`)).body.data).toEqual([]);
+      expect((await listKeys(merchant.id)).data).toEqual([]);
     });
 
     it('refuses the keys of an inactive merchant at once, and accepts them again when reactivated', async () => {
       const { merchant, paymentId } = await merchantWithPayment();
       const { key } = await issueKey(merchant.id);
-      await admin('PATCH', `/merchants/${merchant.id}`, { active: false });
+      await patchMerchant(merchant.id, { active: false });
       await expectRefused(paymentId, key, 'INVALID_MERCHANT_KEY');
-      await admin('PATCH', `/merchants/${merchant.id}`, { active: true });
+      await patchMerchant(merchant.id, { active: true });
       await expectAccepted(paymentId, key);
     });
 

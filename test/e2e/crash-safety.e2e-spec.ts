@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
-import { newMerchantOverHttp } from '../helpers/admin-http';
+import { apiClients } from '../helpers/clients';
 import { paymentBody } from '../helpers/factories';
 import { ensureBuilt, GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { http, HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, describeOn, TEST_ADMIN_TOKEN, testDatabase } from '../helpers/test-env';
+import { createTestPostgresDatabase, describeOn, testDatabase } from '../helpers/test-env';
 
 /**
  * Issue 3 item 7: the gateway is SIGKILLed with events acknowledged but not yet delivered, with
@@ -16,7 +16,6 @@ import { createTestPostgresDatabase, describeOn, TEST_ADMIN_TOKEN, testDatabase 
  * built gateway (`node dist/src/main.js`) as a child process.
  */
 
-const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const EVENTS = 12;
 /** The worker sends; attempts end after 2 s; a dead process's leases lapse 3 s after they were taken. */
 const WORKER_ON = { DELIVERY_POLL_MS: '50', DELIVERY_TIMEOUT_MS: '2000', DELIVERY_LEASE_MS: '3000', DELIVERY_RETRY_SCHEDULE_MS: '200,200,200,200,200,200,200' };
@@ -51,20 +50,21 @@ async function stopGracefully(gw: GatewayProcess): Promise<void> {
 
 /** A merchant with a signing secret whose webhook URL is `receiver`, and `count` payments, made over HTTP. */
 async function merchantWithPayments(gw: GatewayProcess, receiver: MerchantReceiver, secret: string, count: number): Promise<{ merchantId: string; paymentIds: string[] }> {
-  const merchant = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN, { webhook_url: receiver.url, webhook_signing_secret: secret });
+  const api = apiClients(gw.url);
+  const merchant = await api.admin.newMerchant({ webhook_url: receiver.url, webhook_signing_secret: secret });
   const paymentIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': `crash-${i}` } });
-    if (res.status !== 201) throw new Error(`creating a payment failed: ${res.status} ${res.text}`);
-    paymentIds.push(res.body.data.id);
+    const res = await api.merchant(merchant.apiKey).POST('/v1/payments/create', { body: paymentBody(), params: { header: { 'Idempotency-Key': `crash-${i}` } } });
+    if (!res.data) throw new Error(`creating a payment failed: ${res.status} ${JSON.stringify(res.body)}`);
+    paymentIds.push(res.data.id);
   }
   return { merchantId: merchant.id, paymentIds };
 }
 
-async function deliveriesOf(gw: GatewayProcess, merchantId: string, status: string): Promise<{ id: string; payment_id: string }[]> {
-  const res = await http(gw.url, 'GET', `/admin/api/webhook-deliveries?merchant_id=${merchantId}&status=${status}&limit=100`, { headers: ADMIN });
-  if (res.status !== 200) throw new Error(`listing deliveries failed: ${res.status} ${res.text}`);
-  return res.body.data.items;
+async function deliveriesOf(gw: GatewayProcess, merchantId: string, status: 'pending' | 'delivered' | 'failed'): Promise<{ id: string; payment_id: string }[]> {
+  const res = await apiClients(gw.url).admin.GET('/admin/api/webhook-deliveries', { params: { query: { merchant_id: merchantId, status, limit: 100 } } });
+  if (!res.data) throw new Error(`listing deliveries failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.data.items;
 }
 
 async function waitForAllDelivered(gw: GatewayProcess, merchantId: string, count: number, timeoutMs = 60_000): Promise<void> {
@@ -82,11 +82,11 @@ async function waitForAllDelivered(gw: GatewayProcess, merchantId: string, count
  */
 async function expectEveryEventOnceAndDelivered(gw: GatewayProcess, receiver: MerchantReceiver, merchantId: string, paymentIds: string[]): Promise<void> {
   for (const id of paymentIds) {
-    const detail = await http(gw.url, 'GET', `/admin/api/payments/${id}`, { headers: ADMIN });
-    expect(detail.body.data.status).toBe('paid');
-    expect(detail.body.data.events.map((e: { outcome: string }) => e.outcome)).toEqual(['applied']);
-    expect(detail.body.data.deliveries).toHaveLength(1);
-    const delivery = detail.body.data.deliveries[0];
+    const detail = (await apiClients(gw.url).admin.GET('/admin/api/payments/{id}', { params: { path: { id } } })).data!;
+    expect(detail.status).toBe('paid');
+    expect(detail.events.map((e) => e.outcome)).toEqual(['applied']);
+    expect(detail.deliveries).toHaveLength(1);
+    const delivery = detail.deliveries[0]!;
     expect(delivery.status).toBe('delivered');
     const got = receiver.forDelivery(delivery.id);
     expect(got.length).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
+import type { CreateProviderAccountBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { describeOn, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -19,7 +19,7 @@ describeOn('postgres', 'production refuses the embedded database')('homologation
   afterAll(() => gw?.close());
 
   const call = (method: string, path: string, body?: unknown) => http(gw.url, method, `/admin/api${path}`, { body, headers: ADMIN });
-  const account = (overrides: Record<string, unknown> = {}) => ({
+  const account = (overrides: Partial<CreateProviderAccountBody> = {}) => ({
     name: 'Banco',
     provider: 'pix-api',
     base_url: 'https://8.8.8.8/api/v2',
@@ -38,30 +38,28 @@ describeOn('postgres', 'production refuses the embedded database')('homologation
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'environment' })] } });
     }
     expect(await count()).toBe(before);
-    expect((await call('POST', '/provider-accounts', account({ environment: 'production' }))).status).toBe(201);
+    expect((await gw.admin.POST('/admin/api/provider-accounts', { body: account({ environment: 'production' }) })).status).toBe(201);
   });
 
   it('refuses to charge through one stored earlier, clearly and naming its provider; a PATCH may only deactivate it', async () => {
-    const created = (await call('POST', '/provider-accounts', account({ environment: 'production' }))).body.data;
-    const merchant = (await call('POST', '/merchants', { name: 'Loja', provider_accounts: [created.id] })).body.data;
-    const key = (await call('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
+    const created = (await gw.admin.POST('/admin/api/provider-accounts', { body: account({ environment: 'production' }) })).data!;
+    const merchant = await gw.admin.newMerchant({ name: 'Loja', provider_accounts: [created.id] });
     // Stored before the rule (or while ALLOW_HOMOLOGATION_ACCOUNTS was set).
     await gw.dataSource.query(`UPDATE provider_accounts SET environment = 'sandbox' WHERE id = $1`, [created.id]);
 
-    const res = await http(gw.url, 'POST', '/v1/payments/create', {
+    const res = await gw.merchant(merchant.apiKey).POST('/v1/payments/create', {
       body: { amount: 10, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: 'order-1' },
-      headers: { 'x-merchant-key': key, 'idempotency-key': randomBytes(8).toString('hex') },
     });
     expect(res.status).toBe(502);
     expect(res.body.provider).toBe('pix-api');
-    expect(res.body.error.code).toBe('PAYMENT_CREATE_FAILED');
-    expect(res.body.error.message).toMatch(/homologation/);
+    expect(res.error?.code).toBe('PAYMENT_CREATE_FAILED');
+    expect(res.error?.message).toMatch(/homologation/);
     expect(res.text).not.toContain(created.id);
     expect(await gw.dataSource.query('SELECT id FROM payments WHERE merchant_id = $1', [merchant.id])).toEqual([]);
 
     const renamed = await call('PATCH', `/provider-accounts/${created.id}`, { name: 'Outro nome' });
     expect(renamed.status).toBe(400);
     expect(renamed.body.error.details.fields[0].field).toBe('environment');
-    expect((await call('PATCH', `/provider-accounts/${created.id}`, { active: false })).status).toBe(200);
+    expect((await gw.admin.PATCH('/admin/api/provider-accounts/{id}', { params: { path: { id: created.id } }, body: { active: false } })).status).toBe(200);
   });
 });

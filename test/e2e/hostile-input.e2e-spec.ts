@@ -3,9 +3,8 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
@@ -108,7 +107,7 @@ const db = testDatabase();
 /** A gateway with signed sandbox events, a merchant key and one of its payments. */
 async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
   const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET, TRUST_PROXY: '127.0.0.1,::1' } });
-  const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN);
+  const merchant = await t.admin.newMerchant();
   return { t, apiKey: merchant.apiKey, paymentId: (await t.newPayment(merchant.id)).id };
 }
 

@@ -2,13 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newMerchantOverHttp } from '../helpers/admin-http';
+import { apiClients } from '../helpers/clients';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
-import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /**
  * Merchants' webhook URLs are https in production. The gateway delivers over TLS, verifies the
@@ -16,7 +14,6 @@ import { TEST_ADMIN_TOKEN } from '../helpers/test-env';
  * NODE_EXTRA_CA_CERTS), and never falls back to anything weaker when verification fails.
  */
 jest.setTimeout(60_000);
-const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** A self-signed certificate for 127.0.0.1, made with the openssl command line. */
 function selfSigned(dir: string, name: string): { key: string; cert: string; certFile: string } {
@@ -47,13 +44,16 @@ describe('webhook delivery over HTTPS', () => {
 
   /** A merchant whose webhook_url is `receiver`, a payment, and its confirmation: one forward queued. Returns the merchant id. */
   async function confirmFor(receiver: MerchantReceiver, secret: string): Promise<string> {
-    const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN, { webhook_url: receiver.url, webhook_signing_secret: secret });
-    const created = await http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `tls-${shop.id}` } });
+    const api = apiClients(gw.url);
+    const shop = await api.admin.newMerchant({ webhook_url: receiver.url, webhook_signing_secret: secret });
+    const created = await api.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody(), params: { header: { 'Idempotency-Key': `tls-${shop.id}` } } });
     expect(created.status).toBe(201);
-    expect((await http(gw.url, 'POST', `/admin/api/payments/${created.body.data.id}/simulate`, { body: { event: 'payment.confirmed' }, headers: ADMIN })).status).toBeLessThan(300);
+    const path = { id: created.data!.id };
+    expect((await api.admin.POST('/admin/api/payments/{id}/simulate', { params: { path }, body: { event: 'payment.confirmed' } })).status).toBeLessThan(300);
     return shop.id;
   }
-  const deliveriesOf = async (merchantId: string) => (await http(gw.url, 'GET', `/admin/api/webhook-deliveries?merchant_id=${merchantId}`, { headers: ADMIN })).body.data.items;
+  const deliveriesOf = async (merchantId: string) =>
+    (await apiClients(gw.url).admin.GET('/admin/api/webhook-deliveries', { params: { query: { merchant_id: merchantId } } })).data!.items;
 
   it('delivers a signed forward to a receiver whose certificate it trusts', async () => {
     const secret = 'https-receiver-secret-0123456789';
@@ -78,11 +78,11 @@ describe('webhook delivery over HTTPS', () => {
       const merchantId = await confirmFor(receiver, 'another-receiver-secret-0123456789');
       const [delivery] = await eventually(
         () => deliveriesOf(merchantId),
-        (items) => items[0]?.attempts >= 1,
+        (items) => (items[0]?.attempts ?? 0) >= 1,
       );
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
-      const detail = await http(gw.url, 'GET', `/admin/api/payments/${delivery.payment_id}`, { headers: ADMIN });
-      expect(JSON.stringify(detail.body.data)).toMatch(/certificate/i);
+      const detail = await apiClients(gw.url).admin.GET('/admin/api/payments/{id}', { params: { path: { id: delivery!.payment_id } } });
+      expect(JSON.stringify(detail.data)).toMatch(/certificate/i);
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.close();

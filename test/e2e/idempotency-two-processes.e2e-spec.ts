@@ -1,5 +1,4 @@
 import { paymentBody } from '../helpers/factories';
-import { http } from '../helpers/http';
 import { describeOn, startTestApp, TestApp } from '../helpers/test-app';
 
 describeOn('postgres', 'two processes share one database')('idempotency across two gateway processes on one PostgreSQL', () => {
@@ -19,12 +18,10 @@ describeOn('postgres', 'two processes share one database')('idempotency across t
     const shop = await a.newMerchant();
     const body = paymentBody();
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        http((i % 2 ? a : b).url, 'POST', '/v1/payments/create', { body, headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'cross-process' } }),
-      ),
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).merchant(shop.apiKey).POST('/v1/payments/create', { body, params: { header: { 'Idempotency-Key': 'cross-process' } } })),
     );
     expect(results.every((res) => res.status === 201 || res.status === 409)).toBe(true);
-    expect(new Set(results.filter((res) => res.status === 201).map((res) => res.body.data.id)).size).toBe(1);
+    expect(new Set(results.filter((res) => res.status === 201).map((res) => res.data!.id)).size).toBe(1);
     const [{ n }] = await a.dataSource.query('SELECT count(*) AS n FROM payments WHERE merchant_id = $1', [shop.merchant.id]);
     expect(Number(n)).toBe(1);
   });

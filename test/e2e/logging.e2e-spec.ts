@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { newMerchantOverHttp } from '../helpers/admin-http';
+import { apiClients } from '../helpers/clients';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
-import { http, HttpResult } from '../helpers/http';
+import { http } from '../helpers/http';
 import { itOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
 
 /** The gateway as a real process, its whole output read back: one access line per API request, nothing secret in any line. */
@@ -19,7 +19,7 @@ describe('logs of a gateway process', () => {
   let merchant: { id: string; apiKey: string };
   beforeAll(async () => {
     gw = await startGatewayProcess({ LOG_LEVEL: 'info' });
-    merchant = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
+    merchant = await apiClients(gw.url).admin.newMerchant();
   });
   afterAll(async () => {
     gw?.kill('SIGKILL');
@@ -46,7 +46,7 @@ describe('logs of a gateway process', () => {
   }
 
   /** Waits until the access line of `res` is written (it is written when the answer has been sent). */
-  async function accessLineOf(res: HttpResult): Promise<LogLine> {
+  async function accessLineOf(res: { headers: Headers }): Promise<LogLine> {
     const requestId = res.headers.get('x-request-id')!;
     await eventually(() => (accessLines(requestId).length > 0 ? true : undefined));
     const lines = accessLines(requestId);
@@ -56,7 +56,9 @@ describe('logs of a gateway process', () => {
 
   it('writes one access line per API request: method, route pattern, status, duration, request id and who called', async () => {
     const auth = { 'x-merchant-key': merchant.apiKey };
-    const created = await http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody({ recipientDocument: CPF }), headers: { ...auth, 'idempotency-key': 'log-1' } });
+    const created = await apiClients(gw.url)
+      .merchant(merchant.apiKey)
+      .POST('/v1/payments/create', { body: paymentBody({ recipientDocument: CPF }), params: { header: { 'Idempotency-Key': 'log-1' } } });
     expect(created.status).toBe(201);
     expect(await accessLineOf(created)).toMatchObject({
       level: 30,
@@ -68,11 +70,11 @@ describe('logs of a gateway process', () => {
       principal: merchant.id,
     });
 
-    const read = await http(gw.url, 'GET', `/v1/payments/${created.body.data.id}?token=${TEST_ADMIN_TOKEN}`, { headers: auth });
+    const read = await http(gw.url, 'GET', `/v1/payments/${created.data!.id}?token=${TEST_ADMIN_TOKEN}`, { headers: auth });
     expect(read.status).toBe(200);
     expect(await accessLineOf(read)).toMatchObject({ method: 'GET', route: '/v1/payments/:id', status: 200, principal: merchant.id });
 
-    const list = await http(gw.url, 'GET', '/admin/api/merchants', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const list = await apiClients(gw.url).admin.GET('/admin/api/merchants');
     expect(await accessLineOf(list)).toMatchObject({ method: 'GET', route: '/admin/api/merchants', status: 200, principal: 'admin' });
 
     const refused = await http(gw.url, 'GET', '/admin/api/merchants', { headers: { authorization: 'Bearer wrong-token' } });

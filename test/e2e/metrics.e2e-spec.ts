@@ -77,13 +77,10 @@ describe('GET /metrics', () => {
 
   it('counts a payment, its provider call, the intake of its events, the delivery and the backlog', async () => {
     const shop = await t.newMerchant({ webhookUrl: receiver.url });
-    const created = await http(t.url, 'POST', '/v1/payments/create', {
-      body: paymentBody(),
-      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
-    });
+    const created = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody() });
     expect(created.status).toBe(201);
-    const paymentId: string = created.body.data.id;
-    const sameAgain = await http(t.url, 'GET', `/v1/payments/${paymentId}`, { headers: { 'x-merchant-key': shop.apiKey } });
+    const paymentId = created.data!.id;
+    const sameAgain = await t.merchant(shop.apiKey).GET('/v1/payments/{id}', { params: { path: { id: paymentId } } });
     expect(sameAgain.status).toBe(200);
 
     const event = {
@@ -140,10 +137,7 @@ describe('GET /metrics', () => {
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     expect(inject.status).toBe(204);
-    const res = await http(t.url, 'POST', '/v1/payments/create', {
-      body: paymentBody(),
-      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
-    });
+    const res = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody() });
     expect(res.status).toBe(502);
     const after = await scrape();
     expect(failed(after) - failed(before)).toBe(1);
@@ -155,15 +149,12 @@ describe('GET /metrics', () => {
     try {
       failing.respondWith(() => ({ status: 500 }));
       const shop = await t.newMerchant({ webhookUrl: failing.url });
-      const created = await http(t.url, 'POST', '/v1/payments/create', {
-        body: paymentBody(),
-        headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': `k-${randomBytes(6).toString('hex')}` },
-      });
+      const created = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody() });
       const event = {
         event: 'payment.confirmed',
         id: `evt_sbx_${randomBytes(8).toString('hex')}`,
         created_at: new Date().toISOString(),
-        data: { id: created.body.data.id, amount: 10.5, status: 'CONCLUIDA' },
+        data: { id: created.data!.id, amount: 10.5, status: 'CONCLUIDA' },
       };
       await http(t.url, 'POST', '/webhooks/sandbox', { body: event });
       await eventually(

@@ -1,7 +1,7 @@
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { MerchantFixture, paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TestApp } from '../helpers/test-app';
 
 /** The Receita Federal's example of an alphanumeric CNPJ; its check digits are worked by hand in brazilian-document.spec.ts. */
 const ALPHANUMERIC_CNPJ = '12.ABC.345/01DE-35';
@@ -68,8 +68,8 @@ describe('payment validation (HTTP)', () => {
       const res = await post(paymentBody({ recipientDocument: written }), { 'idempotency-key': `alphanumeric-cnpj-${i}` });
       expect(res.status).toBe(201);
       expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
-      const read = await http(t.url, 'GET', `/v1/payments/${res.body.data.id}`, { headers: { 'x-merchant-key': shop.apiKey } });
-      expect(read.body.data.recipient.document).toBe('12ABC34501DE35');
+      const read = await t.merchant(shop.apiKey).GET('/v1/payments/{id}', { params: { path: { id: res.body.data.id } } });
+      expect(read.data!.recipient.document).toBe('12ABC34501DE35');
     }
   });
 
@@ -101,16 +101,13 @@ describe('payment validation (HTTP)', () => {
 
 /** The alphanumeric CNPJ reaches a real PSP as the standard's `devedor.cnpj` (`^[0-9A-Z]{14}$`), checked by the fake PSP against the BCB's OpenAPI document. */
 describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
-  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   let t: TestApp;
   let psp: PixApiPsp;
   let merchantKey: string;
   beforeAll(async () => {
     [t, psp] = await Promise.all([startTestApp(), startPixApiPsp()]);
-    const adminCall = (path: string, body: unknown) => http(t.url, 'POST', `/admin/api${path}`, { body, headers: admin });
-    const account = (await adminCall('/provider-accounts', pixApiAccountBody(psp))).body.data;
-    const merchant = (await adminCall('/merchants', { name: 'Loja CNPJ', provider_accounts: [account.id] })).body.data;
-    merchantKey = (await adminCall(`/merchants/${merchant.id}/api-keys`, undefined)).body.data.key;
+    const account = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) })).data!;
+    merchantKey = (await t.admin.newMerchant({ name: 'Loja CNPJ', provider_accounts: [account.id] })).apiKey;
   });
   afterAll(async () => {
     await Promise.all([t.close(), psp.close()]);
@@ -119,13 +116,13 @@ describe('an alphanumeric CNPJ sent to a Pix API PSP', () => {
 
   it('creates the charge with devedor.cnpj upper-cased and unpunctuated', async () => {
     for (const [i, written] of [ALPHANUMERIC_CNPJ, '12.abc.345/01de-35'].entries()) {
-      const res = await http(t.url, 'POST', '/v1/payments/create', {
+      const res = await t.merchant(merchantKey).POST('/v1/payments/create', {
         body: paymentBody({ recipientDocument: written }),
-        headers: { 'x-merchant-key': merchantKey, 'idempotency-key': `alphanumeric-cnpj-psp-${i}` },
+        params: { header: { 'Idempotency-Key': `alphanumeric-cnpj-psp-${i}` } },
       });
       expect(res.status).toBe(201);
-      expect(res.body.data.recipient.document).toBe('12ABC34501DE35');
-      expect(psp.charges.get(res.body.data.pix.txid)).toMatchObject({ devedor: { cnpj: '12ABC34501DE35', nome: 'Ana Souza' } });
+      expect(res.data!.recipient.document).toBe('12ABC34501DE35');
+      expect(psp.charges.get(res.data!.pix.txid)).toMatchObject({ devedor: { cnpj: '12ABC34501DE35', nome: 'Ana Souza' } });
     }
   });
 });

@@ -4,9 +4,8 @@ import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import { startTestApp, TestApp } from '../helpers/test-app';
 
-const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const PIX_KEY = 'recebedor@example.com';
 
 /** A merchant whose payments go to a pix-api account at the fake PSP, end to end: create, callback, forward. */
@@ -18,33 +17,31 @@ describe('payments through a Pix API provider account', () => {
   let merchantKey: string;
   beforeAll(async () => {
     [t, psp, receiver] = await Promise.all([startTestApp(), startPixApiPsp(), MerchantReceiver.start()]);
-    const created = await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { pix_key: PIX_KEY }));
-    account = created.body.data;
-    expect((await adminCall('POST', `/provider-accounts/${account.id}/webhook`)).status).toBe(200);
-    const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Real', webhook_url: receiver.url, provider_accounts: [account.id] })).body.data;
-    merchantKey = (await adminCall('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
+    const created = await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { pix_key: PIX_KEY }) });
+    account = created.data!;
+    expect((await t.admin.POST('/admin/api/provider-accounts/{id}/webhook', { params: { path: { id: account.id } } })).status).toBe(200);
+    merchantKey = (await t.admin.newMerchant({ name: 'Loja Real', webhook_url: receiver.url, provider_accounts: [account.id] })).apiKey;
   });
   afterAll(async () => {
     await Promise.all([t.close(), psp.close(), receiver.close()]);
   });
   afterEach(() => psp.assertNoViolations());
 
-  function adminCall(method: string, path: string, body?: unknown) {
-    return http(t.url, method, `/admin/api${path}`, { body, headers: admin });
-  }
   const create = (key = randomBytes(8).toString('hex'), amount = 10.5) =>
-    http(t.url, 'POST', '/v1/payments/create', {
+    t.merchant(merchantKey).POST('/v1/payments/create', {
       body: { amount, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: `order-${key}` },
-      headers: { 'x-merchant-key': merchantKey, 'idempotency-key': key },
+      params: { header: { 'Idempotency-Key': key } },
     });
-  const read = async (id: string) => (await http(t.url, 'GET', `/v1/payments/${id}`, { headers: { 'x-merchant-key': merchantKey } })).body.data;
+  const get = (id: string, key = merchantKey) => t.merchant(key).GET('/v1/payments/{id}', { params: { path: { id } } });
+  const read = async (id: string) => (await get(id)).data!;
+  const adminPayment = async (id: string) => (await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id } } })).data!;
   const eventCount = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM payment_events'))[0].n);
 
   it("charges at the PSP with a derived txid and returns the PSP's own BR Code; a retry with the key makes no second charge", async () => {
     const key = randomBytes(8).toString('hex');
     const first = await create(key);
     expect(first.status).toBe(201);
-    const payment = first.body.data;
+    const payment = first.data!;
     expect(first.body.provider).toBe('pix-api');
     expect(payment).toMatchObject({ status: 'pending', provider: 'pix-api', amount: 10.5 });
     expect(payment.pix.txid).toMatch(/^[a-zA-Z0-9]{26,35}$/);
@@ -54,12 +51,12 @@ describe('payments through a Pix API provider account', () => {
     expect(payment.pix.qrCodePng).toMatch(/^data:image\/png;base64,/);
     const charges = psp.charges.size;
     const again = await create(key);
-    expect(again.body.data.id).toBe(payment.id);
+    expect(again.data!.id).toBe(payment.id);
     expect(psp.charges.size).toBe(charges);
   });
 
   it('applies a callback the PSP confirms, keeps the payer masked, and forwards payment.confirmed from the provider', async () => {
-    const payment = (await create()).body.data;
+    const payment = (await create()).data!;
     const { callback } = await psp.pay(payment.pix.txid, { payer: { name: 'Bruno Lima', cpf: '12345678909' } });
     expect(callback?.status).toBe(200);
     const paid = await read(payment.id);
@@ -73,7 +70,7 @@ describe('payments through a Pix API provider account', () => {
   });
 
   it('refuses a forged callback the PSP does not confirm with 401, changing nothing', async () => {
-    const payment = (await create()).body.data;
+    const payment = (await create()).data!;
     const before = await eventCount();
     const forged = { pix: [{ endToEndId: `E${randomBytes(16).toString('hex').slice(0, 31)}`, txid: payment.pix.txid, valor: '10.50', horario: new Date().toISOString() }] };
     const res = await http(t.url, 'POST', new URL(`${account.webhook_url}/pix`).pathname, { body: forged });
@@ -84,7 +81,7 @@ describe('payments through a Pix API provider account', () => {
   });
 
   it('applies every entry of a batch once, however often it is repeated', async () => {
-    const [a, b] = await Promise.all([create(), create()]).then((r) => r.map((x) => x.body.data));
+    const [a, b] = await Promise.all([create(), create()]).then(([x, y]) => [x.data!, y.data!] as const);
     const pixA = (await psp.pay(a.pix.txid, { postCallback: false })).pix;
     const pixB = (await psp.pay(b.pix.txid, { postCallback: false })).pix;
     const url = `${account.webhook_url}/pix`;
@@ -108,19 +105,18 @@ describe('payments through a Pix API provider account', () => {
     psp.fail({ kind: 'status', status: 503, times: 3, path: /\/cob\// });
     const failed = await create(key);
     expect(failed.status).toBe(502);
-    expect(failed.body.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 503 });
+    expect(failed.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 503 });
     psp.reset();
     const retried = await create(key);
     expect(retried.status).toBe(201);
-    const puts = psp.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/cob/${retried.body.data.pix.txid}`));
+    const puts = psp.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/cob/${retried.data!.pix.txid}`));
     expect(new Set(puts.map((r) => r.path)).size).toBe(1);
   });
 
   it("names the account's provider in every answer about the payment, its metrics and the overview, never the merchant's default", async () => {
-    const created = (await create()).body.data;
-    const read = await http(t.url, 'GET', `/v1/payments/${created.id}`, { headers: { 'x-merchant-key': merchantKey } });
-    expect(read.body).toMatchObject({ success: true, provider: 'pix-api', data: { provider: 'pix-api' } });
-    expect((await http(t.url, 'GET', `/v1/pix/${created.id}`, { headers: { 'x-merchant-key': merchantKey } })).body.provider).toBe('pix-api');
+    const created = (await create()).data!;
+    expect((await get(created.id)).body).toMatchObject({ success: true, provider: 'pix-api', data: { provider: 'pix-api' } });
+    expect((await t.merchant(merchantKey).GET('/v1/pix/{id}', { params: { path: { id: created.id } } })).body.provider).toBe('pix-api');
 
     const failedCount = async () =>
       (await t.app.get(GatewayMetrics).paymentsCreated.get()).values.find((v) => v.labels.provider === 'pix-api' && v.labels.outcome === 'failed')?.value ?? 0;
@@ -131,10 +127,10 @@ describe('payments through a Pix API provider account', () => {
     expect(failed.status).toBe(502);
     expect(failed.body.provider).toBe('pix-api');
     expect((await failedCount()) - before).toBe(1);
-    const overview = (await adminCall('GET', '/stats')).body.data;
-    expect(overview.providers.find((p: { provider: string }) => p.provider === 'pix-api')).toMatchObject({ failed_attempts: expect.any(Number) });
-    expect(overview.providers.find((p: { provider: string }) => p.provider === 'pix-api').failed_attempts).toBeGreaterThanOrEqual(1);
-    expect(overview.providers.find((p: { provider: string }) => p.provider === 'sandbox')?.failed_attempts ?? 0).toBe(0);
+    const overview = (await t.admin.GET('/admin/api/stats')).data!;
+    expect(overview.providers.find((p) => p.provider === 'pix-api')).toMatchObject({ failed_attempts: expect.any(Number) });
+    expect(overview.providers.find((p) => p.provider === 'pix-api')!.failed_attempts).toBeGreaterThanOrEqual(1);
+    expect(overview.providers.find((p) => p.provider === 'sandbox')?.failed_attempts ?? 0).toBe(0);
   });
 
   it("tells the merchant neither the PSP's error code nor its text; the operator's admin routes do", async () => {
@@ -142,40 +138,39 @@ describe('payments through a Pix API provider account', () => {
     const refused = await create();
     psp.reset();
     expect(refused.status).toBe(502);
-    expect(refused.body.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 400 });
-    expect(refused.body.error.details).toBeUndefined();
-    expect(refused.text).not.toMatch(/CobOperacaoInvalida|Operação inválida|O PSP recusou|pa_/);
+    expect(refused.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED', upstream_status: 400 });
+    expect(refused.error!.details).toBeUndefined();
+    expect(JSON.stringify(refused.body)).not.toMatch(/CobOperacaoInvalida|Operação inválida|O PSP recusou|pa_/);
 
     psp.fail({ kind: 'problem', status: 400, times: 3, path: /\/webhook\// });
-    const registration = await adminCall('POST', `/provider-accounts/${account.id}/webhook`);
+    const registration = await t.admin.POST('/admin/api/provider-accounts/{id}/webhook', { params: { path: { id: account.id } } });
     psp.reset();
     expect(registration.status).toBe(502);
-    expect(registration.body.error.details).toMatchObject({ provider_code: expect.stringContaining('WebhookOperacaoInvalida') });
+    expect(registration.error!.details).toMatchObject({ provider_code: expect.stringContaining('WebhookOperacaoInvalida') });
   });
 
   it('shows the environment of the account that charged, to the merchant and in the admin views', async () => {
-    const payment = (await create()).body.data;
+    const payment = (await create()).data!;
     expect(payment.environment).toBe('sandbox');
-    const production = (await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { name: 'Banco Teste (produção)', environment: 'production', pix_key: PIX_KEY }))).body
-      .data;
-    const merchant = (await adminCall('POST', '/merchants', { name: 'Loja Produção', provider_accounts: [production.id] })).body.data;
-    const key = (await adminCall('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
-    const live = await http(t.url, 'POST', '/v1/payments/create', {
+    const production = (
+      await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { name: 'Banco Teste (produção)', environment: 'production', pix_key: PIX_KEY }) })
+    ).data!;
+    const merchant = await t.admin.newMerchant({ name: 'Loja Produção', provider_accounts: [production.id] });
+    const live = await t.merchant(merchant.apiKey).POST('/v1/payments/create', {
       body: { amount: 7, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: 'order-live' },
-      headers: { 'x-merchant-key': key, 'idempotency-key': randomBytes(8).toString('hex') },
     });
-    expect(live.body.data.environment).toBe('production');
-    expect((await http(t.url, 'GET', `/v1/payments/${live.body.data.id}`, { headers: { 'x-merchant-key': key } })).body.data.environment).toBe('production');
-    expect((await adminCall('GET', `/payments/${live.body.data.id}`)).body.data.environment).toBe('production');
-    expect((await adminCall('GET', `/payments/${payment.id}`)).body.data.environment).toBe('sandbox');
-    const listed = (await adminCall('GET', `/payments?merchant_id=${merchant.id}`)).body.data.items;
-    expect(listed.map((p: { environment: string }) => p.environment)).toEqual(['production']);
+    expect(live.data!.environment).toBe('production');
+    expect((await get(live.data!.id, merchant.apiKey)).data!.environment).toBe('production');
+    expect((await adminPayment(live.data!.id)).environment).toBe('production');
+    expect((await adminPayment(payment.id)).environment).toBe('sandbox');
+    const listed = (await t.admin.GET('/admin/api/payments', { params: { query: { merchant_id: merchant.id } } })).data!.items;
+    expect(listed.map((p) => p.environment)).toEqual(['production']);
   });
 
   it('deduplicates events per account: a Pix first posted to another account with the same credentials still pays its payment', async () => {
     // A second account with the same credentials at the same PSP (two merchants on one platform contract).
-    const twin = (await adminCall('POST', '/provider-accounts', pixApiAccountBody(psp, { name: 'Banco Teste (gêmea)', pix_key: PIX_KEY }))).body.data;
-    const payment = (await create()).body.data;
+    const twin = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { name: 'Banco Teste (gêmea)', pix_key: PIX_KEY }) })).data!;
+    const payment = (await create()).data!;
     const { pix } = await psp.pay(payment.pix.txid, { postCallback: false });
     // The PSP confirms the Pix to either account; under the twin it matches no payment of the twin's.
     const wrong = await psp.postCallback(`${twin.webhook_url}/pix`, { pix: [pix] });

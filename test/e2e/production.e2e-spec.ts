@@ -3,7 +3,6 @@ import { http } from '../helpers/http';
 import { describeOn, sandboxSettings, startProductionTestApp, TEST_PRODUCTION_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 /** The gateway under NODE_ENV=production with the production defaults (startProductionTestApp), one app for the file. */
-const ADMIN = { authorization: `Bearer ${TEST_PRODUCTION_ADMIN_TOKEN}` };
 const ONLY_POSTGRES = 'production refuses the embedded database';
 const chargeBody = (notificationUrl: string) => ({
   txid: randomBytes(16).toString('hex'),
@@ -24,28 +23,30 @@ afterAll(() => gw?.close());
 
 /** In production merchant webhooks are always signed: a secret is generated when none is given, and null is refused. */
 describeOn('postgres', ONLY_POSTGRES)('merchant signing secrets under NODE_ENV=production', () => {
+  const getMerchant = (id: string) => gw.admin.GET('/admin/api/merchants/{id}', { params: { path: { id } } });
+
   it('generates a signing secret for a merchant created without one, and returns it once', async () => {
-    const created = await http(gw.url, 'POST', '/admin/api/merchants', { body: { name: 'Loja' }, headers: ADMIN });
+    const created = await gw.admin.POST('/admin/api/merchants', { body: { name: 'Loja' } });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ has_webhook_signing_secret: true, webhook_signing_secret: expect.stringMatching(/^whsec_/) });
-    const read = await http(gw.url, 'GET', `/admin/api/merchants/${created.body.data.id}`, { headers: ADMIN });
-    expect(read.body.data).toMatchObject({ has_webhook_signing_secret: true });
-    expect(read.body.data.webhook_signing_secret).toBeUndefined();
+    expect(created.data).toMatchObject({ has_webhook_signing_secret: true, webhook_signing_secret: expect.stringMatching(/^whsec_/) });
+    const read = await getMerchant(created.data!.id);
+    expect(read.data).toMatchObject({ has_webhook_signing_secret: true });
+    expect(read.data).not.toHaveProperty('webhook_signing_secret');
   });
 
   it('refuses null on create and on update, naming the field, and changes nothing', async () => {
-    const refused = await http(gw.url, 'POST', '/admin/api/merchants', { body: { name: 'Sem segredo', webhook_signing_secret: null }, headers: ADMIN });
+    const refused = await gw.admin.POST('/admin/api/merchants', { body: { name: 'Sem segredo', webhook_signing_secret: null } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'webhook_signing_secret' })] } });
-    const list = await http(gw.url, 'GET', '/admin/api/merchants?limit=100', { headers: ADMIN });
-    expect(list.body.data.items.map((m: { name: string }) => m.name)).not.toContain('Sem segredo');
+    expect(refused.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'webhook_signing_secret' })] } });
+    const list = await gw.admin.GET('/admin/api/merchants', { params: { query: { limit: 100 } } });
+    expect(list.data!.items.map((m) => m.name)).not.toContain('Sem segredo');
 
-    const created = await http(gw.url, 'POST', '/admin/api/merchants', { body: { name: 'Loja 2', webhook_signing_secret: 'generate' }, headers: ADMIN });
-    const patched = await http(gw.url, 'PATCH', `/admin/api/merchants/${created.body.data.id}`, { body: { webhook_signing_secret: null }, headers: ADMIN });
+    const created = await gw.admin.POST('/admin/api/merchants', { body: { name: 'Loja 2', webhook_signing_secret: 'generate' } });
+    const id = created.data!.id;
+    const patched = await gw.admin.PATCH('/admin/api/merchants/{id}', { params: { path: { id } }, body: { webhook_signing_secret: null } });
     expect(patched.status).toBe(400);
-    expect(patched.body.error.code).toBe('VALIDATION_ERROR');
-    const read = await http(gw.url, 'GET', `/admin/api/merchants/${created.body.data.id}`, { headers: ADMIN });
-    expect(read.body.data.has_webhook_signing_secret).toBe(true);
+    expect(patched.error?.code).toBe('VALIDATION_ERROR');
+    expect((await getMerchant(id)).data!.has_webhook_signing_secret).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 

@@ -1,5 +1,7 @@
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
+import type { components } from '../../web/src/api-types';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { pixApiAccountBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -17,6 +19,7 @@ describe('provider accounts (admin API)', () => {
   });
   afterEach(() => psp.assertNoViolations());
 
+  // Bodies the API refuses, read for their `details` (which the OpenAPI document leaves untyped): raw requests.
   const call = (method: string, path: string, body?: unknown) => http(t.url, method, `/admin/api${path}`, { body, headers: admin });
   const pemCredentials = (overrides: Record<string, unknown> = {}) => ({
     client_id: psp.clientId,
@@ -35,12 +38,19 @@ describe('provider accounts (admin API)', () => {
     credentials: pemCredentials(),
     ...overrides,
   });
+  const path = (id: string) => ({ params: { path: { id } } });
+  const newAccount = async () => (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) })).data!;
+  const getAccount = (id: string) => t.admin.GET('/admin/api/provider-accounts/{id}', path(id));
+  const patchAccount = (id: string, body: components['schemas']['UpdateProviderAccountDto']) => t.admin.PATCH('/admin/api/provider-accounts/{id}', { ...path(id), body });
+  const checkAccount = (id: string) => t.admin.POST('/admin/api/provider-accounts/{id}/check', path(id));
+  const registerWebhook = (id: string) => t.admin.POST('/admin/api/provider-accounts/{id}/webhook', path(id));
+  const deleteAccount = (id: string) => t.admin.DELETE('/admin/api/provider-accounts/{id}', path(id));
   const count = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM provider_accounts'))[0].n);
 
   it('creates an account from a PEM pair: the summary, never the credentials, and the webhook URL the PSP must post to', async () => {
-    const res = await call('POST', '/provider-accounts', account());
+    const res = await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) });
     expect(res.status).toBe(201);
-    const created = res.body.data;
+    const created = res.data!;
     expect(created).toMatchObject({ provider: 'pix-api', environment: 'sandbox', active: true, pix_key: 'recebedor@example.com' });
     expect(created.webhook_url).toBe(`${t.config.publicBaseUrl}/webhooks/pix-api/${created.id}`);
     expect(created.credentials_summary).toEqual({ client_id: psp.clientId, certificate_subject: expect.any(String), certificate_expires_at: expect.any(String) });
@@ -48,8 +58,8 @@ describe('provider accounts (admin API)', () => {
     expect(res.text).not.toContain('PRIVATE KEY');
     const stored = (await t.dataSource.query('SELECT credentials_enc FROM provider_accounts WHERE id = $1', [created.id]))[0].credentials_enc;
     expect(stored).not.toContain(psp.clientSecret);
-    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(created);
-    expect((await call('GET', '/provider-accounts')).body.data.map((a: { id: string }) => a.id)).toContain(created.id);
+    expect((await getAccount(created.id)).data).toEqual(created);
+    expect((await t.admin.GET('/admin/api/provider-accounts')).data!.map((a) => a.id)).toContain(created.id);
   });
 
   it('creates an account from a PKCS#12 bundle', async () => {
@@ -60,9 +70,9 @@ describe('provider accounts (admin API)', () => {
       pkcs12_password: pki.clientP12.password,
       ca_pem: psp.caPem,
     };
-    const res = await call('POST', '/provider-accounts', account({ credentials }));
+    const res = await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { credentials }) });
     expect(res.status).toBe(201);
-    expect(res.body.data.credentials_summary.certificate_expires_at).toEqual(expect.any(String));
+    expect(res.data!.credentials_summary.certificate_expires_at).toEqual(expect.any(String));
   });
 
   it.each([
@@ -90,58 +100,58 @@ describe('provider accounts (admin API)', () => {
   });
 
   it('checks an account against its PSP: a token and one read', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
-    const res = await call('POST', `/provider-accounts/${created.id}/check`);
+    const created = await newAccount();
+    const res = await checkAccount(created.id);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ ok: true, latency_ms: expect.any(Number) });
+    expect(res.data).toMatchObject({ ok: true, latency_ms: expect.any(Number) });
     psp.fail({ kind: 'status', status: 503, times: 10 });
-    const failing = await call('POST', `/provider-accounts/${created.id}/check`);
+    const failing = await checkAccount(created.id);
     psp.reset();
     expect(failing.status).toBe(200);
-    expect(failing.body.data.ok).toBe(false);
+    expect(failing.data!.ok).toBe(false);
   });
 
   it("registers the account's webhook URL at the PSP, and a PSP that refuses is 502", async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
-    const res = await call('POST', `/provider-accounts/${created.id}/webhook`);
+    const created = await newAccount();
+    const res = await registerWebhook(created.id);
     expect(res.status).toBe(200);
     expect(psp.webhooks.get('recebedor@example.com')?.webhookUrl).toBe(created.webhook_url);
     psp.fail({ kind: 'status', status: 500, times: 10 });
-    const refused = await call('POST', `/provider-accounts/${created.id}/webhook`);
+    const refused = await registerWebhook(created.id);
     psp.reset();
     expect(refused.status).toBe(502);
-    expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream_status: 500 });
+    expect(refused.error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream_status: 500 });
   });
 
   it('changes settings and replaces credentials whole; a bad replacement changes nothing', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
-    const renamed = await call('PATCH', `/provider-accounts/${created.id}`, { name: 'Renomeada', active: false });
-    expect(renamed.body.data).toMatchObject({ name: 'Renomeada', active: false });
-    const bad = await call('PATCH', `/provider-accounts/${created.id}`, { credentials: pemCredentials({ private_key_pem: pki.server.key }) });
+    const created = await newAccount();
+    const renamed = await patchAccount(created.id, { name: 'Renomeada', active: false });
+    expect(renamed.data).toMatchObject({ name: 'Renomeada', active: false });
+    const bad = await patchAccount(created.id, { credentials: pemCredentials({ private_key_pem: pki.server.key }) });
     expect(bad.status).toBe(400);
-    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(renamed.body.data);
+    expect((await getAccount(created.id)).data).toEqual(renamed.data);
   });
 
   it('routes merchants to active accounts only: unknown or inactive ids are 400 and change nothing', async () => {
-    const active = (await call('POST', '/provider-accounts', account())).body.data;
-    const inactive = (await call('POST', '/provider-accounts', account())).body.data;
-    await call('PATCH', `/provider-accounts/${inactive.id}`, { active: false });
-    const merchant = (await call('POST', '/merchants', { name: 'Loja', provider_accounts: [active.id] })).body.data;
+    const active = await newAccount();
+    const inactive = await newAccount();
+    await patchAccount(inactive.id, { active: false });
+    const merchant = (await t.admin.POST('/admin/api/merchants', { body: { name: 'Loja', provider_accounts: [active.id] } })).data!;
     expect(merchant.provider_accounts).toEqual([active.id]);
     for (const ids of [[inactive.id], ['pa_unknownunknownunknown1']]) {
       const res = await call('PATCH', `/merchants/${merchant.id}`, { provider_accounts: ids });
       expect(res.status).toBe(400);
       expect(res.body.error.details.fields[0].field).toBe('provider_accounts');
     }
-    expect((await call('GET', `/merchants/${merchant.id}`)).body.data.provider_accounts).toEqual([active.id]);
+    expect((await t.admin.GET('/admin/api/merchants/{id}', path(merchant.id))).data!.provider_accounts).toEqual([active.id]);
   });
 
   it('an account whose stored credentials can no longer be opened is a clear answer, never a 500', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    const created = await newAccount();
     await t.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'v1.AAAA.AAAA.AAAA' WHERE id = $1`, [created.id]);
-    const check = await call('POST', `/provider-accounts/${created.id}/check`);
-    expect(check.body.data).toMatchObject({ ok: false, detail: expect.stringContaining(created.id) });
-    const webhook = await call('POST', `/provider-accounts/${created.id}/webhook`);
+    const check = await checkAccount(created.id);
+    expect(check.data).toMatchObject({ ok: false, detail: expect.stringContaining(created.id) });
+    const webhook = await registerWebhook(created.id);
     expect(webhook.status).toBe(502);
     const callback = await http(t.url, 'POST', `/webhooks/pix-api/${created.id}/pix`, { body: { pix: [] } });
     expect(callback.status).toBe(502);
@@ -152,19 +162,19 @@ describe('provider accounts (admin API)', () => {
   });
 
   it('refuses a new base_url or token_url without new credentials: 400 naming credentials, and nothing changes', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    const created = await newAccount();
     for (const change of [{ base_url: `${psp.url}/outro` }, { token_url: `${psp.tokenUrl}?outro=1` }, { base_url: `${psp.url}/outro`, name: 'Outra' }]) {
       const res = await call('PATCH', `/provider-accounts/${created.id}`, change);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['credentials']);
     }
-    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(created);
+    expect((await getAccount(created.id)).data).toEqual(created);
     // The same host again is no change; a new host with its credentials is.
-    expect((await call('PATCH', `/provider-accounts/${created.id}`, { base_url: psp.url, name: 'Mesma' })).status).toBe(200);
-    const moved = await call('PATCH', `/provider-accounts/${created.id}`, { base_url: `${psp.url}/`, credentials: pemCredentials() });
+    expect((await patchAccount(created.id, { base_url: psp.url, name: 'Mesma' })).status).toBe(200);
+    const moved = await patchAccount(created.id, { base_url: `${psp.url}/`, credentials: pemCredentials() });
     expect(moved.status).toBe(200);
-    expect(moved.body.data.base_url).toBe(`${psp.url}/`);
+    expect(moved.data!.base_url).toBe(`${psp.url}/`);
   });
 
   it.each([
@@ -175,7 +185,7 @@ describe('provider accounts (admin API)', () => {
     ['user information', 'https://user:pass@psp.example.com/'],
     ['plain http', 'http://psp.example.com/'],
   ])('refuses a base_url or token_url with %s, even with private URLs allowed, on create and PATCH', async (_case, url) => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
+    const created = await newAccount();
     const before = await count();
     for (const field of ['base_url', 'token_url']) {
       const res = await call('POST', '/provider-accounts', account({ [field]: url }));
@@ -186,50 +196,48 @@ describe('provider accounts (admin API)', () => {
       expect(patched.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
     }
     expect(await count()).toBe(before);
-    expect((await call('GET', `/provider-accounts/${created.id}`)).body.data).toEqual(created);
+    expect((await getAccount(created.id)).data).toEqual(created);
   });
 
   it('deletes an account nothing uses, with its secrets; 404 afterwards', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
-    const res = await call('DELETE', `/provider-accounts/${created.id}`);
+    const created = await newAccount();
+    const res = await deleteAccount(created.id);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(await t.dataSource.query('SELECT id FROM provider_accounts WHERE id = $1', [created.id])).toEqual([]);
-    expect((await call('GET', `/provider-accounts/${created.id}`)).status).toBe(404);
-    expect((await call('DELETE', `/provider-accounts/${created.id}`)).status).toBe(404);
-    expect((await call('DELETE', '/provider-accounts/nope')).status).toBe(404);
+    expect((await getAccount(created.id)).status).toBe(404);
+    expect((await deleteAccount(created.id)).status).toBe(404);
+    expect((await deleteAccount('nope')).status).toBe(404);
   });
 
   it('refuses to delete an account a merchant lists or a pending payment was charged through: 409 naming them', async () => {
-    const listed = (await call('POST', '/provider-accounts', account())).body.data;
-    const merchant = (await call('POST', '/merchants', { name: 'Loja', provider_accounts: [listed.id] })).body.data;
-    const refused = await call('DELETE', `/provider-accounts/${listed.id}`);
+    const listed = await newAccount();
+    const merchant = await t.admin.newMerchant({ name: 'Loja', provider_accounts: [listed.id] });
+    const refused = await deleteAccount(listed.id);
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { merchant_ids: [merchant.id], pending_payments: 0 } });
-    expect(refused.body.error.message).toContain(merchant.id);
+    expect(refused.error).toMatchObject({ code: 'CONFLICT', details: { merchant_ids: [merchant.id], pending_payments: 0 } });
+    expect(refused.error!.message).toContain(merchant.id);
 
     // Off the merchant's list, but a payment charged through it is still pending.
-    const key = (await call('POST', `/merchants/${merchant.id}/api-keys`)).body.data.key;
-    const payment = await http(t.url, 'POST', '/v1/payments/create', {
+    const payment = await t.merchant(merchant.apiKey).POST('/v1/payments/create', {
       body: { amount: 10, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: 'order-delete' },
-      headers: { 'x-merchant-key': key, 'idempotency-key': 'delete-1' },
     });
     expect(payment.status).toBe(201);
-    await call('PATCH', `/merchants/${merchant.id}`, { provider_accounts: [] });
-    const pending = await call('DELETE', `/provider-accounts/${listed.id}`);
+    await t.admin.PATCH('/admin/api/merchants/{id}', { ...path(merchant.id), body: { provider_accounts: [] } });
+    const pending = await deleteAccount(listed.id);
     expect(pending.status).toBe(409);
-    expect(pending.body.error.details).toEqual({ merchant_ids: [], pending_payments: 1 });
-    expect((await call('GET', `/provider-accounts/${listed.id}`)).status).toBe(200);
+    expect(pending.error!.details).toEqual({ merchant_ids: [], pending_payments: 1 });
+    expect((await getAccount(listed.id)).status).toBe(200);
 
     // Once the payment is settled, the account can go; the payment keeps the id of the account that charged it.
-    await t.dataSource.query(`UPDATE payments SET status = 'expired' WHERE id = $1`, [payment.body.data.id]);
-    expect((await call('DELETE', `/provider-accounts/${listed.id}`)).status).toBe(204);
-    expect((await t.dataSource.query('SELECT provider_account_id FROM payments WHERE id = $1', [payment.body.data.id]))[0].provider_account_id).toBe(listed.id);
+    await t.dataSource.query(`UPDATE payments SET status = 'expired' WHERE id = $1`, [payment.data!.id]);
+    expect((await deleteAccount(listed.id)).status).toBe(204);
+    expect((await t.dataSource.query('SELECT provider_account_id FROM payments WHERE id = $1', [payment.data!.id]))[0].provider_account_id).toBe(listed.id);
   });
 
   it('answers a callback to an inactive or unknown account with 404, without asking the PSP', async () => {
-    const created = (await call('POST', '/provider-accounts', account())).body.data;
-    await call('PATCH', `/provider-accounts/${created.id}`, { active: false });
+    const created = await newAccount();
+    await patchAccount(created.id, { active: false });
     const requests = psp.requests.length;
     const pix = { pix: [{ endToEndId: `E${'1'.repeat(31)}`, txid: 'a'.repeat(32), valor: '10.00', horario: new Date().toISOString() }] };
     for (const path of [`/webhooks/pix-api/${created.id}/pix`, '/webhooks/pix-api/pa_unknownunknownunknown1/pix', `/webhooks/efi/${created.id}/pix`]) {
@@ -241,7 +249,7 @@ describe('provider accounts (admin API)', () => {
   });
 
   it('an unknown or malformed account id is 404', async () => {
-    expect((await call('GET', '/provider-accounts/pa_unknownunknownunknown1')).status).toBe(404);
-    expect((await call('POST', '/provider-accounts/nope/check')).status).toBe(404);
+    expect((await getAccount('pa_unknownunknownunknown1')).status).toBe(404);
+    expect((await checkAccount('nope')).status).toBe(404);
   });
 });

@@ -1,7 +1,5 @@
 import { http } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
-
-const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+import { startTestApp, TestApp } from '../helpers/test-app';
 
 describe('provider catalogue (GET /admin/api/providers)', () => {
   let t: TestApp;
@@ -19,13 +17,13 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
   });
 
   it('lists every provider the gateway runs, each as its adapter describes itself, in the envelope', async () => {
-    const res = await http(t.url, 'GET', '/admin/api/providers', { headers: admin });
+    const res = await t.admin.GET('/admin/api/providers');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, request_id: expect.any(String) });
-    const providers: { name: string }[] = res.body.data;
+    const providers = res.data!;
     expect(providers.map((p) => p.name)).toEqual(['pix-api', 'efi', 'sicoob', 'bb', 'itau', 'inter', 'santander', 'sicredi', 'sandbox']);
 
-    const bb = res.body.data.find((p: { name: string }) => p.name === 'bb');
+    const bb = providers.find((p) => p.name === 'bb')!;
     expect(bb).toMatchObject({
       label: 'Banco do Brasil',
       environments: [
@@ -48,14 +46,14 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
     expect(bb.credentials).toContainEqual(expect.objectContaining({ name: 'pkcs12_base64', kind: 'pkcs12' }));
     expect(bb.settings).toContainEqual(expect.objectContaining({ name: 'pix_key', required_in: ['sandbox', 'production'] }));
 
-    const pixApi = res.body.data.find((p: { name: string }) => p.name === 'pix-api');
-    expect(pixApi.environments.every((e: { base_url: unknown; token_url: unknown }) => e.base_url === null && e.token_url === null)).toBe(true);
+    const pixApi = providers.find((p) => p.name === 'pix-api')!;
+    expect(pixApi.environments.every((e) => e.base_url === null && e.token_url === null)).toBe(true);
     expect(pixApi.settings).toContainEqual(expect.objectContaining({ name: 'base_url', required_in: ['sandbox', 'production'] }));
 
-    const sicoob = res.body.data.find((p: { name: string }) => p.name === 'sicoob');
-    expect(sicoob.credentials.map((f: { name: string }) => f.name)).not.toContain('client_secret');
+    const sicoob = providers.find((p) => p.name === 'sicoob')!;
+    expect(sicoob.credentials.map((f) => f.name)).not.toContain('client_secret');
 
-    const sandbox = res.body.data.find((p: { name: string }) => p.name === 'sandbox');
+    const sandbox = providers.find((p) => p.name === 'sandbox')!;
     expect(sandbox).toMatchObject({ environments: [{ name: 'sandbox', base_url: `${t.url}/sandbox`, token_url: null }], one_of: [], built_in: true });
     expect(sandbox.credentials).toEqual([expect.objectContaining({ name: 'webhook_secret', kind: 'secret', required: false })]);
   });

@@ -43,12 +43,9 @@ describe('sandbox PSP access', () => {
       .find((c) => c.startsWith('gw_admin_session='))!
       .split(';')[0]!;
     session = { cookie, csrf: login.body.data.csrf_token };
-    const created = await http(t.url, 'POST', '/v1/payments/create', {
-      body: paymentBody(),
-      headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'access-setup' },
-    });
+    const created = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody() });
     expect(created.status).toBe(201);
-    const [row] = await t.dataSource.query(`SELECT provider_payment_id FROM payments WHERE id = $1`, [created.body.data.id]);
+    const [row] = await t.dataSource.query(`SELECT provider_payment_id FROM payments WHERE id = $1`, [created.data!.id]);
     chargeId = row.provider_payment_id;
   });
   afterAll(() => t?.close());
@@ -127,9 +124,10 @@ describe('sandbox PSP access', () => {
   });
 
   it('the gateway reaches its sandbox with the adapter credentials: a payment is created and the dashboard simulates its payment', async () => {
-    const created = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'access-e2e' } });
+    const created = await t.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody() });
     expect(created.status).toBe(201);
-    const simulated = await http(t.url, 'POST', `/admin/api/payments/${created.body.data.id}/simulate`, {
+    // The dashboard's session and CSRF token, not the admin token: a raw request.
+    const simulated = await http(t.url, 'POST', `/admin/api/payments/${created.data!.id}/simulate`, {
       body: { event: 'payment.confirmed' },
       headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
     });

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { newMerchantOverHttp } from '../helpers/admin-http';
 import { paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
+import { startTestApp, type TestApp } from '../helpers/test-app';
 
-const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const ACCOUNT_SECRET = 'whsec_sandbox_account_0123456789';
 
 /**
@@ -19,44 +17,47 @@ describe('a sandbox provider account', () => {
   });
   afterAll(() => t?.close());
 
-  const call = (method: string, path: string, body?: unknown) => http(t.url, method, `/admin/api${path}`, { body, headers: admin });
-
   it('charges through the account and applies only the events signed with its secret', async () => {
-    const account = (await call('POST', '/provider-accounts', { name: 'Sandbox da Loja', provider: 'sandbox', credentials: { webhook_secret: ACCOUNT_SECRET } })).body.data;
+    const account = (
+      await t.admin.POST('/admin/api/provider-accounts', { body: { name: 'Sandbox da Loja', provider: 'sandbox', credentials: { webhook_secret: ACCOUNT_SECRET } } })
+    ).data!;
     expect(account).toMatchObject({ provider: 'sandbox', webhook_url: `${t.config.publicBaseUrl}/webhooks/sandbox/${account.id}`, credentials_summary: { client_id: null } });
-    const merchant = await newMerchantOverHttp(t.url, TEST_ADMIN_TOKEN, { provider_accounts: [account.id] });
+    const merchant = await t.admin.newMerchant({ provider_accounts: [account.id] });
 
-    const created = await http(t.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': merchant.apiKey, 'idempotency-key': randomUUID() } });
+    const created = await t.merchant(merchant.apiKey).POST('/v1/payments/create', { body: paymentBody() });
     expect(created.status).toBe(201);
-    const payment = created.body.data;
-    const detail = (await call('GET', `/payments/${payment.id}`)).body.data;
+    const payment = created.data!;
+    const detail = (await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id: payment.id } } })).data;
     expect(detail).toMatchObject({ provider: 'sandbox', can_simulate: true });
 
     // The simulated PSP posts to the account's URL, signed with the account's secret; the gateway verifies it with that secret.
-    const simulated = await call('POST', `/payments/${payment.id}/simulate`, { event: 'payment.confirmed' });
-    expect(simulated.body.data).toMatchObject({ simulation: { delivered: true, status: 200 }, payment: { status: 'paid' } });
+    const simulated = await t.admin.POST('/admin/api/payments/{id}/simulate', { params: { path: { id: payment.id } }, body: { event: 'payment.confirmed' } });
+    expect(simulated.data).toMatchObject({ simulation: { delivered: true, status: 200 }, payment: { status: 'paid' } });
 
     // An unsigned event at the account's URL changes nothing, though the built-in sandbox takes unsigned ones.
     const forged = { event: 'payment.refunded', id: `evt_${randomUUID()}`, data: { id: payment.id, amount: 10.5 } };
     const refused = await http(t.url, 'POST', `/webhooks/sandbox/${account.id}`, { body: forged });
     expect(refused).toMatchObject({ status: 401, body: { success: false, error: { code: 'INVALID_SIGNATURE' } } });
-    expect((await call('GET', `/payments/${payment.id}`)).body.data.status).toBe('paid');
+    expect((await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id: payment.id } } })).data?.status).toBe('paid');
   });
 
   it("checks the account at the simulated PSP, and refuses credentials that are not the sandbox's", async () => {
-    const account = (await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', credentials: {} })).body.data;
-    await expect(call('POST', `/provider-accounts/${account.id}/check`)).resolves.toMatchObject({ status: 200, body: { data: { ok: true } } });
-    const bad = await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: 'short' } });
+    const account = (await t.admin.POST('/admin/api/provider-accounts', { body: { name: 'Sandbox', provider: 'sandbox', credentials: {} } })).data!;
+    const path = { id: account.id };
+    await expect(t.admin.POST('/admin/api/provider-accounts/{id}/check', { params: { path } })).resolves.toMatchObject({ status: 200, body: { data: { ok: true } } });
+    const bad = await t.admin.POST('/admin/api/provider-accounts', { body: { name: 'Sandbox', provider: 'sandbox', credentials: { webhook_secret: 'short' } } });
     expect(bad).toMatchObject({
       status: 400,
       body: { error: { code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'credentials.webhook_secret' })] } } },
     });
-    const webhook = await call('POST', `/provider-accounts/${account.id}/webhook`);
+    const webhook = await t.admin.POST('/admin/api/provider-accounts/{id}/webhook', { params: { path } });
     expect(webhook).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } });
   });
 
   it("refuses a base_url of the account's own: the gateway's sandbox API token goes nowhere else", async () => {
-    const elsewhere = await call('POST', '/provider-accounts', { name: 'Sandbox', provider: 'sandbox', base_url: 'https://93.184.215.14/sandbox', credentials: {} });
+    const elsewhere = await t.admin.POST('/admin/api/provider-accounts', {
+      body: { name: 'Sandbox', provider: 'sandbox', base_url: 'https://93.184.215.14/sandbox', credentials: {} },
+    });
     expect(elsewhere).toMatchObject({
       status: 400,
       body: { error: { code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ field: 'base_url' })] } } },

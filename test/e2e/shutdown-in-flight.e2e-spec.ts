@@ -3,13 +3,12 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
-import { newMerchantOverHttp } from '../helpers/admin-http';
+import { apiClients } from '../helpers/clients';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';
 import { tempDirs } from '../helpers/factories';
 import { startGatewayProcess } from '../helpers/gateway-process';
-import { http } from '../helpers/http';
-import { describeOn, TEST_ADMIN_TOKEN } from '../helpers/test-env';
+import { describeOn } from '../helpers/test-env';
 
 /** SIGTERM on the built gateway while a provider call is in flight: the request is answered, then the embedded database is closed. */
 jest.setTimeout(180_000);
@@ -48,8 +47,9 @@ describeOn('embedded', 'closing the embedded database and its lock file is what 
     try {
       const dataDir = tempDir();
       const gw = await startGatewayProcess({ DATA_DIR: dataDir, SANDBOX_BASE_URL: proxyUrl, SANDBOX_API_TOKEN: sandbox.apiToken, LOG_LEVEL: 'info' });
-      const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN);
-      const inFlight = http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'sigterm' } });
+      const api = apiClients(gw.url);
+      const shop = await api.admin.newMerchant();
+      const inFlight = api.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody(), params: { header: { 'Idempotency-Key': 'sigterm' } } });
       await createArrived;
       gw.kill('SIGTERM');
       // The gateway is closing while the provider still holds the call.

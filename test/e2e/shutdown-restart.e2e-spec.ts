@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newMerchantOverHttp } from '../helpers/admin-http';
+import { apiClients } from '../helpers/clients';
 import { paymentBody } from '../helpers/factories';
 import { GatewayProcess, startGatewayProcess } from '../helpers/gateway-process';
 import { eventually } from '../helpers/eventually';
-import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { createTestPostgresDatabase, TEST_ADMIN_TOKEN, testDatabase, TestDatabaseKind } from '../helpers/test-env';
+import { createTestPostgresDatabase, testDatabase, TestDatabaseKind } from '../helpers/test-env';
 
 /**
  * SIGTERM on the built gateway with a delivery in flight: it finishes within SHUTDOWN_TIMEOUT_MS
@@ -15,8 +14,6 @@ import { createTestPostgresDatabase, TEST_ADMIN_TOKEN, testDatabase, TestDatabas
  * restart. Each test is one restart: two lifetimes of one gateway on one database.
  */
 jest.setTimeout(120_000);
-
-const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 /** Resolves once the process has printed `text`. */
 async function waitForOutput(gw: GatewayProcess, text: string): Promise<void> {
@@ -39,18 +36,20 @@ async function durableDatabase(kind: TestDatabaseKind, dirs: string[]): Promise<
 
 /** A merchant whose webhook_url is `receiver`, with a payment confirmed through the sandbox: one delivery queued. */
 async function confirmedPayment(gw: GatewayProcess, receiver: MerchantReceiver): Promise<{ merchantId: string; paymentId: string }> {
-  const shop = await newMerchantOverHttp(gw.url, TEST_ADMIN_TOKEN, { webhook_url: receiver.url });
-  const created = await http(gw.url, 'POST', '/v1/payments/create', { body: paymentBody(), headers: { 'x-merchant-key': shop.apiKey, 'idempotency-key': 'shutdown-1' } });
+  const api = apiClients(gw.url);
+  const shop = await api.admin.newMerchant({ webhook_url: receiver.url });
+  const created = await api.merchant(shop.apiKey).POST('/v1/payments/create', { body: paymentBody(), params: { header: { 'Idempotency-Key': 'shutdown-1' } } });
   expect(created.status).toBe(201);
-  const simulated = await http(gw.url, 'POST', `/admin/api/payments/${created.body.data.id}/simulate`, { body: { event: 'payment.confirmed' }, headers: ADMIN });
+  const paymentId = created.data!.id;
+  const simulated = await api.admin.POST('/admin/api/payments/{id}/simulate', { params: { path: { id: paymentId } }, body: { event: 'payment.confirmed' } });
   expect(simulated.status).toBeLessThan(300);
-  return { merchantId: shop.id, paymentId: created.body.data.id };
+  return { merchantId: shop.id, paymentId };
 }
 
 async function deliveriesOf(gw: GatewayProcess, merchantId: string): Promise<{ id: string; status: string; attempts: number }[]> {
-  const res = await http(gw.url, 'GET', `/admin/api/webhook-deliveries?merchant_id=${merchantId}`, { headers: ADMIN });
+  const res = await apiClients(gw.url).admin.GET('/admin/api/webhook-deliveries', { params: { query: { merchant_id: merchantId } } });
   expect(res.status).toBe(200);
-  return res.body.data.items ?? res.body.data;
+  return res.data!.items;
 }
 
 const dirs: string[] = [];

@@ -18,12 +18,7 @@ describe('callbacks that confirm nothing are throttled per client address', () =
   let callbackPath: string;
   beforeAll(async () => {
     [t, psp] = await Promise.all([startTestApp({ env: { TRUST_PROXY: '1' } }), startPixApiPsp()]);
-    const account = (
-      await http(t.url, 'POST', '/admin/api/provider-accounts', {
-        headers: admin,
-        body: pixApiAccountBody(psp),
-      })
-    ).body.data;
+    const account = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) })).data!;
     callbackPath = `/webhooks/pix-api/${account.id}/pix`;
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
-import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, Row, settled } from '../helpers/deliveries';
+import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, settled } from '../helpers/deliveries';
 import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
@@ -146,9 +146,9 @@ describe('webhook delivery to merchants (HTTP)', () => {
     const failed = await settled(t, payment.id, 'failed', 4);
     expect(receiver.received).toHaveLength(4);
 
-    const listed = await http(t.url, 'GET', `/admin/api/webhook-deliveries?status=failed&merchant_id=${shop.merchant.id}`, { headers: ADMIN });
+    const listed = await t.admin.GET('/admin/api/webhook-deliveries', { params: { query: { status: 'failed', merchant_id: shop.merchant.id } } });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.items).toEqual([
+    expect(listed.data!.items).toEqual([
       expect.objectContaining({
         id: failed!.id,
         status: 'failed',
@@ -161,9 +161,9 @@ describe('webhook delivery to merchants (HTTP)', () => {
     ]);
 
     receiver.respondWith(() => ({ status: 200 }));
-    const redelivered = await http(t.url, 'POST', `/admin/api/webhook-deliveries/${failed!.id}/redeliver`, { headers: ADMIN });
+    const redelivered = await t.admin.POST('/admin/api/webhook-deliveries/{id}/redeliver', { params: { path: { id: failed!.id } } });
     expect(redelivered.status).toBe(200);
-    expect(redelivered.body.data).toMatchObject({ id: failed!.id, status: 'pending', attempts: 4 });
+    expect(redelivered.data).toMatchObject({ id: failed!.id, status: 'pending', attempts: 4 });
     await receiver.waitForCount(5);
     expect(receiver.received[4]!.verified).toBe(true);
     expect(receiver.received[4]!.headers['webhook-id']).toBe(failed!.id);
@@ -176,7 +176,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'delivered', 1);
-    const res = await http(t.url, 'POST', `/admin/api/webhook-deliveries/${delivery!.id}/redeliver`, { headers: ADMIN });
+    const res = await t.admin.POST('/admin/api/webhook-deliveries/{id}/redeliver', { params: { path: { id: delivery!.id } } });
     expect(res.status).toBe(200);
     await receiver.waitForCount(2);
     expect(receiver.received[1]!.raw).toBe(receiver.received[0]!.raw);
@@ -201,19 +201,19 @@ describe('webhook delivery to merchants (HTTP)', () => {
         await confirmPayment(t, p.id);
         await settled(t, p.id, 'failed', 1);
       }
-      const page = (cursor?: string) =>
-        http(t.url, 'GET', `/admin/api/webhook-deliveries?merchant_id=${shop.merchant.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: ADMIN });
+      const page = async (cursor?: string) =>
+        (await t.admin.GET('/admin/api/webhook-deliveries', { params: { query: { merchant_id: shop.merchant.id, limit: 2, cursor } } })).data!;
       const first = await page();
-      const second = await page(first.body.data.next_cursor);
-      expect([...first.body.data.items, ...second.body.data.items].map((d: Row) => d.payment_id)).toEqual(payments.map((p) => p.id).reverse());
-      expect(second.body.data.next_cursor).toBeNull();
-      const delivered = await http(t.url, 'GET', `/admin/api/webhook-deliveries?status=delivered&merchant_id=${shop.merchant.id}`, { headers: ADMIN });
-      expect(delivered.body.data.items).toEqual([]);
+      const second = await page(first.next_cursor!);
+      expect([...first.items, ...second.items].map((d) => d.payment_id)).toEqual(payments.map((p) => p.id).reverse());
+      expect(second.next_cursor).toBeNull();
+      const delivered = await t.admin.GET('/admin/api/webhook-deliveries', { params: { query: { status: 'delivered', merchant_id: shop.merchant.id } } });
+      expect(delivered.data!.items).toEqual([]);
     });
 
     it('refuses a bad status filter, an unknown delivery and a missing token', async () => {
       expect((await http(t.url, 'GET', '/admin/api/webhook-deliveries?status=lost', { headers: ADMIN })).body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
-      const unknown = await http(t.url, 'POST', '/admin/api/webhook-deliveries/dlv_000000000000000000000000/redeliver', { headers: ADMIN });
+      const unknown = await t.admin.POST('/admin/api/webhook-deliveries/{id}/redeliver', { params: { path: { id: 'dlv_000000000000000000000000' } } });
       expect(unknown.status).toBe(404);
       expect((await http(t.url, 'GET', '/admin/api/webhook-deliveries')).status).toBe(401);
     });

@@ -1,17 +1,19 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { reaisToCents } from '../../src/domain/money';
+import { signSandboxPayload } from '../../src/providers/sandbox/sandbox-signature';
 import { MerchantFixture } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
+import type { components } from '../../web/src/api-types';
 
 const SECRET = 'sandbox-webhook-secret-for-tests';
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** Nothing listens on the discard port: forwards queued here fail, which these specs do not look at. */
 const MERCHANT_URL = 'http://127.0.0.1:9/pix-hook';
 
-/** The sandbox scheme (docs/api.md, The sandbox signature scheme). */
+/** Signed as the sandbox PSP signs (src/providers/sandbox/sandbox-signature.ts), so the spec cannot drift from it. */
 function signature(raw: string, t = Math.floor(Date.now() / 1000), secret = SECRET): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+  return signSandboxPayload(secret, raw, t);
 }
 
 /** A sandbox event body as the sandbox PSP sends it. */
@@ -197,6 +199,8 @@ describe('webhook intake (HTTP)', () => {
     expect(Object.keys(body.components.schemas.PaymentDetailView.properties)).toEqual(expect.arrayContaining(['events', 'deliveries', 'status', 'amount']));
   });
 
+  const adminPayment = (id: string) => t.admin.GET('/admin/api/payments/{id}', { params: { path: { id } } });
+
   describe('GET /admin/api/payments/:id', () => {
     it('returns the payment with its history (oldest first) and deliveries with their attempts', async () => {
       const payment = await t.newPayment(shop.merchant.id);
@@ -208,9 +212,9 @@ describe('webhook intake (HTTP)', () => {
         [`att_${randomBytes(12).toString('hex')}`, delivery.id, MERCHANT_URL],
       );
 
-      const res = await http(t.url, 'GET', `/admin/api/payments/${payment.id}`, { headers: ADMIN });
+      const res = await adminPayment(payment.id);
       expect(res.status).toBe(200);
-      const data = res.body.data;
+      const data = res.data!;
       expect(data).toMatchObject({
         id: payment.id,
         merchantId: shop.merchant.id,
@@ -234,28 +238,36 @@ describe('webhook intake (HTTP)', () => {
         }),
         expect.objectContaining({ type: 'payment.cancelled', source: 'webhook', outcome: 'ignored', from_status: 'paid', to_status: 'cancelled', note: expect.any(String) }),
       ]);
-      expect(data.events[0].created_at < data.events[1].created_at).toBe(true);
+      expect(data.events[0]!.created_at < data.events[1]!.created_at).toBe(true);
       expect(data.deliveries).toEqual([
         expect.objectContaining({
           id: delivery.id,
-          event_id: data.events[0].id,
+          event_id: data.events[0]!.id,
           event_type: 'payment.confirmed',
           request_id: confirmed.body.request_id,
           status: expect.stringMatching(/^(pending|delivered|failed)$/),
         }),
       ]);
-      expect(data.deliveries[0].attempts).toContainEqual({ attempt: 99, attempted_at: expect.any(String), url: MERCHANT_URL, status_code: 503, latency_ms: 42, error: 'HTTP 503' });
+      expect(data.deliveries[0]!.attempts).toContainEqual({
+        attempt: 99,
+        attempted_at: expect.any(String),
+        url: MERCHANT_URL,
+        status_code: 503,
+        latency_ms: 42,
+        error: 'HTTP 503',
+      });
     });
 
     it('is 404 for an unknown id and 401 without admin credentials', async () => {
-      expect((await http(t.url, 'GET', `/admin/api/payments/pay_${'x'.repeat(24)}`, { headers: ADMIN })).body.error.code).toBe('NOT_FOUND');
-      expect((await http(t.url, 'GET', `/admin/api/payments/not-an-id`, { headers: ADMIN })).status).toBe(404);
+      expect((await adminPayment(`pay_${'x'.repeat(24)}`)).error?.code).toBe('NOT_FOUND');
+      expect((await adminPayment('not-an-id')).status).toBe(404);
       expect((await http(t.url, 'GET', `/admin/api/payments/pay_${'x'.repeat(24)}`)).status).toBe(401);
     });
   });
 
   describe('POST /admin/api/payments/:id/simulate', () => {
-    const simulate = (id: string, body: unknown) => http(t.url, 'POST', `/admin/api/payments/${id}/simulate`, { body, headers: ADMIN });
+    type SimulateBody = components['schemas']['SimulateEventDto'];
+    const simulate = (id: string, body: SimulateBody) => t.admin.POST('/admin/api/payments/{id}/simulate', { params: { path: { id } }, body });
     /** A charge in the sandbox mounted in the gateway, notifying the gateway's intake as a created payment's does, and its payment. */
     async function sandboxPayment(amount: number) {
       const txid = randomBytes(16).toString('hex');
@@ -280,19 +292,18 @@ describe('webhook intake (HTTP)', () => {
       const payment = await sandboxPayment(10.5);
       const res = await simulate(payment.id, { event: 'payment.confirmed' });
       expect(res.status).toBe(200);
-      expect(res.body.data.simulation).toMatchObject({ delivered: true, status: 200, eventId: expect.any(String) });
-      expect(res.body.data.payment).toMatchObject({ id: payment.id, status: 'paid' });
-      expect(res.body.data.payment.events).toEqual([
-        expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', provider_event_id: res.body.data.simulation.eventId }),
-      ]);
-      expect(res.body.data.payment.deliveries).toHaveLength(1);
+      const { simulation, payment: after } = res.data!;
+      expect(simulation).toMatchObject({ delivered: true, status: 200, eventId: expect.any(String) });
+      expect(after).toMatchObject({ id: payment.id, status: 'paid' });
+      expect(after.events).toEqual([expect.objectContaining({ type: 'payment.confirmed', source: 'webhook', outcome: 'applied', provider_event_id: simulation.eventId })]);
+      expect(after.deliveries).toHaveLength(1);
     });
 
     it('reports an amount the sandbox was told to misstate as a mismatch', async () => {
       const payment = await sandboxPayment(20);
       const res = await simulate(payment.id, { event: 'payment.confirmed', amount: 19.99 });
-      expect(res.body.data.payment.status).toBe('pending');
-      expect(res.body.data.payment.events).toEqual([expect.objectContaining({ outcome: 'amount_mismatch', amount: 19.99 })]);
+      expect(res.data!.payment.status).toBe('pending');
+      expect(res.data!.payment.events).toEqual([expect.objectContaining({ outcome: 'amount_mismatch', amount: 19.99 })]);
     });
 
     it('answers 502 UPSTREAM_ERROR with the provider status and code when the sandbox refuses', async () => {
@@ -300,16 +311,18 @@ describe('webhook intake (HTTP)', () => {
       const res = await simulate(orphan.id, { event: 'payment.confirmed' });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ success: false, provider: 'sandbox', error: { code: 'UPSTREAM_ERROR', upstream_status: 404, details: { provider_code: 'NOT_FOUND' } } });
-      expect((await http(t.url, 'GET', `/admin/api/payments/${orphan.id}`, { headers: ADMIN })).body.data.status).toBe('pending');
+      expect((await adminPayment(orphan.id)).data!.status).toBe('pending');
     });
 
     it('refuses payments of other providers, unknown events and unknown payments', async () => {
       const foreign = await t.newPayment(shop.merchant.id, { provider: 'acme-pay' });
       const refused = await simulate(foreign.id, { event: 'payment.confirmed' });
       expect(refused.status).toBe(409);
-      expect(refused.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('cannot simulate') });
-      expect((await http(t.url, 'GET', `/admin/api/payments/${foreign.id}`, { headers: ADMIN })).body.data.can_simulate).toBe(false);
-      expect((await simulate(foreign.id, { event: 'payment.teleported' })).body.error.code).toBe('VALIDATION_ERROR');
+      expect(refused.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('cannot simulate') });
+      expect((await adminPayment(foreign.id)).data!.can_simulate).toBe(false);
+      // An event the API does not know: sent raw, as the typed client would not send it.
+      const teleported = await http(t.url, 'POST', `/admin/api/payments/${foreign.id}/simulate`, { body: { event: 'payment.teleported' }, headers: ADMIN });
+      expect(teleported.body.error.code).toBe('VALIDATION_ERROR');
       expect((await simulate(`pay_${'x'.repeat(24)}`, { event: 'payment.confirmed' })).status).toBe(404);
     });
   });

@@ -4,7 +4,7 @@ import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createDynamicPix, hasError } from 'pix-utils';
-import { testPki, type TestPki } from './certificates';
+import { testPki, type TestPki } from '../../src/testing/certificates';
 import { patchedDocument, pixApiValidator, PixApiValidator, type Query } from './pix-api-openapi';
 
 /*

@@ -12,7 +12,8 @@ import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
-import { testPki } from '../fakes/certificates';
+import type { components } from '../../web/src/api-types';
+import { testPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
 
 export interface MerchantFixture {
@@ -131,8 +132,15 @@ export class Factories {
   }
 }
 
-/** A valid payment creation body (CPF with correct check digits). */
-export function paymentBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** The body of `POST /v1/payments/create`, as the OpenAPI document types it. */
+export type CreatePaymentBody = components['schemas']['CreatePaymentDto'];
+
+/**
+ * A valid payment creation body (CPF with correct check digits). Overrides keep their own types, so
+ * an invalid one (`amount: 'abc'`) no longer type-checks as a body for the typed merchant client.
+ */
+// NoInfer: O comes from the overrides only, never from the body type a call site expects.
+export function paymentBody<const O extends Record<string, unknown> = Record<never, never>>(overrides: O = {} as O): Omit<CreatePaymentBody, keyof NoInfer<O>> & NoInfer<O> {
   return {
     amount: 10.5,
     currency: 'BRL',
@@ -171,11 +179,14 @@ export function tempDirs(prefix: string): () => string {
   };
 }
 
+/** The body of `POST /admin/api/provider-accounts`, as the OpenAPI document types it. */
+export type CreateProviderAccountBody = components['schemas']['CreateProviderAccountDto'];
+
 /** The body of `POST /admin/api/provider-accounts` for a `pix-api` account at the fake PSP, with the test PKI's client certificate. */
-export function pixApiAccountBody(
+export function pixApiAccountBody<const O extends Record<string, unknown> = Record<never, never>>(
   psp: Pick<PixApiPsp, 'url' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'caPem'>,
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
+  overrides: O = {} as O,
+): Omit<CreateProviderAccountBody, keyof NoInfer<O>> & NoInfer<O> {
   const pki = testPki();
   return {
     name: 'Banco Teste',

@@ -6,6 +6,7 @@ import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
+import { adminClient, type AdminClient, merchantClient, type MerchantClient } from './clients';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
 
@@ -48,6 +49,15 @@ export class TestApp extends Factories {
     private readonly dropDatabase: () => Promise<void>,
   ) {
     super(app.get(DataSource), app.get(SecretBox));
+    this.admin = adminClient(url, config.adminApiToken.reveal());
+  }
+
+  /** The admin API over HTTP, with this app's admin token. */
+  readonly admin: AdminClient;
+
+  /** The merchant API over HTTP, as the holder of `apiKey`. */
+  merchant(apiKey: string): MerchantClient {
+    return merchantClient(this.url, apiKey);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/provider-adapter';
 import { type InboundWebhook, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
-import { hasValidCrc } from './emv';
+import { hasValidCrc } from '../../src/testing/emv';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
 /** Failures a PSP fake can be told to produce on the next charge call. */

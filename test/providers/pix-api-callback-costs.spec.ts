@@ -6,11 +6,11 @@ import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../../src/providers/transport/transport';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { eventually } from '../helpers/eventually';
 import { chargeRequest } from '../helpers/factories';
-import { FakeClock } from '../helpers/fake-clock';
+import { FakeClock } from '../../src/testing/fake-clock';
 
 /*
  * What callbacks anyone can post, and refusals of the PSP, cost: counted at the fake PSP over real

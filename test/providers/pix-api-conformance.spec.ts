@@ -5,7 +5,7 @@ import type { PixApiCredentials } from '../../src/providers/pix-api/credentials'
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 import { WebhookReceiver } from './webhook-receiver';

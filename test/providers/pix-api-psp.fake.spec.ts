@@ -3,11 +3,11 @@ import { request } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { parsePix } from 'pix-utils';
-import { type CertAndKey, testPki } from '../fakes/certificates';
+import { type CertAndKey, testPki } from '../../src/testing/certificates';
 import { ERRATA, officialDocument, patchedDocument, PixApiValidator, pixApiValidator } from '../fakes/pix-api-openapi';
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { eventually } from '../helpers/eventually';
-import { emvFields, hasValidCrc } from './emv';
+import { emvFields, hasValidCrc } from '../../src/testing/emv';
 import { WebhookReceiver } from './webhook-receiver';
 
 // The fake PSP itself, through a real HTTPS client presenting client certificates.

@@ -11,7 +11,7 @@ import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
-import { testPki } from '../fakes/certificates';
+import { testPki } from '../../src/testing/certificates';
 import { type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioPsp, type ScenarioSetup } from './adapter-scenarios';
 import { startTokenDialectProxy, type TokenDialectProxy } from './token-dialect-proxy';

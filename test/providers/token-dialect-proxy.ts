@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { TokenRequestStyle } from '../../src/providers/pix-api/profile';
-import type { TestPki } from '../fakes/certificates';
+import type { TestPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
 
 /**

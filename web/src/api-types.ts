@@ -749,7 +749,7 @@ export interface components {
              * @default sandbox
              * @enum {string}
              */
-            environment: "sandbox" | "production";
+            environment?: "sandbox" | "production";
             /**
              * @description Overrides the PSP's documented API host.
              * @example null
@@ -1015,7 +1015,7 @@ export interface components {
             /** @example Ana Souza */
             recipientName: string;
             /** @example Order 1234 */
-            description?: Record<string, never>;
+            description?: string | null;
             /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234
@@ -1047,7 +1047,7 @@ export interface components {
             /** @example Ana Souza */
             recipientName: string;
             /** @example Order 1234 */
-            description?: Record<string, never>;
+            description?: string | null;
             /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234

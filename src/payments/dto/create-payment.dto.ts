@@ -32,7 +32,7 @@ export class CreatePaymentDto {
   @Length(1, 140, { message: 'recipientName must be 1 to 140 characters' })
   recipientName: string;
 
-  @ApiPropertyOptional({ example: 'Order 1234', maxLength: 140 })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Order 1234', maxLength: 140 })
   @IsOptional()
   @IsString()
   @MaxLength(140)

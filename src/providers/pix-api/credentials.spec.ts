@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
-import { testPki } from '../../../test/fakes/certificates';
+import { testPki } from '../../testing/certificates';
 import { CredentialsError } from '../provider-adapter';
 import { BB } from './banks/bb';
 import { EFI } from './banks/efi';

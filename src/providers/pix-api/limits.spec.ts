@@ -1,4 +1,4 @@
-import { FakeClock } from '../../../test/helpers/fake-clock';
+import { FakeClock } from '../../testing/fake-clock';
 import { UpstreamError } from '../provider-adapter';
 import type { OutboundAnswer } from '../transport/transport';
 import { KeyedLimiter, RateLimitGate, retryAfterMs, untilAborted } from './limits';

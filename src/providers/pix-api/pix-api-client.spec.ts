@@ -1,5 +1,5 @@
-import { testPki } from '../../../test/fakes/certificates';
-import { FakeClock } from '../../../test/helpers/fake-clock';
+import { testPki } from '../../testing/certificates';
+import { FakeClock } from '../../testing/fake-clock';
 import type { Account } from '../provider-adapter';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../transport/transport';
 import type { PixApiCredentials } from './credentials';

@@ -1,4 +1,4 @@
-import { testPki } from '../../../test/fakes/certificates';
+import { testPki } from '../../testing/certificates';
 import { WebhookParseError } from '../provider-adapter';
 import type { InboundWebhook, Account } from '../provider-adapter';
 import { EFI } from './banks/efi';

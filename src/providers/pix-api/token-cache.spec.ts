@@ -1,4 +1,4 @@
-import { FakeClock } from '../../../test/helpers/fake-clock';
+import { FakeClock } from '../../testing/fake-clock';
 import { type AccessToken, earlyBy, TokenCache, tokenKey } from './token-cache';
 
 describe('TokenCache', () => {

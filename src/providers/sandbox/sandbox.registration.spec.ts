@@ -1,4 +1,4 @@
-import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../../test/helpers/config-env';
+import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../testing/config-env';
 import { SystemClock } from '../../domain/clock';
 import { loadConfig } from '../../config/load-config';
 import { HttpTransport } from '../transport/http-transport';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { testPki } from '../../../../test/fakes/certificates';
+import { testPki } from '../../../testing/certificates';
 import type { Account } from '../../provider-adapter';
 import { type PixApiCredentials, parsePixApiCredentials } from '../credentials';
 import { PixApiAdapter } from '../pix-api.adapter';

@@ -1,5 +1,5 @@
 import { createDynamicPix, hasError } from 'pix-utils';
-import { testPki } from '../../../../test/fakes/certificates';
+import { testPki } from '../../../testing/certificates';
 import { type Account, type CreateChargeRequest, type RefundRequest, UpstreamError, WebhookParseError } from '../../provider-adapter';
 import type { OutboundAnswer } from '../../transport/transport';
 import { BB } from '../banks/bb';

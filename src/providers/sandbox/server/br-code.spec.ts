@@ -1,5 +1,5 @@
 import { parsePix } from 'pix-utils';
-import { crc16Ccitt, emvFields, hasValidCrc } from '../../../../test/providers/emv';
+import { crc16Ccitt, emvFields, hasValidCrc } from '../../../testing/emv';
 import { SANDBOX_MERCHANT_CITY, SANDBOX_MERCHANT_NAME, SANDBOX_PIX_KEY, sandboxBrCode } from './br-code';
 
 const REFERENCE = 'SBX0123456789ABCDEF012345';

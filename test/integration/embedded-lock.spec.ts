@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually } from '../../test/helpers/eventually';
-import { EmbeddedLock } from './embedded-lock';
+import { eventually } from '../helpers/eventually';
+import { EmbeddedLock } from '../../src/database/embedded-lock';
 
 /** Real processes and a real lock file: the lock is about what the operating system says of a pid. */
 describe('EmbeddedLock', () => {

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { testPki } from '../../../test/fakes/certificates';
-import { eventually } from '../../../test/helpers/eventually';
-import { UpstreamError } from '../provider-adapter';
-import { jsonOf } from './answers';
-import { HttpTransport } from './http-transport';
-import type { OutboundRequest } from './transport';
+import { testPki } from '../../src/testing/certificates';
+import { eventually } from '../helpers/eventually';
+import { UpstreamError } from '../../src/providers/provider-adapter';
+import { jsonOf } from '../../src/providers/transport/answers';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
+import type { OutboundRequest } from '../../src/providers/transport/transport';
 
 const pki = testPki();
 const material = { certificatePem: pki.client.cert, privateKeyPem: pki.client.key, caPem: pki.ca.cert };

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { WebhookReceiver } from '../../../../test/providers/webhook-receiver';
-import { verifySandboxSignature } from '../sandbox-signature';
-import { sandboxServer } from './sandbox-server';
+import { WebhookReceiver } from '../providers/webhook-receiver';
+import { verifySandboxSignature } from '../../src/providers/sandbox/sandbox-signature';
+import { sandboxServer } from '../../src/providers/sandbox/server/sandbox-server';
 
 const SECRET = 'whsec_server_unit';
 /** Every caller let in, private notification URLs allowed: what these tests of the PSP behaviour need. */
