@@ -1,6 +1,6 @@
 import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import type { MerchantFixture } from '../helpers/factories';
-import { FakeClock } from '../helpers/fake-clock';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { http } from '../helpers/http';
 import { SandboxCharges } from '../helpers/sandbox-charges';
 import { sandboxAuth, sandboxSettings, startTestApp, TestApp, testDatabase } from '../helpers/test-app';

@@ -5,7 +5,7 @@ import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { TransportModule } from '../../src/providers/transport/transport.module';
 import { eventually } from '../helpers/eventually';
-import { FakeClock } from '../helpers/fake-clock';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { testDatabase } from '../helpers/test-env';

@@ -1,6 +1,6 @@
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { IdempotencyRecordRepository } from '../../src/idempotency/idempotency-record.repository';
-import { FakeClock } from '../helpers/fake-clock';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { MerchantFixture } from '../helpers/factories';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';

@@ -7,8 +7,8 @@ import { MerchantProviderAccountRepository, ProviderAccountRepository } from '..
 import { ProviderAccountsService } from '../../src/providers/provider-accounts/provider-accounts.service';
 import { ProvidersModule } from '../../src/providers/providers.module';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
-import { testPki } from '../fakes/certificates';
-import { FakeClock } from '../helpers/fake-clock';
+import { testPki } from '../../src/testing/certificates';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
 

@@ -9,7 +9,7 @@ import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/
 import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
 import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
 import { MerchantFixture } from '../helpers/factories';
-import { FakeClock } from '../helpers/fake-clock';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { SandboxCharges } from '../helpers/sandbox-charges';
 import { testDatabase } from '../helpers/test-env';

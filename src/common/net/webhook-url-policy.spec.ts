@@ -1,6 +1,3 @@
-import { request as httpRequest, createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import axios from 'axios';
 import {
   checkProviderHostUrl,
   checkWebhookUrl,
@@ -249,46 +246,6 @@ describe('resolveDeliveryTarget (delivery time)', () => {
   it('with private URLs allowed, pins whatever the host resolves to', async () => {
     const target = await resolveDeliveryTarget('http://localhost:4000/h', relaxed({ localhost: ['::1', '127.0.0.1'] }));
     expect(target).toMatchObject({ address: '::1', family: 6 });
-  });
-});
-
-describe('pinnedLookup', () => {
-  let server: Server;
-  let port: number;
-  beforeAll(async () => {
-    server = createServer((req, res) => res.end(`host=${req.headers.host}`));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  it('answers both lookup shapes Node uses', () => {
-    const lookup = pinnedLookup({ address: '93.184.216.34', family: 4 });
-    const one = jest.fn();
-    const all = jest.fn();
-    lookup('anything.example', { family: 0 }, one);
-    lookup('anything.example', { all: true }, all);
-    expect(one).toHaveBeenCalledWith(null, '93.184.216.34', 4);
-    expect(all).toHaveBeenCalledWith(null, [{ address: '93.184.216.34', family: 4 }]);
-  });
-
-  it('makes a real http request connect to the pinned address while keeping the Host header', async () => {
-    const body = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`http://merchant.example:${port}/h`, { lookup: pinnedLookup({ address: '127.0.0.1', family: 4 }) }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(text));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(body).toBe(`host=merchant.example:${port}`);
-  });
-
-  it("works as axios's lookup option, the way the delivery worker calls merchants", async () => {
-    const target = await resolveDeliveryTarget(`http://merchant.example:${port}/h`, relaxed({ 'merchant.example': ['127.0.0.1'] }));
-    const res = await axios.get(target.url.href, { lookup: target.lookup, maxRedirects: 0, proxy: false });
-    expect(res.data).toBe(`host=merchant.example:${port}`);
   });
 });
 

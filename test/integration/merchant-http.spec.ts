@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { pinnedLookup } from '../../common/net/webhook-url-policy';
-import { HttpTransport } from './http-transport';
-import { attemptError, AttemptTimeout, MERCHANT_WEBHOOKS_CHANNEL, type MerchantRequest, postToMerchant } from './merchant-http';
+import { pinnedLookup } from '../../src/common/net/webhook-url-policy';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
+import { attemptError, AttemptTimeout, MERCHANT_WEBHOOKS_CHANNEL, type MerchantRequest, postToMerchant } from '../../src/providers/transport/merchant-http';
 
 /** Merchant webhooks through the real transport, against a local HTTP server. */
 describe('postToMerchant', () => {
