@@ -6,7 +6,6 @@ import {
   isPublicAddress,
   MAX_WEBHOOK_URL_LENGTH,
   nonPublicRange,
-  pinnedLookup,
   resolveDeliveryTarget,
   WebhookUrlRejectedError,
 } from './webhook-url-policy';
