@@ -55,6 +55,7 @@ const BOTH_DATABASES = [
   'idempotency',
   'idempotency-two-processes',
   'logging',
+  'payments',
   'production',
   'reconciliation-intake',
   'sandbox-production',

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { attemptsOf, confirmPayment, DELIVERY_ENV, settled } from '../helpers/deliveries';
+import { sandboxChargeBody } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
@@ -15,17 +15,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-const chargeBody = (notificationUrl: string, txid = randomBytes(16).toString('hex')) => ({
-  txid,
-  amount: '10.50',
-  currency: 'BRL',
-  description: null,
-  externalId: `order-${txid.slice(0, 8)}`,
-  debtor: { document: '98765432100', name: 'Beatriz Payer' },
-  expiresIn: 3600,
-  notificationUrl,
-});
-
 describe('admin API: webhook URL policy with private URLs refused (production setting)', () => {
   const admin = (method: string, path: string, body?: unknown): Promise<HttpResult> =>
     http(t.url, method, `/admin/api${path}`, { body, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
@@ -71,7 +60,7 @@ describe('sandbox PSP notification URLs with WEBHOOK_ALLOW_PRIVATE_URLS=false', 
       'https://10.1.2.3/hook',
       'https://[::1]/hook',
     ]) {
-      const body = chargeBody(url);
+      const body = sandboxChargeBody({ notificationUrl: url });
       const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...ADMIN, 'idempotency-key': body.txid } });
       expect({ url, status: res.status, body: res.body }).toEqual({
         url,

@@ -1,21 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { paymentBody, type MerchantFixture } from '../helpers/factories';
+import { paymentBody, type MerchantFixture, sandboxChargeBody } from '../helpers/factories';
 import { http, type HttpResult } from '../helpers/http';
 import { sandboxAuth, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const SECRET = 'sandbox-webhook-secret-for-access-tests';
-
-const chargeBody = (notificationUrl: string, txid = randomBytes(16).toString('hex')) => ({
-  txid,
-  amount: '10.50',
-  currency: 'BRL',
-  description: null,
-  externalId: `order-${txid.slice(0, 8)}`,
-  debtor: { document: '98765432100', name: 'Beatriz Payer' },
-  expiresIn: 3600,
-  notificationUrl,
-});
 
 /** The sandbox's 401: its own error shape, JSON, saying what is missing. */
 const UNAUTHORIZED_BODY = { error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/credentials.*sandbox API token.*admin token.*dashboard session/) } };
@@ -60,7 +48,7 @@ describe('sandbox PSP access', () => {
   }
   /** One request of every route class; `status` is what a caller with credentials gets. */
   const routes = (): Route[] => {
-    const body = chargeBody(`${t.url}/webhooks/sandbox`);
+    const body = sandboxChargeBody({ notificationUrl: `${t.url}/webhooks/sandbox`, debtor: { document: '98765432100', name: 'Beatriz Payer' } });
     return [
       { label: 'create a charge (PSP API)', method: 'POST', path: '/sandbox/charges', body, headers: { 'idempotency-key': body.txid }, status: 201 },
       { label: 'read a charge (PSP API)', method: 'GET', path: `/sandbox/charges/${chargeId}`, status: 200 },

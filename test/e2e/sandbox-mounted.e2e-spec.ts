@@ -1,21 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ProviderAdapters } from '../../src/providers/provider-adapters';
+import { sandboxChargeBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebhookReceiver } from '../providers/webhook-receiver';
 
 const SECRET = 'whsec_mounted_sandbox_secret';
-
-const chargeBody = (notificationUrl: string, txid = randomBytes(16).toString('hex')) => ({
-  txid,
-  amount: '10.50',
-  currency: 'BRL',
-  description: null,
-  externalId: 'order-1',
-  debtor: { document: '12345678909', name: 'Ana Souza' },
-  expiresIn: 3600,
-  notificationUrl,
-});
 
 /** The sandbox served by the gateway under /sandbox (the default outside production). */
 describe('sandbox PSP mounted in the gateway', () => {
@@ -33,7 +23,7 @@ describe('sandbox PSP mounted in the gateway', () => {
   afterEach(() => http(t.url, 'DELETE', '/sandbox/_control/failures', { headers: sandboxAuth(t.config) }));
 
   it('answers with its own bodies, not the gateway envelope', async () => {
-    const body = chargeBody(receiver.url);
+    const body = sandboxChargeBody({ notificationUrl: receiver.url });
     const res = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...sandboxAuth(t.config), 'idempotency-key': body.txid } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ txid: body.txid, status: 'ATIVA', amount: '10.50' });
@@ -77,7 +67,7 @@ describe('sandbox PSP mounted in the gateway', () => {
   });
 
   it('signs simulated events with SANDBOX_WEBHOOK_SECRET, and the adapter verifies them', async () => {
-    const body = chargeBody(receiver.url);
+    const body = sandboxChargeBody({ notificationUrl: receiver.url });
     const created = await http(t.url, 'POST', '/sandbox/charges', { body, headers: { ...sandboxAuth(t.config), 'idempotency-key': body.txid } });
     const res = await http(t.url, 'POST', `/sandbox/charges/${created.body.id}/simulate`, { body: { event: 'payment.confirmed' }, headers: sandboxAuth(t.config) });
     expect(res).toMatchObject({ status: 202, body: { delivered: true, status: 200, charge: { status: 'CONCLUIDA' } } });

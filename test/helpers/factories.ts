@@ -152,6 +152,22 @@ export function paymentBody<const O extends Record<string, unknown> = Record<nev
   };
 }
 
+/** A charge body of the simulated PSP's own API (`POST /charges`), as the sandbox adapter sends one. */
+export function sandboxChargeBody(overrides: Record<string, unknown> = {}): Record<string, unknown> & { txid: string } {
+  const txid = typeof overrides.txid === 'string' ? overrides.txid : randomBytes(16).toString('hex');
+  return {
+    amount: '10.50',
+    currency: 'BRL',
+    description: null,
+    externalId: `order-${txid.slice(0, 8)}`,
+    debtor: { document: '12345678909', name: 'Ana Souza' },
+    expiresIn: 3600,
+    notificationUrl: 'http://127.0.0.1:9/unused',
+    ...overrides,
+    txid,
+  };
+}
+
 /** A provider charge request as the payments service makes one, for adapter and contract specs. */
 export function chargeRequest(notificationUrl: string, overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequest {
   return {

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Payment } from '../../src/payments/payment.entity';
-import type { Factories } from './factories';
+import { type Factories, sandboxChargeBody } from './factories';
 import { http, HttpResult } from './http';
 
 /** Where the sandbox "delivers" events in reconciliation specs: nowhere, as if the provider's webhook were lost. */
@@ -8,7 +7,7 @@ export const LOST = 'http://127.0.0.1:9/webhooks/sandbox';
 
 /**
  * The simulated PSP's API as reconciliation specs drive it, over real HTTP wherever it runs: alone
- * (startSandboxServer, medium tier) or mounted in a booted app under /sandbox (integration tier).
+ * (startSandboxServer, medium tier) or mounted in a booted app under /sandbox (e2e tier).
  */
 export class SandboxCharges {
   constructor(
@@ -26,22 +25,9 @@ export class SandboxCharges {
     merchantId: string,
     options: { expiresIn?: number; expiresAt?: Date; createdAt?: Date } = {},
   ): Promise<{ payment: Payment; chargeId: string }> {
-    const txid = randomBytes(16).toString('hex');
-    const charge = await this.call(
-      'POST',
-      '/charges',
-      {
-        txid,
-        amount: '10.50',
-        currency: 'BRL',
-        description: null,
-        externalId: `order-${txid.slice(0, 8)}`,
-        debtor: { document: '12345678909', name: 'Ana Souza' },
-        expiresIn: options.expiresIn ?? 3600,
-        notificationUrl: LOST,
-      },
-      { 'idempotency-key': txid },
-    );
+    const body = sandboxChargeBody({ expiresIn: options.expiresIn ?? 3600, notificationUrl: LOST });
+    const txid = body.txid;
+    const charge = await this.call('POST', '/charges', body, { 'idempotency-key': txid });
     expect(charge.status).toBe(201);
     const payment = await factories.newPayment(merchantId, {
       providerPaymentId: charge.body.id,

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sandboxChargeBody } from '../helpers/factories';
 import { WebhookReceiver } from '../providers/webhook-receiver';
 import { verifySandboxSignature } from '../../src/providers/sandbox/sandbox-signature';
 import { sandboxServer } from '../../src/providers/sandbox/server/sandbox-server';
@@ -8,24 +8,12 @@ const SECRET = 'whsec_server_unit';
 /** Every caller let in, private notification URLs allowed: what these tests of the PSP behaviour need. */
 const OPEN = { authorize: () => true, allowPrivateNotificationUrls: true };
 
-const chargeBody = (overrides: Record<string, unknown> = {}) => ({
-  txid: randomBytes(16).toString('hex'),
-  amount: '10.50',
-  currency: 'BRL',
-  description: 'Pedido 1234',
-  externalId: 'order-1234',
-  debtor: { document: '12345678909', name: 'Ana Souza' },
-  expiresIn: 3600,
-  notificationUrl: 'http://127.0.0.1:9/unused',
-  ...overrides,
-});
-
 describe('sandbox PSP server', () => {
   let app: FastifyInstance;
   let receiver: WebhookReceiver;
   let now = Date.parse('2026-03-01T12:00:00.000Z');
 
-  const create = (body: Record<string, unknown> = chargeBody(), key: unknown = body.txid) =>
+  const create = (body: Record<string, unknown> = sandboxChargeBody(), key: unknown = body.txid) =>
     app.inject({ method: 'POST', url: '/charges', payload: body, headers: typeof key === 'string' ? { 'idempotency-key': key } : {} });
   const get = (id: string) => app.inject({ method: 'GET', url: `/charges/${id}` });
   const fail = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/_control/failures', payload });
@@ -44,7 +32,7 @@ describe('sandbox PSP server', () => {
 
   describe('POST /charges', () => {
     it('creates an active charge with a BR Code, expiring expiresIn seconds later', async () => {
-      const body = chargeBody();
+      const body = sandboxChargeBody({ description: 'Pedido 1234', externalId: 'order-1234' });
       const res = await create(body);
       expect(res.statusCode).toBe(201);
       expect(res.json()).toEqual({
@@ -65,7 +53,7 @@ describe('sandbox PSP server', () => {
     });
 
     it('answers the same txid with 200 and the same charge, and keeps one charge', async () => {
-      const body = chargeBody();
+      const body = sandboxChargeBody();
       const first = await create(body);
       const again = await create({ ...body, description: 'changed' });
       expect(again.statusCode).toBe(200);
@@ -75,7 +63,7 @@ describe('sandbox PSP server', () => {
     });
 
     it('refuses the same txid with another amount: 409 TXID_CONFLICT', async () => {
-      const body = chargeBody();
+      const body = sandboxChargeBody();
       await create(body);
       const res = await create({ ...body, amount: '10.51' });
       expect(res.statusCode).toBe(409);
@@ -83,7 +71,7 @@ describe('sandbox PSP server', () => {
     });
 
     it('a failure queued for a call that ends in 409 or 404 still happens to it', async () => {
-      const body = chargeBody();
+      const body = sandboxChargeBody();
       await create(body);
       await fail({ mode: 'http_500' });
       expect((await create({ ...body, amount: '1.00' })).statusCode).toBe(500);
@@ -94,18 +82,18 @@ describe('sandbox PSP server', () => {
     });
 
     it.each([
-      ['no Idempotency-Key', chargeBody(), null, 'Idempotency-Key'],
-      ['an Idempotency-Key other than the txid', chargeBody(), 'x'.repeat(32), 'Idempotency-Key'],
-      ['a short txid', chargeBody({ txid: 'abc' }), 'abc', 'txid'],
-      ['a numeric amount', chargeBody({ amount: 10.5 }), undefined, 'amount'],
-      ['a zero amount', chargeBody({ amount: '0.00' }), undefined, 'amount'],
-      ['an amount with one place', chargeBody({ amount: '10.5' }), undefined, 'amount'],
-      ['another currency', chargeBody({ currency: 'USD' }), undefined, 'currency'],
-      ['no externalId', chargeBody({ externalId: undefined }), undefined, 'externalId'],
-      ['a bad debtor document', chargeBody({ debtor: { document: '123', name: 'Ana' } }), undefined, 'debtor.document'],
-      ['no debtor name', chargeBody({ debtor: { document: '12345678909' } }), undefined, 'debtor.name'],
-      ['a zero expiresIn', chargeBody({ expiresIn: 0 }), undefined, 'expiresIn'],
-      ['a non-http notificationUrl', chargeBody({ notificationUrl: 'ftp://x' }), undefined, 'notificationUrl'],
+      ['no Idempotency-Key', sandboxChargeBody(), null, 'Idempotency-Key'],
+      ['an Idempotency-Key other than the txid', sandboxChargeBody(), 'x'.repeat(32), 'Idempotency-Key'],
+      ['a short txid', sandboxChargeBody({ txid: 'abc' }), 'abc', 'txid'],
+      ['a numeric amount', sandboxChargeBody({ amount: 10.5 }), undefined, 'amount'],
+      ['a zero amount', sandboxChargeBody({ amount: '0.00' }), undefined, 'amount'],
+      ['an amount with one place', sandboxChargeBody({ amount: '10.5' }), undefined, 'amount'],
+      ['another currency', sandboxChargeBody({ currency: 'USD' }), undefined, 'currency'],
+      ['no externalId', sandboxChargeBody({ externalId: undefined }), undefined, 'externalId'],
+      ['a bad debtor document', sandboxChargeBody({ debtor: { document: '123', name: 'Ana' } }), undefined, 'debtor.document'],
+      ['no debtor name', sandboxChargeBody({ debtor: { document: '12345678909' } }), undefined, 'debtor.name'],
+      ['a zero expiresIn', sandboxChargeBody({ expiresIn: 0 }), undefined, 'expiresIn'],
+      ['a non-http notificationUrl', sandboxChargeBody({ notificationUrl: 'ftp://x' }), undefined, 'notificationUrl'],
     ])('refuses %s with 400 INVALID_REQUEST naming the field', async (_label, body, key, field) => {
       const res = await create(body, key === undefined ? body.txid : key);
       expect(res.statusCode).toBe(400);
@@ -135,7 +123,7 @@ describe('sandbox PSP server', () => {
     });
 
     it('reads an active charge past expiresAt back as EXPIRADA', async () => {
-      const created = (await create(chargeBody({ expiresIn: 60 }))).json();
+      const created = (await create(sandboxChargeBody({ expiresIn: 60 }))).json();
       now += 59_000;
       expect((await get(created.id)).json().status).toBe('ATIVA');
       now += 1_000;
@@ -145,7 +133,7 @@ describe('sandbox PSP server', () => {
 
   describe('POST /charges/:id/simulate', () => {
     it('moves the charge and posts a signed event to its notification URL, then reports the delivery', async () => {
-      const created = (await create(chargeBody({ notificationUrl: receiver.url }))).json();
+      const created = (await create(sandboxChargeBody({ notificationUrl: receiver.url }))).json();
       const res = await app.inject({ method: 'POST', url: `/charges/${created.id}/simulate`, payload: { event: 'payment.confirmed' } });
       expect(res.statusCode).toBe(202);
       const answer = res.json();
@@ -172,14 +160,14 @@ describe('sandbox PSP server', () => {
       ['payment.failed', 'FALHOU'],
       ['payment.refunded', 'DEVOLVIDA'],
     ])('%s leaves the charge %s', async (event, status) => {
-      const created = (await create(chargeBody({ notificationUrl: receiver.url }))).json();
+      const created = (await create(sandboxChargeBody({ notificationUrl: receiver.url }))).json();
       await app.inject({ method: 'POST', url: `/charges/${created.txid}/simulate`, payload: { event } });
       await receiver.next();
       expect((await get(created.id)).json().status).toBe(status);
     });
 
     it('reports an amount override in the event (for mismatch tests), not in the charge', async () => {
-      const created = (await create(chargeBody({ notificationUrl: receiver.url }))).json();
+      const created = (await create(sandboxChargeBody({ notificationUrl: receiver.url }))).json();
       await app.inject({ method: 'POST', url: `/charges/${created.id}/simulate`, payload: { event: 'payment.confirmed', amount: '0.01' } });
       expect(((await receiver.next()).body as { data: { amount: number } }).data.amount).toBe(0.01);
       expect((await get(created.id)).json().amount).toBe('10.50');
@@ -208,7 +196,7 @@ describe('sandbox PSP server', () => {
       ['http_503', 503, 'UNAVAILABLE'],
     ])('%s refuses before creating anything', async (mode, status, code) => {
       expect((await fail({ mode })).statusCode).toBe(204);
-      const body = chargeBody();
+      const body = sandboxChargeBody();
       const res = await create(body);
       expect(res.statusCode).toBe(status);
       expect(res.json()).toEqual({ error: { code, message: expect.any(String) } });
@@ -217,7 +205,7 @@ describe('sandbox PSP server', () => {
 
     it('http_500 happens after the charge is created, so a retry gets that charge with 200', async () => {
       await fail({ mode: 'http_500' });
-      const body = chargeBody();
+      const body = sandboxChargeBody();
       expect((await create(body)).statusCode).toBe(500);
       const retry = await create(body);
       expect(retry.statusCode).toBe(200);
@@ -272,7 +260,7 @@ describe('sandbox PSP server limits', () => {
   it('keeps at most maxCharges charges, forgetting the oldest', async () => {
     const app = Fastify();
     await app.register(sandboxServer, { ...OPEN, maxCharges: 2 });
-    const bodies = [chargeBody(), chargeBody(), chargeBody()];
+    const bodies = [sandboxChargeBody(), sandboxChargeBody(), sandboxChargeBody()];
     for (const body of bodies) await app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     const kept = (await app.inject({ method: 'GET', url: '/_control/charges' })).json<{ txid: string }[]>();
     expect(kept.map((charge) => charge.txid)).toEqual([bodies[1]!.txid, bodies[2]!.txid]);
@@ -284,7 +272,7 @@ describe('sandbox PSP server limits', () => {
     const app = Fastify();
     await app.register(sandboxServer, { ...OPEN, notificationUrlPrefix: 'https://pix.example.com/webhooks/' });
     const post = (notificationUrl: string) => {
-      const body = chargeBody({ notificationUrl });
+      const body = sandboxChargeBody({ notificationUrl });
       return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     };
     const refused = await post('http://169.254.169.254/latest/meta-data');
@@ -297,7 +285,7 @@ describe('sandbox PSP server limits', () => {
   it('answers 401 in its own shape to every route but /health when authorize() refuses, before reading the body', async () => {
     const app = Fastify();
     await app.register(sandboxServer, { authorize: (request) => request.headers.authorization === 'Bearer let-me-in', allowPrivateNotificationUrls: true });
-    const body = chargeBody();
+    const body = sandboxChargeBody();
     const routes = [
       { method: 'POST' as const, url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } },
       { method: 'GET' as const, url: `/charges/${body.txid}` },
@@ -336,7 +324,7 @@ describe('sandbox PSP server limits', () => {
     const app = Fastify();
     await app.register(sandboxServer, { authorize: () => true, allowPrivateNotificationUrls: false });
     const post = (notificationUrl: string) => {
-      const body = chargeBody({ notificationUrl });
+      const body = sandboxChargeBody({ notificationUrl });
       return app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } });
     };
     for (const url of [
@@ -363,7 +351,7 @@ describe('sandbox PSP server limits', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     await fetch(`${url}/_control/failures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"timeout","operation":"create"}' });
-    const body = chargeBody();
+    const body = sandboxChargeBody();
     const held = fetch(`${url}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': body.txid }, body: JSON.stringify(body) });
     const outcome = held.then(
       () => 'answered',
