@@ -272,10 +272,7 @@ export function mercadoPagoProvider(): Descriptor {
       { name: 'production', base_url: host, token_url: null },
     ],
     settings: [{ name: 'base_url', label: 'API base URL', required_in: [], help: "Mercado Pago's API." }],
-    credentials: [
-      field('access_token', 'Access token', 'secret', true),
-      field('webhook_secret', 'Webhook secret', 'secret', true),
-    ],
+    credentials: [field('access_token', 'Access token', 'secret', true), field('webhook_secret', 'Webhook secret', 'secret', true)],
     one_of: [],
     capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider' },
     built_in: false,

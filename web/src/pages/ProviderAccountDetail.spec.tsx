@@ -99,7 +99,9 @@ describe('ProviderAccountDetail', () => {
     await userEvent.type(dialog.getByLabelText('Access token'), 'APP_USR-new');
     await userEvent.type(dialog.getByLabelText('Webhook secret'), 'new-secret');
     await userEvent.click(dialog.getByRole('button', { name: 'Replace credentials' }));
-    await waitFor(() => expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([{ credentials: { access_token: 'APP_USR-new', webhook_secret: 'new-secret' } }]));
+    await waitFor(() =>
+      expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([{ credentials: { access_token: 'APP_USR-new', webhook_secret: 'new-secret' } }]),
+    );
   });
 
   it('saves only the settings changed, an emptied one as null', async () => {

@@ -60,8 +60,8 @@ export function HealthDetails({ health }: { health: AccountHealth }) {
         )}
       </dl>
       <p className="muted small">
-        The circuit opens after 5 failures in a row and lets one payment test the account again 30 s later. It is this gateway process's own: another process keeps its
-        own count. Failures are the attempts that did not charge, from every process.
+        The circuit opens after 5 failures in a row and lets one payment test the account again 30 s later. It is this gateway process's own: another process keeps its own count.
+        Failures are the attempts that did not charge, from every process.
       </p>
     </>
   );

@@ -77,21 +77,31 @@ function attemptName(attempt: PaymentAttempt, accounts?: readonly ProviderAccoun
 }
 
 /**
- * The "Attempts" card. Nothing at all for a payment without attempts: one made before routing
+ * The "Provider attempts" card. Nothing at all for a payment without attempts: one made before routing
  * existed, through a built-in provider, or by a gateway that does not send them.
  */
-export function PaymentAttempts({ attempts, accounts, catalogue }: { attempts?: PaymentAttempt[]; accounts?: readonly ProviderAccount[]; catalogue?: readonly ProviderDescriptor[] }) {
+export function PaymentAttempts({
+  attempts,
+  accounts,
+  catalogue,
+}: {
+  attempts?: PaymentAttempt[];
+  accounts?: readonly ProviderAccount[];
+  catalogue?: readonly ProviderDescriptor[];
+}) {
   if (!attempts || attempts.length === 0) return null;
   const paidOrphans = attempts.filter((a) => a.orphan?.status === 'paid');
   return (
-    <Card title="Attempts">
-      <p className="muted small">The provider accounts this payment was offered to, in order: the merchant's routing order, from the first again on each retry of its Idempotency-Key.</p>
+    <Card title="Provider attempts">
+      <p className="muted small">
+        The provider accounts this payment was offered to, in order: the merchant's routing order, from the first again on each retry of its Idempotency-Key.
+      </p>
       {paidOrphans.length > 0 && (
         <Notice kind="warning">
           <strong>Action needed:</strong> the payer paid a charge that was abandoned ({paidOrphans.map((a) => attemptName(a, accounts)).join(', ')}); refund it at the PSP.
         </Notice>
       )}
-      <table className="table table-cards" aria-label="Attempts">
+      <table className="table table-cards" aria-label="Provider attempts">
         <thead>
           <tr>
             <th>#</th>
