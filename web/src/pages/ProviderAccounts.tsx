@@ -64,7 +64,7 @@ export function ProviderAccounts() {
       {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials your PSP issued, then choose it on a merchant's page.</Empty>}
       {data && data.length > 0 && (
         <div className="card card-flush">
-          <table className="table table-cards" aria-label="Provider accounts">
+          <table className="table table-cards table-accounts" aria-label="Provider accounts">
             <thead>
               <tr>
                 <th>Name</th>

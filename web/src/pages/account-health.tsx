@@ -44,7 +44,7 @@ export function HealthDetails({ health }: { health: AccountHealth }) {
       <dl className="fields">
         <dt>Circuit</dt>
         <dd>
-          <CircuitBadge health={health} /> <span className="muted small">{CIRCUIT[health.circuit]?.explain}</span>
+          <CircuitBadge health={health} /> <span className="muted small prose">{CIRCUIT[health.circuit]?.explain}</span>
         </dd>
         <dt>Failures in a row</dt>
         <dd>{health.consecutive_failures}</dd>
@@ -55,7 +55,7 @@ export function HealthDetails({ health }: { health: AccountHealth }) {
         {health.last_error && (
           <>
             <dt>Last error</dt>
-            <dd>{health.last_error}</dd>
+            <dd className="prose">{health.last_error}</dd>
           </>
         )}
       </dl>

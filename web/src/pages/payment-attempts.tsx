@@ -119,7 +119,7 @@ export function PaymentAttempts({
             const outcome = OUTCOMES[a.outcome] ?? { tone: 'inactive', label: outcomeLabel(a.outcome) };
             return (
               <tr key={a.id} className={a.orphan?.status === 'paid' ? 'row-alert' : undefined}>
-                <td data-label="#">{a.attempt}</td>
+                <td data-label="Attempt">{a.attempt}</td>
                 <td data-label="Account">
                   <AccountCell attempt={a} accounts={accounts} />
                 </td>
