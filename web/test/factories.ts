@@ -3,6 +3,8 @@
  * (web/src/api-types.ts): plausible defaults, and each test overrides only what it is about.
  */
 import type { components } from '../src/api-types';
+// Attempts and health are local declarations until the routing back end is merged (web/src/types.ts).
+import type { AccountHealth, PaymentAttempt, PaymentDetail, ProviderAccount } from '../src/types';
 
 type Schemas = components['schemas'];
 
@@ -55,7 +57,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
   };
 }
 
-export function paymentDetail(overrides: Partial<Schemas['PaymentDetailView']> = {}): Schemas['PaymentDetailView'] {
+export function paymentDetail(overrides: Partial<PaymentDetail> = {}): PaymentDetail {
   return { ...payment(), can_simulate: false, events: [], deliveries: [], ...overrides };
 }
 
@@ -136,7 +138,7 @@ export function session(overrides: Partial<Schemas['SessionView']> = {}): Schema
 }
 
 /** A provider account: a Pix API account in homologation with a certificate good for a year, unless overridden. */
-export function providerAccount(overrides: Partial<Schemas['ProviderAccountView']> = {}): Schemas['ProviderAccountView'] {
+export function providerAccount(overrides: Partial<ProviderAccount> = {}): ProviderAccount {
   const id = overrides.id ?? next('pa');
   const provider = overrides.provider ?? 'pix-api';
   return {
@@ -152,6 +154,31 @@ export function providerAccount(overrides: Partial<Schemas['ProviderAccountView'
     credentials_summary: { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(365) },
     created_at: CREATED,
     updated_at: CREATED,
+    ...overrides,
+  };
+}
+
+/** A healthy account's health: circuit closed, no failure in the last hour. */
+export function accountHealth(overrides: Partial<AccountHealth> = {}): AccountHealth {
+  return { circuit: 'closed', consecutive_failures: 0, recent_failures: 0, last_failure_at: null, last_error: null, ...overrides };
+}
+
+/** One account tried for a payment: by default the first, which charged it. */
+export function paymentAttempt(overrides: Partial<PaymentAttempt> = {}): PaymentAttempt {
+  return {
+    id: next('att'),
+    attempt: 1,
+    account_id: 'pa_000000000000000000000001',
+    provider: 'pix-api',
+    environment: 'sandbox',
+    txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',
+    provider_payment_id: null,
+    outcome: 'charged',
+    upstream_status: 201,
+    error: null,
+    duration_ms: 412,
+    created_at: CREATED,
+    orphan: null,
     ...overrides,
   };
 }
@@ -231,13 +258,35 @@ export function pixProvider(
   };
 }
 
-/** The catalogue of these tests: a provider without hosts, banks with extras, one without a client secret, a simulated PSP. */
+/**
+ * Mercado Pago as its descriptor describes it (contract section 8): a bearer access token and the
+ * notifications' secret, no Pix key, no certificate, no token URL, one host for both environments.
+ */
+export function mercadoPagoProvider(): Descriptor {
+  const host = 'https://api.mercadopago.com';
+  return {
+    name: 'mercadopago',
+    label: 'Mercado Pago',
+    environments: [
+      { name: 'sandbox', base_url: host, token_url: null },
+      { name: 'production', base_url: host, token_url: null },
+    ],
+    settings: [{ name: 'base_url', label: 'API base URL', required_in: [], help: "Mercado Pago's API." }],
+    credentials: [field('access_token', 'Access token', 'secret', true), field('webhook_secret', 'Webhook secret', 'secret', true)],
+    one_of: [],
+    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider' },
+    built_in: false,
+  };
+}
+
+/** The catalogue of these tests: a provider without hosts, banks with extras, one without a client secret, Mercado Pago, a simulated PSP. */
 export function providerCatalogue(): Descriptor[] {
   return [
     pixProvider('pix-api', 'Pix API', { hosts: false }),
     pixProvider('banco-a', 'Banco A', { extras: [field('app_key', 'Application key', 'text', true)] }),
     pixProvider('banco-b', 'Banco B', { extras: [field('skip_checks', 'Skip the checks', 'boolean', false), field('branch', 'Branch', 'text', false)] }),
     pixProvider('coop', 'Cooperativa', { sandboxHosts: false, secret: false }),
+    mercadoPagoProvider(),
     {
       name: 'simulated',
       label: 'Simulated PSP',

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { merchant, providerAccount, providerCatalogue } from '../../test/factories';
+import { accountHealth, merchant, providerAccount, providerCatalogue } from '../../test/factories';
 import { useFakeApi, validationFailure } from '../../test/fake-api';
 import { MerchantDetail } from './MerchantDetail';
 
@@ -112,6 +112,47 @@ describe('MerchantDetail', () => {
       expect(await screen.findByText('The provider accounts are saved: payments try them in this order.')).toBeTruthy();
       expect(order('Provider accounts in order')).toEqual(['BB', 'Efí']);
       expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ provider_accounts: ['pa_bb', 'pa_efi'] }]);
+    });
+
+    it('says the order is the routing order, and marks an account whose circuit is not closed', async () => {
+      const down = providerAccount({ id: 'pa_down', name: 'Fora', provider: 'banco-a', health: accountHealth({ circuit: 'open', recent_failures: 6 }) });
+      api.on('GET /merchants/{id}', { ...ana, provider_accounts: ['pa_down', 'pa_efi'] });
+      api.on('GET /provider-accounts', [down, { ...efi, health: accountHealth() }]);
+      render(<MerchantDetail id="mer_ana" />);
+      await screen.findByRole('link', { name: 'Fora' });
+      expect(within(card()).getByText(/^Routing order:/).textContent).toBe(
+        'Routing order: payments try the first account first, and move down the list only when one refuses, times out, fails (5xx) or has its circuit open.',
+      );
+      expect(within(card()).getByRole('link', { name: 'Fora' }).closest('li')!.textContent).toContain('circuit open');
+      // A closed circuit is the normal case and says nothing.
+      expect(within(card()).getByRole('link', { name: 'Efí' }).closest('li')!.textContent).not.toContain('circuit');
+    });
+
+    it('reorders from the keyboard: focus follows the moved account, its new place is announced, and the order is saved', async () => {
+      const user = userEvent.setup();
+      const mp = providerAccount({ id: 'pa_mp', name: 'Mercado Pago', provider: 'mercadopago' });
+      api.on('GET /merchants/{id}', { ...ana, provider_accounts: ['pa_efi', 'pa_bb', 'pa_mp'] });
+      api.on('GET /provider-accounts', [efi, bb, mp]);
+      api.on('PATCH /merchants/{id}', ({ body }) => ({ ...ana, provider_accounts: body.provider_accounts ?? [] }));
+      render(<MerchantDetail id="mer_ana" />);
+      await screen.findByRole('link', { name: 'Efí' });
+      within(card()).getByRole('button', { name: 'Change accounts' }).focus();
+      await user.keyboard('{Enter}');
+      const up = within(card()).getByRole('button', { name: 'Move Mercado Pago up' });
+      up.focus();
+      await user.keyboard('{Enter}');
+      expect(order('Chosen provider accounts')).toEqual(['Efí', 'Mercado Pago', 'BB']);
+      expect(document.activeElement).toBe(within(card()).getByRole('button', { name: 'Move Mercado Pago up' }));
+      await user.keyboard(' ');
+      expect(order('Chosen provider accounts')).toEqual(['Mercado Pago', 'Efí', 'BB']);
+      // At the top its "up" button is disabled: focus moves to its "down" one rather than being lost.
+      expect(within(card()).getByRole('button', { name: 'Move Mercado Pago up' })).toHaveProperty('disabled', true);
+      expect(document.activeElement).toBe(within(card()).getByRole('button', { name: 'Move Mercado Pago down' }));
+      expect(within(card()).getByText('Mercado Pago is now number 1 of 3.').getAttribute('aria-live')).toBe('polite');
+      await user.click(within(card()).getByRole('button', { name: 'Save accounts' }));
+      expect(await screen.findByText('The provider accounts are saved: payments try them in this order.')).toBeTruthy();
+      expect(order('Provider accounts in order')).toEqual(['Mercado Pago', 'Efí', 'BB']);
+      expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ provider_accounts: ['pa_mp', 'pa_efi', 'pa_bb'] }]);
     });
 
     it('removes an account, and keeps the list being edited when the API refuses it', async () => {

@@ -1,6 +1,7 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { attempt, listedDelivery, merchant, paymentDelivery, paymentDetail, paymentEvent } from '../../test/factories';
+import { tableRows } from '../../test/dom';
+import { attempt, listedDelivery, merchant, paymentAttempt, paymentDelivery, paymentDetail, paymentEvent, providerAccount, providerCatalogue } from '../../test/factories';
 import { Failure, useFakeApi } from '../../test/fake-api';
 import { formatDate, formatDateSeconds } from '../format';
 import { PaymentDetail } from './PaymentDetail';
@@ -144,5 +145,132 @@ describe('PaymentDetail', () => {
     render(<PaymentDetail id="pay_x" />);
     expect((await screen.findByRole('alert')).textContent).toBe('No payment pay_x.');
     expect(screen.getByRole('link', { name: 'Back to payments' }).getAttribute('href')).toBe('/admin/payments');
+  });
+
+  describe('provider attempts', () => {
+    const efi = providerAccount({ id: 'pa_efi', name: 'Efí', provider: 'banco-a' });
+    const bb = providerAccount({ id: 'pa_bb', name: 'BB', provider: 'banco-b', environment: 'production' });
+    const mp = providerAccount({ id: 'pa_mp', name: 'Mercado Pago', provider: 'mercadopago', environment: 'production' });
+    const settled = '2024-05-02T13:47:00.000Z';
+    const routed = (attempts: ReturnType<typeof paymentAttempt>[]) => {
+      api.on('GET /provider-accounts', [efi, bb, mp]);
+      api.on('GET /providers', providerCatalogue());
+      api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', provider: 'mercadopago', attempts }));
+    };
+    const section = async () => within((await screen.findByRole('heading', { name: 'Provider attempts' })).closest('section')!);
+
+    it('lists each account tried, in order: why it was left, its upstream status, duration and error, and what became of its orphan', async () => {
+      routed([
+        paymentAttempt({
+          attempt: 1,
+          account_id: 'pa_efi',
+          provider: 'banco-a',
+          txid: 'txidEfi0001',
+          outcome: 'ambiguous',
+          upstream_status: 503,
+          error: 'the PSP answered 503',
+          duration_ms: 1840,
+          orphan: { status: 'cancelled', tries: 2, last_error: null, updated_at: settled },
+        }),
+        paymentAttempt({
+          attempt: 2,
+          account_id: 'pa_bb',
+          provider: 'banco-b',
+          environment: 'production',
+          txid: null,
+          outcome: 'circuit_open',
+          upstream_status: null,
+          duration_ms: 0,
+        }),
+        paymentAttempt({
+          attempt: 3,
+          account_id: 'pa_mp',
+          provider: 'mercadopago',
+          environment: 'production',
+          txid: null,
+          provider_payment_id: '1319876543',
+          outcome: 'charged',
+          upstream_status: 201,
+          duration_ms: 412,
+        }),
+      ]);
+      render(<PaymentDetail id="pay_1" />);
+      await section();
+      // The accounts' names and the providers' labels arrive after the payment.
+      await screen.findByRole('link', { name: 'Mercado Pago' });
+      await waitFor(() => expect(tableRows('Provider attempts')[0]![2]).toBe('Banco A'));
+      expect(tableRows('Provider attempts')).toEqual([
+        ['1', 'EfítxidEfi0001', 'Banco A', 'sandbox', `no clear answer, moved onorphan cancelled 2 tries · ${formatDate(settled)}`, '503', '1.8 s', 'the PSP answered 503'],
+        ['2', 'BB', 'Banco B', 'production', 'skipped: circuit open', '—', '0 ms', '—'],
+        ['3', 'Mercado Pago1319876543', 'Mercado Pago', 'production', 'charged', '201', '412 ms', '—'],
+      ]);
+      expect(screen.getByRole('link', { name: 'Efí' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_efi');
+      expect(screen.queryByText(/Action needed/)).toBeNull();
+    });
+
+    it("calls for the operator when the payer paid an abandoned charge, and tells every orphan's state", async () => {
+      const orphan = (status: 'pending' | 'absent' | 'paid' | 'failed', tries: number, last_error: string | null = null) => ({ status, tries, last_error, updated_at: settled });
+      routed([
+        paymentAttempt({ attempt: 1, account_id: 'pa_efi', outcome: 'ambiguous', upstream_status: null, error: 'timeout after 10 s', orphan: orphan('paid', 1) }),
+        paymentAttempt({ attempt: 2, account_id: 'pa_bb', outcome: 'ambiguous', upstream_status: 502, orphan: orphan('failed', 8, 'the PSP answered 500 to the cancellation') }),
+        paymentAttempt({ attempt: 3, account_id: 'pa_efi', outcome: 'ambiguous', upstream_status: 504, orphan: orphan('absent', 1) }),
+        paymentAttempt({ attempt: 4, account_id: 'pa_bb', outcome: 'ambiguous', upstream_status: 500, orphan: orphan('pending', 0) }),
+        paymentAttempt({ attempt: 5, account_id: 'pa_mp', outcome: 'refused', upstream_status: 401, error: 'the PSP refused the credentials (401)' }),
+        paymentAttempt({ attempt: 6, account_id: 'pa_mp', outcome: 'rejected', upstream_status: 400, error: 'payer.email is invalid' }),
+      ]);
+      render(<PaymentDetail id="pay_1" />);
+      const card = await section();
+      await card.findAllByRole('link', { name: 'Mercado Pago' });
+      expect(card.getByRole('status').textContent).toBe('Action needed: the payer paid a charge that was abandoned (attempt 1 (Efí)); refund it at the PSP.');
+      const outcomes = tableRows('Provider attempts').map((cells) => cells[4]);
+      const when = formatDate(settled);
+      expect(outcomes).toEqual([
+        `no clear answer, moved onorphan PAID: refund it 1 try · ${when}`,
+        `no clear answer, moved onorphan: cancelling failed 8 tries · ${when}the PSP answered 500 to the cancellation`,
+        `no clear answer, moved onno orphan at the PSP 1 try · ${when}`,
+        `no clear answer, moved onorphan: being cancelled 0 tries · ${when}`,
+        'refused, moved on',
+        'rejected the payment',
+      ]);
+      // The paid orphan's row stands out, and not by colour alone: its badge says what to do.
+      const rows = within(card.getByRole('table', { name: 'Provider attempts' })).getAllByRole('row');
+      expect(rows.map((row) => row.className)).toEqual(['', 'row-alert', '', '', '', '', '']);
+      expect(card.getByText('orphan PAID: refund it').className).toBe('badge badge-red');
+    });
+
+    it('keeps the page current while an orphan is being cancelled', async () => {
+      jest.useFakeTimers({ advanceTimers: true });
+      try {
+        routed([paymentAttempt({ account_id: 'pa_efi', outcome: 'ambiguous', orphan: { status: 'pending', tries: 0, last_error: null, updated_at: settled } })]);
+        render(<PaymentDetail id="pay_1" />);
+        await section();
+        expect(api.requests('GET /payments/{id}')).toHaveLength(1);
+        await act(async () => {
+          await jest.advanceTimersByTimeAsync(5000);
+        });
+        expect(api.requests('GET /payments/{id}')).toHaveLength(2);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it("names a provider's built-in account without reading the accounts", async () => {
+      api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', attempts: [paymentAttempt({ account_id: null, provider: 'sandbox', txid: 'sbxTxid1' })] }));
+      render(<PaymentDetail id="pay_1" />);
+      await section();
+      expect(tableRows('Provider attempts')).toEqual([['1', 'built-in', 'sandbox', 'sandbox', 'charged', '201', '412 ms', '—']]);
+    });
+
+    it('shows no attempts for a payment without any (made before routing, or by an older gateway), and reads no accounts for it', async () => {
+      api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', attempts: [] }));
+      const { unmount } = render(<PaymentDetail id="pay_1" />);
+      await screen.findByRole('heading', { name: 'Event timeline' });
+      expect(screen.queryByRole('heading', { name: 'Provider attempts' })).toBeNull();
+      unmount();
+      api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana' }));
+      render(<PaymentDetail id="pay_1" />);
+      await screen.findByRole('heading', { name: 'Event timeline' });
+      expect(screen.queryByRole('heading', { name: 'Provider attempts' })).toBeNull();
+    });
   });
 });

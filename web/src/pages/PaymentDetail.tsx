@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../format';
 import { Link } from '../router';
-import type { Merchant, PaymentDetail as Detail, PaymentEvent } from '../types';
+import type { Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
 import { RecordUnloaded } from '../record';
 import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
+import { orphansPending, PaymentAttempts } from './payment-attempts';
 
 const SIMULATIONS = [
   { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
@@ -26,11 +27,22 @@ export function PaymentDetail({ id }: { id: string }) {
     api<Merchant>('GET', `/merchants/${p.merchantId}`).then(setMerchant, () => undefined);
   }, [p, merchant]);
 
-  // While a forward is waiting for its next attempt, keep the page current.
-  const waiting = p?.deliveries.some((d) => d.status === 'pending') ?? false;
+  // The accounts' names and the providers' labels, for the attempts; without them, ids and names are shown.
+  const [accounts, setAccounts] = useState<ProviderAccount[]>();
+  const [catalogue, setCatalogue] = useState<ProviderDescriptor[]>();
+  const routed = p?.attempts?.some((a) => a.account_id !== null) ?? false;
+  useEffect(() => {
+    if (!routed) return;
+    api<ProviderAccount[]>('GET', '/provider-accounts').then(setAccounts, () => undefined);
+    api<ProviderDescriptor[]>('GET', '/providers').then(setCatalogue, () => undefined);
+  }, [routed]);
+
+  // While a forward is waiting for its next attempt, or an orphan charge for its cancellation, keep the page current.
+  // (An orphan's job retries over minutes: a slower pace is enough.)
+  const waiting = p?.deliveries.some((d) => d.status === 'pending') ? 2000 : orphansPending(p?.attempts) ? 5000 : 0;
   useEffect(() => {
     if (!waiting) return;
-    const timer = setInterval(() => void detail.reload(), 2000);
+    const timer = setInterval(() => void detail.reload(), waiting);
     return () => clearInterval(timer);
   }, [waiting, detail.reload]);
 
@@ -170,6 +182,8 @@ export function PaymentDetail({ id }: { id: string }) {
           </div>
         </Card>
       </div>
+
+      <PaymentAttempts attempts={p.attempts} accounts={accounts} catalogue={catalogue} />
 
       <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}</Card>
 

@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { accountCheck, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
+import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
+import { formatDate } from '../format';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { ProviderAccountDetail } from './ProviderAccountDetail';
 
@@ -35,6 +36,72 @@ describe('ProviderAccountDetail', () => {
     expect(await screen.findByText('Banco B')).toBeTruthy();
     expect(screen.getByText('sandbox').className).toBe('badge badge-env badge-env-sandbox');
     expect(api.requests('GET /provider-accounts/{id}').map((r) => r.params.id)).toEqual(['pa_efi']);
+  });
+
+  it("shows the account's health: the circuit explained, failures in a row and in the last hour, the last failure and its error", async () => {
+    const failedAt = '2024-05-02T13:40:00.000Z';
+    api.on(
+      'GET /provider-accounts/{id}',
+      providerAccount({
+        ...efi,
+        health: accountHealth({ circuit: 'open', consecutive_failures: 5, recent_failures: 9, last_failure_at: failedAt, last_error: 'the PSP answered 503' }),
+      }),
+    );
+    render(<ProviderAccountDetail id="pa_efi" />);
+    const card = within((await screen.findByRole('heading', { name: 'Health' })).closest('section')!);
+    const value = (term: string) => card.getByText(term).nextElementSibling!.textContent;
+    expect(value('Circuit')).toBe('circuit open Payments skip this account for now and go to the next one in each merchant’s order.');
+    expect(card.getByText('circuit open').className).toBe('badge badge-red');
+    expect(value('Failures in a row')).toBe('5');
+    expect(value('Last hour')).toBe('9 failures in the last hour');
+    expect(value('Last failure')).toBe(formatDate(failedAt));
+    expect(value('Last error')).toBe('the PSP answered 503');
+  });
+
+  it('says a healthy account has had no failure, and shows no health at all when the gateway sends none', async () => {
+    api.on('GET /provider-accounts/{id}', providerAccount({ ...efi, health: accountHealth() }));
+    const { unmount } = render(<ProviderAccountDetail id="pa_efi" />);
+    const card = within((await screen.findByRole('heading', { name: 'Health' })).closest('section')!);
+    expect(card.getByText('Last failure').nextElementSibling!.textContent).toBe('none');
+    expect(card.getByText('Last hour').nextElementSibling!.textContent).toBe('no failures in the last hour');
+    expect(card.queryByText('Last error')).toBeNull();
+    unmount();
+
+    api.on('GET /provider-accounts/{id}', efi);
+    render(<ProviderAccountDetail id="pa_efi" />);
+    expect(await screen.findByRole('heading', { name: 'Credentials' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Health' })).toBeNull();
+  });
+
+  it('shows a Mercado Pago account from its catalogue entry: secrets only, no webhook to register, no certificate', async () => {
+    api.on(
+      'GET /provider-accounts/{id}',
+      providerAccount({
+        id: 'pa_mp',
+        name: 'Mercado Pago — Loja',
+        provider: 'mercadopago',
+        base_url: null,
+        token_url: null,
+        pix_key: null,
+        credentials_summary: { client_id: null, certificate_subject: null, certificate_expires_at: null },
+      }),
+    );
+    api.on('PATCH /provider-accounts/{id}', ({ body }) => providerAccount({ id: 'pa_mp', provider: 'mercadopago', name: body.name ?? 'Mercado Pago — Loja' }));
+    render(<ProviderAccountDetail id="pa_mp" />);
+    expect(await screen.findByText("This provider's credentials are secrets only: they are never shown.")).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Check' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Register webhook' })).toBeNull();
+    const form = await settings();
+    expect(form.queryByLabelText('Pix key')).toBeNull();
+    expect(form.getByLabelText('API base URL').getAttribute('placeholder')).toBe('https://api.mercadopago.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Replace credentials' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Replace credentials' }));
+    await userEvent.type(dialog.getByLabelText('Access token'), 'APP_USR-new');
+    await userEvent.type(dialog.getByLabelText('Webhook secret'), 'new-secret');
+    await userEvent.click(dialog.getByRole('button', { name: 'Replace credentials' }));
+    await waitFor(() =>
+      expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([{ credentials: { access_token: 'APP_USR-new', webhook_secret: 'new-secret' } }]),
+    );
   });
 
   it('saves only the settings changed, an emptied one as null', async () => {

@@ -17,10 +17,12 @@ import {
   failureText,
   findProvider,
   providerLabel,
+  takesCertificate,
   useCatalogue,
   validateAccount,
   validateCredentials,
 } from './provider-account-form';
+import { HealthDetails } from './account-health';
 
 /** The settings an account's page can change: its provider and environment are fixed. */
 const SETTINGS = ['name', 'base_url', 'token_url', 'pix_key'] as const;
@@ -62,7 +64,7 @@ export function ProviderAccountDetail({ id }: { id: string }) {
 
   const summary = a.credentials_summary;
   // What the summary holds (a client id, a certificate) is shown for providers that take a certificate.
-  const certificate = !provider || provider.credentials.some((field) => field.kind === 'pem' || field.kind === 'pkcs12');
+  const certificate = !provider || takesCertificate(provider);
   return (
     <>
       <RecordHeader
@@ -134,6 +136,11 @@ export function ProviderAccountDetail({ id }: { id: string }) {
               The PSP must post this account's events to this URL: "Register webhook" tells it so where its API allows, otherwise set it in the PSP's portal.
             </p>
           </Card>
+          {a.health && (
+            <Card title="Health">
+              <HealthDetails health={a.health} />
+            </Card>
+          )}
           <Card title="Credentials" actions={provider && <Button onClick={() => setReplacing(true)}>Replace credentials</Button>}>
             {certificate ? (
               <dl className="fields">

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tableRows, visit } from '../../test/dom';
-import { accountCheck, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
+import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { formatDateOnly } from '../format';
 import { ProviderAccounts } from './ProviderAccounts';
@@ -41,6 +41,29 @@ describe('ProviderAccounts', () => {
       ['Sem certificadopa_none', 'retired', 'sandbox', 'active', '—', `${none.webhook_url}Copy`, 'Check'],
     ]);
     expect(screen.getByRole('link', { name: 'BB' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_soon');
+  });
+
+  it("shows each account's circuit in words and its failures of the last hour, and nothing where the gateway sends no health", async () => {
+    api.on('GET /provider-accounts', [
+      providerAccount({ id: 'pa_ok', name: 'Boa', health: accountHealth() }),
+      providerAccount({ id: 'pa_half', name: 'Testando', health: accountHealth({ circuit: 'half_open', consecutive_failures: 5, recent_failures: 1 }) }),
+      providerAccount({ id: 'pa_open', name: 'Fora', health: accountHealth({ circuit: 'open', consecutive_failures: 7, recent_failures: 12, last_error: 'timeout after 10 s' }) }),
+      // An older gateway: no `health` at all.
+      providerAccount({ id: 'pa_old', name: 'Antiga' }),
+    ]);
+    render(<ProviderAccounts />);
+    await screen.findByRole('table', { name: 'Provider accounts' });
+    expect(tableRows('Provider accounts').map((cells) => cells[6])).toEqual([
+      'circuit closed no failures in the last hourCheck',
+      'circuit half-open 1 failure in the last hourCheck',
+      'circuit open 12 failures in the last hourCheck',
+      'Check',
+    ]);
+    // The state is written out; the colour only repeats it.
+    const open = within(screen.getByRole('link', { name: 'Fora' }).closest('tr')!).getByText('circuit open');
+    expect(open.className).toBe('badge badge-red');
+    expect(open.parentElement!.getAttribute('title')).toMatch(/skip this account/);
+    expect(within(screen.getByRole('link', { name: 'Testando' }).closest('tr')!).getByText('circuit half-open').className).toBe('badge badge-amber');
   });
 
   it('copies a webhook URL to give the PSP', async () => {
@@ -105,7 +128,7 @@ describe('ProviderAccounts', () => {
       await userEvent.type(dialog.getByLabelText('Token URL'), 'http://psp.example/token');
       await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
       expect(dialog.getByText('Required: the gateway knows no API base URL of Pix API for sandbox.')).toBeTruthy();
-      expect(dialog.getByText('Enter a full https:// address: the PSP is reached over mutual TLS.')).toBeTruthy();
+      expect(dialog.getByText('Enter a full https:// address.')).toBeTruthy();
       expect(dialog.getByText('Give the Pix key payments are made to.')).toBeTruthy();
       expect(dialog.getByText('Give the client ID.')).toBeTruthy();
       expect(dialog.getByText('Paste the certificate, or load its file.')).toBeTruthy();
@@ -190,6 +213,52 @@ describe('ProviderAccounts', () => {
         provider: 'simulated',
         environment: 'sandbox',
         credentials: { webhook_secret: 'a-secret-of-24-characters' },
+      });
+    });
+
+    it('builds a Mercado Pago account from its catalogue entry: two secrets, no Pix key, no certificate', async () => {
+      api.on('POST /provider-accounts', ({ body }) =>
+        providerAccount({
+          id: 'pa_mp',
+          name: body.name,
+          provider: body.provider,
+          environment: body.environment,
+          base_url: null,
+          token_url: null,
+          pix_key: null,
+          credentials_summary: { client_id: null, certificate_subject: null, certificate_expires_at: null },
+        }),
+      );
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Mercado Pago — Loja');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'mercadopago');
+      expect([...dialog.getByLabelText<HTMLSelectElement>('Environment').options].map((o) => o.value)).toEqual(['sandbox', 'production']);
+      expect(dialog.queryByLabelText('Pix key')).toBeNull();
+      expect(dialog.queryByLabelText('Token URL')).toBeNull();
+      expect(dialog.queryByLabelText('Client ID')).toBeNull();
+      expect(dialog.queryByRole('group', { name: 'Client certificate' })).toBeNull();
+      expect(dialog.queryByText(/certificate/i)).toBeNull();
+      expect(dialog.getByLabelText('API base URL').getAttribute('placeholder')).toBe('https://api.mercadopago.com');
+      // Both credentials are secrets: typed into password fields, never echoed.
+      expect(dialog.getByLabelText('Access token').getAttribute('type')).toBe('password');
+      expect(dialog.getByLabelText('Webhook secret').getAttribute('type')).toBe('password');
+      expect(dialog.getByText('The credentials are checked, then stored encrypted. The gateway never shows them again.')).toBeTruthy();
+
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect(dialog.getByText('Give the access token.')).toBeTruthy();
+      expect(dialog.getByText('Give the webhook secret.')).toBeTruthy();
+      expect(api.requests('POST /provider-accounts')).toHaveLength(0);
+
+      await userEvent.selectOptions(dialog.getByLabelText('Environment'), 'production');
+      await userEvent.type(dialog.getByLabelText('Access token'), 'APP_USR-1234-abcd');
+      await userEvent.type(dialog.getByLabelText('Webhook secret'), 'mp-webhook-secret-1');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_mp'));
+      expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
+        name: 'Mercado Pago — Loja',
+        provider: 'mercadopago',
+        environment: 'production',
+        credentials: { access_token: 'APP_USR-1234-abcd', webhook_secret: 'mp-webhook-secret-1' },
       });
     });
 

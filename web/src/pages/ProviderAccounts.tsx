@@ -16,16 +16,19 @@ import {
   failureText,
   findProvider,
   providerLabel,
+  takesCertificate,
   useCatalogue,
   validateAccount,
   validateCredentials,
 } from './provider-account-form';
+import { HealthSummary } from './account-health';
 
 type Checking = { busy: true } | { busy: false; result?: ProviderAccountCheck; error?: string };
 
 /**
- * The provider accounts merchants' payments go through (docs/providers.md): each one's health on
- * demand, how long its certificate has left, and the webhook URL to give its PSP.
+ * The provider accounts merchants' payments go through (docs/providers.md): each one's health (its
+ * circuit and recent failures, and a check on demand), how long its certificate has left, and the
+ * webhook URL to give its PSP.
  */
 export function ProviderAccounts() {
   const { data, error, loading } = useLoad(() => api<ProviderAccount[]>('GET', '/provider-accounts'), []);
@@ -58,10 +61,10 @@ export function ProviderAccounts() {
       <Notice>{error}</Notice>
       <Notice>{catalogue.error && `The list of providers could not be read, so no account can be created: ${catalogue.error}`}</Notice>
       {loading && !data && <Spinner />}
-      {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials and certificate your PSP issued, then choose it on a merchant's page.</Empty>}
+      {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials your PSP issued, then choose it on a merchant's page.</Empty>}
       {data && data.length > 0 && (
         <div className="card card-flush">
-          <table className="table table-cards" aria-label="Provider accounts">
+          <table className="table table-cards table-accounts" aria-label="Provider accounts">
             <thead>
               <tr>
                 <th>Name</th>
@@ -106,6 +109,7 @@ export function ProviderAccounts() {
                     </td>
                     <td data-label="Health">
                       <div className="check-cell">
+                        <HealthSummary health={a.health} />
                         <Button busy={state?.busy} onClick={() => void check(a.id)}>
                           Check
                         </Button>
@@ -159,7 +163,8 @@ function CreateAccount({ catalogue, onClose }: { catalogue: ProviderDescriptor[]
         <p className="muted small">Choose the provider to enter its settings and credentials: what they hold depends on the PSP.</p>
       )}
       <p className="muted small">
-        The credentials are checked, then stored encrypted. The gateway never shows them again: only the client id and the certificate's subject and expiry.
+        The credentials are checked, then stored encrypted. The gateway never shows them again
+        {provider && takesCertificate(provider) ? ": only the client id and the certificate's subject and expiry." : '.'}
       </p>
     </FormModal>
   );

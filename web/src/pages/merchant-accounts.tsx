@@ -1,8 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from '../router';
 import type { Merchant, ProviderAccount, ProviderDescriptor } from '../types';
 import { Badge, Button, Card, Notice, useSubmit } from '../ui';
 import { EnvironmentBadge, providerLabel } from './provider-account-form';
+import { CircuitBadge } from './account-health';
+
+/** The routing rule in one line (contract section 8), under the list it applies to. */
+const ROUTING_ORDER = 'Routing order: payments try the first account first, and move down the list only when one refuses, times out, fails (5xx) or has its circuit open.';
 
 function AccountName({ id, account, catalogue }: { id: string; account?: ProviderAccount; catalogue?: ProviderDescriptor[] }) {
   if (!account) return <span className="mono small">{id}</span>;
@@ -14,6 +18,13 @@ function AccountName({ id, account, catalogue }: { id: string; account?: Provide
         <>
           {' '}
           <Badge value="inactive" />
+        </>
+      )}
+      {/* A closed circuit is the normal case: only one that makes payments skip or test the account is worth a badge here. */}
+      {account.health && account.health.circuit !== 'closed' && (
+        <>
+          {' '}
+          <CircuitBadge health={account.health} />
         </>
       )}
     </span>
@@ -39,6 +50,15 @@ export function MerchantAccounts({
   onSave: (ids: string[]) => Promise<unknown>;
 }) {
   const [editing, setEditing] = useState<string[]>();
+  // After a move, focus stays on the moved account's button (or its other one, at an end), and the new place is announced.
+  const [moved, setMoved] = useState<{ id: string; by: -1 | 1; text: string }>();
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (!moved || !list.current) return;
+    const buttons = Array.from(list.current.querySelectorAll<HTMLButtonElement>('button[data-move]'));
+    const wanted = [moved.by, -moved.by].map((by) => buttons.find((button) => button.dataset.move === `${moved.id}:${by}`));
+    wanted.find((button) => button && !button.disabled)?.focus();
+  }, [moved]);
   const byId = new Map((accounts ?? []).map((account) => [account.id, account]));
   const chosen = merchant.provider_accounts;
   // An account deactivated since it was chosen stays in the merchant's list, but the API takes active ones only.
@@ -53,16 +73,18 @@ export function MerchantAccounts({
   });
 
   const start = () => {
+    setMoved(undefined);
     setEditing(chosen.filter(usable));
     saving.reset();
   };
-  const move = (index: number, by: -1 | 1) =>
-    setEditing((ids) => {
-      if (!ids) return ids;
-      const next = [...ids];
-      [next[index], next[index + by]] = [next[index + by]!, next[index]!];
-      return next;
-    });
+  const move = (index: number, by: -1 | 1) => {
+    if (!editing) return;
+    const next = [...editing];
+    [next[index], next[index + by]] = [next[index + by]!, next[index]!];
+    setEditing(next);
+    const id = next[index + by]!;
+    setMoved({ id, by, text: `${byId.get(id)?.name ?? id} is now number ${index + by + 1} of ${next.length}.` });
+  };
   const fallback = merchant.provider ? (
     <>
       the <code>{merchant.provider}</code> provider
@@ -93,7 +115,7 @@ export function MerchantAccounts({
                 </li>
               ))}
             </ol>
-            <p className="muted small">Payments try these accounts in this order.</p>
+            <p className="muted small">{ROUTING_ORDER}</p>
           </>
         )}
       </Card>
@@ -107,17 +129,17 @@ export function MerchantAccounts({
       {editing.length === 0 ? (
         <p className="muted">No account chosen: payments will go through {fallback}.</p>
       ) : (
-        <ol className="account-order account-order-editing" aria-label="Chosen provider accounts">
+        <ol className="account-order account-order-editing" aria-label="Chosen provider accounts" ref={list}>
           {editing.map((id, index) => {
             const name = byId.get(id)?.name ?? id;
             return (
               <li key={id}>
                 <AccountName id={id} account={byId.get(id)} catalogue={catalogue} />
                 <span className="order-buttons">
-                  <Button kind="ghost" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                  <Button kind="ghost" aria-label={`Move ${name} up`} data-move={`${id}:-1`} disabled={index === 0} onClick={() => move(index, -1)}>
                     ↑
                   </Button>
-                  <Button kind="ghost" aria-label={`Move ${name} down`} disabled={index === editing.length - 1} onClick={() => move(index, 1)}>
+                  <Button kind="ghost" aria-label={`Move ${name} down`} data-move={`${id}:1`} disabled={index === editing.length - 1} onClick={() => move(index, 1)}>
                     ↓
                   </Button>
                   <Button kind="ghost" aria-label={`Remove ${name}`} onClick={() => setEditing(editing.filter((other) => other !== id))}>
@@ -129,6 +151,10 @@ export function MerchantAccounts({
           })}
         </ol>
       )}
+      {editing.length > 1 && <p className="muted small">{ROUTING_ORDER}</p>}
+      <p className="sr-only" aria-live="polite">
+        {moved?.text}
+      </p>
       {available.length > 0 ? (
         <div className="field">
           <label htmlFor="merchant-add-account">Add an account</label>

@@ -75,8 +75,8 @@ describe('validateAccount', () => {
   it('wants https addresses, a name, a Pix key and a provider', () => {
     expect(validateAccount(account({ name: ' ' }), undefined)).toEqual({ name: 'Give the account a name.', provider: 'Choose the PSP this account is at.' });
     expect(validateAccount(account({ pix_key: '', base_url: 'http://psp.example', token_url: 'psp.example/token' }), provider('banco-b'))).toEqual({
-      base_url: 'Enter a full https:// address: the PSP is reached over mutual TLS.',
-      token_url: 'Enter a full https:// address: the PSP is reached over mutual TLS.',
+      base_url: 'Enter a full https:// address.',
+      token_url: 'Enter a full https:// address.',
       pix_key: 'Give the Pix key payments are made to.',
     });
   });

@@ -22,6 +22,11 @@ export function providerLabel(catalogue: readonly ProviderDescriptor[] | undefin
   return findProvider(catalogue, name)?.label ?? name;
 }
 
+/** Whether the provider's accounts present a client certificate (a Pix API PSP's mTLS), which their summary then describes. */
+export function takesCertificate(provider: ProviderDescriptor): boolean {
+  return provider.credentials.some((field) => field.kind === 'pem' || field.kind === 'pkcs12');
+}
+
 /** The providers a merchant without accounts can be charged through: suggestions for its `provider`. */
 export function builtInProviders(catalogue: readonly ProviderDescriptor[] | undefined): string[] {
   return (catalogue ?? []).filter((provider) => provider.built_in).map((provider) => provider.name);
@@ -102,7 +107,7 @@ function httpsUrlProblem(value: string): string | undefined {
   } catch {
     url = undefined;
   }
-  if (url?.protocol !== 'https:') return 'Enter a full https:// address: the PSP is reached over mutual TLS.';
+  if (url?.protocol !== 'https:') return 'Enter a full https:// address.';
   if (value.length > 500) return 'The address can have at most 500 characters.';
   return undefined;
 }
