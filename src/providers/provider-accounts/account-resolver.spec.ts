@@ -1,3 +1,4 @@
+import type { AccountBreakers } from '../routing/account-breakers';
 import type { Clock } from '../../domain/clock';
 import type { SecretBox } from '../../common/crypto/secret-box';
 import type { AppConfig } from '../../config/app-config';
@@ -7,7 +8,15 @@ import type { MerchantProviderAccountRepository, ProviderAccountRepository } fro
 
 describe('AccountResolver.environmentAllowed', () => {
   const resolver = (config: Pick<AppConfig, 'isProduction' | 'allowHomologationAccounts'>) =>
-    new AccountResolver({} as ProviderAccountRepository, {} as MerchantProviderAccountRepository, {} as ProviderAdapters, {} as SecretBox, config as AppConfig, {} as Clock);
+    new AccountResolver(
+      {} as ProviderAccountRepository,
+      {} as MerchantProviderAccountRepository,
+      {} as ProviderAdapters,
+      {} as SecretBox,
+      config as AppConfig,
+      {} as Clock,
+      {} as AccountBreakers,
+    );
 
   it.each([
     [false, false, 'sandbox', true],
