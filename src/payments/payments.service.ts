@@ -124,7 +124,7 @@ export class PaymentsService {
           upstreamStatus: null,
           error: unusable.message,
           durationMs: 0,
-          orphan: false,
+          orphanDueAt: null,
         });
         this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
         last = { error: unusable, provider: unusable.provider, accountId: unusable.accountId };
@@ -155,8 +155,9 @@ export class PaymentsService {
           upstreamStatus,
           error: error instanceof Error ? error.message : String(error),
           durationMs: performance.now() - started,
-          // Before this account is left, the charge it may hold is written down for the orphan job.
-          orphan: kind === 'ambiguous',
+          // Before this account is left, the charge it may hold is written down for the orphan job,
+          // which first looks once a request still in flight at the PSP has surely landed.
+          orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
         });
         last = { error, provider: acting.provider, accountId: acting.accountId };
         this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
@@ -174,7 +175,7 @@ export class PaymentsService {
         upstreamStatus: null,
         error: null,
         durationMs: performance.now() - started,
-        orphan: false,
+        orphanDueAt: null,
       });
       await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
       this.countAttempt(acting.metricsLabel, 'charged', false);

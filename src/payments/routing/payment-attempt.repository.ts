@@ -19,8 +19,8 @@ export interface NewAttempt {
   error: string | null;
   durationMs: number;
   at: Date;
-  /** Ambiguous attempts: the charge may exist at the PSP; the orphan job settles it from `at`. */
-  orphan: boolean;
+  /** Ambiguous attempts: the charge may exist at the PSP; the orphan job first looks at it then. */
+  orphanDueAt: Date | null;
 }
 
 /** An orphan the job has leased: the attempt, and whether its create ended with a payment (and which charge that payment holds). */
@@ -50,7 +50,7 @@ export class PaymentAttemptRepository {
       `INSERT INTO payment_attempts (id, payment_id, merchant_id, attempt, account_id, provider, environment, txid, provider_payment_id,
                                      outcome, upstream_status, error, duration_ms, created_at, orphan_status, orphan_next_at, orphan_updated_at)
        SELECT $1, $2, $3, COALESCE((SELECT max(attempt) FROM payment_attempts WHERE payment_id = $2), 0) + 1, $4, $5, $6, $7, $8,
-              $9, $10, $11, $12, $13, $14, $15, $15
+              $9, $10, $11, $12, $13, $14, $15, $13
        RETURNING *`,
       [
         newId('att'),
@@ -66,8 +66,8 @@ export class PaymentAttemptRepository {
         attempt.error === null ? null : attempt.error.slice(0, 500),
         Math.max(0, Math.round(attempt.durationMs)),
         attempt.at,
-        attempt.orphan ? 'pending' : null,
-        attempt.orphan ? attempt.at : null,
+        attempt.orphanDueAt ? 'pending' : null,
+        attempt.orphanDueAt,
       ],
     );
     return hydrate(this.attempts.manager, PaymentAttempt, rows[0]!);
