@@ -53,7 +53,7 @@ describe('routing a create across provider accounts', () => {
         await settleOrphans();
         return (await detail(id)).attempts;
       },
-      (attempts) => attempts.every((attempt) => !attempt.orphan || attempt.orphan.status !== 'pending'),
+      (attempts) => attempts.every((attempt) => attempt.orphan?.status !== 'pending'),
     );
 
   it('charges at the first account when it answers, and records that one attempt', async () => {

@@ -44,7 +44,7 @@ describe('orphan cancellation (OrphanCanceller)', () => {
   beforeAll(async () => {
     [ctx, psp] = await Promise.all([newMediumContext(), startPixApiPsp()]);
     units = await wire();
-    accountId = (await units.get(ProviderAccountsService).create(pixApiAccountBody(psp) as never)).id;
+    accountId = (await units.get(ProviderAccountsService).create(pixApiAccountBody(psp))).id;
   });
   afterAll(async () => {
     await Promise.all([ctx.close(), psp.close()]);
