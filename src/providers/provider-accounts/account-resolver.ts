@@ -85,19 +85,6 @@ export class AccountResolver {
     return steps;
   }
 
-  /**
-   * Where a merchant's payments are charged: its first active provider account, else its provider's
-   * built-in account. Throws AccountUnusableError when that account cannot be charged through.
-   */
-  async forMerchant(merchant: MerchantRouting): Promise<ActingAccount> {
-    for (const accountId of await this.accountLists.listForMerchant(merchant.id)) {
-      const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
-      if (!account?.active) continue;
-      return this.usable(account);
-    }
-    return this.builtInOrUnusable(merchant.provider ?? this.config.defaultProvider);
-  }
-
   /** A stored account a merchant's payments may be charged through: open, and allowed in this environment. */
   private usable(account: ProviderAccount): ActingAccount {
     if (!this.environmentAllowed(account.environment)) {
