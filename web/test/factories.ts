@@ -56,7 +56,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
 }
 
 export function paymentDetail(overrides: Partial<Schemas['PaymentDetailView']> = {}): Schemas['PaymentDetailView'] {
-  return { ...payment(), can_simulate: false, events: [], deliveries: [], ...overrides };
+  return { ...payment(), can_simulate: false, events: [], deliveries: [], attempts: [], ...overrides };
 }
 
 export function paymentEvent(overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {
@@ -150,6 +150,7 @@ export function providerAccount(overrides: Partial<Schemas['ProviderAccountView'
     active: true,
     webhook_url: `https://gateway.example.com/webhooks/${provider}/${id}`,
     credentials_summary: { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(365) },
+    health: { circuit: 'closed', consecutive_failures: 0, recent_failures: 0, last_failure_at: null, last_error: null },
     created_at: CREATED,
     updated_at: CREATED,
     ...overrides,
