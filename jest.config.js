@@ -58,6 +58,8 @@ const BOTH_DATABASES = [
   'payments',
   'production',
   'reconciliation-intake',
+  'routing',
+  'routing-two-processes',
   'sandbox-production',
   'shutdown',
   'shutdown-restart',

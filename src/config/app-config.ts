@@ -49,6 +49,10 @@ export class AppConfig {
   /** How long an in-flight idempotency record is held before another request may take it over. */
   readonly idempotencyLockSeconds: number;
   readonly upstreamTimeoutMs: number;
+  /** ROUTING_BREAKER_FAILURES: consecutive failures that open an account's circuit (docs/providers.md, Routing). */
+  readonly routingBreakerFailures: number;
+  /** ROUTING_BREAKER_HALF_OPEN_MS: how long an open circuit waits before one call may try the account again. */
+  readonly routingBreakerHalfOpenMs: number;
   /** Requests per second allowed per merchant key (0 turns the limit off). */
   readonly rateLimitPerSecond: number;
   readonly logLevel: string;

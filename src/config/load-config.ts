@@ -171,6 +171,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     idempotencyTtlSeconds: parseIntStrict(env, 'IDEMPOTENCY_TTL_HOURS', 24, problems, 1, 24 * 365) * 3600,
     idempotencyLockSeconds: parseIntStrict(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, problems, 1, 3600),
     upstreamTimeoutMs: parseIntStrict(env, 'UPSTREAM_TIMEOUT_MS', 10_000, problems, 100, 120_000),
+    routingBreakerFailures: parseIntStrict(env, 'ROUTING_BREAKER_FAILURES', 5, problems, 1, 1000),
+    routingBreakerHalfOpenMs: parseIntStrict(env, 'ROUTING_BREAKER_HALF_OPEN_MS', 30_000, problems, 10, 3600 * 1000),
     rateLimitPerSecond: parseIntStrict(env, 'RATE_LIMIT_PER_SECOND', 100, problems, 0, 1_000_000),
     logLevel: env.LOG_LEVEL?.trim() || (nodeEnv === 'test' ? 'silent' : 'info'),
     pixExpirySeconds: parseIntStrict(env, 'PIX_EXPIRY_SECONDS', 3600, problems, 60, 30 * 24 * 3600),

@@ -65,6 +65,42 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly routingAttempts = new Counter({
+    name: 'routing_attempts_total',
+    help: 'Accounts tried by payment creates, by account (its id, or the provider for a built-in account) and outcome: charged, refused, circuit_open, ambiguous, rejected.',
+    labelNames: ['account', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly routingFallbacks = new Counter({
+    name: 'routing_fallbacks_total',
+    help: "Creates that moved on from an account to the next one in the merchant's list, by the account left.",
+    labelNames: ['account'] as const,
+    registers: [this.registry],
+  });
+
+  /** 0 closed, 1 half-open, 2 open; set when a breaker changes state (this process's breakers). */
+  readonly routingCircuitState = new Gauge({
+    name: 'routing_circuit_state',
+    help: "State of each provider account's circuit breaker in this process: 0 closed, 1 half-open, 2 open.",
+    labelNames: ['account'] as const,
+    registers: [this.registry],
+  });
+
+  /** Refreshed by the orphan job on each run. */
+  readonly routingOrphansPending = new Gauge({
+    name: 'routing_orphan_cancellations_pending',
+    help: 'Charges left at a PSP by an ambiguous attempt that the orphan job has yet to settle (cancel, or find absent or paid).',
+    registers: [this.registry],
+  });
+
+  readonly routingOrphansSettled = new Counter({
+    name: 'routing_orphans_settled_total',
+    help: 'Orphan charges settled by the orphan job, by result: cancelled, absent, paid (the payer paid: refund it), failed (gave up).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   /** Where the backlog gauges read from; until one is registered they stay at 0. */
   private backlogSource?: () => Promise<DeliveryBacklog>;
   /** One backlog read per scrape, shared by the two gauges that report it. */

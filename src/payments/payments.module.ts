@@ -10,11 +10,15 @@ import { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
+import { PaymentAttempt } from './routing/payment-attempt.entity';
+import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
+import { OrphanCanceller } from './routing/orphan-canceller';
+import { CircuitMetrics } from './routing/circuit-metrics';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Payment]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
+  imports: [TypeOrmModule.forFeature([Payment, PaymentAttempt]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
   controllers: [PaymentsController, AdminPaymentsController],
-  providers: [PaymentRepository, PaymentsService, AdminPaymentsService],
-  exports: [PaymentRepository, PaymentsService],
+  providers: [PaymentRepository, PaymentAttemptRepository, PaymentsService, AdminPaymentsService, OrphanCanceller, CircuitMetrics],
+  exports: [PaymentRepository, PaymentAttemptRepository, PaymentsService, OrphanCanceller],
 })
 export class PaymentsModule {}

@@ -11,9 +11,20 @@ import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { chargeTxid } from '../providers/charge-txid';
-import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
-import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
-import { AccountUnusableError, type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
+import { type AccountEnvironment, type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
+import { AccountResolver, type ActingAccount, type RouteStep } from '../providers/provider-accounts/account-resolver';
+import {
+  AccountUnusableError,
+  classifyCreateFailure,
+  type FailureContext,
+  isProviderFailure,
+  providerFailureToAppError,
+  rethrowProviderFailure,
+} from '../providers/provider-errors';
+import { CircuitOpenError } from '../providers/routing/account-breakers';
+import { Clock } from '../domain/clock';
+import type { AttemptOutcome } from './routing/payment-attempt.entity';
+import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
@@ -34,6 +45,8 @@ export class PaymentsService {
     private readonly idempotency: IdempotencyService,
     private readonly metrics: GatewayMetrics,
     private readonly accounts: AccountResolver,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -57,9 +70,9 @@ export class PaymentsService {
       accountId,
       logger: this.logger,
     });
-    let acting: ActingAccount;
+    let route: RouteStep[];
     try {
-      acting = await this.accounts.forMerchant(merchant);
+      route = await this.accounts.routeForMerchant(merchant);
     } catch (error) {
       // An account that cannot be charged through still names its provider in the answer and the metrics.
       const provider = error instanceof AccountUnusableError ? error.provider : merchantProvider;
@@ -67,48 +80,134 @@ export class PaymentsService {
       this.count(provider, 'failed');
       rethrowProviderFailure(error, failure(provider, error instanceof AccountUnusableError ? error.accountId : null));
     }
-    // Every answer about this payment, errors included, names the provider that handles it.
-    request.state.provider = acting.provider;
+    const first = route.find((step): step is { acting: ActingAccount } => 'acting' in step);
+    if (!first) {
+      // No listed account can be acted through: answered before any key is claimed, as with one account.
+      const unusable = (route[0] as { unusable: AccountUnusableError }).unusable;
+      request.state.provider = unusable.provider;
+      this.count(unusable.provider, 'failed');
+      rethrowProviderFailure(unusable, failure(unusable.provider, unusable.accountId));
+    }
+    // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
+    request.state.provider = first.acting.provider;
 
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') {
-      this.count(acting.provider, 'replayed');
+      this.count(first.acting.provider, 'replayed');
       return outcome.response;
     }
     const claim = outcome.claim;
+    const chargeRequest = (acting: ActingAccount, txid: string): CreateChargeRequest => ({
+      paymentId: claim.paymentId,
+      txid,
+      amountCents,
+      currency: 'BRL',
+      description: dto.description ?? null,
+      externalId: dto.externalId,
+      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
+      expiresInSeconds: this.config.pixExpirySeconds,
+      notificationUrl: acting.notificationUrl,
+    });
 
-    const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
-    let charge: ProviderCharge;
-    try {
-      charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () =>
-        acting.adapter.createCharge(acting.account, {
-          paymentId: claim.paymentId,
-          txid,
-          amountCents,
-          currency: 'BRL',
-          description: dto.description ?? null,
-          externalId: dto.externalId,
-          debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
-          expiresInSeconds: this.config.pixExpirySeconds,
-          notificationUrl: acting.notificationUrl,
-        }),
-      );
-      if (charge.txid !== txid || charge.amountCents !== amountCents) {
-        throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
+    // Routing (docs/providers.md, Routing): the accounts in the merchant's order, every try recorded.
+    // A retry of the key starts again at the first account with the same txid per account, so a PSP
+    // that already holds the charge answers it back instead of making a second one.
+    let last: { error: unknown; provider: string; accountId: string | null } | undefined;
+    let lastUpstreamStatus: number | undefined;
+    for (const [index, step] of route.entries()) {
+      const hasNext = index < route.length - 1;
+      if ('unusable' in step) {
+        const { unusable } = step;
+        await this.attempts.record({
+          ...this.attemptBase(claim, unusable.accountId, unusable.provider, step.environment, null),
+          outcome: 'refused',
+          upstreamStatus: null,
+          error: unusable.message,
+          durationMs: 0,
+          orphanDueAt: null,
+        });
+        this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
+        last = { error: unusable, provider: unusable.provider, accountId: unusable.accountId };
+        continue;
       }
-    } catch (error) {
-      this.count(acting.provider, 'failed');
-      await this.idempotency.release(claim, acting.provider);
-      rethrowProviderFailure(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
+      const { acting } = step;
+      const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
+      const started = performance.now();
+      let charge: ProviderCharge;
+      try {
+        charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () => acting.adapter.createCharge(acting.account, chargeRequest(acting, txid)));
+        if (charge.txid !== txid || charge.amountCents !== amountCents) {
+          throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
+        }
+      } catch (error) {
+        const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
+        if (kind === undefined) {
+          // Not a provider failure: a bug, answered as such, and the key may be retried.
+          this.count(acting.provider, 'failed');
+          await this.idempotency.release(claim, acting.provider);
+          throw error;
+        }
+        const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
+        if (upstreamStatus !== null) lastUpstreamStatus = upstreamStatus;
+        await this.attempts.record({
+          ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
+          outcome: kind,
+          upstreamStatus,
+          error: error instanceof Error ? error.message : String(error),
+          durationMs: performance.now() - started,
+          // Before this account is left, the charge it may hold is written down for the orphan job,
+          // which first looks once a request still in flight at the PSP has surely landed.
+          orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
+        });
+        last = { error, provider: acting.provider, accountId: acting.accountId };
+        this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
+        // A payment every PSP would refuse is not tried elsewhere.
+        if (kind === 'rejected') break;
+        continue;
+      }
+
+      request.state.provider = acting.provider;
+      const at = this.clock.now();
+      await this.attempts.record({
+        ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
+        providerPaymentId: charge.providerPaymentId,
+        outcome: 'charged',
+        upstreamStatus: null,
+        error: null,
+        durationMs: performance.now() - started,
+        orphanDueAt: null,
+      });
+      await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
+      this.countAttempt(acting.metricsLabel, 'charged', false);
+      try {
+        return await this.complete(claim, acting, charge, dto, amountCents, request.requestId);
+      } catch (error) {
+        this.count(acting.provider, 'failed');
+        await this.idempotency.release(claim, acting.provider);
+        throw error;
+      }
     }
 
-    try {
-      return await this.complete(claim, acting, charge, dto, amountCents, request.requestId);
-    } catch (error) {
-      this.count(acting.provider, 'failed');
-      await this.idempotency.release(claim, acting.provider);
-      throw error;
-    }
+    // Every account failed (or the payment was rejected): the key stays retryable, and the answer
+    // carries the last status a PSP answered.
+    const failed = last!;
+    request.state.provider = failed.provider;
+    this.count(failed.provider, 'failed');
+    await this.idempotency.release(claim, failed.provider);
+    const context = { ...failure(failed.provider, failed.accountId), paymentId: claim.paymentId };
+    if (!isProviderFailure(failed.error)) throw failed.error;
+    const answer = providerFailureToAppError(failed.error, context);
+    if (answer.upstreamStatus !== undefined || lastUpstreamStatus === undefined) throw answer;
+    throw new AppError(answer.code, { message: answer.message, details: answer.details, upstreamStatus: lastUpstreamStatus, cause: failed.error });
+  }
+
+  private attemptBase(claim: IdempotencyClaim, accountId: string | null, provider: string, environment: AccountEnvironment, txid: string | null) {
+    return { paymentId: claim.paymentId, merchantId: claim.merchantId, accountId, provider, environment, txid, providerPaymentId: null, at: this.clock.now() };
+  }
+
+  private countAttempt(account: string, outcome: AttemptOutcome, movedOn: boolean): void {
+    this.metrics.routingAttempts.inc({ account, outcome });
+    if (movedOn) this.metrics.routingFallbacks.inc({ account });
   }
 
   /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. The envelope names the payment's provider. */

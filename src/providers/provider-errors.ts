@@ -134,3 +134,57 @@ export function rethrowProviderFailure(error: unknown, context: FailureContext):
   if (isProviderFailure(error)) throw providerFailureToAppError(error, context);
   throw error;
 }
+
+/**
+ * How a failed create at one account decides what routing does next (docs/providers.md, Routing):
+ * - `refused`: the PSP refused before charging (connection refused, DNS, TLS, 401/403, a 4xx that
+ *   is not about the payment, an account the gateway cannot act through): move on, nothing to undo;
+ * - `ambiguous`: the PSP may hold the charge (timeout, a connection lost after sending, 5xx, an
+ *   answer that cannot be read): move on, and cancel the orphan in the background;
+ * - `rejected`: a validation error about the payment itself (400, 422): every PSP would say the
+ *   same, so the create fails here.
+ */
+export type CreateFailureClass = 'refused' | 'ambiguous' | 'rejected';
+
+/** Socket and TLS codes that mean the request never reached the PSP's application. */
+const BEFORE_SENDING =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|ERR_INVALID_URL|EPROTO)\b/;
+
+/** 4xx answers that are about the payment (its fields, its amount), not about the account or the route. */
+const ABOUT_THE_PAYMENT = new Set([400, 422]);
+
+/** The class of a create's failure; undefined when it is no provider failure (a bug: rethrow it). */
+export function classifyCreateFailure(error: unknown): CreateFailureClass | undefined {
+  if (error instanceof AccountUnusableError || error instanceof CredentialsError) return 'refused';
+  if (!(error instanceof UpstreamError)) return undefined;
+  switch (error.kind) {
+    case 'timeout':
+    case 'malformed':
+      return 'ambiguous';
+    case 'network':
+      return refusedBeforeSending(error) ? 'refused' : 'ambiguous';
+    case 'http': {
+      const status = error.upstreamStatus ?? 0;
+      if (status >= 500 || status === 0) return 'ambiguous';
+      return ABOUT_THE_PAYMENT.has(status) ? 'rejected' : 'refused';
+    }
+  }
+}
+
+/**
+ * Whether a failed call counts against its account's circuit breaker: the PSP or the way to it is
+ * failing (no answer, 5xx, an unreadable answer, 401/403, 408, 429). Other 4xx are about the
+ * request (a payment's fields, a charge that does not exist) and say the PSP is up.
+ */
+export function countsAgainstAccount(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  if (error.kind !== 'http') return true;
+  const status = error.upstreamStatus ?? 0;
+  return status >= 500 || status === 0 || status === 401 || status === 403 || status === 408 || status === 429;
+}
+
+/** The transport words a refused connection, a failed lookup or a failed handshake in its message and cause (exchangeFailure). */
+function refusedBeforeSending(error: UpstreamError): boolean {
+  const cause = error.cause instanceof Error ? error.cause.message : '';
+  return BEFORE_SENDING.test(`${error.message} ${cause}`);
+}

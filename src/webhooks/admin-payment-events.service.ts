@@ -11,11 +11,13 @@ import { toPaymentView } from '../payments/payment.view';
 import { ProviderAdapters } from '../providers/provider-adapters';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { rethrowProviderFailure } from '../providers/provider-errors';
-import type { PaymentDetailView, PaymentEventView, SimulationResultView, SimulationView } from './dto/payment-detail.view';
+import type { PaymentAttemptView, PaymentDetailView, PaymentEventView, SimulationResultView, SimulationView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
 import type { PaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
 import { isoOrNull } from '../common/dates';
+import type { PaymentAttempt } from '../payments/routing/payment-attempt.entity';
+import { PaymentAttemptRepository } from '../payments/routing/payment-attempt.repository';
 
 /** The admin's view of one payment's life, and a test PSP's "make this happen" buttons. */
 @Injectable()
@@ -27,11 +29,16 @@ export class AdminPaymentEventsService {
     private readonly attempts: WebhookDeliveryAttemptRepository,
     private readonly adapters: ProviderAdapters,
     private readonly accounts: AccountResolver,
+    private readonly paymentAttempts: PaymentAttemptRepository,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
     const payment = await this.find(id);
-    const [events, deliveries] = await Promise.all([this.events.listForPayment(payment.id), this.deliveries.listForPayment(payment.id)]);
+    const [events, deliveries, paymentAttempts] = await Promise.all([
+      this.events.listForPayment(payment.id),
+      this.deliveries.listForPayment(payment.id),
+      this.paymentAttempts.listForPayment(payment.merchantId, payment.id),
+    ]);
     const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
       ...toPaymentView(payment),
@@ -62,6 +69,7 @@ export class AdminPaymentEventsService {
             error: attempt.error,
           })),
       })),
+      attempts: paymentAttempts.map(toAttemptView),
     };
   }
 
@@ -124,5 +132,31 @@ function toEventView(event: PaymentEvent): PaymentEventView {
     provider_event_id: event.providerEventId,
     request_id: event.requestId,
     created_at: event.createdAt.toISOString(),
+  };
+}
+
+function toAttemptView(attempt: PaymentAttempt): PaymentAttemptView {
+  return {
+    id: attempt.id,
+    attempt: attempt.attempt,
+    account_id: attempt.accountId,
+    provider: attempt.provider,
+    environment: attempt.environment,
+    txid: attempt.txid,
+    provider_payment_id: attempt.providerPaymentId,
+    outcome: attempt.outcome,
+    upstream_status: attempt.upstreamStatus,
+    error: attempt.error,
+    duration_ms: attempt.durationMs,
+    created_at: attempt.createdAt.toISOString(),
+    orphan:
+      attempt.orphanStatus === null
+        ? null
+        : {
+            status: attempt.orphanStatus,
+            tries: attempt.orphanTries,
+            last_error: attempt.orphanLastError,
+            updated_at: (attempt.orphanUpdatedAt ?? attempt.createdAt).toISOString(),
+          },
   };
 }

@@ -127,6 +127,13 @@ export interface FailureSpec {
   headers?: Record<string, string>;
   /** Only requests whose path (with the base path, as sent) matches. */
   path?: RegExp | string;
+  /** Only requests of this method (`PUT` for charge creation). */
+  method?: string;
+  /**
+   * With `status`: carry the request out first (a charge is created), then answer the injected
+   * status instead of the real answer: the PSP acted, the client cannot know it.
+   */
+  afterHandling?: boolean;
 }
 
 export interface LoggedRequest {
@@ -726,8 +733,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       timers.add(entry);
     });
 
-  const takeFailure = (path: string): FailureRule | undefined => {
-    const rule = failures.find((f) => f.remaining > 0 && (f.path === undefined || new RegExp(f.path).test(path)));
+  const takeFailure = (path: string, method: string): FailureRule | undefined => {
+    const rule = failures.find((f) => f.remaining > 0 && (f.path === undefined || new RegExp(f.path).test(path)) && (f.method === undefined || f.method.toUpperCase() === method));
     if (rule) {
       rule.remaining--;
       failures = failures.filter((f) => f.remaining > 0);
@@ -787,7 +794,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const loggedBody = body && typeof body === 'object' && 'client_secret' in body ? { ...body, client_secret: '<redacted>' } : body;
     requests.push({ method, path, query, headers: redactHeaders(req.headers), body: loggedBody, at: new Date() });
 
-    const failure = takeFailure(path);
+    const failure = takeFailure(path, method);
     if (failure?.kind === 'down') {
       req.socket.destroy();
       return;
@@ -796,15 +803,18 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       await hold(failure.delayMs ?? 2000);
       if (closed) return;
     }
-    if (failure?.kind === 'status') {
-      const status = failure.status ?? 503;
+    const injectedStatus = (): Reply => {
+      const status = failure?.status ?? 503;
       const answer = problem(
         status,
         status === 503 ? 'ServicoIndisponivel' : status === 504 ? 'IndisponibilidadePorTempoEsgotado' : status >= 500 ? 'ErroInternoDoServidor' : 'about:blank',
         `HTTP ${status}`,
         'Falha injetada pelo teste.',
       );
-      send(req, res, { ...answer, headers: { ...answer.headers, ...failure.headers } });
+      return { ...answer, headers: { ...answer.headers, ...failure?.headers } };
+    };
+    if (failure?.kind === 'status' && !failure.afterHandling) {
+      send(req, res, injectedStatus());
       return;
     }
     if (failure?.kind === 'malformed') {
@@ -851,6 +861,10 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       } else {
         reply = route(method, match.template, match.pathParams, query, body);
       }
+    }
+    if (failure?.kind === 'status' && failure.afterHandling) {
+      send(req, res, injectedStatus());
+      return;
     }
 
     if (!reply.unchecked) {

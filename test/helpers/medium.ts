@@ -18,6 +18,7 @@ import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.enti
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
+import { PaymentAttempt } from '../../src/payments/routing/payment-attempt.entity';
 import { MerchantProviderAccount, ProviderAccount } from '../../src/providers/provider-accounts/provider-account.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import { Factories } from './factories';
@@ -28,6 +29,7 @@ export const ENTITIES = [
   Merchant,
   ApiKey,
   Payment,
+  PaymentAttempt,
   PaymentEvent,
   WebhookDelivery,
   WebhookDeliveryAttempt,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { AppError } from '../../src/common/errors/app-error';
@@ -39,6 +40,7 @@ describe(`merchants and API keys (${testDatabase()} database)`, () => {
         ProviderAccountRepository,
         MerchantProviderAccountRepository,
         AccountResolver,
+        AccountBreakers,
         WebhookUrlPolicy,
       ],
       [ProvidersModule],

@@ -1,4 +1,6 @@
 import { TestingModule } from '@nestjs/testing';
+import { AccountBreakers } from '../../src/providers/routing/account-breakers';
+import { AccountFailureRepository } from '../../src/providers/routing/account-failures.repository';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import type { ProviderAdapter } from '../../src/providers/provider-adapter';
 import { ProviderAdapters } from '../../src/providers/provider-adapters';
@@ -22,7 +24,11 @@ const pki = testPki();
 describe(`provider account credentials, parsed once per version (${testDatabase()} database)`, () => {
   let ctx: MediumContext;
   /** The services as one process wires them: another call is another process (its own cache) on the same database. */
-  const wire = () => ctx.module([ProviderAccountsService, AccountResolver, ProviderAccountRepository, MerchantProviderAccountRepository, WebhookUrlPolicy], [ProvidersModule]);
+  const wire = () =>
+    ctx.module(
+      [ProviderAccountsService, AccountResolver, AccountBreakers, AccountFailureRepository, ProviderAccountRepository, MerchantProviderAccountRepository, WebhookUrlPolicy],
+      [ProvidersModule],
+    );
   let units: TestingModule;
   let accounts: ProviderAccountsService;
   let resolver: AccountResolver;

@@ -1,4 +1,5 @@
 import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { PaymentRepository } from '../../src/payments/payment.repository';
@@ -36,6 +37,7 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
       [
         PaymentRepository,
         AccountResolver,
+        AccountBreakers,
         ProviderAccountRepository,
         MerchantProviderAccountRepository,
         GatewayMetrics,

@@ -712,6 +712,26 @@ export interface components {
             /** Format: date-time */
             certificate_expires_at: string | null;
         };
+        ProviderAccountHealthView: {
+            /**
+             * @description This process's circuit breaker for the account.
+             * @enum {string}
+             */
+            circuit: "closed" | "open" | "half_open";
+            /**
+             * @description Consecutive failures counted by this process's breaker.
+             * @example 0
+             */
+            consecutive_failures: number;
+            /**
+             * @description Create attempts at this account other than `charged` in the last hour (all processes).
+             * @example 0
+             */
+            recent_failures: number;
+            /** Format: date-time */
+            last_failure_at: string | null;
+            last_error: string | null;
+        };
         ProviderAccountView: {
             /** @example pa_5hQm2Zt8KcV1xLr9BnW3dF7Y */
             id: string;
@@ -731,6 +751,7 @@ export interface components {
              */
             webhook_url: string;
             credentials_summary: components["schemas"]["CredentialsSummaryView"];
+            health: components["schemas"]["ProviderAccountHealthView"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1247,6 +1268,56 @@ export interface components {
             /** @description Every attempt made, oldest first. */
             attempts: components["schemas"]["DeliveryAttemptView"][];
         };
+        AttemptOrphanView: {
+            /**
+             * @description pending: not settled yet; cancelled: the charge existed and was cancelled; absent: the PSP has no such charge; paid: the payer paid it before cancellation (refund it); failed: gave up after retries.
+             * @enum {string}
+             */
+            status: "pending" | "cancelled" | "absent" | "paid" | "failed";
+            /**
+             * @description Tries made by the orphan job so far.
+             * @example 1
+             */
+            tries: number;
+            last_error?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PaymentAttemptView: {
+            /** @example att_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * @description Order within the payment, across retries of the same Idempotency-Key (1-based).
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description Null for a provider's built-in account.
+             * @example pa_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            account_id?: string | null;
+            /** @example pix-api */
+            provider: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            txid?: string | null;
+            provider_payment_id?: string | null;
+            /**
+             * @description charged: this account made the charge the payment uses; refused: refused before charging, moved on; circuit_open: skipped, circuit open; ambiguous: timeout or 5xx, moved on, orphan recorded; rejected: the PSP refused the payment itself, the create failed.
+             * @enum {string}
+             */
+            outcome: "charged" | "refused" | "circuit_open" | "ambiguous" | "rejected";
+            /** @example 503 */
+            upstream_status?: number | null;
+            /** @description A short reason for the operator. */
+            error?: string | null;
+            /** @example 84 */
+            duration_ms: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Only on ambiguous attempts. */
+            orphan?: components["schemas"]["AttemptOrphanView"] | null;
+        };
         PaymentDetailView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -1297,6 +1368,8 @@ export interface components {
             can_simulate: boolean;
             events: components["schemas"]["PaymentEventView"][];
             deliveries: components["schemas"]["PaymentDeliveryView"][];
+            /** @description Every account the create tried, oldest first. */
+            attempts: components["schemas"]["PaymentAttemptView"][];
         };
         SimulationView: {
             /**

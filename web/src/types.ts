@@ -29,14 +29,14 @@ export type DeliveryStatus = Schemas['DeliveryView']['status'];
 export type Delivery = Schemas['PaymentDeliveryView'];
 /** A delivery as `GET /admin/api/webhook-deliveries` lists it: `attempts` is a count there. */
 export type ListedDelivery = Schemas['DeliveryView'];
-export type PaymentDetail = Schemas['PaymentDetailView'] & { attempts?: PaymentAttempt[] };
+export type PaymentDetail = Schemas['PaymentDetailView'];
 export type PeriodStats = Schemas['PeriodStatsView'];
 
 /** The overview's numbers; the API documents `by_status` as a map, and it has one entry per status. */
 export type Stats = Omit<Schemas['StatsView'], 'by_status'> & { by_status: Record<PaymentStatus, number> };
 
 /** A provider account: its settings and a summary of its credentials, never the credentials themselves. */
-export type ProviderAccount = Schemas['ProviderAccountView'] & { health?: AccountHealth };
+export type ProviderAccount = Schemas['ProviderAccountView'];
 export type AccountEnvironment = ProviderAccount['environment'];
 export type ProviderAccountCheck = Schemas['ProviderAccountCheckView'];
 export type ProviderAccountWebhook = Schemas['ProviderAccountWebhookView'];
@@ -46,52 +46,9 @@ export type ProviderDescriptor = Schemas['ProviderDescriptorView'];
 export type CredentialField = Schemas['CredentialFieldView'];
 export type AccountSetting = Schemas['AccountSettingView'];
 
-// ---- Local declarations: routing and account health (issue 23) ------------------------------
-// The back end that sends these (GET /admin/api/payments/:id `attempts`, the provider accounts'
-// `health`) is not merged yet, so they are declared here by hand, to the shapes the three
-// engineers agreed. Once it is merged and `npm run api:types` has run, replace each with its
-// generated schema (PaymentAttempt, AttemptOrphan, AccountHealth) and drop the `& { … }` from
-// PaymentDetail and ProviderAccount above. They are optional meanwhile: an older gateway sends
-// neither, and the pages then show nothing of them.
-
-/** What one provider account did with one create (contract section 8). */
-export type AttemptOutcome = 'charged' | 'refused' | 'circuit_open' | 'ambiguous' | 'rejected';
-export type OrphanStatus = 'pending' | 'cancelled' | 'absent' | 'paid' | 'failed';
-
-/** The charge an ambiguous attempt may have left at its PSP, and the background job settling it. */
-export interface AttemptOrphan {
-  status: OrphanStatus;
-  tries: number;
-  last_error: string | null;
-  updated_at: string;
-}
-
-/** One provider account tried for one payment, oldest first. */
-export interface PaymentAttempt {
-  id: string;
-  /** 1-based, across retries of the same Idempotency-Key. */
-  attempt: number;
-  /** null for a provider's built-in account. */
-  account_id: string | null;
-  provider: string;
-  environment: AccountEnvironment;
-  txid: string | null;
-  provider_payment_id: string | null;
-  outcome: AttemptOutcome;
-  upstream_status: number | null;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-  /** Only on ambiguous attempts. */
-  orphan: AttemptOrphan | null;
-}
-
-/** An account's circuit breaker (in the process that answered) and its recent failed attempts. */
-export interface AccountHealth {
-  circuit: 'closed' | 'open' | 'half_open';
-  consecutive_failures: number;
-  /** Non-charged attempts in the last hour. */
-  recent_failures: number;
-  last_failure_at: string | null;
-  last_error: string | null;
-}
+// Routing (contract section 8): what each provider account did with a create, and an account's health.
+export type PaymentAttempt = Schemas['PaymentAttemptView'];
+export type AttemptOutcome = PaymentAttempt['outcome'];
+export type AttemptOrphan = Schemas['AttemptOrphanView'];
+export type OrphanStatus = AttemptOrphan['status'];
+export type AccountHealth = Schemas['ProviderAccountHealthView'];

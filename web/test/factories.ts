@@ -3,7 +3,6 @@
  * (web/src/api-types.ts): plausible defaults, and each test overrides only what it is about.
  */
 import type { components } from '../src/api-types';
-// Attempts and health are local declarations until the routing back end is merged (web/src/types.ts).
 import type { AccountHealth, PaymentAttempt, PaymentDetail, ProviderAccount } from '../src/types';
 
 type Schemas = components['schemas'];
@@ -58,7 +57,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
 }
 
 export function paymentDetail(overrides: Partial<PaymentDetail> = {}): PaymentDetail {
-  return { ...payment(), can_simulate: false, events: [], deliveries: [], ...overrides };
+  return { ...payment(), can_simulate: false, events: [], deliveries: [], attempts: [], ...overrides };
 }
 
 export function paymentEvent(overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {
@@ -152,6 +151,7 @@ export function providerAccount(overrides: Partial<ProviderAccount> = {}): Provi
     active: true,
     webhook_url: `https://gateway.example.com/webhooks/${provider}/${id}`,
     credentials_summary: { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(365) },
+    health: { circuit: 'closed', consecutive_failures: 0, recent_failures: 0, last_failure_at: null, last_error: null },
     created_at: CREATED,
     updated_at: CREATED,
     ...overrides,

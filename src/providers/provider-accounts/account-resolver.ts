@@ -7,6 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { type Account, type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
 import { AccountUnusableError } from '../provider-errors';
+import { AccountBreakers } from '../routing/account-breakers';
 import { ParsedCredentialsCache } from './parsed-credentials-cache';
 import { ProviderAccount } from './provider-account.entity';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from './provider-account.repository';
@@ -31,6 +32,12 @@ export interface ActingAccount {
   metricsLabel: string;
 }
 
+/**
+ * One entry of a merchant's route: an account to charge through, or a listed account the gateway
+ * cannot act through (credentials, homologation in production), which routing records and skips.
+ */
+export type RouteStep = { acting: ActingAccount } | { unusable: AccountUnusableError; environment: AccountEnvironment };
+
 /** Only the columns the resolver needs from a merchant. */
 export interface MerchantRouting {
   id: string;
@@ -54,27 +61,41 @@ export class AccountResolver {
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly breakers: AccountBreakers,
   ) {}
 
   /**
-   * Where a merchant's payments are charged: its first active provider account, else its provider's
-   * built-in account. Throws AccountUnusableError when that account cannot be charged through.
+   * Where a merchant's payments are charged, in routing order (docs/providers.md, Routing): its
+   * active provider accounts as listed, else its provider's built-in account (one step). Throws
+   * AccountUnusableError only when there is nothing to try at all.
    */
-  async forMerchant(merchant: MerchantRouting): Promise<ActingAccount> {
+  async routeForMerchant(merchant: MerchantRouting): Promise<RouteStep[]> {
+    const steps: RouteStep[] = [];
     for (const accountId of await this.accountLists.listForMerchant(merchant.id)) {
       const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
       if (!account?.active) continue;
-      if (!this.environmentAllowed(account.environment)) {
-        throw new AccountUnusableError(
-          'homologation_in_production',
-          account.id,
-          account.provider,
-          `The provider account ${account.id} is on the PSP's homologation host (environment sandbox), which production refuses unless ALLOW_HOMOLOGATION_ACCOUNTS=true.`,
-        );
+      try {
+        steps.push({ acting: this.usable(account) });
+      } catch (error) {
+        if (!(error instanceof AccountUnusableError)) throw error;
+        steps.push({ unusable: error, environment: account.environment });
       }
-      return this.open(account);
     }
-    return this.builtInOrUnusable(merchant.provider ?? this.config.defaultProvider);
+    if (steps.length === 0) return [{ acting: this.builtInOrUnusable(merchant.provider ?? this.config.defaultProvider) }];
+    return steps;
+  }
+
+  /** A stored account a merchant's payments may be charged through: open, and allowed in this environment. */
+  private usable(account: ProviderAccount): ActingAccount {
+    if (!this.environmentAllowed(account.environment)) {
+      throw new AccountUnusableError(
+        'homologation_in_production',
+        account.id,
+        account.provider,
+        `The provider account ${account.id} is on the PSP's homologation host (environment sandbox), which production refuses unless ALLOW_HOMOLOGATION_ACCOUNTS=true.`,
+      );
+    }
+    return this.open(account);
   }
 
   /** What a payment was charged through, to read it back or act on it: its stored account (active or not), else its provider's built-in account. */
@@ -132,6 +153,7 @@ export class AccountResolver {
   /** Forgets what was parsed for an account (it was deleted). */
   forget(accountId: string): void {
     this.parsedCredentials.delete(accountId);
+    this.breakers.forget(accountId);
   }
 
   /** The provider's built-in account, or AccountUnusableError when the provider is unknown here or has none. */
@@ -175,7 +197,8 @@ export class AccountResolver {
       this.parsedCredentials.set(row, credentials, this.clock.now(), adapter.summarizeCredentials(credentials).certificateExpiresAt);
     }
     return {
-      adapter,
+      // Every PSP call of a stored account goes through its circuit breaker, whoever makes it.
+      adapter: this.breakers.guard(row.id, adapter),
       account: { id: row.id, provider: row.provider, ...settings, credentials },
       accountId: row.id,
       provider: row.provider,

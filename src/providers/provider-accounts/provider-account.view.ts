@@ -7,6 +7,15 @@ export class CredentialsSummaryView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) certificate_expires_at: string | null;
 }
 
+/** How the account is doing for routing (docs/providers.md, Routing). */
+export class ProviderAccountHealthView {
+  @ApiProperty({ enum: ['closed', 'open', 'half_open'], description: "This process's circuit breaker for the account." }) circuit: 'closed' | 'open' | 'half_open';
+  @ApiProperty({ example: 0, description: "Consecutive failures counted by this process's breaker." }) consecutive_failures: number;
+  @ApiProperty({ example: 0, description: 'Create attempts at this account other than `charged` in the last hour (all processes).' }) recent_failures: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_failure_at: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_error: string | null;
+}
+
 /** A provider account as the admin API shows it: never its credentials. */
 export class ProviderAccountView {
   @ApiProperty({ example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }) id: string;
@@ -20,6 +29,7 @@ export class ProviderAccountView {
   @ApiProperty({ example: 'https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y', description: "Where the PSP must post this account's events." })
   webhook_url: string;
   @ApiProperty({ type: CredentialsSummaryView }) credentials_summary: CredentialsSummaryView;
+  @ApiProperty({ type: ProviderAccountHealthView }) health: ProviderAccountHealthView;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

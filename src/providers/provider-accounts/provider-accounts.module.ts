@@ -7,12 +7,14 @@ import { MerchantProviderAccountRepository, ProviderAccountRepository } from './
 import { ProviderAccountsService } from './provider-accounts.service';
 import { AccountResolver } from './account-resolver';
 import { WebhookUrlPolicy } from '../../common/net/webhook-url-policy';
+import { AccountBreakers } from '../routing/account-breakers';
+import { AccountFailureRepository } from '../routing/account-failures.repository';
 
 /** Provider accounts and each merchant's ordered list of them (docs/providers.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([ProviderAccount, MerchantProviderAccount]), ProvidersModule],
   controllers: [AdminProviderAccountsController],
-  providers: [ProviderAccountRepository, MerchantProviderAccountRepository, AccountResolver, WebhookUrlPolicy, ProviderAccountsService],
-  exports: [AccountResolver, ProviderAccountsService, MerchantProviderAccountRepository, ProviderAccountRepository],
+  providers: [ProviderAccountRepository, MerchantProviderAccountRepository, AccountResolver, AccountBreakers, AccountFailureRepository, WebhookUrlPolicy, ProviderAccountsService],
+  exports: [AccountResolver, AccountBreakers, ProviderAccountsService, MerchantProviderAccountRepository, ProviderAccountRepository],
 })
 export class ProviderAccountsModule {}

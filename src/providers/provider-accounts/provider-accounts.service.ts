@@ -11,7 +11,13 @@ import { AccountResolver, type ActingAccount } from './account-resolver';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccount } from './provider-account.entity';
 import { ProviderAccountRepository } from './provider-account.repository';
+import { Clock } from '../../domain/clock';
+import { AccountBreakers } from '../routing/account-breakers';
+import { AccountFailureRepository } from '../routing/account-failures.repository';
 import type { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
+
+/** The window of an account's `recent_failures`. */
+const RECENT_FAILURES_MS = 3600 * 1000;
 
 /**
  * Provider accounts (docs/providers.md): credentials checked for shape by their adapter before
@@ -29,6 +35,9 @@ export class ProviderAccountsService {
     private readonly secrets: SecretBox,
     private readonly resolver: AccountResolver,
     private readonly urlPolicy: WebhookUrlPolicy,
+    private readonly breakers: AccountBreakers,
+    private readonly failures: AccountFailureRepository,
+    private readonly clock: Clock,
   ) {}
 
   async create(dto: CreateProviderAccountDto): Promise<ProviderAccountView> {
@@ -51,15 +60,15 @@ export class ProviderAccountsService {
       updatedAt: now,
     } satisfies ProviderAccount);
     await this.accounts.insert(account);
-    return this.view(account);
+    return this.viewOne(account);
   }
 
   async list(): Promise<ProviderAccountView[]> {
-    return (await this.accounts.list()).map((account) => this.view(account));
+    return this.views(await this.accounts.list());
   }
 
   async get(id: string): Promise<ProviderAccountView> {
-    return this.view(await this.find(id));
+    return this.viewOne(await this.find(id));
   }
 
   /**
@@ -91,7 +100,7 @@ export class ProviderAccountsService {
       updatedAt: new Date(),
       ...(dto.credentials ? { credentialsEnc: this.secrets.seal(JSON.stringify(dto.credentials)) } : {}),
     });
-    return this.view(await this.accounts.save(account));
+    return this.viewOne(await this.accounts.save(account));
   }
 
   /** Removes an account nothing uses any more, with its secrets; one a merchant lists or a pending payment uses is 409 naming them. */
@@ -202,7 +211,33 @@ export class ProviderAccountsService {
     return JSON.parse(this.secrets.open(account.credentialsEnc)) as unknown;
   }
 
-  private view(account: ProviderAccount): ProviderAccountView {
+  private async viewOne(account: ProviderAccount): Promise<ProviderAccountView> {
+    return (await this.views([account]))[0]!;
+  }
+
+  /** The accounts' views, with their health: this process's breaker, and the last hour's failed attempts. */
+  private async views(accounts: ProviderAccount[]): Promise<ProviderAccountView[]> {
+    const failures = await this.failures.summaries(
+      accounts.map((account) => account.id),
+      new Date(this.clock.now().getTime() - RECENT_FAILURES_MS),
+    );
+    return accounts.map((account) => {
+      const breaker = this.breakers.health(account.id);
+      const failed = failures.get(account.id);
+      return {
+        ...this.view(account),
+        health: {
+          circuit: breaker.circuit,
+          consecutive_failures: breaker.consecutiveFailures,
+          recent_failures: failed?.recentFailures ?? 0,
+          last_failure_at: failed?.lastFailureAt?.toISOString() ?? null,
+          last_error: failed?.lastError ?? null,
+        },
+      };
+    });
+  }
+
+  private view(account: ProviderAccount): Omit<ProviderAccountView, 'health'> {
     const summary = account.credentialsSummary;
     return {
       id: account.id,

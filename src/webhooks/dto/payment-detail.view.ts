@@ -43,12 +43,49 @@ export class PaymentDeliveryView {
   @ApiProperty({ type: [DeliveryAttemptView], description: 'Every attempt made, oldest first.' }) attempts: DeliveryAttemptView[];
 }
 
-/** `GET /admin/api/payments/:id`: the payment, its event history (oldest first) and its deliveries. */
+/** The charge an ambiguous attempt may have left at its PSP, and what the orphan job made of it. */
+export class AttemptOrphanView {
+  @ApiProperty({
+    enum: ['pending', 'cancelled', 'absent', 'paid', 'failed'],
+    description:
+      'pending: not settled yet; cancelled: the charge existed and was cancelled; absent: the PSP has no such charge; paid: the payer paid it before cancellation (refund it); failed: gave up after retries.',
+  })
+  status: 'pending' | 'cancelled' | 'absent' | 'paid' | 'failed';
+  @ApiProperty({ example: 1, description: 'Tries made by the orphan job so far.' }) tries: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+/** One account a create tried (docs/providers.md, Routing). */
+export class PaymentAttemptView {
+  @ApiProperty({ example: 'att_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
+  @ApiProperty({ example: 1, description: 'Order within the payment, across retries of the same Idempotency-Key (1-based).' }) attempt: number;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'pa_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "Null for a provider's built-in account." })
+  account_id: string | null;
+  @ApiProperty({ example: 'pix-api' }) provider: string;
+  @ApiProperty({ enum: ['sandbox', 'production'] }) environment: 'sandbox' | 'production';
+  @ApiPropertyOptional({ type: String, nullable: true }) txid: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) provider_payment_id: string | null;
+  @ApiProperty({
+    enum: ['charged', 'refused', 'circuit_open', 'ambiguous', 'rejected'],
+    description:
+      'charged: this account made the charge the payment uses; refused: refused before charging, moved on; circuit_open: skipped, circuit open; ambiguous: timeout or 5xx, moved on, orphan recorded; rejected: the PSP refused the payment itself, the create failed.',
+  })
+  outcome: 'charged' | 'refused' | 'circuit_open' | 'ambiguous' | 'rejected';
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 503 }) upstream_status: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'A short reason for the operator.' }) error: string | null;
+  @ApiProperty({ example: 84 }) duration_ms: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiPropertyOptional({ type: AttemptOrphanView, nullable: true, description: 'Only on ambiguous attempts.' }) orphan: AttemptOrphanView | null;
+}
+
+/** `GET /admin/api/payments/:id`: the payment, its event history (oldest first), its deliveries and the accounts its create tried. */
 export class PaymentDetailView extends PaymentView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
   @ApiProperty({ description: "Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`)." }) can_simulate: boolean;
   @ApiProperty({ type: [PaymentEventView] }) events: PaymentEventView[];
   @ApiProperty({ type: [PaymentDeliveryView] }) deliveries: PaymentDeliveryView[];
+  @ApiProperty({ type: [PaymentAttemptView], description: 'Every account the create tried, oldest first.' }) attempts: PaymentAttemptView[];
 }
 
 export class SimulationView {

@@ -45,7 +45,7 @@ export function orphansPending(attempts: readonly PaymentAttempt[] | undefined):
 }
 
 function AccountCell({ attempt, accounts }: { attempt: PaymentAttempt; accounts?: readonly ProviderAccount[] }) {
-  if (attempt.account_id === null) return <span className="muted">built-in</span>;
+  if (!attempt.account_id) return <span className="muted">built-in</span>;
   const name = accounts?.find((account) => account.id === attempt.account_id)?.name;
   // The charge's reference at the PSP, to look an orphan up there.
   const reference = attempt.provider_payment_id ?? attempt.txid;
