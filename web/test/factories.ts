@@ -158,6 +158,12 @@ export function providerAccount(overrides: Partial<ProviderAccount> = {}): Provi
   };
 }
 
+/** An account as a gateway from before routing sent it: no `health`. */
+export function withoutHealth(account: ProviderAccount): ProviderAccount {
+  const { health: _, ...rest } = account;
+  return rest as ProviderAccount;
+}
+
 /** A healthy account's health: circuit closed, no failure in the last hour. */
 export function accountHealth(overrides: Partial<AccountHealth> = {}): AccountHealth {
   return { circuit: 'closed', consecutive_failures: 0, recent_failures: 0, last_failure_at: null, last_error: null, ...overrides };

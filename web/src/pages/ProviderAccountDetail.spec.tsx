@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
+import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue, withoutHealth } from '../../test/factories';
 import { formatDate } from '../format';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { ProviderAccountDetail } from './ProviderAccountDetail';
@@ -67,7 +67,7 @@ describe('ProviderAccountDetail', () => {
     expect(card.queryByText('Last error')).toBeNull();
     unmount();
 
-    api.on('GET /provider-accounts/{id}', efi);
+    api.on('GET /provider-accounts/{id}', withoutHealth(efi));
     render(<ProviderAccountDetail id="pa_efi" />);
     expect(await screen.findByRole('heading', { name: 'Credentials' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Health' })).toBeNull();

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tableRows, visit } from '../../test/dom';
-import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue } from '../../test/factories';
+import { accountCheck, accountHealth, daysFromNow, providerAccount, providerCatalogue, withoutHealth } from '../../test/factories';
 import { Failure, useFakeApi, validationFailure } from '../../test/fake-api';
 import { formatDateOnly } from '../format';
 import { ProviderAccounts } from './ProviderAccounts';
@@ -33,12 +33,13 @@ describe('ProviderAccounts', () => {
     const day = (iso: string | null) => formatDateOnly(iso);
     // The labels come with the catalogue, which may answer after the accounts.
     await screen.findByText('Banco A');
+    const HEALTHY = 'circuit closed no failures in the last hourCheck';
     expect(tableRows('Provider accounts')).toEqual([
-      ['A — Lojapa_efi', 'Banco A', 'production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', 'Check'],
-      ['BBpa_soon', 'Banco B', 'sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, 'Check'],
-      ['Cooppa_old', 'Cooperativa', 'sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, 'Check'],
+      ['A — Lojapa_efi', 'Banco A', 'production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', HEALTHY],
+      ['BBpa_soon', 'Banco B', 'sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, HEALTHY],
+      ['Cooppa_old', 'Cooperativa', 'sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, HEALTHY],
       // A provider the catalogue no longer lists is shown by its name.
-      ['Sem certificadopa_none', 'retired', 'sandbox', 'active', '—', `${none.webhook_url}Copy`, 'Check'],
+      ['Sem certificadopa_none', 'retired', 'sandbox', 'active', '—', `${none.webhook_url}Copy`, HEALTHY],
     ]);
     expect(screen.getByRole('link', { name: 'BB' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_soon');
   });
@@ -49,7 +50,7 @@ describe('ProviderAccounts', () => {
       providerAccount({ id: 'pa_half', name: 'Testando', health: accountHealth({ circuit: 'half_open', consecutive_failures: 5, recent_failures: 1 }) }),
       providerAccount({ id: 'pa_open', name: 'Fora', health: accountHealth({ circuit: 'open', consecutive_failures: 7, recent_failures: 12, last_error: 'timeout after 10 s' }) }),
       // An older gateway: no `health` at all.
-      providerAccount({ id: 'pa_old', name: 'Antiga' }),
+      withoutHealth(providerAccount({ id: 'pa_old', name: 'Antiga' })),
     ]);
     render(<ProviderAccounts />);
     await screen.findByRole('table', { name: 'Provider accounts' });
@@ -100,7 +101,11 @@ describe('ProviderAccounts', () => {
     await userEvent.click(within(row('Ruim')).getByRole('button', { name: 'Check' }));
     await userEvent.click(within(row('Sumida')).getByRole('button', { name: 'Check' }));
     await waitFor(() =>
-      expect(tableRows().map((cells) => cells[6])).toEqual(['Checkok 84 ms', 'Checkfailed 1203 mstoken request failed: HTTP 401', 'CheckProvider account not found.']),
+      expect(tableRows().map((cells) => cells[6])).toEqual([
+        'circuit closed no failures in the last hourCheckok 84 ms',
+        'circuit closed no failures in the last hourCheckfailed 1203 mstoken request failed: HTTP 401',
+        'circuit closed no failures in the last hourCheckProvider account not found.',
+      ]),
     );
     expect(api.requests('POST /provider-accounts/{id}/check').map((r) => r.params.id)).toEqual(['pa_good', 'pa_bad', 'pa_gone']);
   });
