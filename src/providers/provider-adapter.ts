@@ -210,8 +210,8 @@ export interface CreateChargeRequest {
   currency: 'BRL';
   description: string | null;
   externalId: string;
-  /** The payer the charge is addressed to (the BCB `devedor`). */
-  debtor: { document: string; name: string };
+  /** The payer the charge is addressed to (the BCB `devedor`); `email` for PSPs that ask for one (Mercado Pago). */
+  debtor: { document: string; name: string; email?: string | null };
   expiresInSeconds: number;
   /** Where the provider should post events for this charge. */
   notificationUrl: string;
