@@ -33,11 +33,7 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
       inject: [AppConfig, Clock, OutboundTransport],
       useFactory: (config: AppConfig, clock: Clock, transport: OutboundTransport): ProviderRegistration[] => {
         const context: ProviderContext = { config, clock, transport };
-        return [
-          { adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) },
-          mercadoPagoProvider(context),
-          sandboxProvider(context),
-        ];
+        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, mercadoPagoProvider(context), sandboxProvider(context)];
       },
     },
     { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },

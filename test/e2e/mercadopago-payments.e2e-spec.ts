@@ -48,7 +48,11 @@ describe('payments through a Mercado Pago provider account', () => {
   const forwardsOf = (paymentId: string) => receiver.received.filter((r) => r.body?.data?.id === paymentId);
 
   it('lists Mercado Pago in the catalogue with its two secret credentials and its host', async () => {
-    const catalogue = (await t.admin.GET('/admin/api/providers')).data! as unknown as { name: string; credentials: { name: string; kind: string; required: boolean }[]; environments: { base_url?: string; baseUrl?: string }[] }[];
+    const catalogue = (await t.admin.GET('/admin/api/providers')).data! as unknown as {
+      name: string;
+      credentials: { name: string; kind: string; required: boolean }[];
+      environments: { base_url?: string; baseUrl?: string }[];
+    }[];
     const mercadopago = catalogue.find((p) => p.name === 'mercadopago')!;
     expect(mercadopago.credentials.filter((c) => c.required).map((c) => [c.name, c.kind])).toEqual([
       ['access_token', 'secret'],
@@ -82,7 +86,7 @@ describe('payments through a Mercado Pago provider account', () => {
     }
   });
 
-  it("without an e-mail, gives Mercado Pago one derived from the payment id, and shows the merchant none", async () => {
+  it('without an e-mail, gives Mercado Pago one derived from the payment id, and shows the merchant none', async () => {
     const payment = (await create()).data!;
     expect(payment.recipient.email).toBeNull();
     expect(mp.payments.get(Number(payment.providerPaymentId))!.payer.email).toBe(`${payment.id.toLowerCase()}@payer.example.com`);
@@ -125,7 +129,9 @@ describe('payments through a Mercado Pago provider account', () => {
       expect(sent.status).toBe(401);
       expect(JSON.parse(sent.responseBody!).error.code).toBe('INVALID_SIGNATURE');
     }
-    const bare = await http(t.url, 'POST', `${new URL(account.webhook_url).pathname}?data.id=${id}&type=payment`, { body: { action: 'payment.updated', type: 'payment', data: { id } } });
+    const bare = await http(t.url, 'POST', `${new URL(account.webhook_url).pathname}?data.id=${id}&type=payment`, {
+      body: { action: 'payment.updated', type: 'payment', data: { id } },
+    });
     expect(bare.status).toBe(401);
     // Nothing was read back for them, and the payment waits for Mercado Pago's word.
     expect(mp.requests.filter((r) => r.method === 'GET').length).toBe(readsBefore);

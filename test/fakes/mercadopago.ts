@@ -328,7 +328,11 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
       if (failure?.kind === 'status') {
         const status = failure.status ?? 503;
         if (status === 401) return send(res, 401, error(401, 'invalid access token', 'unauthorized', 'unauthorized'));
-        return send(res, status, error(status, status >= 500 ? 'internal error' : 'bad request', status >= 500 ? 'internal_error' : 4020, status >= 500 ? 'internal_error' : 'bad_request'));
+        return send(
+          res,
+          status,
+          error(status, status >= 500 ? 'internal error' : 'bad request', status >= 500 ? 'internal_error' : 4020, status >= 500 ? 'internal_error' : 'bad_request'),
+        );
       }
       const [status, body] = handle(method, path, req.headers, raw);
       if (failure?.kind === 'created-then-status') {
@@ -354,7 +358,9 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const sign = (dataId: string, requestId: string, ts: string, secret: string) =>
-    createHmac('sha256', secret).update(`id:${/^[a-zA-Z0-9]+$/.test(dataId) ? dataId.toLowerCase() : dataId};request-id:${requestId};ts:${ts};`).digest('hex');
+    createHmac('sha256', secret)
+      .update(`id:${/^[a-zA-Z0-9]+$/.test(dataId) ? dataId.toLowerCase() : dataId};request-id:${requestId};ts:${ts};`)
+      .digest('hex');
 
   return {
     url,

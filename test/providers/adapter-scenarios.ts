@@ -191,7 +191,10 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       });
 
       it("reports an unknown charge as http 404 with the PSP's code", async () => {
-        const unknown = features.readsByTxid === false ? { txid: randomBytes(16).toString('hex'), providerPaymentId: '999999999999' } : { txid: randomBytes(16).toString('hex'), providerPaymentId: null };
+        const unknown =
+          features.readsByTxid === false
+            ? { txid: randomBytes(16).toString('hex'), providerPaymentId: '999999999999' }
+            : { txid: randomBytes(16).toString('hex'), providerPaymentId: null };
         const error = await rejection(adapter.getCharge(account, unknown), UpstreamError);
         expect(error).toMatchObject({ kind: 'http', upstreamStatus: 404 });
         expect(error.providerCode).toEqual(expect.any(String));

@@ -157,7 +157,7 @@ describe('the Mercado Pago adapter', () => {
       expect(retried.status).toBe('pending');
     });
 
-    it("reports a refused token as http 401, not ambiguous", async () => {
+    it('reports a refused token as http 401, not ambiguous', async () => {
       f.fake.fail({ kind: 'status', status: 401 });
       await expect(create()).rejects.toMatchObject({ kind: 'http', upstreamStatus: 401, ambiguous: false, providerCode: 'unauthorized' });
     });
@@ -166,7 +166,9 @@ describe('the Mercado Pago adapter', () => {
       const charge = await create();
       f.fake.approve(charge.providerPaymentId);
       const callback = await f.inbound(await f.fake.notify(charge.providerPaymentId, { tsUnit, url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([expect.objectContaining({ type: 'payment.confirmed', eventId: `mp:${charge.providerPaymentId}:paid` })]);
+      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([
+        expect.objectContaining({ type: 'payment.confirmed', eventId: `mp:${charge.providerPaymentId}:paid` }),
+      ]);
     });
 
     it('gives the same event for payment.created then payment.updated of one status, and none while pending', async () => {
@@ -214,7 +216,9 @@ describe('the Mercado Pago adapter', () => {
       f.fake.setStatus(charge.providerPaymentId, status, detail);
       await expect(f.adapter.getCharge(f.account, lookup(charge))).resolves.toMatchObject({ status: expected });
       const callback = await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([expect.objectContaining({ type: event, eventId: `mp:${charge.providerPaymentId}:${expected}` })]);
+      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([
+        expect.objectContaining({ type: event, eventId: `mp:${charge.providerPaymentId}:${expected}` }),
+      ]);
     });
 
     it('refuses an account whose access token Mercado Pago does not know: unhealthy, and calls are http 401', async () => {

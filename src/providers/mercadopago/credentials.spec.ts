@@ -22,7 +22,11 @@ describe('Mercado Pago credentials', () => {
       tls: null,
     });
     const ca = testPki().ca.cert;
-    expect(adapter.parseCredentials({ access_token: 'TEST-123-abc', webhook_secret: 'secret-123', ca_pem: ca }, settings).tls).toEqual({ certificatePem: '', privateKeyPem: '', caPem: ca });
+    expect(adapter.parseCredentials({ access_token: 'TEST-123-abc', webhook_secret: 'secret-123', ca_pem: ca }, settings).tls).toEqual({
+      certificatePem: '',
+      privateKeyPem: '',
+      caPem: ca,
+    });
   });
 
   it('refuses what is missing, of the wrong shape, or not its own, naming the field and never echoing it', () => {

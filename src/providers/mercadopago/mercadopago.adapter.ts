@@ -21,16 +21,7 @@ import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './cred
 import { mercadoPagoDescriptor } from './descriptor';
 import { apiBaseOf, labelOf, type MpCall, mpFailure, mpRequest, orThrow } from './flows/api-call';
 import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/notification';
-import {
-  cancelPaymentCall,
-  checkCall,
-  createPaymentCall,
-  isConcluded,
-  parseCreatedPayment,
-  parsePayment,
-  readPaymentCall,
-  toCharge,
-} from './flows/payment';
+import { cancelPaymentCall, checkCall, createPaymentCall, isConcluded, parseCreatedPayment, parsePayment, readPaymentCall, toCharge } from './flows/payment';
 import type { MpPayment } from './wire';
 
 export interface MercadoPagoAdapterOptions {

@@ -68,7 +68,9 @@ export function verifySignature(input: VerifyInput): SignatureFailure | null {
   if (!input.signature) return 'missing';
   const header = parseSignatureHeader(input.signature);
   if (!header || !/^[0-9a-f]{64}$/i.test(header.v1)) return 'malformed';
-  const expected = createHmac('sha256', input.secret).update(signatureManifest({ dataId: input.dataId, requestId: input.requestId, ts: header.ts })).digest();
+  const expected = createHmac('sha256', input.secret)
+    .update(signatureManifest({ dataId: input.dataId, requestId: input.requestId, ts: header.ts }))
+    .digest();
   if (!timingSafeEqual(expected, Buffer.from(header.v1, 'hex'))) return 'mismatch';
   if (Math.abs(input.nowMs - timestampMs(header.ts)) > (input.toleranceMs ?? SIGNATURE_TOLERANCE_MS)) return 'stale';
   return null;

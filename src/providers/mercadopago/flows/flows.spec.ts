@@ -93,7 +93,9 @@ describe('Mercado Pago flows', () => {
     });
 
     it("turns refusals into http errors with Mercado Pago's cause, and other answers into malformed ones", () => {
-      const refusal = parseCreatedPayment(answer(400, { message: 'payer.email must be a valid email', error: 'bad_request', status: 400, cause: [{ code: 4050, description: 'payer.email must be a valid email' }] }));
+      const refusal = parseCreatedPayment(
+        answer(400, { message: 'payer.email must be a valid email', error: 'bad_request', status: 400, cause: [{ code: 4050, description: 'payer.email must be a valid email' }] }),
+      );
       expect(refusal).toMatchObject({ kind: 'http', upstreamStatus: 400, providerCode: '4050', providerMessage: 'payer.email must be a valid email' });
       expect(parseCreatedPayment(answer(503, 'upstream down'))).toMatchObject({ kind: 'http', upstreamStatus: 503, ambiguous: true });
       expect(parseCreatedPayment(answer(200, 'not json'))).toMatchObject({ kind: 'malformed' });
@@ -141,7 +143,10 @@ describe('Mercado Pago flows', () => {
     });
 
     it('turns a payment into a charge: the txid it was asked with, paid when approved, and when', () => {
-      const read = parsePayment('read payment', answer(200, payment({ status: 'approved', date_approved: '2026-01-15T09:30:00.000-03:00', date_of_expiration: null }))) as MpPayment;
+      const read = parsePayment(
+        'read payment',
+        answer(200, payment({ status: 'approved', date_approved: '2026-01-15T09:30:00.000-03:00', date_of_expiration: null })),
+      ) as MpPayment;
       expect(toCharge(read, 'txid-1', NOW)).toEqual({
         providerPaymentId: '1234567890',
         txid: 'txid-1',
@@ -216,11 +221,15 @@ describe('Mercado Pago flows', () => {
     it('gives one event per status a payment reaches, named by its id and that status; none while pending', () => {
       const approved = parsePayment('read payment', answer(200, payment({ status: 'approved', date_approved: '2026-01-15T09:30:00.000-03:00' }))) as MpPayment;
       const events = eventOf(approved, toCharge(approved, '', NOW), NOW);
-      expect(events).toEqual([{ eventId: 'mp:1234567890:paid', type: 'payment.confirmed', paymentRef: '1234567890', amountCents: 1050, occurredAt: new Date('2026-01-15T12:30:00.000Z') }]);
+      expect(events).toEqual([
+        { eventId: 'mp:1234567890:paid', type: 'payment.confirmed', paymentRef: '1234567890', amountCents: 1050, occurredAt: new Date('2026-01-15T12:30:00.000Z') },
+      ]);
       const pending = parsePayment('read payment', answer(200, payment({ date_of_expiration: null }))) as MpPayment;
       expect(eventOf(pending, toCharge(pending, '', NOW), NOW)).toEqual([]);
       const cancelled = parsePayment('read payment', answer(200, payment({ status: 'cancelled' }))) as MpPayment;
-      expect(eventOf(cancelled, toCharge(cancelled, '', NOW), NOW)).toEqual([expect.objectContaining({ eventId: 'mp:1234567890:cancelled', type: 'payment.cancelled', amountCents: null })]);
+      expect(eventOf(cancelled, toCharge(cancelled, '', NOW), NOW)).toEqual([
+        expect.objectContaining({ eventId: 'mp:1234567890:cancelled', type: 'payment.cancelled', amountCents: null }),
+      ]);
     });
   });
 });
