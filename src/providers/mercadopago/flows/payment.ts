@@ -18,7 +18,7 @@ const MAX_DESCRIPTION = 140;
 /** Brazil has kept UTC−3 all year since 2019: dates are written in Brasília time, as Mercado Pago's examples are. */
 const BRASILIA_OFFSET_MS = -3 * 3600_000;
 
-/** The payer's e-mail for a charge with none (contract section 8): derived from the payment id, at a reserved domain (RFC 2606), never a person's. */
+/** The payer's e-mail for a charge with none (docs/providers.md, Mercado Pago): derived from the payment id, at a reserved domain (RFC 2606), never a person's. */
 export function derivedPayerEmail(paymentId: string): string {
   return `${paymentId.toLowerCase()}@payer.example.com`;
 }
