@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type MercadoPagoFake, startMercadoPagoFake } from '../fakes/mercadopago';
+import { FakeClock } from '../../src/testing/fake-clock';
+import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { http } from '../helpers/http';
+import { asFrom, expectRateLimited, newAddress } from '../helpers/throttling';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
@@ -16,9 +19,11 @@ describe('payments through a Mercado Pago provider account', () => {
   let receiver: MerchantReceiver;
   let account: { id: string; webhook_url: string };
   let merchantKey: string;
+  // The gateway's clock: now, moved forward only by the reconciliation test (last).
+  const clock = new FakeClock(new Date());
 
   beforeAll(async () => {
-    [t, mp, receiver] = await Promise.all([startTestApp(), startMercadoPagoFake(), MerchantReceiver.start()]);
+    [t, mp, receiver] = await Promise.all([startTestApp({ clock, env: { TRUST_PROXY: '1' } }), startMercadoPagoFake(), MerchantReceiver.start()]);
     const created = await t.admin.POST('/admin/api/provider-accounts', {
       body: {
         name: 'Mercado Pago (teste)',
@@ -164,10 +169,37 @@ describe('payments through a Mercado Pago provider account', () => {
     expect(malformed.error).toMatchObject({ code: 'PAYMENT_CREATE_FAILED' });
   });
 
+  it('counts notifications that prove nothing as failed authentications of their address: ten, then 429 before any read', async () => {
+    const payment = (await create()).data!;
+    const id = payment.providerPaymentId!;
+    const address = newAddress();
+    const path = `${new URL(account.webhook_url).pathname}?data.id=${id}&type=payment`;
+    const forged = { 'x-request-id': 'forged', 'x-signature': `ts=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` };
+    for (let i = 0; i < 10; i++) {
+      const res = await http(t.url, 'POST', path, { body: { type: 'payment', data: { id } }, headers: asFrom(address, forged) });
+      expect(res.status).toBe(401);
+    }
+    const reads = mp.requests.length;
+    expectRateLimited(await http(t.url, 'POST', path, { body: { type: 'payment', data: { id } }, headers: asFrom(address, forged) }));
+    expect(mp.requests.length).toBe(reads);
+  });
+
   it('checks the account with one authenticated read', async () => {
     const check = await t.admin.POST('/admin/api/provider-accounts/{id}/check', { params: { path: { id: account.id } } });
     expect(check.status).toBe(200);
     expect(check.data).toMatchObject({ ok: true });
     expect(mp.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/payment_methods' });
+  });
+
+  // Last: it moves the gateway's clock.
+  it('finds an approval Mercado Pago never notified (test credentials send none) by reading pending payments back', async () => {
+    const payment = (await create()).data!;
+    mp.approve(payment.providerPaymentId!);
+    clock.set(new Date(Date.now() + (t.config.reconcileAfterSeconds + 1) * 1000));
+    await t.app.get(ReconciliationService).runOnce();
+    expect(await read(payment.id)).toMatchObject({ status: 'paid' });
+    expect(mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/payments/${payment.providerPaymentId}`)).toBe(true);
+    await receiver.waitUntil(() => forwardsOf(payment.id).length > 0, 15_000, 'the forward');
+    expect(forwardsOf(payment.id)[0]!.body.event).toBe('payment.confirmed');
   });
 });
