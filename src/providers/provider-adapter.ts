@@ -130,6 +130,11 @@ export interface CredentialsSummary {
 export interface ChargeLookup {
   txid: string;
   providerPaymentId: string | null;
+  /**
+   * The gateway's payment id (`pay_…`), for a PSP that finds a charge whose id the gateway never
+   * learnt by the reference the gateway gave it (Mercado Pago's `external_reference`).
+   */
+  paymentId?: string;
 }
 
 export interface RefundRequest {

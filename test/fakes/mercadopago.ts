@@ -13,6 +13,7 @@ import { testPki, type TestPki } from '../../src/testing/certificates';
  *   PUT  /v1/payments/{id}                 {"status":"cancelled"} cancels a pending payment; 400 otherwise
  *   POST /v1/payments/{id}/refunds         {amount?}: a refund of an approved payment, in full or in part
  *   GET  /v1/payments/{id}/refunds[/{rid}] its refunds
+ *   GET  /v1/payments/search               ?external_reference=…, newest first
  *   GET  /v1/payment_methods               an authenticated read
  * Payments are approved, cancelled or expired by the test (approve(), …), and notifications are sent,
  * signed with the application's secret, to the payment's notification_url or any URL (notify()).
@@ -230,7 +231,7 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
   };
 
   /** Carries out one request; answers [status, body]. */
-  const handle = (method: string, path: string, headers: IncomingMessage['headers'], raw: string): [number, unknown] => {
+  const handle = (method: string, path: string, query: URLSearchParams, headers: IncomingMessage['headers'], raw: string): [number, unknown] => {
     if (headers.authorization !== `Bearer ${accessToken}`) return [401, error(401, 'invalid access token', 'unauthorized', 'unauthorized')];
     let body: Record<string, unknown> = {};
     if (raw !== '') {
@@ -258,6 +259,12 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
       const payment = createPayment(body);
       byKey.set(key, { payment: payment.id, body: raw });
       return [201, payment];
+    }
+    if (method === 'GET' && path === '/v1/payments/search') {
+      const reference = query.get('external_reference');
+      const newestFirst = query.get('criteria') !== 'asc';
+      const results = [...payments.values()].filter((p) => reference === null || p.external_reference === reference).sort((a, b) => (newestFirst ? b.id - a.id : a.id - b.id));
+      return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
     }
     const route = /^\/v1\/payments\/([^/]+)(?:\/refunds(?:\/([^/]+))?)?$/.exec(path);
     if (!route) return [404, error(404, 'resource not found', 'not_found', 'not_found')];
@@ -314,7 +321,8 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const method = req.method ?? 'GET';
-      const path = new URL(req.url ?? '/', 'https://fake').pathname;
+      const requested = new URL(req.url ?? '/', 'https://fake');
+      const path = requested.pathname;
       let parsed: unknown;
       try {
         parsed = raw === '' ? undefined : JSON.parse(raw);
@@ -334,7 +342,7 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
           error(status, status >= 500 ? 'internal error' : 'bad request', status >= 500 ? 'internal_error' : 4020, status >= 500 ? 'internal_error' : 'bad_request'),
         );
       }
-      const [status, body] = handle(method, path, req.headers, raw);
+      const [status, body] = handle(method, path, requested.searchParams, req.headers, raw);
       if (failure?.kind === 'created-then-status') {
         const failed = failure.status ?? 503;
         return send(res, failed, error(failed, 'internal error', 'internal_error', 'internal_error'));

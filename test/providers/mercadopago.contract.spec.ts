@@ -157,6 +157,19 @@ describe('the Mercado Pago adapter', () => {
       expect(retried.status).toBe('pending');
     });
 
+    it("finds a payment whose create answer was lost by the gateway's payment id (external_reference), and cancels it so", async () => {
+      const request = chargeRequest(f.webhookUrl);
+      f.fake.fail({ kind: 'created-then-status', status: 503 });
+      await expect(f.adapter.createCharge(f.account, request)).rejects.toMatchObject({ upstreamStatus: 503 });
+      const orphan = { txid: request.txid, providerPaymentId: null, paymentId: request.paymentId };
+      const found = await f.adapter.getCharge(f.account, orphan);
+      expect(found).toMatchObject({ txid: request.txid, status: 'pending', amountCents: request.amountCents });
+      expect(f.fake.payments.get(Number(found.providerPaymentId))!.external_reference).toBe(request.paymentId);
+      await expect(f.adapter.cancelCharge!(f.account, orphan)).resolves.toMatchObject({ providerPaymentId: found.providerPaymentId, status: 'cancelled' });
+      await expect(f.adapter.getCharge(f.account, { ...orphan, paymentId: 'pay_never_made' })).rejects.toMatchObject({ kind: 'http', upstreamStatus: 404 });
+      await expect(f.adapter.getCharge(f.account, { txid: request.txid, providerPaymentId: null })).rejects.toBeInstanceOf(TypeError);
+    });
+
     it('reports a refused token as http 401, not ambiguous', async () => {
       f.fake.fail({ kind: 'status', status: 401 });
       await expect(create()).rejects.toMatchObject({ kind: 'http', upstreamStatus: 401, ambiguous: false, providerCode: 'unauthorized' });

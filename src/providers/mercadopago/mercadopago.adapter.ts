@@ -21,7 +21,18 @@ import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './cred
 import { mercadoPagoDescriptor } from './descriptor';
 import { apiBaseOf, labelOf, type MpCall, mpFailure, mpRequest, orThrow } from './flows/api-call';
 import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/notification';
-import { cancelPaymentCall, checkCall, createPaymentCall, isConcluded, parseCreatedPayment, parsePayment, readPaymentCall, toCharge } from './flows/payment';
+import {
+  cancelPaymentCall,
+  checkCall,
+  createPaymentCall,
+  isConcluded,
+  parseCreatedPayment,
+  parsePayment,
+  parseSearch,
+  readPaymentCall,
+  searchPaymentCall,
+  toCharge,
+} from './flows/payment';
 import type { MpPayment } from './wire';
 
 export interface MercadoPagoAdapterOptions {
@@ -82,13 +93,18 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     return toCharge(created, request.txid, this.clock.now());
   }
 
+  /**
+   * Reads a payment by Mercado Pago's id; one whose id the gateway never learnt (its create answer
+   * was lost) by the gateway's payment id, its `external_reference`: none found is http 404.
+   */
   async getCharge(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
-    return toCharge(await this.read(account, idOfLookup(ref)), ref.txid, this.clock.now());
+    if (ref.providerPaymentId) return toCharge(await this.read(account, ref.providerPaymentId), ref.txid, this.clock.now());
+    return toCharge(await this.found(account, ref), ref.txid, this.clock.now());
   }
 
   /** Cancels a payment still pending; one that was paid (or ended) meanwhile is answered as it is. */
   async cancelCharge(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
-    const id = idOfLookup(ref);
+    const id = ref.providerPaymentId ?? (await this.found(account, ref)).id;
     const answer = await this.send(account, cancelPaymentCall(id));
     const cancelled = parsePayment('cancel payment', answer);
     if (!(cancelled instanceof UpstreamError)) return toCharge(cancelled, ref.txid, this.clock.now());
@@ -131,6 +147,16 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     }
   }
 
+  /** The newest payment made with the lookup's payment id as `external_reference`. */
+  private async found(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<MpPayment> {
+    if (!ref.paymentId) throw new TypeError("Mercado Pago payments are found by their id or by the gateway's payment id (external_reference)");
+    const [newest] = orThrow(parseSearch(await this.send(account, searchPaymentCall(ref.paymentId)), ref.paymentId));
+    if (!newest) {
+      throw new UpstreamError({ kind: 'http', upstreamStatus: 404, providerCode: 'not_found', message: `${labelOf('search payments')}: no payment with that external_reference` });
+    }
+    return newest;
+  }
+
   private async read(account: Account<MercadoPagoCredentials>, id: string): Promise<MpPayment> {
     return orThrow(parsePayment('read payment', await this.send(account, readPaymentCall(id))));
   }
@@ -142,14 +168,4 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
     });
   }
-}
-
-/**
- * Mercado Pago finds a payment by its own id only. The gateway keeps it from the create's answer;
- * a charge whose create answer was lost has none, and its payment is the one Mercado Pago holds
- * under the same X-Idempotency-Key, which a retry of the create returns.
- */
-function idOfLookup(ref: ChargeLookup): string {
-  if (!ref.providerPaymentId) throw new TypeError('Mercado Pago payments are read by their id (providerPaymentId)');
-  return ref.providerPaymentId;
 }

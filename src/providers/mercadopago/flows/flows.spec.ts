@@ -16,7 +16,9 @@ import {
   mpDateTime,
   parseCreatedPayment,
   parsePayment,
+  parseSearch,
   readPaymentCall,
+  searchPaymentCall,
   toCharge,
 } from './payment';
 
@@ -109,6 +111,14 @@ describe('Mercado Pago flows', () => {
     it('reads and cancels by id', () => {
       expect(readPaymentCall('123')).toEqual({ operation: 'read payment', method: 'GET', path: '/v1/payments/123' });
       expect(cancelPaymentCall('123')).toEqual({ operation: 'cancel payment', method: 'PUT', path: '/v1/payments/123', body: { status: 'cancelled' } });
+    });
+
+    it('searches by external_reference, newest first, and keeps only exact matches', () => {
+      expect(searchPaymentCall('pay_1').path).toBe('/v1/payments/search?external_reference=pay_1&sort=date_created&criteria=desc');
+      const found = parseSearch(answer(200, { paging: { total: 2 }, results: [payment({ id: 2 }), payment({ id: 1, external_reference: 'pay_other' })] }), 'pay_8f2kQm3Z');
+      expect((found as MpPayment[]).map((p) => p.id)).toEqual(['2']);
+      expect(parseSearch(answer(200, { results: 'nope' }), 'x')).toMatchObject({ kind: 'malformed' });
+      expect(parseSearch(answer(500, ''), 'x')).toMatchObject({ kind: 'http', upstreamStatus: 500 });
     });
 
     it('reads a status it does not know as concluding nothing', () => {

@@ -3,7 +3,7 @@ import type { PaymentStatus } from '../../../domain/payment-status';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../../provider-adapter';
 import { jsonOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
-import { type MpPayment, readPayment } from '../wire';
+import { malformed, type MpPayment, readPayment } from '../wire';
 import { labelOf, type MpCall, settle, unexpected } from './api-call';
 
 /**
@@ -76,6 +76,23 @@ export function createPaymentCall(request: CreateChargeRequest, now: Date): MpCa
 /** `GET /v1/payments/{id}`. */
 export function readPaymentCall(providerPaymentId: string): MpCall {
   return { operation: 'read payment', method: 'GET', path: `/v1/payments/${encodeURIComponent(providerPaymentId)}` };
+}
+
+/** `GET /v1/payments/search?external_reference=…`, newest first: a payment whose id the gateway never learnt (a lost create answer). */
+export function searchPaymentCall(externalReference: string): MpCall {
+  const query = new URLSearchParams({ external_reference: externalReference, sort: 'date_created', criteria: 'desc' });
+  return { operation: 'search payments', method: 'GET', path: `/v1/payments/search?${query.toString()}` };
+}
+
+/** The search's payments made with that external_reference, newest first; an UpstreamError when the answer is not a search result. */
+export function parseSearch(answer: OutboundAnswer, externalReference: string): MpPayment[] | UpstreamError {
+  const label = labelOf('search payments');
+  if (answer.status !== 200) return unexpected(label, answer);
+  return settle(() => {
+    const body = jsonOf(answer) as { results?: unknown } | undefined;
+    if (typeof body !== 'object' || body === null || !Array.isArray(body.results)) throw malformed(label, answer.status, 'no results list');
+    return body.results.map((result) => readPayment(label, answer.status, result)).filter((payment) => payment.externalReference === externalReference);
+  });
 }
 
 /** `PUT /v1/payments/{id}` with `{"status":"cancelled"}`: a payment not yet approved is cancelled. */
