@@ -52,20 +52,6 @@ describe('payments through a Mercado Pago provider account', () => {
   const eventCount = async (paymentId: string) => Number((await t.dataSource.query('SELECT count(*) AS n FROM payment_events WHERE payment_id = $1', [paymentId]))[0].n);
   const forwardsOf = (paymentId: string) => receiver.received.filter((r) => r.body?.data?.id === paymentId);
 
-  it('lists Mercado Pago in the catalogue with its two secret credentials and its host', async () => {
-    const catalogue = (await t.admin.GET('/admin/api/providers')).data! as unknown as {
-      name: string;
-      credentials: { name: string; kind: string; required: boolean }[];
-      environments: { base_url?: string; baseUrl?: string }[];
-    }[];
-    const mercadopago = catalogue.find((p) => p.name === 'mercadopago')!;
-    expect(mercadopago.credentials.filter((c) => c.required).map((c) => [c.name, c.kind])).toEqual([
-      ['access_token', 'secret'],
-      ['webhook_secret', 'secret'],
-    ]);
-    expect(JSON.stringify(mercadopago.environments)).toContain('https://api.mercadopago.com');
-  });
-
   it("charges at Mercado Pago and returns its BR Code and id, with the payer's e-mail; a retry with the key makes no second payment", async () => {
     const key = randomBytes(8).toString('hex');
     const first = await create(key, { recipientEmail: 'ana@example.org' });
