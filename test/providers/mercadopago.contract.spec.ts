@@ -234,6 +234,22 @@ describe('the Mercado Pago adapter', () => {
       ]);
     });
 
+    it("reads notifications back on their own sockets, a few at a time per account, within the notification's budget", async () => {
+      const slow = new MercadoPagoAdapter({ transport: new HttpTransport(), callbackTimeoutMs: 600, readBackConcurrency: 1 });
+      const charge = await create();
+      f.fake.approve(charge.providerPaymentId);
+      const callbacks = [];
+      for (let i = 0; i < 3; i++) callbacks.push(await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl })));
+      const reads = () => f.fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payments/${charge.providerPaymentId}`).length;
+      const before = reads();
+      f.fake.fail({ kind: 'hang', delayMs: 1_500, times: 3, route: /^GET \/v1\/payments\/\d+$/ });
+      const results = Promise.allSettled(callbacks.map((callback) => slow.receiveWebhook(f.account, callback)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(reads() - before).toBe(1);
+      const settled = await results;
+      expect(settled.map((r) => (r.status === 'rejected' ? (r.reason as { kind?: string }).kind : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout']);
+    });
+
     it('refuses an account whose access token Mercado Pago does not know: unhealthy, and calls are http 401', async () => {
       const wrong = { ...f.account, id: `pa_wrong_${randomBytes(3).toString('hex')}`, credentials: { ...f.account.credentials, accessToken: 'APP_USR-not-the-token' } };
       await expect(f.adapter.check(wrong)).resolves.toMatchObject({ ok: false, detail: expect.stringContaining('401') });

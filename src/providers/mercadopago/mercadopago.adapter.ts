@@ -14,6 +14,7 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
+import { KeyedLimiter } from '../pix-api/limits';
 import type { ProviderDescriptor } from '../provider-descriptor';
 import { HttpTransport } from '../transport/http-transport';
 import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/transport';
@@ -43,6 +44,8 @@ export interface MercadoPagoAdapterOptions {
   checkTimeoutMs?: number;
   /** The read-back of a notification (default 5 s, or timeoutMs when shorter): Mercado Pago waits about 22 s for an answer. */
   callbackTimeoutMs?: number;
+  /** How many notification read-backs of one account run at once (default 4); the others wait, within callbackTimeoutMs. */
+  readBackConcurrency?: number;
   /** How far a notification's `ts` may be from now (default 5 minutes). */
   signatureToleranceMs?: number;
   transport?: OutboundTransport;
@@ -66,6 +69,7 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
   private readonly callbackTimeoutMs: number;
   private readonly signatureToleranceMs: number | undefined;
   private readonly transport: OutboundTransport;
+  private readonly readBacks: KeyedLimiter;
 
   constructor(options: MercadoPagoAdapterOptions = {}) {
     this.clock = options.clock ?? { now: () => new Date() };
@@ -74,6 +78,7 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     this.callbackTimeoutMs = options.callbackTimeoutMs ?? Math.min(5_000, this.timeoutMs);
     this.signatureToleranceMs = options.signatureToleranceMs;
     this.transport = options.transport ?? new HttpTransport();
+    this.readBacks = new KeyedLimiter(options.readBackConcurrency ?? 4);
   }
 
   parseCredentials(input: unknown, settings: AccountSettings): MercadoPagoCredentials {
@@ -127,11 +132,31 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     assertSigned(notification, account.credentials.webhookSecret, this.clock.now(), this.signatureToleranceMs);
     if (notification.topic !== 'payment') return [];
     const id = notifiedPaymentId(notification);
-    const answer = await this.send(account, readPaymentCall(id), { lane: 'callbacks', timeoutMs: this.callbackTimeoutMs });
+    const answer = await this.readBack(account, id);
     if (answer.status === 404) throw new WebhookAuthError(`Mercado Pago knows no payment ${id} for this account`);
     const payment = orThrow(parsePayment('read payment', answer));
     const now = this.clock.now();
     return eventOf(payment, toCharge(payment, '', now), now);
+  }
+
+  /**
+   * A notification's read-back: on the callbacks' own sockets, at most `readBackConcurrency` at once
+   * per account, waiting and reading within callbackTimeoutMs in all (Mercado Pago posts again when
+   * not answered in about 22 s): a flood of notifications never takes payment creation's connections.
+   */
+  private async readBack(account: Account<MercadoPagoCredentials>, id: string): Promise<OutboundAnswer> {
+    const started = performance.now();
+    const budget = AbortSignal.timeout(this.callbackTimeoutMs);
+    try {
+      return await this.readBacks.run(account.id, budget, () =>
+        this.send(account, readPaymentCall(id), { lane: 'callbacks', timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) }),
+      );
+    } catch (error) {
+      if (budget.aborted && !(error instanceof UpstreamError)) {
+        throw new UpstreamError({ kind: 'timeout', message: `${labelOf('read payment')}: no turn for the notification's read-back within its budget` });
+      }
+      throw error;
+    }
   }
 
   /** One authenticated read (`GET /v1/payment_methods`). Never throws. */
