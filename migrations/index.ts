@@ -5,6 +5,7 @@ import { AdminSessions1795334469860 } from './1795334469860-AdminSessions';
 import { ProviderAccounts1795400000000 } from './1795400000000-ProviderAccounts';
 import { PaymentPixDetails1795400000001 } from './1795400000001-PaymentPixDetails';
 import { AccountScopedEvents1795500000000 } from './1795500000000-AccountScopedEvents';
+import { PaymentRecipientEmail1795600000000 } from './1795600000000-PaymentRecipientEmail';
 import { PaymentAttempts1795610000000 } from './1795610000000-PaymentAttempts';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
@@ -16,5 +17,6 @@ export const ALL_MIGRATIONS = [
   ProviderAccounts1795400000000,
   PaymentPixDetails1795400000001,
   AccountScopedEvents1795500000000,
+  PaymentRecipientEmail1795600000000,
   PaymentAttempts1795610000000,
 ];

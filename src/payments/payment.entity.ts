@@ -32,6 +32,10 @@ export class Payment {
   @Column({ name: 'recipient_name', type: 'text' })
   recipientName: string;
 
+  /** The payer's e-mail the merchant gave (passed to PSPs that ask for one); null when none was given. */
+  @Column({ name: 'recipient_email', type: 'text', nullable: true })
+  recipientEmail: string | null;
+
   @Column({ type: 'text', default: 'pix' })
   method: string;
 

@@ -8,6 +8,7 @@ import type { AccountEnvironment } from '../providers/provider-adapter';
 export class RecipientView {
   @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ without punctuation (a CNPJ may hold upper-case letters).' }) document: string;
   @ApiProperty({ example: 'Ana Souza' }) name: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'ana@example.com', description: "The payer's e-mail, when the merchant gave one." }) email: string | null;
 }
 
 export class PixView {
@@ -57,7 +58,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     currency: payment.currency,
     description: payment.description,
     externalId: payment.externalId,
-    recipient: { document: payment.recipientDocument, name: payment.recipientName },
+    recipient: { document: payment.recipientDocument, name: payment.recipientName, email: payment.recipientEmail ?? null },
     pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt), endToEndId: payment.endToEndId },
     provider: payment.provider,
     environment: payment.environment,

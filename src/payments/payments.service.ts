@@ -104,7 +104,7 @@ export class PaymentsService {
       currency: 'BRL',
       description: dto.description ?? null,
       externalId: dto.externalId,
-      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName },
+      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
     });
@@ -251,6 +251,7 @@ export class PaymentsService {
       externalId: dto.externalId,
       recipientDocument: normaliseDocument(dto.recipientDocument),
       recipientName: dto.recipientName,
+      recipientEmail: dto.recipientEmail ?? null,
       method: 'pix',
       provider: acting.provider,
       environment: acting.environment,

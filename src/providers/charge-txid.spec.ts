@@ -7,9 +7,13 @@ describe('chargeTxid', () => {
     expect(chargeTxid({ txid: 'gateway' }, inputs)).toBe('ZZgMmp38r3RLeGeMi5AsaBz8nFn3hwfvP2t');
   });
 
-  it("keeps the claim's txid for a built-in account, and where the PSP chooses", () => {
+  it("keeps the claim's txid for a built-in account", () => {
     expect(chargeTxid({ txid: 'gateway' }, { ...inputs, accountId: null })).toBe(inputs.claimTxid);
-    expect(chargeTxid({ txid: 'provider' }, inputs)).toBe(inputs.claimTxid);
+    expect(chargeTxid({ txid: 'provider' }, { ...inputs, accountId: null })).toBe(inputs.claimTxid);
+  });
+
+  it("derives a stored account's txid where the PSP chooses the Pix txid too: it is the idempotency key sent (Mercado Pago's X-Idempotency-Key)", () => {
+    expect(chargeTxid({ txid: 'provider' }, inputs)).toBe('ZZgMmp38r3RLeGeMi5AsaBz8nFn3hwfvP2t');
   });
 });
 

@@ -42,16 +42,16 @@ export interface TxidInputs {
 }
 
 /**
- * The txid a charge is created with, as the adapter's capabilities say. Where the gateway chooses it
- * (`txid: 'gateway'`, the PSP's idempotency key) a stored account's is derived from what identifies
- * the request; a built-in account keeps the claim's. Where the PSP chooses it, the claim's is only
- * the gateway's reference.
+ * The txid a charge is created with. A stored account's is derived from what identifies the
+ * request, whoever chooses the Pix txid: where the gateway chooses it (`txid: 'gateway'`) it is the
+ * PSP's idempotency key; where the PSP chooses it (Mercado Pago) it is the gateway's reference and
+ * the idempotency key the adapter sends (`X-Idempotency-Key`), so a retry after a lost idempotency
+ * record still finds the one charge. A built-in account keeps the claim's.
  */
 export function chargeTxid(capabilities: Pick<ProviderCapabilities, 'txid'>, inputs: TxidInputs): string {
   switch (capabilities.txid) {
     case 'gateway':
-      return inputs.accountId === null ? inputs.claimTxid : derivedTxid(inputs.merchantId, inputs.idempotencyKey, inputs.accountId);
     case 'provider':
-      return inputs.claimTxid;
+      return inputs.accountId === null ? inputs.claimTxid : derivedTxid(inputs.merchantId, inputs.idempotencyKey, inputs.accountId);
   }
 }

@@ -130,6 +130,11 @@ export interface CredentialsSummary {
 export interface ChargeLookup {
   txid: string;
   providerPaymentId: string | null;
+  /**
+   * The gateway's payment id (`pay_…`), for a PSP that finds a charge whose id the gateway never
+   * learnt by the reference the gateway gave it (Mercado Pago's `external_reference`).
+   */
+  paymentId?: string;
 }
 
 export interface RefundRequest {
@@ -210,8 +215,8 @@ export interface CreateChargeRequest {
   currency: 'BRL';
   description: string | null;
   externalId: string;
-  /** The payer the charge is addressed to (the BCB `devedor`). */
-  debtor: { document: string; name: string };
+  /** The payer the charge is addressed to (the BCB `devedor`); `email` for PSPs that ask for one (Mercado Pago). */
+  debtor: { document: string; name: string; email?: string | null };
   expiresInSeconds: number;
   /** Where the provider should post events for this charge. */
   notificationUrl: string;

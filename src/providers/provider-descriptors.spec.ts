@@ -1,5 +1,6 @@
 import { testPki } from '../testing/certificates';
 import { Secret } from '../config/app-config';
+import { MercadoPagoAdapter } from './mercadopago/mercadopago.adapter';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from './provider-adapter';
 import { SandboxAdapter } from './sandbox/sandbox.adapter';
@@ -23,6 +24,7 @@ const sandbox = (isProduction: boolean) =>
 
 const adapters: [string, ProviderAdapter][] = [
   ...createPixApiAdapters().map((adapter): [string, ProviderAdapter] => [adapter.name, adapter]),
+  ['mercadopago', new MercadoPagoAdapter({ transport: {} as OutboundTransport })],
   ['sandbox', sandbox(false)],
   ['sandbox in production', sandbox(true)],
 ];

@@ -10,9 +10,9 @@ async function moduleFor(env: Record<string, string>) {
 }
 
 describe('ProvidersModule', () => {
-  it('registers every adapter under its name: the Pix API family and the simulated PSP', async () => {
+  it('registers every adapter under its name: the Pix API family, Mercado Pago and the simulated PSP', async () => {
     const adapters = (await moduleFor({ NODE_ENV: 'test' })).get(ProviderAdapters);
-    expect(adapters.names().sort()).toEqual(['bb', 'efi', 'inter', 'itau', 'pix-api', 'sandbox', 'santander', 'sicoob', 'sicredi']);
+    expect(adapters.names().sort()).toEqual(['bb', 'efi', 'inter', 'itau', 'mercadopago', 'pix-api', 'sandbox', 'santander', 'sicoob', 'sicredi']);
     expect(adapters.find('efi')?.name).toBe('efi');
     expect(adapters.find('stripe')).toBeUndefined();
   });

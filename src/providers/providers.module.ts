@@ -12,6 +12,7 @@ import {
   type ProviderRoutes,
 } from './provider-adapters';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
+import { mercadoPagoProvider } from './mercadopago/mercadopago.registration';
 import { sandboxProvider } from './sandbox/sandbox.registration';
 import { OutboundTransport } from './transport/transport';
 import { TransportModule } from './transport/transport.module';
@@ -32,7 +33,7 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
       inject: [AppConfig, Clock, OutboundTransport],
       useFactory: (config: AppConfig, clock: Clock, transport: OutboundTransport): ProviderRegistration[] => {
         const context: ProviderContext = { config, clock, transport };
-        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, sandboxProvider(context)];
+        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, mercadoPagoProvider(context), sandboxProvider(context)];
       },
     },
     { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },

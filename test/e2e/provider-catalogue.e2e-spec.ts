@@ -21,7 +21,7 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, request_id: expect.any(String) });
     const providers = res.data!;
-    expect(providers.map((p) => p.name)).toEqual(['pix-api', 'efi', 'sicoob', 'bb', 'itau', 'inter', 'santander', 'sicredi', 'sandbox']);
+    expect(providers.map((p) => p.name)).toEqual(['pix-api', 'efi', 'sicoob', 'bb', 'itau', 'inter', 'santander', 'sicredi', 'mercadopago', 'sandbox']);
 
     const bb = providers.find((p) => p.name === 'bb')!;
     expect(bb).toMatchObject({
@@ -52,6 +52,23 @@ describe('provider catalogue (GET /admin/api/providers)', () => {
 
     const sicoob = providers.find((p) => p.name === 'sicoob')!;
     expect(sicoob.credentials.map((f) => f.name)).not.toContain('client_secret');
+
+    const mercadopago = providers.find((p) => p.name === 'mercadopago')!;
+    expect(mercadopago).toMatchObject({
+      label: 'Mercado Pago',
+      environments: [
+        { name: 'sandbox', base_url: 'https://api.mercadopago.com', token_url: null },
+        { name: 'production', base_url: 'https://api.mercadopago.com', token_url: null },
+      ],
+      capabilities: { cancel: true, register_webhook: false, txid: 'provider' },
+      built_in: false,
+      one_of: [],
+    });
+    expect(mercadopago.credentials.filter((f) => f.required).map((f) => [f.name, f.kind])).toEqual([
+      ['access_token', 'secret'],
+      ['webhook_secret', 'secret'],
+    ]);
+    expect(mercadopago.settings.map((setting) => setting.name)).toEqual(['base_url']);
 
     const sandbox = providers.find((p) => p.name === 'sandbox')!;
     expect(sandbox).toMatchObject({ environments: [{ name: 'sandbox', base_url: `${t.url}/sandbox`, token_url: null }], one_of: [], built_in: true });

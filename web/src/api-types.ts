@@ -938,6 +938,11 @@ export interface components {
             document: string;
             /** @example Ana Souza */
             name: string;
+            /**
+             * @description The payer's e-mail, when the merchant gave one.
+             * @example ana@example.com
+             */
+            email?: string | null;
         };
         PixView: {
             /**
@@ -1038,6 +1043,11 @@ export interface components {
             /** @example Order 1234 */
             description?: string | null;
             /**
+             * @description The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
+             * @example ana@example.com
+             */
+            recipientEmail?: string | null;
+            /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234
              */
@@ -1069,6 +1079,11 @@ export interface components {
             recipientName: string;
             /** @example Order 1234 */
             description?: string | null;
+            /**
+             * @description The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
+             * @example ana@example.com
+             */
+            recipientEmail?: string | null;
             /**
              * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
              * @example order-1234

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 
@@ -37,6 +37,20 @@ export class CreatePaymentDto {
   @IsString()
   @MaxLength(140)
   description?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'ana@example.com',
+    maxLength: 254,
+    description:
+      "The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254, { message: 'recipientEmail must be at most 254 characters' })
+  @IsEmail({}, { message: 'recipientEmail must be an e-mail address' })
+  recipientEmail?: string | null;
 
   @ApiProperty({ example: 'order-1234', description: 'Your order id: 1–64 characters of [A-Za-z0-9._:-].' })
   @IsString()

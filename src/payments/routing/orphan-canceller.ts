@@ -91,7 +91,7 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
     }
     try {
       const acting = await this.accounts.forPayment({ provider: attempt.provider, providerAccountId: attempt.accountId });
-      const ref = { txid: attempt.txid!, providerPaymentId: attempt.providerPaymentId };
+      const ref = { txid: attempt.txid!, providerPaymentId: attempt.providerPaymentId, paymentId: attempt.paymentId };
       let charge;
       try {
         charge = await acting.adapter.getCharge(acting.account, ref);

@@ -1,0 +1,196 @@
+import { performance } from 'node:perf_hooks';
+import type { ProviderEvent } from '../../domain/provider-event';
+import {
+  type Account,
+  type AccountSettings,
+  type ChargeLookup,
+  type CreateChargeRequest,
+  type CredentialsSummary,
+  type InboundWebhook,
+  type ProviderAdapter,
+  type ProviderCapabilities,
+  type ProviderCharge,
+  type ProviderHealth,
+  UpstreamError,
+  WebhookAuthError,
+} from '../provider-adapter';
+import { KeyedLimiter } from '../pix-api/limits';
+import type { ProviderDescriptor } from '../provider-descriptor';
+import { HttpTransport } from '../transport/http-transport';
+import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/transport';
+import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './credentials';
+import { mercadoPagoDescriptor } from './descriptor';
+import { apiBaseOf, labelOf, type MpCall, mpFailure, mpRequest, orThrow } from './flows/api-call';
+import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/notification';
+import {
+  cancelPaymentCall,
+  checkCall,
+  createPaymentCall,
+  isConcluded,
+  parseCreatedPayment,
+  parsePayment,
+  parseSearch,
+  readPaymentCall,
+  searchPaymentCall,
+  toCharge,
+} from './flows/payment';
+import type { MpPayment } from './wire';
+
+export interface MercadoPagoAdapterOptions {
+  clock?: { now(): Date };
+  /** Per call, in milliseconds (default 10 s). */
+  timeoutMs?: number;
+  /** Per call of a health check (default 3 s). */
+  checkTimeoutMs?: number;
+  /** The read-back of a notification (default 5 s, or timeoutMs when shorter): Mercado Pago waits about 22 s for an answer. */
+  callbackTimeoutMs?: number;
+  /** How many notification read-backs of one account run at once (default 4); the others wait, within callbackTimeoutMs. */
+  readBackConcurrency?: number;
+  /** How far a notification's `ts` may be from now (default 5 minutes). */
+  signatureToleranceMs?: number;
+  transport?: OutboundTransport;
+}
+
+const CAPABILITIES: ProviderCapabilities = { refund: false, partialRefund: false, cancel: true, registerWebhook: false, txid: 'provider' };
+
+/**
+ * Mercado Pago's payments API (`/v1/payments`) for Pix (docs/providers.md, Mercado Pago). The flows
+ * (flows/) build each request and parse each answer; this class sends them through the gateway's
+ * transport with the account's access token, and reads back what a notification names: a
+ * notification proves, by its signature, only that something changed.
+ */
+export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredentials> {
+  readonly name = 'mercadopago';
+  readonly capabilities = CAPABILITIES;
+  readonly descriptor: ProviderDescriptor = mercadoPagoDescriptor(CAPABILITIES);
+  private readonly clock: { now(): Date };
+  private readonly timeoutMs: number;
+  private readonly checkTimeoutMs: number;
+  private readonly callbackTimeoutMs: number;
+  private readonly signatureToleranceMs: number | undefined;
+  private readonly transport: OutboundTransport;
+  private readonly readBacks: KeyedLimiter;
+
+  constructor(options: MercadoPagoAdapterOptions = {}) {
+    this.clock = options.clock ?? { now: () => new Date() };
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
+    this.callbackTimeoutMs = options.callbackTimeoutMs ?? Math.min(5_000, this.timeoutMs);
+    this.signatureToleranceMs = options.signatureToleranceMs;
+    this.transport = options.transport ?? new HttpTransport();
+    this.readBacks = new KeyedLimiter(options.readBackConcurrency ?? 4);
+  }
+
+  parseCredentials(input: unknown, settings: AccountSettings): MercadoPagoCredentials {
+    const credentials = parseMercadoPagoCredentials(input, settings);
+    apiBaseOf(settings);
+    return credentials;
+  }
+
+  summarizeCredentials(): CredentialsSummary {
+    // Nothing about an access token or a secret is shown.
+    return {};
+  }
+
+  async createCharge(account: Account<MercadoPagoCredentials>, request: CreateChargeRequest): Promise<ProviderCharge> {
+    const now = this.clock.now();
+    const created = orThrow(parseCreatedPayment(await this.send(account, createPaymentCall(request, now))));
+    return toCharge(created, request.txid, this.clock.now());
+  }
+
+  /**
+   * Reads a payment by Mercado Pago's id; one whose id the gateway never learnt (its create answer
+   * was lost) by the gateway's payment id, its `external_reference`: none found is http 404.
+   */
+  async getCharge(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
+    if (ref.providerPaymentId) return toCharge(await this.read(account, ref.providerPaymentId), ref.txid, this.clock.now());
+    return toCharge(await this.found(account, ref), ref.txid, this.clock.now());
+  }
+
+  /** Cancels a payment still pending; one that was paid (or ended) meanwhile is answered as it is. */
+  async cancelCharge(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
+    const id = ref.providerPaymentId ?? (await this.found(account, ref)).id;
+    const answer = await this.send(account, cancelPaymentCall(id));
+    const cancelled = parsePayment('cancel payment', answer);
+    if (!(cancelled instanceof UpstreamError)) return toCharge(cancelled, ref.txid, this.clock.now());
+    if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 403 && answer.status !== 429) {
+      const current = await this.read(account, id).catch(() => null);
+      if (isConcluded(current, this.clock.now())) return toCharge(current, ref.txid, this.clock.now());
+    }
+    throw cancelled;
+  }
+
+  /**
+   * A notification. The signature is checked first (WebhookAuthError when missing, wrong or stale);
+   * a topic other than `payment` is then acknowledged with no event; a payment's is read back with
+   * the account's token and becomes the event its status amounts to. A payment Mercado Pago does not
+   * know under this account confirms nothing (WebhookAuthError); a Mercado Pago that cannot be asked
+   * is an UpstreamError (the notification is refused, and Mercado Pago sends it again).
+   */
+  async receiveWebhook(account: Account<MercadoPagoCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+    const notification = readNotification(request);
+    assertSigned(notification, account.credentials.webhookSecret, this.clock.now(), this.signatureToleranceMs);
+    if (notification.topic !== 'payment') return [];
+    const id = notifiedPaymentId(notification);
+    const answer = await this.readBack(account, id);
+    if (answer.status === 404) throw new WebhookAuthError(`Mercado Pago knows no payment ${id} for this account`);
+    const payment = orThrow(parsePayment('read payment', answer));
+    const now = this.clock.now();
+    return eventOf(payment, toCharge(payment, '', now), now);
+  }
+
+  /**
+   * A notification's read-back: on the callbacks' own sockets, at most `readBackConcurrency` at once
+   * per account, waiting and reading within callbackTimeoutMs in all (Mercado Pago posts again when
+   * not answered in about 22 s): a flood of notifications never takes payment creation's connections.
+   */
+  private async readBack(account: Account<MercadoPagoCredentials>, id: string): Promise<OutboundAnswer> {
+    const started = performance.now();
+    const budget = AbortSignal.timeout(this.callbackTimeoutMs);
+    try {
+      return await this.readBacks.run(account.id, budget, () =>
+        this.send(account, readPaymentCall(id), { lane: 'callbacks', timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) }),
+      );
+    } catch (error) {
+      if (budget.aborted && !(error instanceof UpstreamError)) {
+        throw new UpstreamError({ kind: 'timeout', message: `${labelOf('read payment')}: no turn for the notification's read-back within its budget` });
+      }
+      throw error;
+    }
+  }
+
+  /** One authenticated read (`GET /v1/payment_methods`). Never throws. */
+  async check(account: Account<MercadoPagoCredentials>): Promise<ProviderHealth> {
+    const started = performance.now();
+    const latencyMs = () => Math.round(performance.now() - started);
+    try {
+      const answer = await this.send(account, checkCall(), { timeoutMs: this.checkTimeoutMs });
+      if (answer.status === 200) return { ok: true, latencyMs: latencyMs() };
+      return { ok: false, latencyMs: latencyMs(), detail: mpFailure(labelOf('check'), answer).message };
+    } catch (error) {
+      return { ok: false, latencyMs: latencyMs(), detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** The newest payment made with the lookup's payment id as `external_reference`. */
+  private async found(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<MpPayment> {
+    if (!ref.paymentId) throw new TypeError("Mercado Pago payments are found by their id or by the gateway's payment id (external_reference)");
+    const [newest] = orThrow(parseSearch(await this.send(account, searchPaymentCall(ref.paymentId)), ref.paymentId));
+    if (!newest) {
+      throw new UpstreamError({ kind: 'http', upstreamStatus: 404, providerCode: 'not_found', message: `${labelOf('search payments')}: no payment with that external_reference` });
+    }
+    return newest;
+  }
+
+  private async read(account: Account<MercadoPagoCredentials>, id: string): Promise<MpPayment> {
+    return orThrow(parsePayment('read payment', await this.send(account, readPaymentCall(id))));
+  }
+
+  private send(account: Account<MercadoPagoCredentials>, call: MpCall, options: { lane?: Channel['lane']; timeoutMs?: number } = {}): Promise<OutboundAnswer> {
+    return this.transport.send({
+      ...mpRequest(account, account.credentials.accessToken, call),
+      channel: { key: account.id, tls: account.credentials.tls, lane: options.lane ?? 'payments' },
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+    });
+  }
+}

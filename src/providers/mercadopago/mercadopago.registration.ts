@@ -1,0 +1,7 @@
+import type { ProviderContext, ProviderRegistration } from '../provider-adapters';
+import { MercadoPagoAdapter } from './mercadopago.adapter';
+
+/** Mercado Pago as ProvidersModule registers it: one adapter, no built-in account (its credentials exist only on provider accounts). */
+export function mercadoPagoProvider({ config, clock, transport }: ProviderContext): ProviderRegistration {
+  return { adapters: [new MercadoPagoAdapter({ clock, timeoutMs: config.upstreamTimeoutMs, transport })] };
+}
