@@ -46,7 +46,7 @@ export type ProviderDescriptor = Schemas['ProviderDescriptorView'];
 export type CredentialField = Schemas['CredentialFieldView'];
 export type AccountSetting = Schemas['AccountSettingView'];
 
-// Routing (contract section 8): what each provider account did with a create, and an account's health.
+// Routing (docs/providers.md, Routing): what each provider account did with a create, and an account's health.
 export type PaymentAttempt = Schemas['PaymentAttemptView'];
 export type AttemptOutcome = PaymentAttempt['outcome'];
 export type AttemptOrphan = Schemas['AttemptOrphanView'];

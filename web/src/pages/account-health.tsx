@@ -3,7 +3,7 @@ import type { AccountHealth } from '../types';
 import { Badge } from '../ui';
 
 /**
- * A provider account's health as routing sees it (contract section 8): its circuit breaker and
+ * A provider account's health as routing sees it (docs/providers.md, Routing): its circuit breaker and
  * its failed attempts of the last hour. The circuit is the answering process's own breaker, so
  * another gateway process may hold a different one. The state is written out, not only coloured.
  */

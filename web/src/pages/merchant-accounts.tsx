@@ -5,7 +5,7 @@ import { Badge, Button, Card, Notice, useSubmit } from '../ui';
 import { EnvironmentBadge, providerLabel } from './provider-account-form';
 import { CircuitBadge } from './account-health';
 
-/** The routing rule in one line (contract section 8), under the list it applies to. */
+/** The routing rule in one line (docs/providers.md, Routing), under the list it applies to. */
 const ROUTING_ORDER = 'Routing order: payments try the first account first, and move down the list only when one refuses, times out, fails (5xx) or has its circuit open.';
 
 function AccountName({ id, account, catalogue }: { id: string; account?: ProviderAccount; catalogue?: ProviderDescriptor[] }) {

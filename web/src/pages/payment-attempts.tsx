@@ -5,7 +5,7 @@ import { Badge, Card, Notice } from '../ui';
 import { EnvironmentBadge, providerLabel } from './provider-account-form';
 
 /**
- * The provider accounts a payment's create went through, in order (contract section 8): which one
+ * The provider accounts a payment's create went through, in order (docs/providers.md, Routing): which one
  * charged, why each other was left, and what became of a charge an ambiguous one may have left at
  * its PSP (the orphan a background job cancels).
  */
