@@ -55,6 +55,7 @@ const BOTH_DATABASES = [
   'idempotency',
   'idempotency-two-processes',
   'logging',
+  'mercadopago-payments',
   'payments',
   'production',
   'reconciliation-intake',
