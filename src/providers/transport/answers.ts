@@ -68,8 +68,8 @@ export function problemOf(body: unknown): ProviderProblem {
 }
 
 /** A non-2xx answer as an UpstreamError `http` carrying the PSP's code and words. */
-export function httpFailure(label: string, answer: OutboundAnswer): UpstreamError {
-  const problem = problemOf(jsonOf(answer));
+export function httpFailure(label: string, answer: OutboundAnswer, readProblem: (body: unknown) => ProviderProblem = problemOf): UpstreamError {
+  const problem = readProblem(jsonOf(answer));
   return new UpstreamError({
     kind: 'http',
     message: `${label}: HTTP ${answer.status}${problem.code ? ` ${problem.code}` : ''}`,
@@ -80,9 +80,25 @@ export function httpFailure(label: string, answer: OutboundAnswer): UpstreamErro
 }
 
 /** An answer whose status is not one of `expected`: `http` when it is not 2xx, `malformed` when it is an unexpected 2xx. */
-export function unexpectedAnswer(label: string, answer: OutboundAnswer): UpstreamError {
+export function unexpectedAnswer(label: string, answer: OutboundAnswer, readProblem: (body: unknown) => ProviderProblem = problemOf): UpstreamError {
   if (answer.status >= 200 && answer.status < 300) {
     return new UpstreamError({ kind: 'malformed', message: `${label}: unexpected HTTP ${answer.status}`, upstreamStatus: answer.status });
   }
-  return httpFailure(label, answer);
+  return httpFailure(label, answer, readProblem);
+}
+
+/** `read()`, with an UpstreamError it throws returned instead: what every parser answers. */
+export function settle<T>(read: () => T): T | UpstreamError {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UpstreamError) return error;
+    throw error;
+  }
+}
+
+/** A parser's result, or its UpstreamError thrown. */
+export function orThrow<T>(result: T | UpstreamError): T {
+  if (result instanceof UpstreamError) throw result;
+  return result;
 }

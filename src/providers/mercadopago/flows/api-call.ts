@@ -1,5 +1,5 @@
 import { type AccountSettings, CredentialsError, UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../transport/answers';
+import { httpFailure, unexpectedAnswer } from '../../transport/answers';
 import type { HttpMethod, OutboundAnswer, OutboundRequest } from '../../transport/transport';
 import { mpProblemOf } from '../wire';
 
@@ -59,36 +59,9 @@ export function mpRequest(settings: Pick<AccountSettings, 'baseUrl'>, accessToke
 }
 
 /** A non-2xx answer as an UpstreamError `http`, with Mercado Pago's `cause` code and words. */
-export function mpFailure(label: string, answer: OutboundAnswer): UpstreamError {
-  const problem = mpProblemOf(jsonOf(answer));
-  return new UpstreamError({
-    kind: 'http',
-    message: `${label}: HTTP ${answer.status}${problem.code ? ` ${problem.code}` : ''}`,
-    upstreamStatus: answer.status,
-    providerCode: problem.code,
-    providerMessage: problem.message,
-  });
-}
+export const mpFailure = (label: string, answer: OutboundAnswer): UpstreamError => httpFailure(label, answer, mpProblemOf);
 
 /** An answer whose status is not one of `expected`: `http` when it is not 2xx, `malformed` when it is an unexpected 2xx. */
-export function unexpected(label: string, answer: OutboundAnswer): UpstreamError {
-  if (answer.status >= 200 && answer.status < 300) {
-    return new UpstreamError({ kind: 'malformed', message: `${label}: unexpected HTTP ${answer.status}`, upstreamStatus: answer.status });
-  }
-  return mpFailure(label, answer);
-}
+export const unexpected = (label: string, answer: OutboundAnswer): UpstreamError => unexpectedAnswer(label, answer, mpProblemOf);
 
-/** `read()`, with an UpstreamError it throws returned instead: what every parser answers. */
-export function settle<T>(read: () => T): T | UpstreamError {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-}
-
-export function orThrow<T>(result: T | UpstreamError): T {
-  if (result instanceof UpstreamError) throw result;
-  return result;
-}
+export { orThrow, settle } from '../../transport/answers';

@@ -1,4 +1,4 @@
-import { type Account, type AccountSettings, CredentialsError, UpstreamError } from '../../provider-adapter';
+import { type Account, type AccountSettings, CredentialsError } from '../../provider-adapter';
 import type { HttpMethod, OutboundRequest } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
 import type { PixApiOperation, PixApiProfile, RequestContext } from '../profile';
@@ -70,21 +70,7 @@ export function apiRequest(profile: PixApiProfile, account: Account<PixApiCreden
   };
 }
 
-/** `read()`, with an UpstreamError it throws returned instead: what every parser answers. */
-export function settle<T>(read: () => T): T | UpstreamError {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof UpstreamError) return error;
-    throw error;
-  }
-}
-
-/** A parser's result, or its UpstreamError thrown. */
-export function orThrow<T>(result: T | UpstreamError): T {
-  if (result instanceof UpstreamError) throw result;
-  return result;
-}
+export { orThrow, settle } from '../../transport/answers';
 
 /** A refusal that says something about the resource (not the credentials, not "no such route"): worth a read-back. */
 export function isRefusal(status: number): boolean {
