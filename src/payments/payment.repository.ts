@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
+import { newId } from '../common/ids';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
 import type { PaymentStatus } from '../domain/payment-status';
 import { Payment } from './payment.entity';
@@ -12,6 +13,12 @@ export interface CompletingClaim {
   merchantId: string;
   key: string;
   attempt: number;
+}
+
+/** The routing attempt that made the charge a new payment is written with (its other fields are the payment's). */
+export interface ChargedAttempt {
+  durationMs: number;
+  at: Date;
 }
 
 export interface PaymentListFilter {
@@ -66,20 +73,31 @@ export class PaymentRepository {
    * completes that record with the response, in one statement: both happen or neither does, and a
    * request fenced off by a later attempt writes nothing. False when the claim was lost.
    */
-  async insertCompletingClaim(payment: Payment, claim: CompletingClaim, responseBody: string): Promise<boolean> {
+  async insertCompletingClaim(payment: Payment, claim: CompletingClaim, responseBody: string, charged: ChargedAttempt): Promise<boolean> {
     const inserted = await sqlRows<{ id: string }>(
       this.payments.manager,
       `WITH done AS (
          UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = 201, response_body = $1
           WHERE merchant_id = $2 AND key = $3 AND attempt = $4 AND state = 'in_progress'
           RETURNING 1)
+       , written AS (
        INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document,
                              recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
                              expires_at, paid_at, created_at, updated_at,
-                             provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked, environment)
-       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28
+                             provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked, environment,
+                             recipient_email)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29
         WHERE EXISTS (SELECT 1 FROM done)
-       RETURNING id`,
+       RETURNING id)
+       -- The attempt that charged, numbered after the key's earlier attempts, in the same statement:
+       -- one round trip per create, and it exists exactly when the payment does.
+       , attempt AS (
+       INSERT INTO payment_attempts (id, payment_id, merchant_id, attempt, account_id, provider, environment, txid, provider_payment_id,
+                                     outcome, duration_ms, created_at)
+       SELECT $30, id, $2, COALESCE((SELECT max(attempt) FROM payment_attempts WHERE payment_id = $5), 0) + 1, $23, $14, $28, $16, $15,
+              'charged', $31, $32
+         FROM written)
+       SELECT id FROM written`,
       [
         responseBody,
         claim.merchantId,
@@ -109,6 +127,10 @@ export class PaymentRepository {
         payment.payerName,
         payment.payerDocumentMasked,
         payment.environment,
+        payment.recipientEmail,
+        newId('att'),
+        Math.max(0, Math.round(charged.durationMs)),
+        charged.at,
       ],
     );
     return inserted.length > 0;

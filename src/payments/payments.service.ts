@@ -28,7 +28,7 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
 import { Payment } from './payment.entity';
-import { PaymentRepository } from './payment.repository';
+import { type ChargedAttempt, PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
 
@@ -168,19 +168,11 @@ export class PaymentsService {
 
       request.state.provider = acting.provider;
       const at = this.clock.now();
-      await this.attempts.record({
-        ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
-        providerPaymentId: charge.providerPaymentId,
-        outcome: 'charged',
-        upstreamStatus: null,
-        error: null,
-        durationMs: performance.now() - started,
-        orphanDueAt: null,
-      });
-      await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
+      // Only a retry of the key can find an orphan of its own at this account: the charge it left is the payment's now.
+      if (claim.attempt > 1) await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
       this.countAttempt(acting.metricsLabel, 'charged', false);
       try {
-        return await this.complete(claim, acting, charge, dto, amountCents, request.requestId);
+        return await this.complete(claim, acting, charge, dto, amountCents, request.requestId, { durationMs: performance.now() - started, at });
       } catch (error) {
         this.count(acting.provider, 'failed');
         await this.idempotency.release(claim, acting.provider);
@@ -239,6 +231,7 @@ export class PaymentsService {
     dto: CreatePaymentDto,
     amountCents: number,
     requestId: string,
+    charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();
     const payment = Object.assign(new Payment(), {
@@ -273,7 +266,7 @@ export class PaymentsService {
     const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider));
 
     // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.
-    const inserted = await this.payments.insertCompletingClaim(payment, claim, body);
+    const inserted = await this.payments.insertCompletingClaim(payment, claim, body, charged);
     if (!inserted) {
       this.count(provider, 'replayed');
       return this.idempotency.replayOrInProgress(claim);

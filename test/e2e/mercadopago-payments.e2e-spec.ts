@@ -66,6 +66,8 @@ describe('payments through a Mercado Pago provider account', () => {
     const again = await create(key, { recipientEmail: 'ana@example.org' });
     expect(again.data!.id).toBe(payment.id);
     expect(mp.payments.size).toBe(count);
+    // Stored, not only answered: a later read has it too.
+    expect((await read(payment.id)).recipient).toMatchObject({ email: 'ana@example.org' });
   });
 
   it('refuses a recipientEmail that is not an e-mail, or longer than 254 characters', async () => {
