@@ -32,6 +32,17 @@ describe('PaymentDetail', () => {
     expect(screen.getByText(/^efi/)).toBeTruthy();
   });
 
+  it("shows the payer's e-mail the merchant gave with the recipient, and none when it gave none", async () => {
+    const detail = paymentDetail({ merchantId: 'mer_ana' });
+    api.on('GET /payments/{id}', { ...detail, recipient: { ...detail.recipient, email: 'ana@example.org' } });
+    const { unmount } = render(<PaymentDetail id="pay_1" />);
+    expect((await screen.findByText('Recipient')).nextElementSibling!.textContent).toBe('Ana Souza · 123.456.789-09 · ana@example.org');
+    unmount();
+    api.on('GET /payments/{id}', { ...detail, recipient: { ...detail.recipient, email: null } });
+    render(<PaymentDetail id="pay_1" />);
+    expect((await screen.findByText('Recipient')).nextElementSibling!.textContent).toBe('Ana Souza · 123.456.789-09');
+  });
+
   it('names the environment of the account that charged the payment', async () => {
     api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', environment: 'production' }));
     render(<PaymentDetail id="pay_1" />);

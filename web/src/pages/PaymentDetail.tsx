@@ -128,6 +128,7 @@ export function PaymentDetail({ id }: { id: string }) {
             <dt>Recipient</dt>
             <dd>
               {p.recipient.name} · <span className="mono">{formatDocument(p.recipient.document)}</span>
+              {p.recipient.email && <> · {p.recipient.email}</>}
             </dd>
             <dt>Provider</dt>
             <dd>
