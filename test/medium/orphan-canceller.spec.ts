@@ -108,7 +108,8 @@ describe('orphan cancellation (OrphanCanceller)', () => {
     expect(retried).toMatchObject({ orphan_status: 'pending', orphan_tries: 1, orphan_last_error: expect.stringMatching(/503/) });
     expect(new Date(retried.orphan_next_at).getTime()).toBeGreaterThan(Date.now());
 
-    await ctx.dataSource.query(`UPDATE payment_attempts SET orphan_tries = $2, orphan_next_at = now() WHERE id = $1`, [orphan.id, ORPHAN_MAX_TRIES - 1]);
+    // Due a second ago: the database's now() has microseconds, the run's clock only milliseconds.
+    await ctx.dataSource.query(`UPDATE payment_attempts SET orphan_tries = $2, orphan_next_at = now() - interval '1 second' WHERE id = $1`, [orphan.id, ORPHAN_MAX_TRIES - 1]);
     await run();
     expect(await orphanRow(orphan.id)).toMatchObject({ orphan_status: 'failed', orphan_tries: ORPHAN_MAX_TRIES });
   });
