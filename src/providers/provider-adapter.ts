@@ -253,6 +253,8 @@ export interface UpstreamErrorOptions {
   providerMessage?: string;
   /** What went wrong underneath (kept small: never the request, which carries the payer's data). */
   cause?: unknown;
+  /** A `network` failure before any of the request reached the PSP (refused, DNS, TLS): it cannot have acted on it. */
+  beforeSending?: boolean;
 }
 
 /** The provider failed or answered something unusable. Mapped to PAYMENT_CREATE_FAILED / UPSTREAM_ERROR (502). */
@@ -262,6 +264,7 @@ export class UpstreamError extends Error {
   readonly upstreamStatus?: number;
   readonly providerCode?: string;
   readonly providerMessage?: string;
+  readonly beforeSending: boolean;
 
   constructor(options: UpstreamErrorOptions) {
     super(options.message, 'cause' in options ? { cause: options.cause } : undefined);
@@ -270,6 +273,7 @@ export class UpstreamError extends Error {
     this.upstreamStatus = options.upstreamStatus;
     this.providerCode = options.providerCode;
     this.providerMessage = options.providerMessage;
+    this.beforeSending = options.beforeSending ?? false;
   }
 
   /**

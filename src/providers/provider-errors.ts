@@ -146,10 +146,6 @@ export function rethrowProviderFailure(error: unknown, context: FailureContext):
  */
 export type CreateFailureClass = 'refused' | 'ambiguous' | 'rejected';
 
-/** Socket and TLS codes that mean the request never reached the PSP's application. */
-const BEFORE_SENDING =
-  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|ERR_INVALID_URL|EPROTO)\b/;
-
 /** 4xx answers that are about the payment (its fields, its amount), not about the account or the route. */
 const ABOUT_THE_PAYMENT = new Set([400, 422]);
 
@@ -162,7 +158,7 @@ export function classifyCreateFailure(error: unknown): CreateFailureClass | unde
     case 'malformed':
       return 'ambiguous';
     case 'network':
-      return refusedBeforeSending(error) ? 'refused' : 'ambiguous';
+      return error.beforeSending ? 'refused' : 'ambiguous';
     case 'http': {
       const status = error.upstreamStatus ?? 0;
       if (status >= 500 || status === 0) return 'ambiguous';
@@ -181,10 +177,4 @@ export function countsAgainstAccount(error: unknown): boolean {
   if (error.kind !== 'http') return true;
   const status = error.upstreamStatus ?? 0;
   return status >= 500 || status === 0 || status === 401 || status === 403 || status === 408 || status === 429;
-}
-
-/** The transport words a refused connection, a failed lookup or a failed handshake in its message and cause (exchangeFailure). */
-function refusedBeforeSending(error: UpstreamError): boolean {
-  const cause = error.cause instanceof Error ? error.cause.message : '';
-  return BEFORE_SENDING.test(`${error.message} ${cause}`);
 }

@@ -35,10 +35,15 @@ export function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
+/** The codes of a call that failed before sending anything: a refused connection, a failed lookup, a failed handshake. */
+const NOTHING_SENT =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|ERR_INVALID_URL|EPROTO)\b/;
+
 /**
  * The one mapping of "no usable answer" to an UpstreamError: `timeout` when the time ran out,
  * `malformed` for a body over the limit or in a coding that does not decode, `network` for
- * anything else (refused, reset, DNS, the TLS handshake, cancelled). The message names the call
+ * anything else (refused, reset, DNS, the TLS handshake, cancelled; `beforeSending` when nothing
+ * can have reached the PSP). The message names the call
  * (`label`) and the code; the cause is a fresh Error holding only errorLine().
  */
 export function exchangeFailure(label: string, timeoutMs: number, error: unknown): UpstreamError {
@@ -56,5 +61,5 @@ export function exchangeFailure(label: string, timeoutMs: number, error: unknown
     return new UpstreamError({ kind: 'network', message: `${label}: cancelled`, cause });
   }
   const code = codeOf(error);
-  return new UpstreamError({ kind: 'network', message: `${label}: ${code ?? 'connection failed'}`, cause });
+  return new UpstreamError({ kind: 'network', message: `${label}: ${code ?? 'connection failed'}`, cause, beforeSending: NOTHING_SENT.test(cause.message) });
 }
