@@ -1,10 +1,15 @@
-export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** The only moves a payment makes (docs/api.md, States): pending → paid | expired | cancelled | failed; paid → refunded. */
+/**
+ * The only moves a payment makes (docs/api.md, States): pending → paid | expired | cancelled | failed;
+ * paid → partially_refunded → refunded, or paid → refunded at once. Refunds move a payment only
+ * through the refunds' own bookkeeping (src/webhooks/refund-decision.ts), never a bare status.
+ */
 const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['paid', 'expired', 'cancelled', 'failed'],
-  paid: ['refunded'],
+  paid: ['partially_refunded', 'refunded'],
+  partially_refunded: ['refunded'],
   expired: [],
   cancelled: [],
   failed: [],
@@ -13,4 +18,9 @@ const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
 
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
   return TRANSITIONS[from].includes(to);
+}
+
+/** Statuses in which money was received and part of it may still be returned. */
+export function isRefundable(status: PaymentStatus): boolean {
+  return status === 'paid' || status === 'partially_refunded';
 }

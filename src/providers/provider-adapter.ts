@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '../domain/payment-status';
-import type { PixPaymentDetails, ProviderEvent, ProviderEventType } from '../domain/provider-event';
+import type { PaymentEventType, PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
 import type { ProviderDescriptor } from './provider-descriptor';
 
 /**
@@ -76,7 +76,7 @@ export interface ProviderAdapter<C = unknown> {
 }
 
 export interface SimulatedEventRequest {
-  event: ProviderEventType;
+  event: PaymentEventType;
   /** The amount the event reports, when it should differ from the charge's (tests of mismatches). */
   amountCents?: number;
 }
@@ -225,6 +225,11 @@ export interface CreateChargeRequest {
 export interface ProviderCharge {
   /** Set by PSPs that report who paid (the Pix API family). */
   pix?: PixPaymentDetails;
+  /**
+   * Every refund the PSP holds for this charge, the gateway's and any made outside it (the PSP's
+   * portal, MED returns), when its answer lists them: reconciliation records the ones it does not know.
+   */
+  refunds?: RefundReport[];
   providerPaymentId: string;
   txid: string;
   status: PaymentStatus;

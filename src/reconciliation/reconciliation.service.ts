@@ -167,6 +167,7 @@ const STEPS: Readonly<Record<PaymentStatus, readonly Step[]>> = {
   expired: [{ from: 'pending', to: 'expired', event: 'payment.expired' }],
   cancelled: [{ from: 'pending', to: 'cancelled', event: 'payment.cancelled' }],
   failed: [{ from: 'pending', to: 'failed', event: 'payment.failed' }],
+  partially_refunded: [{ from: 'pending', to: 'paid', event: 'payment.confirmed' }],
   refunded: [
     { from: 'pending', to: 'paid', event: 'payment.confirmed' },
     { from: 'paid', to: 'refunded', event: 'payment.refunded' },

@@ -1,6 +1,6 @@
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
 import { decideEvent } from './event-decision';
-import { PROVIDER_EVENT_TYPES, statusForEvent } from '../domain/provider-event';
+import { PAYMENT_EVENT_TYPES, statusForEvent } from '../domain/provider-event';
 
 const payment = (status: PaymentStatus, amountCents = 1050) => ({ status, amountCents });
 
@@ -16,7 +16,7 @@ describe('decideEvent', () => {
   it('ignores, with a note for the history, every other status and event pair', () => {
     const allowed = new Set(['pending>paid', 'pending>expired', 'pending>cancelled', 'pending>failed', 'paid>refunded']);
     for (const status of PAYMENT_STATUSES) {
-      for (const type of PROVIDER_EVENT_TYPES) {
+      for (const type of PAYMENT_EVENT_TYPES) {
         if (allowed.has(`${status}>${statusForEvent(type)}`)) continue;
         const decision = decideEvent(payment(status), { type, amountCents: null });
         expect({ status, type, outcome: decision.outcome }).toEqual({ status, type, outcome: 'ignored' });

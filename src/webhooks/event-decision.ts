@@ -1,11 +1,11 @@
 import { centsToDecimalString } from '../domain/money';
 import { canTransition, type PaymentStatus } from '../domain/payment-status';
 import type { EventOutcome } from './payment-event.entity';
-import { statusForEvent, type ProviderEventType } from '../domain/provider-event';
+import { statusForEvent, type PaymentEventType } from '../domain/provider-event';
 
 /** What an event asks for, as far as the decision is concerned. */
 export interface EventFacts {
-  type: ProviderEventType;
+  type: PaymentEventType;
   amountCents: number | null;
 }
 

@@ -11,7 +11,7 @@ import { decideEvent } from './event-decision';
 import { forwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
-import type { ProviderEvent } from '../domain/provider-event';
+import { isRefundEvent, type ProviderEvent } from '../domain/provider-event';
 
 export interface ApplyContext {
   source: EventSource;
@@ -77,7 +77,8 @@ export class PaymentEventsService {
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
 
-    const decision = decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, event);
+    if (isRefundEvent(event.type)) throw new Error('refund events are applied by the refunds bookkeeping');
+    const decision = decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, { type: event.type, amountCents: event.amountCents });
     const applied = payment !== null && decision.outcome === 'applied';
     const forward: EventForward = !applied ? 'none' : locked?.webhookUrl ? 'queued' : 'no_webhook_url';
     const eventId = newId('evt');

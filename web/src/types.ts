@@ -19,7 +19,7 @@ export type ApiKey = Schemas['ApiKeyView'];
 export type IssuedApiKey = Schemas['IssuedApiKeyView'];
 
 export type PaymentStatus = Schemas['PaymentView']['status'];
-export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'refunded'] as const satisfies readonly PaymentStatus[];
+export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'partially_refunded', 'refunded'] as const satisfies readonly PaymentStatus[];
 
 export type Payment = Schemas['AdminPaymentItemView'];
 export type PaymentEvent = Schemas['PaymentEventView'];

@@ -132,6 +132,7 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
 function afterCancel(status: PaymentStatus): OrphanStatus {
   switch (status) {
     case 'paid':
+    case 'partially_refunded':
     case 'refunded':
       return 'paid';
     case 'cancelled':

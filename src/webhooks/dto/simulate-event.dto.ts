@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Max } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
-import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '../../domain/provider-event';
+import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/provider-event';
 
 export class SimulateEventDto {
-  @ApiProperty({ enum: PROVIDER_EVENT_TYPES, example: 'payment.confirmed' })
-  @IsIn(PROVIDER_EVENT_TYPES)
-  event: ProviderEventType;
+  @ApiProperty({ enum: PAYMENT_EVENT_TYPES, example: 'payment.confirmed' })
+  @IsIn(PAYMENT_EVENT_TYPES)
+  event: PaymentEventType;
 
   @ApiPropertyOptional({ example: 9.99, description: 'Report this amount (reais) instead of the charge amount, to try the amount-mismatch path.' })
   @IsOptional()

@@ -58,7 +58,7 @@ export function notifiedPaymentId(notification: Notification): string {
   return id;
 }
 
-const EVENT_OF: Record<Exclude<PaymentStatus, 'pending'>, ProviderEventType> = {
+const EVENT_OF: Record<Exclude<PaymentStatus, 'pending' | 'partially_refunded'>, ProviderEventType> = {
   paid: 'payment.confirmed',
   expired: 'payment.expired',
   cancelled: 'payment.cancelled',
@@ -72,7 +72,7 @@ const EVENT_OF: Record<Exclude<PaymentStatus, 'pending'>, ProviderEventType> = {
  * `payment.created` then `payment.updated`) is one event.
  */
 export function eventOf(payment: MpPayment, charge: ProviderCharge, now: Date): ProviderEvent[] {
-  if (charge.status === 'pending') return [];
+  if (charge.status === 'pending' || charge.status === 'partially_refunded') return [];
   const type = EVENT_OF[charge.status];
   return [
     {
