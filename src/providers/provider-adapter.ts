@@ -150,7 +150,10 @@ export interface RefundRequest {
 export interface RefundLookup {
   refundId: string;
   endToEndId: string | null;
+  /** Null when the answer to the refund was lost: the adapter finds it by `refundId` (what it derived the PSP's key from). */
   providerRefundId: string | null;
+  /** The charge refunded, for PSPs that list refunds by payment (Mercado Pago). */
+  charge?: ChargeLookup;
 }
 
 export type ProviderRefundStatus = 'pending' | 'succeeded' | 'failed';

@@ -17,6 +17,12 @@ export interface ScenarioPsp {
   pay(charge: ProviderCharge, payer?: { name: string; cpf: string }): Promise<{ endToEndId: string | null; callback: InboundWebhook }>;
   /** A refund reaches its final status at the PSP; resolves with the callback the PSP posted about it (PSPs that refund). */
   settleRefund?(endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed'): Promise<InboundWebhook>;
+  /**
+   * Money goes back without the gateway asking: the receiver at the PSP's own portal (`portal`), or a
+   * MED return (`med`, PSPs with features.medReturns). The refund settles as succeeded; resolves with
+   * the callback the PSP posted about it.
+   */
+  refundOutside?(charge: ProviderCharge, endToEndId: string, amountCents: number, how: 'portal' | 'med'): Promise<InboundWebhook>;
   /** One callback carrying the entries of `callbacks` in order, as the PSP batches them (PSPs that batch). */
   batch?(callbacks: InboundWebhook[]): InboundWebhook;
   /** `callback` with its claims changed: another amount, a payment the PSP never saw, another charge. */
@@ -78,6 +84,8 @@ export interface ScenarioFeatures {
    * is how its charge is found again.
    */
   readsByTxid?: boolean;
+  /** Returns made under the MED (Mecanismo Especial de Devolução) are told apart from the receiver's own. */
+  medReturns?: boolean;
   /** The shortest lifetime it gives a charge (Mercado Pago: 5 minutes), when longer than the scenarios' 60 s. */
   minLifetimeSeconds?: number;
 }
@@ -282,27 +290,51 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
     });
 
     describeWhen(features.refund)('refunds', () => {
+      const paymentRef = (charge: ProviderCharge) => (features.providerIdIsTxid ? charge.txid : charge.providerPaymentId);
+      const report = (refund: Pick<ProviderRefund, 'providerRefundId' | 'amountCents'>, status: 'pending' | 'succeeded' | 'failed', externalOrigin: 'psp' | 'med' = 'psp') => ({
+        providerRefundId: refund.providerRefundId,
+        status,
+        amountCents: refund.amountCents,
+        externalOrigin,
+        failureReason: status === 'failed' ? expect.any(String) : null,
+      });
+
       it('returns part, then the rest: pending until the PSP settles, then succeeded, and the charge refunded', async () => {
         const { charge, endToEndId } = await paidCharge(1050);
         const part = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 300, reason: 'Item devolvido' });
         expect(part).toMatchObject({ status: 'pending', amountCents: 300, failureReason: null });
         const settled = await psp.settleRefund!(endToEndId, part, 'succeeded');
-        // The callback for a settled refund is confirmed, and moves nothing yet.
-        await expect(adapter.receiveWebhook(account, settled)).resolves.toEqual([]);
+        // The callback for a settled refund becomes a refund event carrying what the PSP confirmed.
+        const events = await adapter.receiveWebhook(account, settled);
+        expect(events).toContainEqual(expect.objectContaining({ type: 'refund.succeeded', paymentRef: paymentRef(charge), amountCents: 300, refund: report(part, 'succeeded') }));
+        expect(events.filter((event) => event.type === 'payment.refunded')).toEqual([]);
         await expect(adapter.getRefund!(account, { refundId: part.refundId, endToEndId, providerRefundId: part.providerRefundId })).resolves.toMatchObject({
           status: 'succeeded',
           amountCents: 300,
         });
-        await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'paid' });
+        // A partly refunded charge is still paid at the PSP, and lists its refunds.
+        const read = await adapter.getCharge(account, lookup(charge));
+        expect(read).toMatchObject({ status: 'paid' });
+        expect(read.refunds).toEqual([report(part, 'succeeded')]);
 
         // The rest, asked for by charge alone: the adapter finds the Pix.
         const rest = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 750, reason: null });
         await psp.settleRefund!(endToEndId, rest, 'succeeded');
-        await expect(adapter.getRefund!(account, { refundId: rest.refundId, endToEndId, providerRefundId: null })).resolves.toMatchObject({
+        await expect(adapter.getRefund!(account, { refundId: rest.refundId, endToEndId, providerRefundId: rest.providerRefundId })).resolves.toMatchObject({
           status: 'succeeded',
           amountCents: 750,
         });
         await expect(adapter.getCharge(account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
+      });
+
+      it('finds a refund whose answer was lost by the refund id alone', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const refund = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 400, reason: null });
+        await expect(adapter.getRefund!(account, { refundId: refund.refundId, endToEndId, providerRefundId: null, charge: lookup(charge) })).resolves.toMatchObject({
+          providerRefundId: refund.providerRefundId,
+          status: 'pending',
+          amountCents: 400,
+        });
       });
 
       it('returns the same refund for the same refund id, never a second one', async () => {
@@ -310,12 +342,16 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         const request = { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 1050, reason: null };
         const first = await adapter.refund!(account, request);
         await expect(adapter.refund!(account, request)).resolves.toEqual(first);
+        expect((await adapter.getCharge(account, lookup(charge))).refunds).toHaveLength(1);
       });
 
-      it('reports a refund the PSP could not carry out as failed, with its reason', async () => {
+      it('reports a refund the PSP could not carry out as failed, with its reason, by callback and by reading it', async () => {
         const { charge, endToEndId } = await paidCharge(1050);
         const refund = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 1050, reason: null });
-        await psp.settleRefund!(endToEndId, refund, 'failed');
+        const callback = await psp.settleRefund!(endToEndId, refund, 'failed');
+        await expect(adapter.receiveWebhook(account, callback)).resolves.toContainEqual(
+          expect.objectContaining({ type: 'refund.failed', paymentRef: paymentRef(charge), refund: report(refund, 'failed') }),
+        );
         await expect(adapter.getRefund!(account, { refundId: refund.refundId, endToEndId, providerRefundId: refund.providerRefundId })).resolves.toMatchObject({
           status: 'failed',
           failureReason: expect.any(String),
@@ -326,6 +362,24 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         const { charge, endToEndId } = await paidCharge(1050);
         const error = await rejection(adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 5000, reason: null }), UpstreamError);
         expect(error).toMatchObject({ kind: 'http', upstreamStatus: 400, providerMessage: expect.any(String) });
+        expect(error.ambiguous).toBe(false);
+      });
+
+      it("reports a refund made at the PSP's portal as one the gateway did not make", async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const callback = await psp.refundOutside!(charge, endToEndId, 200, 'portal');
+        const events = await adapter.receiveWebhook(account, callback);
+        const event = events.find((candidate) => candidate.type === 'refund.succeeded');
+        expect(event).toMatchObject({ paymentRef: paymentRef(charge), amountCents: 200, refund: { status: 'succeeded', amountCents: 200, externalOrigin: 'psp' } });
+        expect((await adapter.getCharge(account, lookup(charge))).refunds).toEqual([report(event!.refund!, 'succeeded')]);
+      });
+
+      when(features.medReturns ?? false)('tells a MED return apart', async () => {
+        const { charge, endToEndId } = await paidCharge(1050);
+        const callback = await psp.refundOutside!(charge, endToEndId, 1050, 'med');
+        await expect(adapter.receiveWebhook(account, callback)).resolves.toContainEqual(
+          expect.objectContaining({ type: 'refund.succeeded', refund: expect.objectContaining({ externalOrigin: 'med', amountCents: 1050 }) }),
+        );
       });
     });
 
