@@ -25,7 +25,7 @@ const LAYERS = [
   ['payments'],
   ['deliveries'],
   ['webhooks'],
-  ['reconciliation', 'dashboard', 'health'],
+  ['reconciliation', 'refunds', 'dashboard', 'health'],
 ];
 const layerZones = LAYERS.flatMap((layer, rank) =>
   layer.map((folder) => ({

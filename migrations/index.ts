@@ -7,6 +7,7 @@ import { PaymentPixDetails1795400000001 } from './1795400000001-PaymentPixDetail
 import { AccountScopedEvents1795500000000 } from './1795500000000-AccountScopedEvents';
 import { PaymentRecipientEmail1795600000000 } from './1795600000000-PaymentRecipientEmail';
 import { PaymentAttempts1795610000000 } from './1795610000000-PaymentAttempts';
+import { Refunds1795700000000 } from './1795700000000-Refunds';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const ALL_MIGRATIONS = [
   AccountScopedEvents1795500000000,
   PaymentRecipientEmail1795600000000,
   PaymentAttempts1795610000000,
+  Refunds1795700000000,
 ];

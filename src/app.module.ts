@@ -23,6 +23,7 @@ import { ProviderAccountsModule } from './providers/provider-accounts/provider-a
 import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -47,6 +48,7 @@ export class AppModule {
         WebhooksModule,
         DeliveriesModule,
         ReconciliationModule,
+        RefundsModule,
         DashboardModule,
       ],
       providers: [

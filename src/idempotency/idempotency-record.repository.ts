@@ -92,6 +92,23 @@ export class IdempotencyRecordRepository {
     return rows[0] ? hydrate(this.records.manager, IdempotencyRecord, rows[0]) : null;
   }
 
+  /** Completes the record with the response, if `attempt` still holds it (fencing); false when it was lost. */
+  async completeIfAttempt(merchantId: string, key: string, attempt: number, status: number, body: string): Promise<boolean> {
+    const rows = await sqlRows<{ key: string }>(
+      this.records.manager,
+      `UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5
+        WHERE merchant_id = $1 AND key = $2 AND attempt = $3 AND state = 'in_progress'
+        RETURNING key`,
+      [merchantId, key, attempt, status, body],
+    );
+    return rows.length > 0;
+  }
+
+  /** Forgets the record, if `attempt` still holds it: a request refused for its content leaves nothing behind. */
+  async deleteIfAttempt(merchantId: string, key: string, attempt: number): Promise<void> {
+    await this.records.manager.query(`DELETE FROM idempotency_records WHERE merchant_id = $1 AND key = $2 AND attempt = $3 AND state = 'in_progress'`, [merchantId, key, attempt]);
+  }
+
   /** Makes the record retryable, if `attempt` still holds it (fencing). */
   async releaseIfAttempt(merchantId: string, key: string, attempt: number, provider: string | null = null): Promise<void> {
     await this.records.manager.query(

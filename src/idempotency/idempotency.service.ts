@@ -86,6 +86,21 @@ export class IdempotencyService {
   }
 
   /**
+   * Completes the record with the response of an operation that is not a create (a refund): the
+   * response is replayed to the same key from now on. When the claim was lost meanwhile, the
+   * winner's response (or 409) is the answer instead.
+   */
+  async complete(claim: IdempotencyClaim, response: PreparedResponse): Promise<PreparedResponse> {
+    if (await this.records.completeIfAttempt(claim.merchantId, claim.key, claim.attempt, response.status, String(response.body))) return response;
+    return this.replayOrInProgress(claim);
+  }
+
+  /** The request was refused for what it asked (4xx): nothing is kept, and the key is free again. */
+  async abandon(claim: IdempotencyClaim): Promise<void> {
+    await this.records.deleteIfAttempt(claim.merchantId, claim.key, claim.attempt);
+  }
+
+  /**
    * Replays the stored response of a completed record, or (when this claim was fenced off and
    * someone else completed it) theirs. Used when completing loses the race.
    */

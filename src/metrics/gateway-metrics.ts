@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { UpstreamError } from '../providers/provider-adapter';
 
 export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
-export type ProviderOperation = 'create_charge' | 'get_charge' | 'health';
+export type ProviderOperation = 'create_charge' | 'get_charge' | 'cancel_charge' | 'refund' | 'get_refund' | 'health';
 export type DeliveryAttemptOutcome = 'delivered' | 'will_retry' | 'failed';
 
 /** The forwards waiting to be delivered, across every merchant. */

@@ -74,6 +74,10 @@ export class Payment {
   @Column({ name: 'end_to_end_id', type: 'text', nullable: true })
   endToEndId: string | null;
 
+  /** The sum of the payment's succeeded refunds (docs/api.md, Refunds); changed only under the payment's row lock. */
+  @Column({ name: 'refunded_amount_cents', type: 'bigint', default: 0, transformer: bigintCents })
+  refundedAmountCents: number;
+
   @Column({ name: 'paid_amount_cents', type: 'bigint', nullable: true, transformer: bigintCents })
   paidAmountCents: number | null;
 

@@ -34,7 +34,21 @@ export interface PaymentListFilter {
 /** A payment locked for a provider event, with where its merchant wants to hear about it. */
 export interface PaymentLockedForEvent {
   /** What deciding and forwarding an event reads; not the stored BR Code and QR image, which are large. */
-  payment: Pick<Payment, 'id' | 'merchantId' | 'status' | 'amountCents' | 'externalId' | 'provider' | 'paidAt'>;
+  payment: Pick<
+    Payment,
+    | 'id'
+    | 'merchantId'
+    | 'status'
+    | 'amountCents'
+    | 'refundedAmountCents'
+    | 'externalId'
+    | 'provider'
+    | 'paidAt'
+    | 'txid'
+    | 'providerPaymentId'
+    | 'providerAccountId'
+    | 'endToEndId'
+  >;
   webhookUrl: string | null;
 }
 
@@ -145,7 +159,8 @@ export class PaymentRepository {
   async lockForProviderEvent(tx: EntityManager, provider: string, ref: string, accountId: string | null = null): Promise<PaymentLockedForEvent | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
-      `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.external_id, p.provider, p.paid_at, m.webhook_url AS merchant_webhook_url
+      `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.refunded_amount_cents, p.external_id, p.provider, p.paid_at,
+              p.txid, p.provider_payment_id, p.provider_account_id, p.end_to_end_id, m.webhook_url AS merchant_webhook_url
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
         WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2) AND p.provider_account_id IS NOT DISTINCT FROM $3
         ORDER BY (p.id = $2) DESC
@@ -156,6 +171,29 @@ export class PaymentRepository {
     const row = rows[0];
     if (!row) return null;
     return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
+  }
+
+  /**
+   * Locks (`FOR UPDATE`) the merchant's own payment by the gateway's id, whole: refunds and cancels of
+   * one payment are decided one after another against its latest status and refunded amount.
+   */
+  async lockForMerchant(tx: EntityManager, merchantId: string, id: string): Promise<PaymentLockedForEvent | null> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      tx,
+      `SELECT p.*, m.webhook_url AS merchant_webhook_url
+         FROM payments p JOIN merchants m ON m.id = p.merchant_id
+        WHERE p.id = $1 AND p.merchant_id = $2
+          FOR UPDATE OF p`,
+      [id, merchantId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
+  }
+
+  /** Records a settled refund on a payment the caller holds locked: its refunded amount and the status that follows. */
+  async setRefunded(tx: EntityManager, id: string, status: PaymentStatus, refundedAmountCents: number, updatedAt: Date): Promise<void> {
+    await tx.query(`UPDATE payments SET status = $2, refunded_amount_cents = $3, updated_at = $4 WHERE id = $1`, [id, status, refundedAmountCents, updatedAt]);
   }
 
   /**
@@ -212,7 +250,7 @@ export class PaymentRepository {
       `SELECT floor(extract(epoch FROM (paid_at - $1::timestamptz)) / 86400)::int AS day, count(*)::int AS paid_count,
               coalesce(sum(amount_cents), 0)::text AS paid_cents
          FROM payments
-        WHERE created_at >= $3 AND created_at < $2 AND paid_at >= $1 AND paid_at < $2 AND status IN ('paid', 'refunded')
+        WHERE created_at >= $3 AND created_at < $2 AND paid_at >= $1 AND paid_at < $2 AND status IN ('paid', 'partially_refunded', 'refunded')
         GROUP BY 1`,
       [from, to, createdFrom],
     );

@@ -46,6 +46,7 @@ export class PaymentView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
+  @ApiProperty({ example: 0, description: 'Decimal reais returned to the payer so far: the sum of succeeded refunds.' }) refundedAmount: number;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'What the payer paid, as the PSP confirmed it (decimal reais).' }) paidAmount: number | null;
   @ApiPropertyOptional({ type: PayerView, nullable: true, description: 'Who paid, as the PSP reports it.' }) payer: PayerView | null;
 }
@@ -66,6 +67,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
     paidAt: isoOrNull(payment.paidAt),
+    refundedAmount: centsToReais(payment.refundedAmountCents ?? 0),
     paidAmount: payment.paidAmountCents === null ? null : centsToReais(payment.paidAmountCents),
     payer: payment.payerName === null ? null : { name: payment.payerName, document: payment.payerDocumentMasked },
   };
@@ -74,6 +76,12 @@ export function toPaymentView(payment: Payment): PaymentView {
 /** A payment in the admin list: the merchant's view plus whose it is. */
 export class AdminPaymentItemView extends PaymentView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
+}
+
+/** A page of the merchant's own payments (`GET /v1/payments`). */
+export class PaymentPageView {
+  @ApiProperty({ type: [PaymentView] }) items: PaymentView[];
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor: string | null;
 }
 
 export class AdminPaymentPageView {

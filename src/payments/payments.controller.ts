@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Req, type Type } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Req, type Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import { MerchantAuth } from '../auth/merchant-key.guard';
@@ -10,7 +10,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { CreateRequest, type CreateRequestContext } from './create-request.decorator';
 import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
-import { PaymentView } from './payment.view';
+import { PaymentPageView, PaymentView } from './payment.view';
+import { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
+import type { Page } from '../common/http/cursor';
 import { PaymentsService } from './payments.service';
 
 const CREATE_ERRORS = [
@@ -64,6 +66,19 @@ export class PaymentsController {
   @CreateDocs('Create a Pix payment', CreatePixPaymentDto)
   createPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
+  }
+
+  @Get('payments')
+  @ApiOperation({
+    summary: "List the merchant's payments",
+    description:
+      'Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. ' +
+      "Only the merchant's own payments ever appear.",
+  })
+  @ApiEnvelopeResponse(200, PaymentPageView)
+  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.INTERNAL_ERROR)
+  list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: MerchantListPaymentsQuery): Promise<Page<PaymentView>> {
+    return this.payments.list(merchant.id, query);
   }
 
   @Get('payments/:id')

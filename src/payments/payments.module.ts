@@ -14,11 +14,13 @@ import { PaymentAttempt } from './routing/payment-attempt.entity';
 import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import { OrphanCanceller } from './routing/orphan-canceller';
 import { CircuitMetrics } from './routing/circuit-metrics';
+import { Refund } from './refunds/refund.entity';
+import { RefundRepository } from './refunds/refund.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Payment, PaymentAttempt]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
+  imports: [TypeOrmModule.forFeature([Payment, PaymentAttempt, Refund]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
   controllers: [PaymentsController, AdminPaymentsController],
-  providers: [PaymentRepository, PaymentAttemptRepository, PaymentsService, AdminPaymentsService, OrphanCanceller, CircuitMetrics],
-  exports: [PaymentRepository, PaymentAttemptRepository, PaymentsService, OrphanCanceller],
+  providers: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, AdminPaymentsService, OrphanCanceller, CircuitMetrics],
+  exports: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, OrphanCanceller],
 })
 export class PaymentsModule {}

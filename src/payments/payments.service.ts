@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
+import { requireIdempotencyKey } from '../idempotency/idempotency-key';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { chargeTxid } from '../providers/charge-txid';
 import { type AccountEnvironment, type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
@@ -31,9 +32,8 @@ import { Payment } from './payment.entity';
 import { type ChargedAttempt, PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { renderQrPngDataUrl } from './qr-png';
-
-/** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+import type { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
+import { decodeCursor, type Page, toPage } from '../common/http/cursor';
 
 @Injectable()
 export class PaymentsService {
@@ -55,12 +55,7 @@ export class PaymentsService {
    * statement, so a replay returns byte for byte what the first request returned.
    */
   async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: CreateRequestContext): Promise<PreparedResponse> {
-    const key = request.idempotencyKey;
-    if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
-      throw AppError.validation([
-        { field: 'Idempotency-Key', message: key === undefined ? 'The Idempotency-Key header is required' : 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
-      ]);
-    }
+    const key = requireIdempotencyKey(request.idempotencyKey);
     const amountCents = this.amountInCents(dto.amount);
     const merchantProvider = merchant.provider ?? this.config.defaultProvider;
     const failure = (provider: string, accountId: string | null): FailureContext => ({
@@ -211,6 +206,21 @@ export class PaymentsService {
     return toPaymentView(payment);
   }
 
+  /** The merchant's own payments, newest first, one keyset page at a time; nobody else's ever. */
+  async list(merchantId: string, query: MerchantListPaymentsQuery): Promise<Page<PaymentView>> {
+    const limit = query.limit ?? 20;
+    const rows = await this.payments.listPage({
+      merchantId,
+      status: query.status,
+      externalId: query.externalId,
+      createdFrom: query.created_from ? new Date(query.created_from) : undefined,
+      createdTo: query.created_to ? new Date(query.created_to) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    return toPage(rows, limit, ({ payment }) => toPaymentView(payment));
+  }
+
   private count(provider: string, outcome: PaymentCreateOutcome): void {
     this.metrics.paymentsCreated.inc({ provider, outcome });
   }
@@ -259,6 +269,7 @@ export class PaymentsService {
       paidAmountCents: charge.pix?.paidAmountCents ?? null,
       payerName: charge.pix?.payer?.name ?? null,
       payerDocumentMasked: charge.pix?.payer?.documentMasked ?? null,
+      refundedAmountCents: 0,
       createdAt: now,
       updatedAt: now,
     } satisfies Payment);

@@ -56,6 +56,11 @@ export interface FailureContext {
   provider: string;
   accountId?: string | null;
   paymentId?: string;
+  /**
+   * The PSP's own code and text go to the merchant too: a refund the PSP refused outright says why
+   * (docs/api.md, Refunds), since the merchant must decide what to do about the money.
+   */
+  providerReason?: boolean;
   /** Where the details go when the audience may not see them. */
   logger?: Pick<LoggerService, 'warn'>;
 }
@@ -92,8 +97,9 @@ export function providerFailureToAppError(failure: ProviderFailure, context: Fai
   switch (failure.code) {
     case ProviderFailureCode.UPSTREAM: {
       const details: Record<string, unknown> = {};
-      if (admin && failure.providerCode !== undefined) details.provider_code = failure.providerCode;
-      if (admin && failure.providerMessage !== undefined) details.provider_message = failure.providerMessage;
+      const reason = admin || context.providerReason === true;
+      if (reason && failure.providerCode !== undefined) details.provider_code = failure.providerCode;
+      if (reason && failure.providerMessage !== undefined) details.provider_message = failure.providerMessage;
       return new AppError(failed, {
         message: describeUpstream(failure, context.provider),
         upstreamStatus: failure.upstreamStatus,

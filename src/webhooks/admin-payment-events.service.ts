@@ -1,3 +1,6 @@
+import { RefundRepository } from '../payments/refunds/refund.repository';
+import { toAdminRefundView } from '../payments/refunds/refund.view';
+import { isRefundable } from '../domain/payment-status';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
@@ -30,14 +33,16 @@ export class AdminPaymentEventsService {
     private readonly adapters: ProviderAdapters,
     private readonly accounts: AccountResolver,
     private readonly paymentAttempts: PaymentAttemptRepository,
+    private readonly refunds: RefundRepository,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
     const payment = await this.find(id);
-    const [events, deliveries, paymentAttempts] = await Promise.all([
+    const [events, deliveries, paymentAttempts, refunds] = await Promise.all([
       this.events.listForPayment(payment.id),
       this.deliveries.listForPayment(payment.id),
       this.paymentAttempts.listForPayment(payment.merchantId, payment.id),
+      this.refunds.listForPayment(payment.id),
     ]);
     const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
@@ -70,6 +75,9 @@ export class AdminPaymentEventsService {
           })),
       })),
       attempts: paymentAttempts.map(toAttemptView),
+      refunds: refunds.map(toAdminRefundView),
+      can_refund: this.canRefund(payment),
+      can_cancel: this.canCancel(payment),
     };
   }
 
@@ -107,6 +115,15 @@ export class AdminPaymentEventsService {
     return { simulation, payment: await this.detail(payment.id) };
   }
 
+  /** Whether the dashboard offers a refund: money was received and the payment's provider refunds. */
+  private canRefund(payment: Payment): boolean {
+    return isRefundable(payment.status) && payment.refundedAmountCents < payment.amountCents && (this.adapters.find(payment.provider)?.capabilities.refund ?? false);
+  }
+
+  private canCancel(payment: Payment): boolean {
+    return payment.status === 'pending' && (this.adapters.find(payment.provider)?.capabilities.cancel ?? false);
+  }
+
   private canSimulate(payment: Payment): boolean {
     return payment.providerPaymentId !== null && this.adapters.find(payment.provider)?.simulateEvent !== undefined;
   }
@@ -130,6 +147,7 @@ function toEventView(event: PaymentEvent): PaymentEventView {
     forward: event.forward,
     note: event.note,
     provider_event_id: event.providerEventId,
+    refund_id: event.refundId,
     request_id: event.requestId,
     created_at: event.createdAt.toISOString(),
   };

@@ -14,7 +14,7 @@ describe('decideEvent', () => {
   });
 
   it('ignores, with a note for the history, every other status and event pair', () => {
-    const allowed = new Set(['pending>paid', 'pending>expired', 'pending>cancelled', 'pending>failed', 'paid>refunded']);
+    const allowed = new Set(['pending>paid', 'pending>expired', 'pending>cancelled', 'pending>failed', 'paid>refunded', 'partially_refunded>refunded']);
     for (const status of PAYMENT_STATUSES) {
       for (const type of PAYMENT_EVENT_TYPES) {
         if (allowed.has(`${status}>${statusForEvent(type)}`)) continue;

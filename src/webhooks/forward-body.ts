@@ -1,45 +1,99 @@
 import { centsToReais } from '../domain/money';
 import type { PaymentStatus } from '../domain/payment-status';
-import type { ProviderEventType } from '../domain/provider-event';
+import type { MerchantEventType } from '../domain/provider-event';
+import type { RefundOrigin, RefundStatus } from '../domain/refund';
+
+/** A payment as merchants receive it in every event (docs/webhooks.md). */
+export interface ForwardedPaymentData {
+  id: string;
+  amount: number;
+  status: PaymentStatus;
+  externalId: string;
+  provider: string;
+  paidAt: string | null;
+  /** Decimal reais returned so far. */
+  refundedAmount: number;
+}
+
+/** `refund.succeeded` / `refund.failed`: the refund, with its payment as the refund left it. */
+export interface ForwardedRefundData {
+  id: string;
+  paymentId: string;
+  amount: number;
+  status: RefundStatus;
+  origin: RefundOrigin;
+  reason: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  payment: ForwardedPaymentData;
+}
 
 /** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
 export interface ForwardBody {
-  event: ProviderEventType;
+  event: MerchantEventType;
   /** The gateway's event id (`evt_…`), not the provider's. */
   id: string;
   created_at: string;
-  data: {
-    id: string;
-    amount: number;
-    status: PaymentStatus;
-    externalId: string;
-    provider: string;
-    paidAt: string | null;
-  };
+  data: ForwardedPaymentData | ForwardedRefundData;
 }
 
 export interface ForwardedPayment {
   id: string;
   amountCents: number;
+  refundedAmountCents: number;
   status: PaymentStatus;
   externalId: string;
   provider: string;
   paidAt: Date | null;
 }
 
+export interface ForwardedRefund {
+  id: string;
+  paymentId: string;
+  amountCents: number;
+  status: RefundStatus;
+  origin: RefundOrigin;
+  reason: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
+  return {
+    id: payment.id,
+    amount: centsToReais(payment.amountCents),
+    status: payment.status,
+    externalId: payment.externalId,
+    provider: payment.provider,
+    paidAt: payment.paidAt ? payment.paidAt.toISOString() : null,
+    refundedAmount: centsToReais(payment.refundedAmountCents),
+  };
+}
+
 /** `payment` is the payment as the event left it. */
-export function forwardBody(eventId: string, type: ProviderEventType, createdAt: Date, payment: ForwardedPayment): ForwardBody {
+export function forwardBody(eventId: string, type: MerchantEventType, createdAt: Date, payment: ForwardedPayment): ForwardBody {
+  return { event: type, id: eventId, created_at: createdAt.toISOString(), data: paymentData(payment) };
+}
+
+/** A refund event's body: the refund as settled, and its payment as the refund left it. */
+export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', createdAt: Date, refund: ForwardedRefund, payment: ForwardedPayment): ForwardBody {
   return {
     event: type,
     id: eventId,
     created_at: createdAt.toISOString(),
     data: {
-      id: payment.id,
-      amount: centsToReais(payment.amountCents),
-      status: payment.status,
-      externalId: payment.externalId,
-      provider: payment.provider,
-      paidAt: payment.paidAt ? payment.paidAt.toISOString() : null,
+      id: refund.id,
+      paymentId: refund.paymentId,
+      amount: centsToReais(refund.amountCents),
+      status: refund.status,
+      origin: refund.origin,
+      reason: refund.reason,
+      failureReason: refund.failureReason,
+      createdAt: refund.createdAt.toISOString(),
+      updatedAt: refund.updatedAt.toISOString(),
+      payment: paymentData(payment),
     },
   };
 }

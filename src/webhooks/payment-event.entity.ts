@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { bigintCents } from '../domain/money';
 
-export type EventSource = 'webhook' | 'reconciliation';
+/** webhook: a provider's callback; reconciliation: read back by the gateway; gateway: the PSP's answer to a call the gateway made (a refund, a cancel). */
+export type EventSource = 'webhook' | 'reconciliation' | 'gateway';
 /** applied: moved the payment; ignored: a transition the state machine refuses (kept in history); amount_mismatch: not applied; unmatched: no such payment. */
 export type EventOutcome = 'applied' | 'ignored' | 'amount_mismatch' | 'unmatched';
 /** queued: a delivery row was written; no_webhook_url: the merchant has none (recorded, not sent); none: nothing to forward. */
@@ -27,5 +28,7 @@ export class PaymentEvent {
   @Column({ type: 'text', nullable: true }) note: string | null;
   @Column({ name: 'request_id', type: 'text' }) requestId: string;
   @Column({ type: 'jsonb' }) payload: unknown;
+  /** The refund a refund event is about. */
+  @Column({ name: 'refund_id', type: 'text', nullable: true }) refundId: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

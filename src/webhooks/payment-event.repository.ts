@@ -17,12 +17,12 @@ export class PaymentEventRepository {
    * history sorts in the order its events were decided even when their transactions began in
    * another order.
    */
-  async insertUnlessDuplicate(tx: EntityManager, event: Omit<PaymentEvent, 'createdAt'>): Promise<Date | null> {
+  async insertUnlessDuplicate(tx: EntityManager, event: Omit<PaymentEvent, 'createdAt' | 'refundId'> & { refundId?: string | null }): Promise<Date | null> {
     const inserted = await sqlRows<{ created_at: Date }>(
       tx,
       `INSERT INTO payment_events (id, provider, provider_event_id, type, source, payment_id, merchant_id, outcome,
-                                   from_status, to_status, amount_cents, forward, note, request_id, payload, provider_account_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, clock_timestamp())
+                                   from_status, to_status, amount_cents, forward, note, request_id, payload, provider_account_id, refund_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, clock_timestamp())
        ON CONFLICT (provider, provider_account_id, provider_event_id) DO NOTHING
        RETURNING created_at`,
       [
@@ -42,6 +42,7 @@ export class PaymentEventRepository {
         event.requestId,
         JSON.stringify(event.payload ?? null),
         event.providerAccountId,
+        event.refundId ?? null,
       ],
     );
     return inserted[0]?.created_at ?? null;

@@ -1,17 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../domain/clock';
-import { newId } from '../common/ids';
-import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { PaymentRepository } from '../payments/payment.repository';
-import type { PaymentStatus } from '../domain/payment-status';
+import { isRefundable, type PaymentStatus } from '../domain/payment-status';
 import { DELIVERY_NUDGE, type DeliveryNudge } from '../deliveries/delivery-nudge';
 import { decideEvent } from './event-decision';
+import { EventWriter } from './event-writer';
 import { forwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
-import { PaymentEventRepository } from './payment-event.repository';
-import { isRefundEvent, type ProviderEvent } from '../domain/provider-event';
+import { isRefundEvent, type ProviderEvent, type RefundReport } from '../domain/provider-event';
+import type { RefundStatus } from '../domain/refund';
+import { gatewayRefundEventId, type RefundNewsContext, RefundEventsService } from './refund-events.service';
 
 export interface ApplyContext {
   source: EventSource;
@@ -26,6 +25,8 @@ export interface ApplyContext {
   onlyFromStatus?: PaymentStatus;
   /** The provider account the event came through; null (the default) for a provider's built-in configuration. */
   accountId?: string | null;
+  /** The gateway's refund a refund event is about, when the gateway knows it (the answer to its own call). */
+  refundId?: string;
 }
 
 export type ApplyResult =
@@ -43,19 +44,27 @@ export type ApplyResult =
       note: string | null;
     };
 
+/** What the PSP answered about one of the gateway's own refunds (the call, or reading it back). */
+export interface RefundOutcome {
+  status: RefundStatus;
+  providerRefundId: string | null;
+  amountCents: number;
+  failureReason: string | null;
+}
+
 /**
  * Applies provider events to payments: the one place a payment's status changes after creation.
- * Webhook intake and reconciliation both come through here, so the state machine, the amount check,
- * deduplication and the outbox write behave the same whichever way the news arrived.
+ * Webhook intake, reconciliation and the answers to the gateway's own calls (refunds, cancels) all
+ * come through here, so the state machine, the amount checks, deduplication and the outbox write
+ * behave the same whichever way the news arrived.
  */
 @Injectable()
 export class PaymentEventsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payments: PaymentRepository,
-    private readonly events: PaymentEventRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly clock: Clock,
+    private readonly writer: EventWriter,
+    private readonly refunds: RefundEventsService,
     @Optional() @Inject(DELIVERY_NUDGE) private readonly delivery?: DeliveryNudge,
   ) {}
 
@@ -72,63 +81,114 @@ export class PaymentEventsService {
     return result;
   }
 
+  /**
+   * The PSP's answer to one of the gateway's own refunds of `paymentId` (made through the payment's
+   * account): recorded as that refund's event, once per refund and status.
+   */
+  applyRefundOutcome(
+    payment: { id: string; provider: string; providerAccountId: string | null },
+    refundId: string,
+    outcome: RefundOutcome,
+    requestId: string,
+  ): Promise<ApplyResult> {
+    const refund: RefundReport = {
+      providerRefundId: outcome.providerRefundId ?? refundId,
+      status: outcome.status,
+      amountCents: outcome.amountCents,
+      externalOrigin: 'psp',
+      failureReason: outcome.failureReason,
+    };
+    const type = outcome.status === 'pending' ? 'refund.pending' : outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed';
+    return this.apply(
+      payment.provider,
+      { eventId: gatewayRefundEventId(refundId, outcome.status), type, paymentRef: payment.id, amountCents: outcome.amountCents, occurredAt: new Date(), refund },
+      { source: 'gateway', requestId, payload: { refundId, outcome }, accountId: payment.providerAccountId, refundId },
+    );
+  }
+
   private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<ApplyResult> {
     const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef, context.accountId ?? null);
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
-
-    if (isRefundEvent(event.type)) throw new Error('refund events are applied by the refunds bookkeeping');
-    const decision = decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, { type: event.type, amountCents: event.amountCents });
-    const applied = payment !== null && decision.outcome === 'applied';
-    const forward: EventForward = !applied ? 'none' : locked?.webhookUrl ? 'queued' : 'no_webhook_url';
-    const eventId = newId('evt');
-
-    const createdAt = await this.events.insertUnlessDuplicate(tx, {
-      id: eventId,
+    const news: RefundNewsContext = {
       provider,
-      providerAccountId: context.accountId ?? null,
-      providerEventId: event.eventId,
+      accountId: context.accountId ?? null,
+      eventId: event.eventId,
       type: event.type,
       source: context.source,
-      paymentId: payment?.id ?? null,
-      merchantId: payment?.merchantId ?? null,
-      outcome: decision.outcome,
-      fromStatus: payment?.status ?? null,
-      toStatus: decision.target,
-      amountCents: event.amountCents,
-      forward,
-      note: decision.note,
       requestId: context.requestId,
       payload: context.payload,
-    });
-    if (!createdAt) return { kind: 'duplicate' };
-    if (!payment) return { kind: 'recorded', eventId, outcome: decision.outcome, paymentId: null, status: null, forward, note: decision.note };
-    if (!applied) return { kind: 'recorded', eventId, outcome: decision.outcome, paymentId: payment.id, status: payment.status, forward, note: decision.note };
+      refundId: context.refundId,
+    };
 
-    const paidAt = decision.target === 'paid' ? (payment.paidAt ?? event.occurredAt) : payment.paidAt;
-    await this.payments.setStatus(tx, payment.id, decision.target, paidAt, createdAt, decision.target === 'paid' ? event.pix : undefined);
-    if (forward === 'queued') {
-      const body = forwardBody(eventId, event.type, createdAt, {
-        id: payment.id,
-        amountCents: payment.amountCents,
-        status: decision.target,
-        externalId: payment.externalId,
-        provider: payment.provider,
-        paidAt,
-      });
-      await this.deliveries.enqueue(tx, {
-        id: newId('dlv'),
-        eventId,
-        merchantId: payment.merchantId,
-        paymentId: payment.id,
-        eventType: event.type,
-        requestId: context.requestId,
-        body,
-        at: createdAt,
-        // Due at once by the Clock the delivery worker judges due-ness by.
-        dueAt: this.clock.now(),
-      });
+    if (locked && isRefundEvent(event.type)) {
+      if (!event.refund) throw new TypeError(`A ${event.type} event carries the refund it reports`);
+      const result = await this.refunds.applyIn(tx, locked, event.refund, news);
+      if (result.kind === 'duplicate') return result;
+      return {
+        kind: 'recorded',
+        eventId: result.eventId,
+        outcome: result.outcome,
+        paymentId: locked.payment.id,
+        status: locked.payment.status,
+        forward: result.forwarded ? 'queued' : 'none',
+        note: result.note,
+      };
     }
-    return { kind: 'recorded', eventId, outcome: 'applied', paymentId: payment.id, status: decision.target, forward, note: null };
+    const wholeAmount = event.amountCents === null || event.amountCents === locked?.payment.amountCents;
+    if (locked && event.type === 'payment.refunded' && isRefundable(locked.payment.status) && wholeAmount) {
+      // The whole payment went back at the PSP: the refunds it amounts to, each recorded and forwarded.
+      const results = await this.refunds.applyWholeIn(tx, locked, news);
+      const first = results.find((result) => result.kind === 'recorded');
+      if (!first) return { kind: 'duplicate' };
+      return {
+        kind: 'recorded',
+        eventId: first.eventId,
+        outcome: 'applied',
+        paymentId: locked.payment.id,
+        status: locked.payment.status,
+        forward: results.some((result) => result.kind === 'recorded' && result.forwarded) ? 'queued' : 'none',
+        note: null,
+      };
+    }
+
+    // A refund event for no payment is kept as unmatched like any other; it moves nothing.
+    const decision = isRefundEvent(event.type)
+      ? { outcome: 'unmatched' as const, target: null, note: 'No payment of this provider has this id.' }
+      : decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, { type: event.type, amountCents: event.amountCents });
+    const applied = payment !== null && decision.outcome === 'applied' && decision.target !== null;
+    const target = decision.target;
+    const forwarded = isRefundEvent(event.type) ? null : event.type;
+    const paidAt = payment && target === 'paid' ? (payment.paidAt ?? event.occurredAt) : (payment?.paidAt ?? null);
+    const recorded = await this.writer.record(
+      tx,
+      {
+        provider,
+        accountId: context.accountId ?? null,
+        providerEventId: event.eventId,
+        type: event.type,
+        source: context.source,
+        paymentId: payment?.id ?? null,
+        merchantId: payment?.merchantId ?? null,
+        outcome: decision.outcome,
+        fromStatus: payment?.status ?? null,
+        toStatus: target,
+        amountCents: event.amountCents,
+        note: decision.note,
+        requestId: context.requestId,
+        payload: context.payload,
+        forward:
+          applied && target && forwarded
+            ? { type: forwarded, webhookUrl: locked!.webhookUrl, body: (eventId, createdAt) => forwardBody(eventId, forwarded, createdAt, { ...payment, status: target, paidAt }) }
+            : undefined,
+      },
+      context.requestId,
+    );
+    if (!recorded) return { kind: 'duplicate' };
+    const base = { kind: 'recorded' as const, eventId: recorded.eventId, outcome: decision.outcome, forward: recorded.forward, note: decision.note };
+    if (!payment) return { ...base, paymentId: null, status: null };
+    if (!applied || !target) return { ...base, paymentId: payment.id, status: payment.status };
+    await this.payments.setStatus(tx, payment.id, target, paidAt, recorded.createdAt, target === 'paid' ? event.pix : undefined);
+    return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
   }
 }

@@ -9,6 +9,8 @@ import { AdminPaymentEventsService } from './admin-payment-events.service';
 import { PaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
 import { PaymentEventsService } from './payment-events.service';
+import { EventWriter } from './event-writer';
+import { RefundEventsService } from './refund-events.service';
 import { WebhookIntakeService } from './webhook-intake.service';
 import { WebhooksController } from './webhooks.controller';
 
@@ -16,7 +18,7 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentEvent]), ProvidersModule, ProviderAccountsModule, PaymentsModule, DeliveriesModule],
   controllers: [WebhooksController, AdminPaymentEventsController],
-  providers: [PaymentEventRepository, PaymentEventsService, WebhookIntakeService, AdminPaymentEventsService],
+  providers: [PaymentEventRepository, EventWriter, RefundEventsService, PaymentEventsService, WebhookIntakeService, AdminPaymentEventsService],
   exports: [PaymentEventsService],
 })
 export class WebhooksModule {}

@@ -19,6 +19,7 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { PaymentAttempt } from '../../src/payments/routing/payment-attempt.entity';
+import { Refund } from '../../src/payments/refunds/refund.entity';
 import { MerchantProviderAccount, ProviderAccount } from '../../src/providers/provider-accounts/provider-account.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import { Factories } from './factories';
@@ -30,6 +31,7 @@ export const ENTITIES = [
   ApiKey,
   Payment,
   PaymentAttempt,
+  Refund,
   PaymentEvent,
   WebhookDelivery,
   WebhookDeliveryAttempt,

@@ -274,6 +274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's payments
+         * @description Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. Only the merchant's own payments ever appear.
+         */
+        get: operations["PaymentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}": {
         parameters: {
             query?: never;
@@ -474,6 +494,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment's refunds, oldest first */
+        get: operations["RefundsController_list"];
+        put?: never;
+        /**
+         * Refund a payment, in full or in part
+         * @description Returns money of a paid (or partially refunded) payment through its PSP (a Pix devolução). `amount` defaults to what is left. The refund is usually `pending` until the PSP settles it; `refund.succeeded` or `refund.failed` follows by webhook. Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.
+         */
+        post: operations["RefundsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One refund
+         * @description Another merchant's refund, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["RefundsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending payment
+         * @description Cancels the charge at the PSP so it can no longer be paid. Already cancelled: 200 again. Not pending: 409 PAYMENT_STATE_CONFLICT; if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.
+         */
+        post: operations["RefundsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a payment for its merchant
+         * @description As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.
+         */
+        post: operations["AdminRefundsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending payment for its merchant
+         * @description As `POST /v1/payments/:id/cancel`.
+         */
+        post: operations["AdminRefundsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/session": {
         parameters: {
             query?: never;
@@ -531,7 +652,7 @@ export interface components {
              * @example VALIDATION_ERROR
              * @enum {string}
              */
-            code: "MISSING_MERCHANT_KEY" | "INVALID_MERCHANT_KEY" | "VALIDATION_ERROR" | "NOT_FOUND" | "PAYMENT_CREATE_FAILED" | "UPSTREAM_ERROR" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_MERCHANT_KEY" | "INVALID_MERCHANT_KEY" | "VALIDATION_ERROR" | "NOT_FOUND" | "PAYMENT_CREATE_FAILED" | "UPSTREAM_ERROR" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "PAYMENT_STATE_CONFLICT" | "REFUND_EXCEEDS_AVAILABLE" | "OPERATION_NOT_SUPPORTED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @example The request is invalid. */
             message: string;
             /**
@@ -984,7 +1105,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "refunded";
+            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
             /**
              * @description Decimal reais.
              * @example 10.5
@@ -1014,6 +1135,11 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             paidAt?: string | null;
+            /**
+             * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
+             * @example 0
+             */
+            refundedAmount: number;
             /**
              * @description What the payer paid, as the PSP confirmed it (decimal reais).
              * @example 10.5
@@ -1090,6 +1216,11 @@ export interface components {
              */
             externalId: string;
         };
+        PaymentPageView: {
+            items: components["schemas"]["PaymentView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor?: string | null;
+        };
         AdminPaymentItemView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -1097,7 +1228,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "refunded";
+            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
             /**
              * @description Decimal reais.
              * @example 10.5
@@ -1127,6 +1258,11 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             paidAt?: string | null;
+            /**
+             * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
+             * @example 0
+             */
+            refundedAmount: number;
             /**
              * @description What the payer paid, as the PSP confirmed it (decimal reais).
              * @example 10.5
@@ -1170,7 +1306,7 @@ export interface components {
              * @example paid
              * @enum {string}
              */
-            status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "refunded";
+            status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
             /**
              * @description queued: a forward to the merchant was queued; no_webhook_url: the merchant has none; none: nothing to forward.
              * @enum {string}
@@ -1225,6 +1361,11 @@ export interface components {
              * @example evt_sbx_9f2c
              */
             provider_event_id: string;
+            /**
+             * @description The refund a refund event is about.
+             * @example null
+             */
+            refund_id?: string | null;
             /**
              * Format: uuid
              * @description The intake request (the X-Request-Id of its forwards).
@@ -1333,6 +1474,58 @@ export interface components {
             /** @description Only on ambiguous attempts. */
             orphan?: components["schemas"]["AttemptOrphanView"] | null;
         };
+        AdminRefundView: {
+            /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            paymentId: string;
+            /**
+             * @description Decimal reais.
+             * @example 3.5
+             */
+            amount: number;
+            /**
+             * @description pending until the PSP settles it; a failed refund gives its amount back.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Who asked: `merchant` (this API or the dashboard), `psp` (at the PSP's portal), `med` (a MED return).
+             * @example merchant
+             * @enum {string}
+             */
+            origin: "merchant" | "psp" | "med" | "routing";
+            /** @example Item returned */
+            reason?: string | null;
+            /**
+             * @description Why the PSP did not carry it out, when it failed.
+             * @example null
+             */
+            failureReason?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @example efi */
+            provider: string;
+            /** @example pa_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            providerAccountId?: string | null;
+            /**
+             * @description The PSP's id of the refund.
+             * @example D12345678202611261200abcdefghijk
+             */
+            providerRefundId?: string | null;
+            /**
+             * @description The charge refunded: the payment’s, or an orphan’s for origin `routing`.
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
+            txid: string;
+            /** @description Origin `routing`: the attempt whose orphan charge this returns. */
+            attemptId?: string | null;
+            /** Format: date-time */
+            settledAt?: string | null;
+        };
         PaymentDetailView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -1340,7 +1533,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "refunded";
+            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
             /**
              * @description Decimal reais.
              * @example 10.5
@@ -1371,6 +1564,11 @@ export interface components {
             /** Format: date-time */
             paidAt?: string | null;
             /**
+             * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
+             * @example 0
+             */
+            refundedAmount: number;
+            /**
              * @description What the payer paid, as the PSP confirmed it (decimal reais).
              * @example 10.5
              */
@@ -1385,6 +1583,12 @@ export interface components {
             deliveries: components["schemas"]["PaymentDeliveryView"][];
             /** @description Every account the create tried, oldest first. */
             attempts: components["schemas"]["PaymentAttemptView"][];
+            /** @description Every refund, oldest first: the merchant’s, those made at the PSP or by MED, and routing’s of orphan charges. */
+            refunds: components["schemas"]["AdminRefundView"][];
+            /** @description Whether a refund can be asked for now: paid or partially refunded, something left, and the provider refunds. */
+            can_refund: boolean;
+            /** @description Whether the payment can be cancelled now: pending, and the provider cancels. */
+            can_cancel: boolean;
         };
         SimulationView: {
             /**
@@ -1477,6 +1681,52 @@ export interface components {
             items: components["schemas"]["DeliveryView"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        RefundView: {
+            /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            paymentId: string;
+            /**
+             * @description Decimal reais.
+             * @example 3.5
+             */
+            amount: number;
+            /**
+             * @description pending until the PSP settles it; a failed refund gives its amount back.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Who asked: `merchant` (this API or the dashboard), `psp` (at the PSP's portal), `med` (a MED return).
+             * @example merchant
+             * @enum {string}
+             */
+            origin: "merchant" | "psp" | "med" | "routing";
+            /** @example Item returned */
+            reason?: string | null;
+            /**
+             * @description Why the PSP did not carry it out, when it failed.
+             * @example null
+             */
+            failureReason?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateRefundDto: {
+            /**
+             * @description Decimal reais, > 0, at most 2 decimal places; defaults to everything left to refund.
+             * @example 3.5
+             */
+            amount?: number;
+            /**
+             * @description Why the money goes back; at most 140 characters (shown to the payer by PSPs that carry it).
+             * @example Item returned
+             */
+            reason?: string;
         };
         SessionView: {
             /** @example admin@example.com */
@@ -2800,6 +3050,84 @@ export interface operations {
             };
         };
     };
+    PaymentsController_list: {
+        parameters: {
+            query?: {
+                /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
+                externalId?: string;
+                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+                /** @description Created at or after this instant (ISO 8601). */
+                created_from?: string;
+                /** @description Created before this instant (ISO 8601). */
+                created_to?: string;
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header: {
+                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
+                "X-Merchant-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["PaymentPageView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     PaymentsController_get: {
         parameters: {
             query?: never;
@@ -2942,7 +3270,7 @@ export interface operations {
         parameters: {
             query?: {
                 merchant_id?: string;
-                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "refunded";
+                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 external_id?: string;
                 /** @description Created at or after this instant. */
                 created_from?: string;
@@ -3543,6 +3871,534 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
+                "X-Merchant-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["RefundView"][];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
+                "X-Merchant-Key": string;
+                /** @description One unique value per refund (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["RefundView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_get: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
+                "X-Merchant-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["RefundView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_cancel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
+                "X-Merchant-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["PaymentView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminRefundsController_refund: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["RefundView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminRefundsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: components["schemas"]["PaymentView"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** @example efi */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,9 @@ export enum ErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   CONFLICT = 'CONFLICT',
+  PAYMENT_STATE_CONFLICT = 'PAYMENT_STATE_CONFLICT',
+  REFUND_EXCEEDS_AVAILABLE = 'REFUND_EXCEEDS_AVAILABLE',
+  OPERATION_NOT_SUPPORTED = 'OPERATION_NOT_SUPPORTED',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
 }
@@ -43,6 +46,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorDefinition>> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: { status: 413, message: 'The request body is larger than 64 KiB.' },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { status: 415, message: 'The request body must be application/json.' },
   [ErrorCode.CONFLICT]: { status: 409, message: 'The request conflicts with the current state of the resource.' },
+  [ErrorCode.PAYMENT_STATE_CONFLICT]: { status: 409, message: "The payment's status does not allow this operation." },
+  [ErrorCode.REFUND_EXCEEDS_AVAILABLE]: { status: 422, message: 'The refund is larger than what is left to refund.' },
+  [ErrorCode.OPERATION_NOT_SUPPORTED]: { status: 422, message: "The payment's provider cannot do this." },
   [ErrorCode.SERVICE_UNAVAILABLE]: { status: 503, message: 'The service is temporarily unavailable.' },
   [ErrorCode.INTERNAL_ERROR]: { status: 500, message: 'An unexpected error occurred.' },
 };

@@ -8,6 +8,8 @@ import { UpstreamError } from '../../providers/provider-adapter';
 import { AccountResolver } from '../../providers/provider-accounts/account-resolver';
 import type { OrphanStatus } from './payment-attempt.entity';
 import { type ClaimedOrphan, PaymentAttemptRepository } from './payment-attempt.repository';
+import { newId } from '../../common/ids';
+import { RefundRepository } from '../refunds/refund.repository';
 
 /** Tries before an orphan is given up as `failed`. */
 export const ORPHAN_MAX_TRIES = 8;
@@ -42,6 +44,7 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
 
   constructor(
     private readonly attempts: PaymentAttemptRepository,
+    private readonly refunds: RefundRepository,
     private readonly accounts: AccountResolver,
     private readonly metrics: GatewayMetrics,
     private readonly clock: Clock,
@@ -105,9 +108,29 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
       }
       const result = afterCancel(charge.status);
       if (result === 'paid') {
+        // The payer paid a charge nobody sells anything for: all of it goes back, by the refunds'
+        // own machinery (reconciliation sends it, reads it back, and the operator sees it).
+        const refund = await this.refunds.insert(this.refunds.manager, {
+          id: newId('ref'),
+          paymentId: attempt.paymentId,
+          merchantId: attempt.merchantId,
+          origin: 'routing',
+          status: 'pending',
+          amountCents: charge.pix?.paidAmountCents ?? charge.amountCents,
+          reason: 'Charge left by a failed attempt and paid anyway',
+          provider: attempt.provider,
+          providerAccountId: attempt.accountId,
+          txid: attempt.txid!,
+          providerPaymentId: charge.providerPaymentId ?? attempt.providerPaymentId,
+          endToEndId: charge.pix?.endToEndId ?? null,
+          providerRefundId: null,
+          attemptId: attempt.id,
+          nextCheckAt: now,
+          createdAt: now,
+        });
         this.logger.warn(
-          { payment_id: attempt.paymentId, attempt_id: attempt.id, provider_account_id: attempt.accountId, txid: attempt.txid },
-          'An orphan charge was paid before it could be cancelled: the payer must be refunded',
+          { payment_id: attempt.paymentId, attempt_id: attempt.id, provider_account_id: attempt.accountId, txid: attempt.txid, refund_id: refund.id },
+          'An orphan charge was paid before it could be cancelled: it is refunded in full',
         );
       }
       return this.finish(attempt.id, result, result === 'cancelled' && charge.status !== 'cancelled' ? `The charge was ${charge.status} at the PSP.` : null, now);

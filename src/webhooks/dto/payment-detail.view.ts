@@ -1,3 +1,4 @@
+import { AdminRefundView } from '../../payments/refunds/refund.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PaymentView } from '../../payments/payment.view';
 
@@ -13,6 +14,7 @@ export class PaymentEventView {
   @ApiProperty({ enum: ['queued', 'no_webhook_url', 'none'] }) forward: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'A paid payment cannot become expired.' }) note: string | null;
   @ApiProperty({ example: 'evt_sbx_9f2c', description: "The provider's event id (deduplication key)." }) provider_event_id: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The refund a refund event is about.' }) refund_id: string | null;
   @ApiProperty({ format: 'uuid', description: 'The intake request (the X-Request-Id of its forwards).' }) request_id: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
@@ -86,6 +88,10 @@ export class PaymentDetailView extends PaymentView {
   @ApiProperty({ type: [PaymentEventView] }) events: PaymentEventView[];
   @ApiProperty({ type: [PaymentDeliveryView] }) deliveries: PaymentDeliveryView[];
   @ApiProperty({ type: [PaymentAttemptView], description: 'Every account the create tried, oldest first.' }) attempts: PaymentAttemptView[];
+  @ApiProperty({ type: [AdminRefundView], description: 'Every refund, oldest first: the merchant’s, those made at the PSP or by MED, and routing’s of orphan charges.' })
+  refunds: AdminRefundView[];
+  @ApiProperty({ description: 'Whether a refund can be asked for now: paid or partially refunded, something left, and the provider refunds.' }) can_refund: boolean;
+  @ApiProperty({ description: 'Whether the payment can be cancelled now: pending, and the provider cancels.' }) can_cancel: boolean;
 }
 
 export class SimulationView {

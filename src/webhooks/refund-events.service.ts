@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { newId } from '../common/ids';
+import type { RefundReport } from '../domain/provider-event';
+import type { RefundStatus } from '../domain/refund';
+import type { PaymentLockedForEvent } from '../payments/payment.repository';
+import { PaymentRepository } from '../payments/payment.repository';
+import type { Refund } from '../payments/refunds/refund.entity';
+import { RefundRepository } from '../payments/refunds/refund.repository';
+import { EventWriter } from './event-writer';
+import { type ForwardedPayment, forwardBody, refundForwardBody } from './forward-body';
+import type { EventSource } from './payment-event.entity';
+import { decideRefund } from './refund-decision';
+
+/** Where news of a refund came from, and what to keep with it. */
+export interface RefundNewsContext {
+  provider: string;
+  accountId: string | null;
+  /** The provider's event id (or the gateway's, for the answer to its own call): what deduplicates the news. */
+  eventId: string;
+  type: string;
+  source: EventSource;
+  requestId: string;
+  payload: unknown;
+  /** The gateway's refund the news is about, when the gateway knows it (the answer to its own request). */
+  refundId?: string;
+}
+
+export type RefundNewsResult =
+  { kind: 'duplicate' } | { kind: 'recorded'; eventId: string; outcome: 'applied' | 'ignored' | 'amount_mismatch'; refundId: string; note: string | null; forwarded: boolean };
+
+/**
+ * The refunds' bookkeeping (docs/api.md, Refunds): applies what a PSP reports of one refund to a
+ * payment the caller holds locked, in the caller's transaction. The refund's row, the payment's
+ * refunded amount and status, the events and the merchant's deliveries are written together.
+ * Each refund settles once: a second report of it (another callback, reconciliation, the answer
+ * to the gateway's own call) finds it settled and is recorded as ignored.
+ */
+@Injectable()
+export class RefundEventsService {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly refunds: RefundRepository,
+    private readonly writer: EventWriter,
+  ) {}
+
+  async applyIn(tx: EntityManager, locked: PaymentLockedForEvent, report: RefundReport, context: RefundNewsContext): Promise<RefundNewsResult> {
+    const { payment } = locked;
+    const known = await this.match(tx, payment.id, report, context.refundId);
+    const decision = decideRefund(payment, known, report);
+    const refundId = known?.id ?? newId('ref');
+    const now = new Date();
+    const settled = decision.outcome === 'applied' && decision.refund !== 'pending';
+    const after: ForwardedPayment = {
+      ...payment,
+      status: decision.outcome === 'applied' && decision.payment ? decision.payment.status : payment.status,
+      refundedAmountCents: decision.outcome === 'applied' && decision.payment ? decision.payment.refundedAmountCents : payment.refundedAmountCents,
+    };
+    const origin = known?.origin ?? report.externalOrigin;
+    const refundAfter = {
+      id: refundId,
+      paymentId: payment.id,
+      amountCents: report.amountCents,
+      status: decision.outcome === 'applied' ? decision.refund : (known?.status ?? report.status),
+      origin,
+      reason: known?.reason ?? null,
+      failureReason: report.status === 'failed' ? (report.failureReason ?? 'The PSP did not carry the refund out.') : (known?.failureReason ?? null),
+      createdAt: known?.createdAt ?? now,
+      updatedAt: now,
+    };
+    const recorded = await this.writer.record(
+      tx,
+      {
+        provider: context.provider,
+        accountId: context.accountId,
+        providerEventId: context.eventId,
+        type: context.type,
+        source: context.source,
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        outcome: decision.outcome,
+        fromStatus: payment.status,
+        toStatus: after.status,
+        amountCents: report.amountCents,
+        note: decision.note,
+        requestId: context.requestId,
+        payload: context.payload,
+        refundId,
+        forward: settled
+          ? {
+              type: refundAfter.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+              webhookUrl: locked.webhookUrl,
+              body: (eventId, createdAt) => refundForwardBody(eventId, refundAfter.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', createdAt, refundAfter, after),
+            }
+          : undefined,
+      },
+      context.requestId,
+    );
+    if (!recorded) return { kind: 'duplicate' };
+
+    if (decision.outcome !== 'applied') {
+      // A report that moves nothing still tells the PSP's id of a refund whose answer was lost.
+      if (known?.providerRefundId === null) await this.refunds.update(tx, known.id, { status: known.status, providerRefundId: report.providerRefundId, at: now });
+      return { kind: 'recorded', eventId: recorded.eventId, outcome: decision.outcome, refundId, note: decision.note, forwarded: false };
+    }
+    if (known) {
+      await this.refunds.update(tx, known.id, { status: decision.refund, providerRefundId: report.providerRefundId, failureReason: refundAfter.failureReason, at: now });
+    } else {
+      await this.refunds.insert(tx, {
+        id: refundId,
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        origin: report.externalOrigin,
+        status: decision.refund,
+        amountCents: report.amountCents,
+        reason: null,
+        failureReason: refundAfter.failureReason,
+        provider: payment.provider,
+        providerAccountId: payment.providerAccountId,
+        txid: payment.txid,
+        providerPaymentId: payment.providerPaymentId,
+        endToEndId: payment.endToEndId,
+        providerRefundId: report.providerRefundId,
+        attemptId: null,
+        // A refund made outside that is still pending is read back like the gateway's own.
+        nextCheckAt: decision.refund === 'pending' ? now : null,
+        createdAt: now,
+      });
+    }
+    if (decision.payment) {
+      await this.payments.setRefunded(tx, payment.id, decision.payment.status, decision.payment.refundedAmountCents, recorded.createdAt);
+      await this.recordPaymentMove(tx, locked, after, context, `${context.eventId}#payment`);
+      Object.assign(payment, { status: after.status, refundedAmountCents: after.refundedAmountCents });
+    }
+    return { kind: 'recorded', eventId: recorded.eventId, outcome: 'applied', refundId, note: null, forwarded: recorded.forward === 'queued' };
+  }
+
+  /**
+   * A PSP that says the whole payment went back, without naming refunds (a `payment.refunded`
+   * event): the gateway's pending refunds succeeded, and whatever is still left was returned
+   * outside the gateway. Each becomes the refund report it amounts to.
+   */
+  async applyWholeIn(tx: EntityManager, locked: PaymentLockedForEvent, context: RefundNewsContext): Promise<RefundNewsResult[]> {
+    const results: RefundNewsResult[] = [];
+    for (const refund of await this.refunds.listForPayment(locked.payment.id, true)) {
+      if (refund.status !== 'pending') continue;
+      const report: RefundReport = {
+        providerRefundId: refund.providerRefundId ?? refund.id,
+        status: 'succeeded',
+        amountCents: refund.amountCents,
+        externalOrigin: 'psp',
+        failureReason: null,
+      };
+      results.push(await this.applyIn(tx, locked, report, { ...context, eventId: `${context.eventId}#${refund.id}`, refundId: refund.id }));
+    }
+    const left = locked.payment.amountCents - locked.payment.refundedAmountCents;
+    if (left > 0) {
+      const report: RefundReport = { providerRefundId: `${context.eventId}#rest`, status: 'succeeded', amountCents: left, externalOrigin: 'psp', failureReason: null };
+      results.push(await this.applyIn(tx, locked, report, context));
+    }
+    return results;
+  }
+
+  /** The refund a report is about: the gateway's own request, the PSP's id, or a request of ours whose answer was lost. */
+  private async match(tx: EntityManager, paymentId: string, report: RefundReport, refundId?: string): Promise<Refund | null> {
+    if (refundId) {
+      const own = await this.refunds.findForUpdate(tx, refundId);
+      if (own?.paymentId === paymentId) return own;
+    }
+    return (await this.refunds.findByProviderRefundId(tx, paymentId, report.providerRefundId)) ?? (await this.refunds.findUnansweredForUpdate(tx, paymentId, report.amountCents));
+  }
+
+  /** The payment's own event when a refund moved it: `payment.partially_refunded` or `payment.refunded`. */
+  private async recordPaymentMove(tx: EntityManager, locked: PaymentLockedForEvent, after: ForwardedPayment, context: RefundNewsContext, eventId: string): Promise<void> {
+    const type = after.status === 'refunded' ? 'payment.refunded' : 'payment.partially_refunded';
+    await this.writer.record(
+      tx,
+      {
+        provider: context.provider,
+        accountId: context.accountId,
+        providerEventId: eventId,
+        type,
+        source: context.source,
+        paymentId: locked.payment.id,
+        merchantId: locked.payment.merchantId,
+        outcome: 'applied',
+        fromStatus: locked.payment.status,
+        toStatus: after.status,
+        amountCents: after.refundedAmountCents,
+        note: null,
+        requestId: context.requestId,
+        payload: null,
+        forward: { type, webhookUrl: locked.webhookUrl, body: (id, createdAt) => forwardBody(id, type, createdAt, after) },
+      },
+      context.requestId,
+    );
+  }
+}
+
+/** The id of the event that records the PSP's answer to the gateway's own refund call: one per refund and status. */
+export function gatewayRefundEventId(refundId: string, status: RefundStatus): string {
+  return `gateway:refund:${refundId}:${status}`;
+}
