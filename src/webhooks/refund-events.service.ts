@@ -138,12 +138,12 @@ export class RefundEventsService {
   /**
    * A PSP that says the whole payment went back, without naming refunds (a `payment.refunded`
    * event): the gateway's pending refunds succeeded, and whatever is still left was returned
-   * outside the gateway. Each becomes the refund report it amounts to.
+   * outside the gateway. Each becomes the refund report it amounts to, recorded as the refund's
+   * event under an id derived from the PSP's (so the same news twice is still one).
    */
   async applyWholeIn(tx: EntityManager, locked: PaymentLockedForEvent, context: RefundNewsContext): Promise<RefundNewsResult[]> {
     const results: RefundNewsResult[] = [];
-    for (const refund of await this.refunds.listForPayment(locked.payment.id, true)) {
-      if (refund.status !== 'pending') continue;
+    for (const refund of await this.refunds.pendingForUpdate(tx, locked.payment.id)) {
       const report: RefundReport = {
         providerRefundId: refund.providerRefundId ?? refund.id,
         status: 'succeeded',
@@ -151,12 +151,12 @@ export class RefundEventsService {
         externalOrigin: 'psp',
         failureReason: null,
       };
-      results.push(await this.applyIn(tx, locked, report, { ...context, eventId: `${context.eventId}#${refund.id}`, refundId: refund.id }));
+      results.push(await this.applyIn(tx, locked, report, { ...context, type: 'refund.succeeded', eventId: `${context.eventId}#${refund.id}`, refundId: refund.id }));
     }
     const left = locked.payment.amountCents - locked.payment.refundedAmountCents;
     if (left > 0) {
       const report: RefundReport = { providerRefundId: `${context.eventId}#rest`, status: 'succeeded', amountCents: left, externalOrigin: 'psp', failureReason: null };
-      results.push(await this.applyIn(tx, locked, report, context));
+      results.push(await this.applyIn(tx, locked, report, { ...context, type: 'refund.succeeded', eventId: `${context.eventId}#rest` }));
     }
     return results;
   }

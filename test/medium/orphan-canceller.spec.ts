@@ -3,6 +3,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { ORPHAN_MAX_TRIES, OrphanCanceller } from '../../src/payments/routing/orphan-canceller';
+import { RefundRepository } from '../../src/payments/refunds/refund.repository';
 import { PaymentAttemptRepository } from '../../src/payments/routing/payment-attempt.repository';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
@@ -30,6 +31,7 @@ describe('orphan cancellation (OrphanCanceller)', () => {
       [
         OrphanCanceller,
         PaymentAttemptRepository,
+        RefundRepository,
         GatewayMetrics,
         ProviderAccountsService,
         AccountResolver,

@@ -9,6 +9,10 @@ import { ProvidersModule } from '../../src/providers/providers.module';
 import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/server/standalone';
 import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
 import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
+import { EventWriter } from '../../src/webhooks/event-writer';
+import { RefundEventsService } from '../../src/webhooks/refund-events.service';
+import { RefundRepository } from '../../src/payments/refunds/refund.repository';
+import { Refund } from '../../src/payments/refunds/refund.entity';
 import { MerchantFixture } from '../helpers/factories';
 import { FakeClock } from '../../src/testing/fake-clock';
 import { MediumContext, newMediumContext } from '../helpers/medium';
@@ -42,6 +46,9 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
         MerchantProviderAccountRepository,
         GatewayMetrics,
         PaymentEventsService,
+        EventWriter,
+        RefundEventsService,
+        RefundRepository,
         PaymentEventRepository,
         WebhookDeliveryRepository,
       ],
@@ -65,7 +72,7 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
   const status = async (id: string) => (await ctx.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status;
   const events = (id: string) =>
     ctx.dataSource.query(`SELECT type, source, outcome, forward, provider_event_id FROM payment_events WHERE payment_id = $1 ORDER BY created_at`, [id]);
-  const deliveries = (id: string) => ctx.dataSource.query(`SELECT event_type, body FROM webhook_deliveries WHERE payment_id = $1`, [id]);
+  const deliveries = (id: string) => ctx.dataSource.query(`SELECT event_type, body FROM webhook_deliveries WHERE payment_id = $1 ORDER BY created_at, id`, [id]);
 
   it('confirms a payment whose confirmation webhook was lost, and forwards it once', async () => {
     const { payment, chargeId } = await lostCharge();
@@ -160,7 +167,12 @@ describe(`reconciliation (${testDatabase()} database)`, () => {
     await sandbox('POST', `/charges/${chargeId}/simulate`, { event: 'payment.refunded' });
     await runAt(later());
     expect(await status(payment.id)).toBe('refunded');
-    expect((await events(payment.id)).map((e: { type: string }) => e.type)).toEqual(['payment.confirmed', 'payment.refunded']);
+    expect((await events(payment.id)).map((e: { type: string }) => e.type)).toEqual(['payment.confirmed', 'refund.succeeded', 'payment.refunded']);
+    // The PSP returned the money without the gateway asking: a refund of the whole amount, made at the PSP.
+    expect(await ctx.dataSource.getRepository(Refund).findBy({ paymentId: payment.id })).toEqual([
+      expect.objectContaining({ origin: 'psp', status: 'succeeded', amountCents: payment.amountCents }),
+    ]);
+    expect((await deliveries(payment.id)).map((d: { event_type: string }) => d.event_type)).toEqual(['payment.confirmed', 'refund.succeeded', 'payment.refunded']);
   });
 
   it('survives a failing provider and retries on the next run', async () => {

@@ -98,6 +98,11 @@ export class RefundRepository {
     );
   }
 
+  /** The payment's own pending refunds (not routing's), oldest first, locked: inside the transaction that holds the payment. */
+  pendingForUpdate(tx: EntityManager, paymentId: string): Promise<Refund[]> {
+    return sqlEntities(tx, Refund, `SELECT * FROM refunds WHERE payment_id = $1 AND status = 'pending' AND origin <> 'routing' ORDER BY created_at, id FOR UPDATE`, [paymentId]);
+  }
+
   /** A payment's refunds, oldest first; `merchantView` leaves out refunds of other charges (routing). */
   listForPayment(paymentId: string, merchantView = false): Promise<Refund[]> {
     return sqlEntities(this.refunds.manager, Refund, `SELECT * FROM refunds WHERE payment_id = $1 ${merchantView ? "AND origin <> 'routing'" : ''} ORDER BY created_at, id`, [
