@@ -3,7 +3,7 @@ import type { ProviderRefund, RefundRequest, UpstreamError } from '../../provide
 import { jsonOf, unexpectedAnswer } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
-import { type Devolucao, devolucaoRefundStatus, readDevolucao } from '../wire';
+import { type Devolucao, devolucaoFailureReason, devolucaoRefundStatus, readDevolucao } from '../wire';
 import { type ApiCall, clip, labelOf, settle } from './api-call';
 import { MAX_PAYER_REQUEST } from './charge';
 
@@ -34,13 +34,12 @@ export function parseRefund(profile: PixApiProfile, answer: OutboundAnswer): Dev
 }
 
 export function toRefund(refundId: string, endToEndId: string, devolucao: Devolucao): PixApiRefund {
-  const status = devolucaoRefundStatus(devolucao.status);
   return {
     refundId,
     providerRefundId: devolucao.id,
-    status,
+    status: devolucaoRefundStatus(devolucao.status),
     amountCents: devolucao.amountCents,
-    failureReason: status === 'failed' ? (devolucao.reason ?? 'not carried out') : null,
+    failureReason: devolucaoFailureReason(devolucao),
     endToEndId,
     rtrId: devolucao.rtrId,
   };
