@@ -195,6 +195,17 @@ export interface PixApiPsp {
     status: 'DEVOLVIDO' | 'NAO_REALIZADO',
     options?: { postCallback?: boolean; motivo?: string },
   ): Promise<{ refund: Json; callback?: CallbackResult }>;
+  /**
+   * Money of a Pix goes back without the API: the receiver at the PSP's portal (`ORIGINAL`), or a MED
+   * return (`MED_*`). A devolução with an id the PSP chose, settled DEVOLVIDO at once, and the Pix's
+   * callback posted unless told not to.
+   */
+  refundOutside(
+    e2eid: string,
+    amountCents: number,
+    natureza: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO',
+    options?: { postCallback?: boolean },
+  ): Promise<{ refund: Json; callback?: CallbackResult }>;
   /** Queues a failure for the next matching request(s). */
   fail(spec: FailureSpec): void;
   /** Forgets the queued failures, and the peak of open requests. */
@@ -1038,6 +1049,26 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       if (settleOptions.motivo !== undefined) refund.motivo = settleOptions.motivo;
       else if (status === 'NAO_REALIZADO') refund.motivo = 'Devolução não realizada pelo PSP do pagador.';
       const callback = settleOptions.postCallback === false ? undefined : await notify(pix);
+      return { refund: structuredClone(refund), callback };
+    },
+    async refundOutside(e2eid, amountCents, natureza, outsideOptions = {}) {
+      const pix = pixes.get(e2eid);
+      if (!pix) throw new Error(`fake PSP: no Pix ${e2eid} to return`);
+      const refunds: Json[] = (pix.devolucoes ??= []);
+      const returned = refunds.filter((r) => r.status !== 'NAO_REALIZADO').reduce((sum, r) => sum + centavos(r.valor), 0);
+      if (returned + amountCents > centavos(pix.valor)) throw new Error(`fake PSP: returning ${amountCents} more would exceed Pix ${e2eid}`);
+      const now = new Date().toISOString();
+      const refund: Json = {
+        // The PSP's own id (the standard's 1 to 35 letters and digits), unlike any the gateway derives.
+        id: `${natureza.startsWith('MED') ? 'MED' : 'PORTAL'}${alphanumeric(24)}`,
+        rtrId: spiId('D', payerIspb, new Date()),
+        valor: money(amountCents),
+        natureza,
+        horario: { solicitacao: now, liquidacao: now },
+        status: 'DEVOLVIDO',
+      };
+      refunds.push(refund);
+      const callback = outsideOptions.postCallback === false ? undefined : await notify(pix);
       return { refund: structuredClone(refund), callback };
     },
     fail(spec) {

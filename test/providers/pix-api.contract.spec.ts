@@ -53,6 +53,8 @@ const PIX_API_FEATURES: ScenarioFeatures = {
   payerDetails: true,
   batches: true,
   tokens: true,
+  // A devolução's `natureza` says MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO (API Pix 2.9.0).
+  medReturns: true,
 };
 
 const BANKS: Bank[] = [
@@ -160,6 +162,10 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     },
     async settleRefund(endToEndId, refund, outcome) {
       await psp.refundSettles(endToEndId, refund.providerRefundId, outcome === 'succeeded' ? 'DEVOLVIDO' : 'NAO_REALIZADO');
+      return received();
+    },
+    async refundOutside(_charge, endToEndId, amountCents, how) {
+      await psp.refundOutside(endToEndId, amountCents, how === 'med' ? 'MED_FRAUDE' : 'ORIGINAL');
       return received();
     },
     batch: (callbacks) => withEntries(callbacks[0], callbacks.flatMap(entriesOf)),
