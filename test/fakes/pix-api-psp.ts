@@ -30,6 +30,10 @@ export interface PixApiPspOptions {
   tokenTtlSeconds?: number;
   /** The status of a created charge: 201 as the document says (default), or 200 as some PSPs answer. */
   createStatus?: 200 | 201;
+  /** The status of a devolução asked for: 201 as the document says (default), or 200 as some PSPs answer. */
+  refundStatus?: 200 | 201;
+  /** The status of a charge revised or removed (`PATCH /cob/{txid}`): 200 as the document says (default), or 201 as Banco do Brasil answers. */
+  reviseStatus?: 200 | 201;
   /** The name of the charge's copy-and-paste BR Code: `pixCopiaECola` (the document's) or `brcode` (Sicoob's). */
   copyPasteField?: 'pixCopiaECola' | 'brcode';
   /** Query parameters every API call must carry, e.g. Banco do Brasil's `{ 'gw-dev-app-key': 'k' }`. */
@@ -339,6 +343,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
   const copyPasteField = options.copyPasteField ?? 'pixCopiaECola';
   const createStatus = options.createStatus ?? 201;
+  const refundStatus = options.refundStatus ?? 201;
+  const reviseStatus = options.reviseStatus ?? 200;
   const receiverCnpj = options.receiverCnpj ?? '12345678000195';
   const merchantName = options.merchantName ?? 'FAKE PSP RECEBEDOR';
   const merchantCity = options.merchantCity ?? 'SAO PAULO';
@@ -525,12 +531,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       }
       charge.status = body.status;
       charge.revisao++;
-      return { status: 200, body: chargeView(charge, 'read') };
+      return { status: reviseStatus, body: chargeView(charge, 'read'), documentedStatus: 200 };
     }
     const semantic = chargeProblems(body);
     if (semantic) return semantic;
     reviseWith(charge, body);
-    return { status: 200, body: chargeView(charge, 'read') };
+    return { status: reviseStatus, body: chargeView(charge, 'read'), documentedStatus: 200 };
   };
 
   /** Applies what `body` sets to an ATIVA charge; `revisao` grows only when something changed (the document's `Revisao`). */
@@ -635,7 +641,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       status: 'EM_PROCESSAMENTO',
     };
     refunds.push(refund);
-    return { status: 201, body: structuredClone(refund) };
+    return { status: refundStatus, body: structuredClone(refund), documentedStatus: 201 };
   };
 
   const getRefund = (e2eid: string, id: string): Reply => {

@@ -95,7 +95,9 @@ function entriesOf(callback: InboundWebhook): Record<string, unknown>[] {
 }
 
 async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> {
-  const psp = await startPixApiPsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...bank.fake });
+  // The fake answers a devolução and a cancel with the status the bank's profile records.
+  const answers = { refundStatus: bank.profile.answers.refund, reviseStatus: bank.profile.answers.cancelCharge };
+  const psp = await startPixApiPsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...answers, ...bank.fake });
   const receiver = await new WebhookReceiver().start();
   let proxy: TokenDialectProxy | undefined;
   if (bank.tokenDialect) {

@@ -158,6 +158,9 @@ describe('cancel', () => {
     expect(cancelChargeCall(TXID)).toMatchObject({ method: 'PATCH', body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } });
     expect(parseCancelledCharge(PIX_API, answer(200, cobBody({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })))).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
     expect(parseCancelledCharge(PIX_API, answer(400, { type: 'x/CobOperacaoInvalida', title: 'paga' }))).toMatchObject({ upstreamStatus: 400 });
+    // Banco do Brasil answers its PATCH with 201.
+    expect(parseCancelledCharge(BB, answer(201, cobBody({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })))).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+    expect(parseCancelledCharge(PIX_API, answer(204))).toMatchObject({ kind: 'malformed' });
   });
 
   it('answers with the charge as held when a refused cancel finds it no longer ATIVA', () => {
@@ -188,6 +191,29 @@ describe('refund', () => {
       rtrId: 'D123',
     });
     expect(parseRefund(PIX_API, answer(409))).toMatchObject({ upstreamStatus: 409 });
+  });
+
+  it("carries the PSP's code and words when it refuses: the standard's problem, or Efí's {nome, mensagem}", () => {
+    const standard = parseRefund(
+      PIX_API,
+      answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida', title: 'Devolução inválida', status: 400, detail: 'excede o saldo' }),
+    );
+    expect(standard).toMatchObject({
+      kind: 'http',
+      upstreamStatus: 400,
+      providerCode: 'PixDevolucaoInvalida',
+      providerMessage: 'Devolução inválida: excede o saldo',
+      ambiguous: false,
+    });
+    const efi = parseRefund(EFI, answer(400, { nome: 'valor_devolucao_atingido', mensagem: 'Valor máximo de devolução atingido' }));
+    expect(efi).toMatchObject({
+      kind: 'http',
+      upstreamStatus: 400,
+      providerCode: 'valor_devolucao_atingido',
+      providerMessage: 'Valor máximo de devolução atingido',
+      ambiguous: false,
+    });
+    expect(parseRefund(EFI, answer(503, { nome: 'erro_aplicacao' }))).toMatchObject({ providerCode: 'erro_aplicacao', providerMessage: undefined, ambiguous: true });
   });
 });
 
