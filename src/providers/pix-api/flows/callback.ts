@@ -79,7 +79,7 @@ export function confirmedEvents(entry: CallbackEntry, pix: Pix & { txid: string 
   if (entry.devolucaoIds.length > 0) {
     const held = entry.devolucaoIds.map((id) => pix.devolucoes.find((devolucao) => devolucao.id === id));
     if (!held.every((devolucao) => devolucao !== undefined)) return null;
-    // A PSP repeats a Pix's earlier devoluções in each callback about it: one event per devolução.
+    // A devolução named twice in the entry is one event.
     return [...new Map(held.map((devolucao) => [devolucao.id, devolucao])).values()].map((devolucao) => refundEvent(pix, devolucao));
   }
   return [{ eventId: `pix:${pix.endToEndId}`, type: 'payment.confirmed', paymentRef: pix.txid, amountCents: pix.amountCents, occurredAt: pix.horario, pix: pixDetails(pix) }];
