@@ -30,6 +30,10 @@ export interface PixApiPspOptions {
   tokenTtlSeconds?: number;
   /** The status of a created charge: 201 as the document says (default), or 200 as some PSPs answer. */
   createStatus?: 200 | 201;
+  /** The status of a devolução asked for: 201 as the document says (default), or 200 as some PSPs answer. */
+  refundStatus?: 200 | 201;
+  /** The status of a charge revised or removed (`PATCH /cob/{txid}`): 200 as the document says (default), or 201 as Banco do Brasil answers. */
+  reviseStatus?: 200 | 201;
   /** The name of the charge's copy-and-paste BR Code: `pixCopiaECola` (the document's) or `brcode` (Sicoob's). */
   copyPasteField?: 'pixCopiaECola' | 'brcode';
   /** Query parameters every API call must carry, e.g. Banco do Brasil's `{ 'gw-dev-app-key': 'k' }`. */
@@ -195,6 +199,17 @@ export interface PixApiPsp {
     status: 'DEVOLVIDO' | 'NAO_REALIZADO',
     options?: { postCallback?: boolean; motivo?: string },
   ): Promise<{ refund: Json; callback?: CallbackResult }>;
+  /**
+   * Money of a Pix goes back without the API: the receiver at the PSP's portal (`ORIGINAL`), or a MED
+   * return (`MED_*`). A devolução with an id the PSP chose, settled DEVOLVIDO at once, and the Pix's
+   * callback posted unless told not to.
+   */
+  refundOutside(
+    e2eid: string,
+    amountCents: number,
+    natureza: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO',
+    options?: { postCallback?: boolean },
+  ): Promise<{ refund: Json; callback?: CallbackResult }>;
   /** Queues a failure for the next matching request(s). */
   fail(spec: FailureSpec): void;
   /** Forgets the queued failures, and the peak of open requests. */
@@ -328,6 +343,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
   const copyPasteField = options.copyPasteField ?? 'pixCopiaECola';
   const createStatus = options.createStatus ?? 201;
+  const refundStatus = options.refundStatus ?? 201;
+  const reviseStatus = options.reviseStatus ?? 200;
   const receiverCnpj = options.receiverCnpj ?? '12345678000195';
   const merchantName = options.merchantName ?? 'FAKE PSP RECEBEDOR';
   const merchantCity = options.merchantCity ?? 'SAO PAULO';
@@ -514,12 +531,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       }
       charge.status = body.status;
       charge.revisao++;
-      return { status: 200, body: chargeView(charge, 'read') };
+      return { status: reviseStatus, body: chargeView(charge, 'read'), documentedStatus: 200 };
     }
     const semantic = chargeProblems(body);
     if (semantic) return semantic;
     reviseWith(charge, body);
-    return { status: 200, body: chargeView(charge, 'read') };
+    return { status: reviseStatus, body: chargeView(charge, 'read'), documentedStatus: 200 };
   };
 
   /** Applies what `body` sets to an ATIVA charge; `revisao` grows only when something changed (the document's `Revisao`). */
@@ -624,7 +641,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       status: 'EM_PROCESSAMENTO',
     };
     refunds.push(refund);
-    return { status: 201, body: structuredClone(refund) };
+    return { status: refundStatus, body: structuredClone(refund), documentedStatus: 201 };
   };
 
   const getRefund = (e2eid: string, id: string): Reply => {
@@ -1038,6 +1055,26 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       if (settleOptions.motivo !== undefined) refund.motivo = settleOptions.motivo;
       else if (status === 'NAO_REALIZADO') refund.motivo = 'Devolução não realizada pelo PSP do pagador.';
       const callback = settleOptions.postCallback === false ? undefined : await notify(pix);
+      return { refund: structuredClone(refund), callback };
+    },
+    async refundOutside(e2eid, amountCents, natureza, outsideOptions = {}) {
+      const pix = pixes.get(e2eid);
+      if (!pix) throw new Error(`fake PSP: no Pix ${e2eid} to return`);
+      const refunds: Json[] = (pix.devolucoes ??= []);
+      const returned = refunds.filter((r) => r.status !== 'NAO_REALIZADO').reduce((sum, r) => sum + centavos(r.valor), 0);
+      if (returned + amountCents > centavos(pix.valor)) throw new Error(`fake PSP: returning ${amountCents} more would exceed Pix ${e2eid}`);
+      const now = new Date().toISOString();
+      const refund: Json = {
+        // The PSP's own id (the standard's 1 to 35 letters and digits), unlike any the gateway derives.
+        id: `${natureza.startsWith('MED') ? 'MED' : 'PORTAL'}${alphanumeric(24)}`,
+        rtrId: spiId('D', payerIspb, new Date()),
+        valor: money(amountCents),
+        natureza,
+        horario: { solicitacao: now, liquidacao: now },
+        status: 'DEVOLVIDO',
+      };
+      refunds.push(refund);
+      const callback = outsideOptions.postCallback === false ? undefined : await notify(pix);
       return { refund: structuredClone(refund), callback };
     },
     fail(spec) {

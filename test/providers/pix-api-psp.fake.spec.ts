@@ -308,6 +308,31 @@ describe('the fake Pix API PSP', () => {
       expect((await call('GET', `${psp.url}/pix/${pix.endToEndId}/devolucao/r1`, { token: bearer })).body.status).toBe('DEVOLVIDO');
     });
 
+    it('returns money outside the API (the portal, a MED return) under its own id, settled, and posts the Pix with it', async () => {
+      await call('PUT', `${psp.url}/cob/${TXID}`, { token: bearer, json: chargeBody() });
+      await call('PUT', `${psp.url}/webhook/${chargeBody().chave}`, { token: bearer, json: { webhookUrl: receiver.url } });
+      const { pix } = await psp.pay(TXID, { amountCents: 1050, postCallback: false });
+      const { refund: portal, callback } = await psp.refundOutside(pix.endToEndId, 250, 'ORIGINAL');
+      expect(callback).toMatchObject({ status: 200, violations: [] });
+      await receiver.next();
+      const { refund: med } = await psp.refundOutside(pix.endToEndId, 800, 'MED_FRAUDE');
+      const hook = await receiver.next();
+      expect((hook.body as { pix: { devolucoes: unknown[] }[] }).pix[0]!.devolucoes).toEqual([
+        expect.objectContaining({ id: portal.id, valor: '2.50', natureza: 'ORIGINAL', status: 'DEVOLVIDO' }),
+        expect.objectContaining({
+          id: med.id,
+          valor: '8.00',
+          natureza: 'MED_FRAUDE',
+          status: 'DEVOLVIDO',
+          horario: { solicitacao: expect.any(String), liquidacao: expect.any(String) },
+        }),
+      ]);
+      expect(med.id).toMatch(/^[a-zA-Z0-9]{1,35}$/);
+      expect((await call('GET', `${psp.url}/pix/${pix.endToEndId}/devolucao/${med.id}`, { token: bearer })).body).toMatchObject({ natureza: 'MED_FRAUDE' });
+      // What is left of the Pix bounds both ways of returning it.
+      await expect(psp.refundOutside(pix.endToEndId, 1, 'MED_OPERACIONAL')).rejects.toThrow(/exceed/);
+    });
+
     it('postCallback() posts anything, reporting (not recording) what the document finds wrong', async () => {
       const forged = await psp.postCallback(receiver.url, { pix: [{ endToEndId: 'forged', valor: '1' }] }, { headers: { 'x-forged': '1' } });
       expect(forged.status).toBe(200);

@@ -53,6 +53,8 @@ const PIX_API_FEATURES: ScenarioFeatures = {
   payerDetails: true,
   batches: true,
   tokens: true,
+  // A devolução's `natureza` says MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO (API Pix 2.9.0).
+  medReturns: true,
 };
 
 const BANKS: Bank[] = [
@@ -93,7 +95,9 @@ function entriesOf(callback: InboundWebhook): Record<string, unknown>[] {
 }
 
 async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> {
-  const psp = await startPixApiPsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...bank.fake });
+  // The fake answers a devolução and a cancel with the status the bank's profile records.
+  const answers = { refundStatus: bank.profile.answers.refund, reviseStatus: bank.profile.answers.cancelCharge };
+  const psp = await startPixApiPsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...answers, ...bank.fake });
   const receiver = await new WebhookReceiver().start();
   let proxy: TokenDialectProxy | undefined;
   if (bank.tokenDialect) {
@@ -160,6 +164,10 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
     },
     async settleRefund(endToEndId, refund, outcome) {
       await psp.refundSettles(endToEndId, refund.providerRefundId, outcome === 'succeeded' ? 'DEVOLVIDO' : 'NAO_REALIZADO');
+      return received();
+    },
+    async refundOutside(_charge, endToEndId, amountCents, how) {
+      await psp.refundOutside(endToEndId, amountCents, how === 'med' ? 'MED_FRAUDE' : 'ORIGINAL');
       return received();
     },
     batch: (callbacks) => withEntries(callbacks[0], callbacks.flatMap(entriesOf)),

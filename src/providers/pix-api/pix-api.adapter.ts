@@ -15,11 +15,11 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { httpFailure, unexpectedAnswer } from '../transport/answers';
+import { httpFailure } from '../transport/answers';
 import { HttpTransport } from '../transport/http-transport';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
-import { type ApiCall, endpointsOf, isRefusal, labelOf, orThrow, pixKeyOf } from './flows/api-call';
+import { type ApiCall, endpointsOf, isRefusal, labelOf, orThrow, pixKeyOf, pixApiFailure } from './flows/api-call';
 import { callbackEntries, confirmedEvents, pixConfirms, type CallbackEntry } from './flows/callback';
 import { isConcluded, cancelChargeCall, parseCancelledCharge } from './flows/cancel';
 import { createChargeCall, isSameCharge, noBrCode, parseCreatedCharge, withoutRefusedCpf } from './flows/charge';
@@ -256,7 +256,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   private async get<T>(account: Account<PixApiCredentials>, call: ApiCall, parse: (profile: PixApiProfile, answer: OutboundAnswer) => T | null | UpstreamError): Promise<T> {
     const answer = await this.send(account, call);
     const found = orThrow(parse(this.profile, answer));
-    if (found === null) throw unexpectedAnswer(labelOf(this.profile, call.operation), answer);
+    if (found === null) throw pixApiFailure(labelOf(this.profile, call.operation), answer);
     return found;
   }
 }

@@ -76,11 +76,16 @@ export interface PixApiProfile {
   /** Bank-specific credential fields. */
   readonly extras: readonly CredentialExtra[];
   /**
-   * What the PSP answers on success where the standard says 201 (charge, refund) or 200 (webhook).
-   * The adapter accepts 200, 201 and 204 from every PSP alike; this records each bank's answer, and
-   * the tests make their fake PSP answer so.
+   * What the PSP answers on success where the standard says 201 (charge, refund) or 200 (cancel,
+   * webhook). The adapter accepts 200 and 201 (and 204 for the webhook) from every PSP alike; this
+   * records each bank's answer, and the tests make their fake PSP answer so.
    */
-  readonly answers: { readonly createCharge: 200 | 201; readonly refund: 200 | 201; readonly registerWebhook: 200 | 201 | 204 };
+  readonly answers: {
+    readonly createCharge: 200 | 201;
+    readonly refund: 200 | 201;
+    readonly cancelCharge: 200 | 201;
+    readonly registerWebhook: 200 | 201 | 204;
+  };
   /** Where the charge's BR Code comes, in the order looked at (the standard's `pixCopiaECola` first). */
   readonly copyPasteFields: readonly string[];
   /** Headers on every API call (not the token call). */
@@ -105,6 +110,6 @@ export const STANDARD_SCOPES: readonly string[] = ['cob.read', 'cob.write', 'pix
 export const STANDARD_PROFILE = {
   clientSecret: 'required',
   extras: [],
-  answers: { createCharge: 201, refund: 201, registerWebhook: 200 },
+  answers: { createCharge: 201, refund: 201, cancelCharge: 200, registerWebhook: 200 },
   copyPasteFields: ['pixCopiaECola'],
 } as const satisfies Partial<PixApiProfile>;

@@ -1,6 +1,22 @@
 import { createDynamicPix, hasError } from 'pix-utils';
 import { UpstreamError } from '../provider-adapter';
-import { type Cob, COB_STATUSES, cobPaymentStatus, DEVOLUCAO_STATUSES, devolucaoRefundStatus, isBrCode, readCob, readDevolucao, readPix, toPixApiCharge, wireCents } from './wire';
+import {
+  type Cob,
+  COB_STATUSES,
+  cobPaymentStatus,
+  type Devolucao,
+  DEVOLUCAO_NATUREZAS,
+  DEVOLUCAO_STATUSES,
+  devolucaoOrigin,
+  devolucaoRefundStatus,
+  devolucaoReport,
+  isBrCode,
+  readCob,
+  readDevolucao,
+  readPix,
+  toPixApiCharge,
+  wireCents,
+} from './wire';
 
 const brCode = (() => {
   const pix = createDynamicPix({ merchantName: 'LOJA TESTE', merchantCity: 'SAO PAULO', url: 'pix.example.com/qr/v2/abc123' });
@@ -147,8 +163,33 @@ describe('readPix and readDevolucao', () => {
       amountCents: 1050,
       horario: new Date('2026-01-15T15:01:00.123Z'),
       payer: { name: 'Ana Souza', document: '12345678909' },
-      devolucoes: [{ id: 'ref1', rtrId: 'D12345678202601151200abcdefghijk', amountCents: 500, status: 'EM_PROCESSAMENTO', reason: null }],
+      devolucoes: [
+        {
+          id: 'ref1',
+          rtrId: 'D12345678202601151200abcdefghijk',
+          amountCents: 500,
+          status: 'EM_PROCESSAMENTO',
+          reason: null,
+          natureza: 'ORIGINAL',
+          requestedAt: new Date(CREATED),
+          settledAt: null,
+        },
+      ],
     });
+  });
+
+  it("read a refund's nature (absent is ORIGINAL, as the standard says; one it does not name is null), its times and its motivo", async () => {
+    const refund = (overrides: Record<string, unknown>) => readDevolucao('Test', 200, { id: 'r', valor: '1.00', status: 'DEVOLVIDO', ...overrides });
+    expect(refund({ natureza: 'MED_FRAUDE', motivo: 'Fraude', horario: { solicitacao: CREATED, liquidacao: '2026-01-15T12:00:05Z' } })).toMatchObject({
+      natureza: 'MED_FRAUDE',
+      reason: 'Fraude',
+      requestedAt: new Date(CREATED),
+      settledAt: new Date('2026-01-15T12:00:05Z'),
+    });
+    expect(refund({})).toMatchObject({ natureza: 'ORIGINAL', requestedAt: null, settledAt: null });
+    expect(refund({ natureza: 'MED_NOVA' }).natureza).toBeNull();
+    await expect(malformed(() => refund({ horario: { liquidacao: 'ontem' } }))).resolves.toMatchObject({ kind: 'malformed' });
+    await expect(malformed(() => refund({ horario: 'ontem' }))).resolves.toMatchObject({ kind: 'malformed' });
   });
 
   it('read a Pix without txid or payer', () => {
@@ -162,6 +203,10 @@ describe('readPix and readDevolucao', () => {
     await expect(malformed(() => readDevolucao('Test', 201, { id: 'r', valor: '1.00' }))).resolves.toMatchObject({ kind: 'malformed' });
   });
 });
+
+function refundOf(overrides: Partial<Devolucao>): Devolucao {
+  return { id: 'r1', rtrId: null, amountCents: 100, status: 'DEVOLVIDO', reason: null, natureza: 'ORIGINAL', requestedAt: null, settledAt: null, ...overrides };
+}
 
 describe('charge status', () => {
   const cob = (status: Cob['status'], extra: Partial<Cob> = {}): Cob => ({ ...read(cobBody()), status, ...extra });
@@ -188,13 +233,7 @@ describe('charge status', () => {
 
   it('calls a paid charge refunded once its settled refunds return all that was paid', () => {
     const now = at('2026-01-15T12:30:00Z');
-    const devolucao = (amountCents: number, status: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' | 'NAO_REALIZADO') => ({
-      id: `r${amountCents}${status}`,
-      rtrId: null,
-      amountCents,
-      status,
-      reason: null,
-    });
+    const devolucao = (amountCents: number, status: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' | 'NAO_REALIZADO') => refundOf({ id: `r${amountCents}${status}`, amountCents, status });
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(500, 'DEVOLVIDO')]) }), now)).toBe('paid');
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'EM_PROCESSAMENTO')]) }), now)).toBe('paid');
     expect(cobPaymentStatus(cob('CONCLUIDA', { pix: paid([devolucao(1050, 'NAO_REALIZADO')]) }), now)).toBe('paid');
@@ -209,6 +248,42 @@ describe('charge status', () => {
     });
   });
 
+  it("tells MED returns apart by their nature; the receiver's own, and a nature not named yet, are the PSP's", () => {
+    expect(Object.fromEntries(DEVOLUCAO_NATUREZAS.map((natureza) => [natureza, devolucaoOrigin(natureza)]))).toEqual({
+      ORIGINAL: 'psp',
+      RETIRADA: 'psp',
+      MED_OPERACIONAL: 'med',
+      MED_FRAUDE: 'med',
+      MED_PIX_AUTOMATICO: 'med',
+    });
+    expect(devolucaoOrigin(null)).toBe('psp');
+  });
+
+  it("reports a refund with its failure's reason only when it failed (motivo may explain any status)", () => {
+    expect(devolucaoReport(refundOf({ id: 'MED1', natureza: 'MED_OPERACIONAL', reason: 'Devolvido', amountCents: 700 }))).toEqual({
+      providerRefundId: 'MED1',
+      status: 'succeeded',
+      amountCents: 700,
+      externalOrigin: 'med',
+      failureReason: null,
+    });
+    expect(devolucaoReport(refundOf({ status: 'NAO_REALIZADO', reason: 'Conta encerrada' }))).toMatchObject({ status: 'failed', failureReason: 'Conta encerrada' });
+    expect(devolucaoReport(refundOf({ status: 'NAO_REALIZADO' }))).toMatchObject({ status: 'failed', failureReason: 'not carried out' });
+    expect(devolucaoReport(refundOf({ status: null }))).toMatchObject({ status: 'pending', failureReason: null });
+  });
+
+  it('lists every refund of every Pix of a paid charge, the partly returned charge still paid', () => {
+    const [first] = paid([refundOf({ id: 'ref1', amountCents: 300 }), refundOf({ id: 'MED1', amountCents: 200, natureza: 'MED_FRAUDE', status: 'EM_PROCESSAMENTO' })]);
+    const second = { ...first!, endToEndId: E2E.replace('E', 'F'), devolucoes: [refundOf({ id: 'ref2', amountCents: 50, status: 'NAO_REALIZADO', reason: 'recusada' })] };
+    const charge = toPixApiCharge(cob('CONCLUIDA', { pix: [first!, second] }), at('2026-01-15T12:30:00Z'));
+    expect(charge.status).toBe('paid');
+    expect(charge.refunds).toEqual([
+      { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
+      { providerRefundId: 'MED1', status: 'pending', amountCents: 200, externalOrigin: 'med', failureReason: null },
+      { providerRefundId: 'ref2', status: 'failed', amountCents: 50, externalOrigin: 'psp', failureReason: 'recusada' },
+    ]);
+  });
+
   it('reports what a paid charge has: the Pix, what was paid, the payer with the document masked', () => {
     const pix = [{ ...paid()[0]!, payer: { name: 'Ana Souza', document: '12345678909' } }];
     expect(toPixApiCharge(cob('CONCLUIDA', { pix }), at('2026-01-15T12:30:00Z'))).toEqual({
@@ -220,11 +295,13 @@ describe('charge status', () => {
       expiresAt: at('2026-01-15T13:00:00Z'),
       paidAt: at('2026-01-15T12:10:00Z'),
       pix: { endToEndId: E2E, paidAmountCents: 1050, payer: { name: 'Ana Souza', documentMasked: '***.456.789-**' } },
+      refunds: [],
     });
   });
 
   it('reports nothing paid on an open charge', () => {
     expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z'))).toMatchObject({ status: 'pending', paidAt: null });
     expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z')).pix).toBeUndefined();
+    expect(toPixApiCharge(cob('ATIVA'), at('2026-01-15T12:30:00Z')).refunds).toBeUndefined();
   });
 });

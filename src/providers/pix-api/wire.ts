@@ -2,7 +2,7 @@ import type { PaymentStatus } from '../../domain/payment-status';
 import { type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
-import type { PixPaymentDetails } from '../../domain/provider-event';
+import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
 
 /*
  * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an
@@ -22,6 +22,10 @@ const COB_STATUS_SPELLINGS: Readonly<Record<string, CobStatus>> = {
 /** `Devolucao.status`. */
 export const DEVOLUCAO_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] as const;
 export type DevolucaoStatus = (typeof DEVOLUCAO_STATUSES)[number];
+
+/** `DevolucaoNatureza` (API Pix 2.9.0): the receiver's own returns, and the MED's (BE08, FR01, REFU). */
+export const DEVOLUCAO_NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'] as const;
+export type DevolucaoNatureza = (typeof DEVOLUCAO_NATUREZAS)[number];
 
 /*
  * Statuses are read leniently: the document's "Evolução da API Pix" counts new elements of an
@@ -61,6 +65,11 @@ export interface Devolucao {
   status: DevolucaoStatus | null;
   /** `motivo`: why it reached its status (a failed one's reason). */
   reason: string | null;
+  /** `natureza`; absent is `ORIGINAL` (the standard says so); null: one the standard does not name (yet). */
+  natureza: DevolucaoNatureza | null;
+  /** `horario.solicitacao` and `horario.liquidacao`, where given (both are optional). */
+  requestedAt: Date | null;
+  settledAt: Date | null;
 }
 
 /** A charge as the Pix API reports it; a paid one carries its Pix's details in `pix` (the first Pix that paid it). */
@@ -226,12 +235,17 @@ export function readDevolucao(label: string, status: number, body: unknown): Dev
 
 function readDevolucaoWith(r: Reader, value: unknown, what: string): Devolucao {
   const devolucao = r.object(value, what);
+  const horario = devolucao.horario === undefined || devolucao.horario === null ? {} : r.object(devolucao.horario, `${what}.horario`);
+  const optionalDate = (date: unknown, name: string) => (date === undefined || date === null ? null : r.date(date, `${what}.horario.${name}`));
   return {
     id: r.string(devolucao.id, `${what}.id`),
     rtrId: typeof devolucao.rtrId === 'string' && devolucao.rtrId !== '' ? devolucao.rtrId : null,
     amountCents: r.cents(devolucao.valor, `${what}.valor`),
     status: r.statusOf(devolucao.status, DEVOLUCAO_STATUSES, `${what}.status`),
     reason: typeof devolucao.motivo === 'string' && devolucao.motivo !== '' ? devolucao.motivo : null,
+    natureza: devolucao.natureza === undefined || devolucao.natureza === null ? 'ORIGINAL' : r.statusOf(devolucao.natureza, DEVOLUCAO_NATUREZAS, `${what}.natureza`),
+    requestedAt: optionalDate(horario.solicitacao, 'solicitacao'),
+    settledAt: optionalDate(horario.liquidacao, 'liquidacao'),
   };
 }
 
@@ -294,6 +308,45 @@ export function devolucaoRefundStatus(status: DevolucaoStatus | null): ProviderR
 }
 
 /**
+ * Who asked for a devolução when the gateway did not: the MED's three natures are `med`; the
+ * receiver's own (ORIGINAL, RETIRADA: its PSP's portal, or the gateway) are `psp`. Exhaustive; a
+ * nature the standard does not name yet is `psp`, the receiver's side being the default the
+ * standard gives an absent one.
+ */
+export function devolucaoOrigin(natureza: DevolucaoNatureza | null): RefundReport['externalOrigin'] {
+  if (natureza === null) return 'psp';
+  switch (natureza) {
+    case 'ORIGINAL':
+    case 'RETIRADA':
+      return 'psp';
+    case 'MED_OPERACIONAL':
+    case 'MED_FRAUDE':
+    case 'MED_PIX_AUTOMATICO':
+      return 'med';
+    default: {
+      const unmapped: never = natureza;
+      throw new UpstreamError({ kind: 'malformed', message: `Unmapped refund nature ${String(unmapped)}` });
+    }
+  }
+}
+
+/** A failed devolução's reason: its `motivo`, or a plain one when the PSP gives none (a failure always has a reason). */
+export function devolucaoFailureReason(devolucao: Devolucao): string | null {
+  return devolucaoRefundStatus(devolucao.status) === 'failed' ? (devolucao.reason ?? 'not carried out') : null;
+}
+
+/** A devolução as the gateway records it: by the PSP's id, in its status, with who asked for it. */
+export function devolucaoReport(devolucao: Devolucao): RefundReport {
+  return {
+    providerRefundId: devolucao.id,
+    status: devolucaoRefundStatus(devolucao.status),
+    amountCents: devolucao.amountCents,
+    externalOrigin: devolucaoOrigin(devolucao.natureza),
+    failureReason: devolucaoFailureReason(devolucao),
+  };
+}
+
+/**
  * The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob: the
  * txid is it. A read whose answer carried no BR Code reports `copyPaste` as '' (the gateway keeps
  * the one it got at creation, where the adapter insists on one).
@@ -315,6 +368,8 @@ export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
             first,
             cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0),
           ),
+          // Every devolução of every Pix of the charge: the gateway's, the portal's and the MED's.
+          refunds: cob.pix.flatMap((pix) => pix.devolucoes).map(devolucaoReport),
         }
       : {}),
   };

@@ -26,8 +26,8 @@ export const BB: PixApiProfile = {
       help: 'The developer application key BB issues (sent as gw-dev-app-key in homologation, gw-app-key in production).',
     },
   ],
-  // PUT /cob/{txid} answers 200 (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPBancoDoBrasil.pas
-  answers: { createCharge: 200, refund: 201, registerWebhook: 200 },
+  // PUT /cob/{txid} answers 200, and PATCH /cob/{txid} (the cancel) 201 (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPBancoDoBrasil.pas
+  answers: { createCharge: 200, refund: 201, cancelCharge: 201, registerWebhook: 200 },
   // `gw-dev-app-key` in homologation, `gw-app-key` in production, not on the token call: https://www.abstra.io/docs/tools/connectors/providers/banco-do-brasil (third-party)
   query: ({ environment, credentials }) => ({ [environment === 'production' ? 'gw-app-key' : 'gw-dev-app-key']: String(credentials.extras.app_key) }),
 };

@@ -26,6 +26,6 @@ export const EFI: PixApiProfile = {
     },
   ],
   // PUT /cob/{txid} and devolução answer 201; PUT /webhook/{chave} 201 (2023 build of the page): https://dev.efipay.com.br/docs/api-pix/webhooks/
-  answers: { createCharge: 201, refund: 201, registerWebhook: 201 },
+  answers: { createCharge: 201, refund: 201, cancelCharge: 200, registerWebhook: 201 },
   webhookHeaders: (credentials): Record<string, string> => (credentials.extras.skip_mtls_checking === true ? { 'x-skip-mtls-checking': 'true' } : {}),
 };

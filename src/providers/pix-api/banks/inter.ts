@@ -18,7 +18,7 @@ export const INTER: PixApiProfile = {
   // `x-conta-corrente`, sent only when the account is given: https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/utils/HttpUtils.py
   extras: [{ name: 'conta_corrente', kind: 'string', required: false, label: 'Conta corrente', help: 'Only for an API application tied to more than one account.' }],
   // PUT /webhook/{chave} answers 204 (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
-  answers: { createCharge: 201, refund: 201, registerWebhook: 204 },
+  answers: { createCharge: 201, refund: 201, cancelCharge: 200, registerWebhook: 204 },
   headers: ({ credentials }): Record<string, string> => (typeof credentials.extras.conta_corrente === 'string' ? { 'x-conta-corrente': credentials.extras.conta_corrente } : {}),
   // Phone keys without "+" in /webhook/{chave} (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
   webhookKey: (chave) => (/^\+\d+$/.test(chave) ? chave.slice(1) : chave),

@@ -16,7 +16,7 @@ export const SANTANDER: PixApiProfile = {
   // client_id and client_secret in a form body, no scope: https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas (third-party)
   token: { clientAuth: 'body', encoding: 'form', scopes: null, grantTypeIn: 'query' },
   // PUT /cob/{txid} answers 200: https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas (third-party)
-  answers: { createCharge: 200, refund: 201, registerWebhook: 200 },
+  answers: { createCharge: 200, refund: 201, cancelCharge: 200, registerWebhook: 200 },
   // PATCH /cob/{txid} lives under /api/v2: https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas (third-party)
   routeBase: (operation, base) => (operation === 'cancel charge' ? base.replace(/\/api\/v1$/, '/api/v2') : base),
 };

@@ -20,7 +20,7 @@ export const SICOOB: PixApiProfile = {
   // `brcode`, and no `pixCopiaECola`, in its charges: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml
   copyPasteFields: ['pixCopiaECola', 'brcode'],
   // Devolução seen answering 200 (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSicoob.pas
-  answers: { createCharge: 201, refund: 200, registerWebhook: 200 },
+  answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // `client_id` header on every Pix call: https://github.com/Suporte-APIs-Sicoob/apis-python/blob/main/api-pix/cobranca-imediata/criar-cobranca.py
   headers: ({ credentials }) => ({ client_id: credentials.clientId }),
 };

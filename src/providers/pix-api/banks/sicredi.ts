@@ -17,7 +17,7 @@ export const SICREDI: PixApiProfile = {
   // Basic client auth, form body with scope; the token holds only the scopes the credential has: https://github.com/laddertech/pypix-api/blob/main/docs/Sicredi/RELATORIO_VIABILIDADE_SICREDI.md
   token: { clientAuth: 'basic', encoding: 'form', scopes: STANDARD_SCOPES, grantTypeIn: 'body' },
   // Devolução answers 200 where the standard says 201 (third-party, ambiguous): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSicredi.pas
-  answers: { createCharge: 201, refund: 200, registerWebhook: 200 },
+  answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // cob/{txid} (PUT, PATCH, GET) on /api/v3: https://github.com/laddertech/pypix-api/blob/main/pypix_api/banks/sicredi.py (RESOURCE_ITEM_VERSIONS)
   routeBase: (operation, base) => (operation === 'create charge' || operation === 'read charge' || operation === 'cancel charge' ? base.replace(/\/api\/v2$/, '/api/v3') : base),
 };

@@ -1,5 +1,6 @@
-import { type Account, type AccountSettings, CredentialsError } from '../../provider-adapter';
-import type { HttpMethod, OutboundRequest } from '../../transport/transport';
+import { type Account, type AccountSettings, CredentialsError, type UpstreamError } from '../../provider-adapter';
+import { problemOf, type ProviderProblem, unexpectedAnswer } from '../../transport/answers';
+import type { HttpMethod, OutboundAnswer, OutboundRequest } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
 import type { PixApiOperation, PixApiProfile, RequestContext } from '../profile';
 
@@ -71,6 +72,25 @@ export function apiRequest(profile: PixApiProfile, account: Account<PixApiCreden
 }
 
 export { orThrow, settle } from '../../transport/answers';
+
+/**
+ * The PSP's code and words in a refusal: the standard's problem (and the other shapes problemOf
+ * reads), or Efí's own `{"nome", "mensagem"}`, which it answers on its Pix routes
+ * (https://dev.efipay.com.br/docs/api-pix/gestao-de-pix/, the examples of the 400 and 500 answers).
+ */
+export function pixApiProblemOf(body: unknown): ProviderProblem {
+  const standard = problemOf(body);
+  if (standard.code !== undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return standard;
+  const { nome, mensagem } = body as Record<string, unknown>;
+  if (typeof nome !== 'string' || nome.trim() === '') return standard;
+  // Its `mensagem` is what problemOf reads as a bare `message` (trimmed, and cut as every PSP's words are).
+  return { code: nome.trim(), message: problemOf({ message: mensagem }).message };
+}
+
+/** An answer a flow did not expect, with the PSP's code and words where its body has them. */
+export function pixApiFailure(label: string, answer: OutboundAnswer): UpstreamError {
+  return unexpectedAnswer(label, answer, pixApiProblemOf);
+}
 
 /** A refusal that says something about the resource (not the credentials, not "no such route"): worth a read-back. */
 export function isRefusal(status: number): boolean {

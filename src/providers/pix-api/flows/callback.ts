@@ -1,6 +1,6 @@
-import type { ProviderEvent } from '../../../domain/provider-event';
+import { type ProviderEvent, refundEventType } from '../../../domain/provider-event';
 import { WebhookParseError } from '../../provider-adapter';
-import { type Cob, isEndToEndId, type Pix, pixDetails, wireCents } from '../wire';
+import { type Cob, type Devolucao, devolucaoReport, isEndToEndId, type Pix, pixDetails, wireCents } from '../wire';
 
 /** Most distinct Pix one callback may name: each may be read back from the PSP. */
 export const MAX_CALLBACK_ENTRIES = 100;
@@ -68,18 +68,38 @@ export function pixConfirms(entry: CallbackEntry, pix: Pix | null): pix is Pix &
 
 /**
  * Second half, on `GET /cob/{txid}`: the charge is concluded and, when it lists its Pix, holds this
- * one; a devolução entry's every id is one the PSP holds. The events confirmed, with the PSP's
- * values, or null. A devolução's callback confirms without an event: ProviderEvent cannot yet say
- * which refund a `payment.refunded` settles, and reading the refund (getRefund) tells its status.
+ * one. The events confirmed, with the PSP's values, or null. An entry naming devoluções is about
+ * them, not about the payment: each id must be one the PSP holds for this Pix (`GET /pix/{e2eid}`
+ * lists them), else the entry is forged and confirms nothing; each becomes a refund event in the
+ * status the PSP gives it.
  */
 export function confirmedEvents(entry: CallbackEntry, pix: Pix & { txid: string }, cob: Cob | null): ProviderEvent[] | null {
   if (cob?.status !== 'CONCLUIDA') return null;
   if (cob.pix.length > 0 && !cob.pix.some((paid) => paid.endToEndId === pix.endToEndId)) return null;
   if (entry.devolucaoIds.length > 0) {
-    if (!entry.devolucaoIds.every((id) => pix.devolucoes.some((devolucao) => devolucao.id === id))) return null;
-    return [];
+    const held = entry.devolucaoIds.map((id) => pix.devolucoes.find((devolucao) => devolucao.id === id));
+    if (!held.every((devolucao) => devolucao !== undefined)) return null;
+    // A devolução named twice in the entry is one event.
+    return [...new Map(held.map((devolucao) => [devolucao.id, devolucao])).values()].map((devolucao) => refundEvent(pix, devolucao));
   }
   return [{ eventId: `pix:${pix.endToEndId}`, type: 'payment.confirmed', paymentRef: pix.txid, amountCents: pix.amountCents, occurredAt: pix.horario, pix: pixDetails(pix) }];
+}
+
+/**
+ * A devolução in its current status. The id is stable per (Pix, devolução, status): the same news
+ * twice is one event to the core, a new status a new one. A devolução id is unique within its Pix
+ * only (the receiver chooses it, or the PSP for a MED return), hence the endToEndId in it.
+ */
+export function refundEvent(pix: Pix & { txid: string }, devolucao: Devolucao): ProviderEvent {
+  const refund = devolucaoReport(devolucao);
+  return {
+    eventId: `pix:${pix.endToEndId}:refund:${devolucao.id}:${refund.status}`,
+    type: refundEventType(refund.status),
+    paymentRef: pix.txid,
+    amountCents: devolucao.amountCents,
+    occurredAt: devolucao.settledAt ?? devolucao.requestedAt ?? pix.horario,
+    refund,
+  };
 }
 
 /** A PSP's test notification: an object with an `evento` and no `pix`. */

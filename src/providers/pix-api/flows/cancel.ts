@@ -1,18 +1,19 @@
 import type { UpstreamError } from '../../provider-adapter';
-import { jsonOf, unexpectedAnswer } from '../../transport/answers';
+import { jsonOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
 import { type Cob, readCob } from '../wire';
-import { type ApiCall, labelOf, settle } from './api-call';
+import { type ApiCall, labelOf, settle, pixApiFailure } from './api-call';
 
 /** `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
 export function cancelChargeCall(txid: string): ApiCall {
   return { operation: 'cancel charge', method: 'PATCH', path: `/cob/${encodeURIComponent(txid)}`, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } };
 }
 
+/** The charge as removed. 200 is the standard's answer; 201 is taken too, since Banco do Brasil answers so (banks/bb.ts). */
 export function parseCancelledCharge(profile: PixApiProfile, answer: OutboundAnswer): Cob | UpstreamError {
   const label = labelOf(profile, 'cancel charge');
-  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  if (answer.status !== 200 && answer.status !== 201) return pixApiFailure(label, answer);
   return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
 }
 

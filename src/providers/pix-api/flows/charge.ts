@@ -1,11 +1,11 @@
 import { centsToDecimalString } from '../../../domain/money';
 import { type CreateChargeRequest, UpstreamError } from '../../provider-adapter';
-import { jsonOf, problemOf, unexpectedAnswer } from '../../transport/answers';
+import { jsonOf, problemOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';
 import { type Cob, readCob } from '../wire';
-import { type ApiCall, clip, labelOf, settle } from './api-call';
+import { type ApiCall, clip, labelOf, settle, pixApiFailure } from './api-call';
 
 /** `solicitacaoPagador` and `descricao` (pacs.008/pacs.004 RemittanceInformation) hold at most 140 characters; `devedor.nome` 200. */
 export const MAX_PAYER_REQUEST = 140;
@@ -44,7 +44,7 @@ export function withoutRefusedCpf(call: ApiCall, answer: OutboundAnswer): ApiCal
 /** The created charge. The standard says 201; several banks answer 200 (see each profile's `answers`). */
 export function parseCreatedCharge(profile: PixApiProfile, answer: OutboundAnswer): Cob | UpstreamError {
   const label = labelOf(profile, 'create charge');
-  if (answer.status !== 200 && answer.status !== 201) return unexpectedAnswer(label, answer);
+  if (answer.status !== 200 && answer.status !== 201) return pixApiFailure(label, answer);
   return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
 }
 

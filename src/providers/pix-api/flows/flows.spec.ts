@@ -158,6 +158,9 @@ describe('cancel', () => {
     expect(cancelChargeCall(TXID)).toMatchObject({ method: 'PATCH', body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } });
     expect(parseCancelledCharge(PIX_API, answer(200, cobBody({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })))).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
     expect(parseCancelledCharge(PIX_API, answer(400, { type: 'x/CobOperacaoInvalida', title: 'paga' }))).toMatchObject({ upstreamStatus: 400 });
+    // Banco do Brasil answers its PATCH with 201.
+    expect(parseCancelledCharge(BB, answer(201, cobBody({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })))).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+    expect(parseCancelledCharge(PIX_API, answer(204))).toMatchObject({ kind: 'malformed' });
   });
 
   it('answers with the charge as held when a refused cancel finds it no longer ATIVA', () => {
@@ -188,6 +191,29 @@ describe('refund', () => {
       rtrId: 'D123',
     });
     expect(parseRefund(PIX_API, answer(409))).toMatchObject({ upstreamStatus: 409 });
+  });
+
+  it("carries the PSP's code and words when it refuses: the standard's problem, or Efí's {nome, mensagem}", () => {
+    const standard = parseRefund(
+      PIX_API,
+      answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida', title: 'Devolução inválida', status: 400, detail: 'excede o saldo' }),
+    );
+    expect(standard).toMatchObject({
+      kind: 'http',
+      upstreamStatus: 400,
+      providerCode: 'PixDevolucaoInvalida',
+      providerMessage: 'Devolução inválida: excede o saldo',
+      ambiguous: false,
+    });
+    const efi = parseRefund(EFI, answer(400, { nome: 'valor_devolucao_atingido', mensagem: 'Valor máximo de devolução atingido' }));
+    expect(efi).toMatchObject({
+      kind: 'http',
+      upstreamStatus: 400,
+      providerCode: 'valor_devolucao_atingido',
+      providerMessage: 'Valor máximo de devolução atingido',
+      ambiguous: false,
+    });
+    expect(parseRefund(EFI, answer(503, { nome: 'erro_aplicacao' }))).toMatchObject({ providerCode: 'erro_aplicacao', providerMessage: undefined, ambiguous: true });
   });
 });
 
@@ -268,5 +294,82 @@ describe('callback', () => {
     ]);
     expect(confirmedEvents(entry!, confirmedPix, cob('ATIVA'))).toBeNull();
     expect(confirmedEvents(entry!, confirmedPix, cob('CONCLUIDA', [pixBody({ endToEndId: E2E.replace('E', 'F') })]))).toBeNull();
+  });
+
+  describe('naming devoluções', () => {
+    const RTR = 'D12345678202601151230abcdefghijk';
+    const devolucao = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      rtrId: RTR,
+      valor: '3.00',
+      horario: { solicitacao: '2026-01-15T12:30:00Z', ...(status === 'DEVOLVIDO' ? { liquidacao: '2026-01-15T12:30:05Z' } : {}) },
+      status,
+      ...extra,
+    });
+    const devolucoes = [
+      devolucao('ref1', 'DEVOLVIDO'),
+      devolucao('ref2', 'EM_PROCESSAMENTO', { valor: '1.00' }),
+      devolucao('ref3', 'NAO_REALIZADO', { motivo: 'Conta do pagador encerrada' }),
+      devolucao('MEDa1', 'DEVOLVIDO', { natureza: 'MED_OPERACIONAL', valor: '2.00' }),
+      devolucao('MEDb2', 'DEVOLVIDO', { natureza: 'MED_FRAUDE', valor: '1.00', motivo: 'Fraude confirmada' }),
+      devolucao('MEDc3', 'DEVOLVIDO', { natureza: 'MED_PIX_AUTOMATICO', valor: '0.50' }),
+    ];
+    const held = readPix('t', 200, pixBody({ devolucoes })) as ReturnType<typeof readPix> & { txid: string };
+    const concluded = parseCob(PIX_API, answer(200, cobBody({ status: 'CONCLUIDA', pix: [pixBody({ devolucoes })] }))) as never;
+    const cobWith = (status: string) => parseCob(PIX_API, answer(200, cobBody({ status }))) as never;
+    const confirm = (named: unknown[]) => confirmedEvents(callbackEntries(body({ pix: [pixBody({ devolucoes: named })] }))[0]!, held, concluded);
+
+    it("makes each devolução the PSP holds a refund event in the PSP's status, by the charge's txid, with no payment event", () => {
+      const events = confirm(devolucoes.slice(0, 3).map((d) => ({ ...d, status: 'DEVOLVIDO', valor: '9.99' })));
+      expect(events).toEqual([
+        {
+          eventId: `pix:${E2E}:refund:ref1:succeeded`,
+          type: 'refund.succeeded',
+          paymentRef: TXID,
+          amountCents: 300,
+          occurredAt: new Date('2026-01-15T12:30:05Z'),
+          refund: { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
+        },
+        {
+          eventId: `pix:${E2E}:refund:ref2:pending`,
+          type: 'refund.pending',
+          paymentRef: TXID,
+          amountCents: 100,
+          occurredAt: new Date('2026-01-15T12:30:00Z'),
+          refund: { providerRefundId: 'ref2', status: 'pending', amountCents: 100, externalOrigin: 'psp', failureReason: null },
+        },
+        {
+          eventId: `pix:${E2E}:refund:ref3:failed`,
+          type: 'refund.failed',
+          paymentRef: TXID,
+          amountCents: 300,
+          occurredAt: new Date('2026-01-15T12:30:00Z'),
+          refund: { providerRefundId: 'ref3', status: 'failed', amountCents: 300, externalOrigin: 'psp', failureReason: 'Conta do pagador encerrada' },
+        },
+      ]);
+    });
+
+    it('tells the three MED natures apart from the receiver’s own returns', () => {
+      const events = confirm(devolucoes.slice(3).map((d) => ({ id: d.id })));
+      expect(events?.map((event) => [event.refund?.providerRefundId, event.type, event.refund?.externalOrigin, event.amountCents])).toEqual([
+        ['MEDa1', 'refund.succeeded', 'med', 200],
+        ['MEDb2', 'refund.succeeded', 'med', 100],
+        ['MEDc3', 'refund.succeeded', 'med', 50],
+      ]);
+      // A motivo on a return that went through explains it; it is no failure's reason.
+      expect(events?.[1]?.refund?.failureReason).toBeNull();
+    });
+
+    it('gives the same event id for the same news, once per devolução even when named twice', () => {
+      const once = confirm([{ id: 'ref1' }]);
+      expect(confirm([{ id: 'ref1' }, { id: 'ref1' }])).toEqual(once);
+      expect(once?.[0]?.eventId).toBe(`pix:${E2E}:refund:ref1:succeeded`);
+    });
+
+    it('confirms nothing when one devolução named is not held by the PSP (a forgery), or has no id', () => {
+      expect(confirm([{ id: 'ref1' }, { id: 'forged1' }])).toBeNull();
+      expect(confirm([{ valor: '3.00' }])).toBeNull();
+      expect(confirmedEvents(callbackEntries(body({ pix: [pixBody({ devolucoes: [{ id: 'ref1' }] })] }))[0]!, held, cobWith('ATIVA'))).toBeNull();
+    });
   });
 });

@@ -1,9 +1,9 @@
 import type { UpstreamError } from '../../provider-adapter';
-import { jsonOf, unexpectedAnswer } from '../../transport/answers';
+import { jsonOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { type Cob, type Devolucao, type Pix, readCob, readDevolucao, readPix } from '../wire';
-import { type ApiCall, labelOf, settle } from './api-call';
+import { type ApiCall, labelOf, settle, pixApiFailure } from './api-call';
 
 /*
  * Reads of the three things the Pix API holds: a charge (`GET /cob/{txid}`), a received Pix
@@ -39,7 +39,7 @@ export function parseDevolucao(profile: PixApiProfile, answer: OutboundAnswer): 
 function found<T>(profile: PixApiProfile, operation: PixApiOperation, answer: OutboundAnswer, read: (label: string) => T): T | null | UpstreamError {
   const label = labelOf(profile, operation);
   if (answer.status === 404) return null;
-  if (answer.status !== 200) return unexpectedAnswer(label, answer);
+  if (answer.status !== 200) return pixApiFailure(label, answer);
   return settle(() => read(label));
 }
 

@@ -1,10 +1,10 @@
 import { centsToDecimalString } from '../../../domain/money';
 import type { ProviderRefund, RefundRequest, UpstreamError } from '../../provider-adapter';
-import { jsonOf, unexpectedAnswer } from '../../transport/answers';
+import { jsonOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
-import { type Devolucao, devolucaoRefundStatus, readDevolucao } from '../wire';
-import { type ApiCall, clip, labelOf, settle } from './api-call';
+import { type Devolucao, devolucaoFailureReason, devolucaoRefundStatus, readDevolucao } from '../wire';
+import { type ApiCall, clip, labelOf, settle, pixApiFailure } from './api-call';
 import { MAX_PAYER_REQUEST } from './charge';
 
 /** A devolução in the gateway's terms, with the PSP's own return id. */
@@ -29,18 +29,17 @@ export function assertRefundAmount(request: RefundRequest): void {
 
 export function parseRefund(profile: PixApiProfile, answer: OutboundAnswer): Devolucao | UpstreamError {
   const label = labelOf(profile, 'refund');
-  if (answer.status !== 200 && answer.status !== 201) return unexpectedAnswer(label, answer);
+  if (answer.status !== 200 && answer.status !== 201) return pixApiFailure(label, answer);
   return settle(() => readDevolucao(label, answer.status, jsonOf(answer)));
 }
 
 export function toRefund(refundId: string, endToEndId: string, devolucao: Devolucao): PixApiRefund {
-  const status = devolucaoRefundStatus(devolucao.status);
   return {
     refundId,
     providerRefundId: devolucao.id,
-    status,
+    status: devolucaoRefundStatus(devolucao.status),
     amountCents: devolucao.amountCents,
-    failureReason: status === 'failed' ? (devolucao.reason ?? 'not carried out') : null,
+    failureReason: devolucaoFailureReason(devolucao),
     endToEndId,
     rtrId: devolucao.rtrId,
   };
