@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { centsToReais } from '../../src/domain/money';
 import type { Account, InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
 import { WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
 import type { MercadoPagoCredentials } from '../../src/providers/mercadopago/credentials';
@@ -10,12 +11,13 @@ import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type Sce
 import { WebhookReceiver } from './webhook-receiver';
 
 /**
- * Mercado Pago chooses its own ids and its BR Code carries the amount; it cancels, signs its
- * notifications (so nothing is read back before the signature holds), and has no batches, tokens or
- * mutual TLS. Refunds are the next issue's: the fake has them, the adapter does not use them yet.
+ * Mercado Pago chooses its own ids and its BR Code carries the amount; it cancels and refunds (in
+ * full or in part, a Pix refund in process for a while), signs its notifications (so nothing is read
+ * back before the signature holds), and has no batches, tokens or mutual TLS. Its payments API does
+ * not tell a MED return from another refund.
  */
 const MERCADO_PAGO_FEATURES: ScenarioFeatures = {
-  refund: false,
+  refund: true,
   cancel: true,
   registerWebhook: false,
   mutualTls: false,
@@ -78,6 +80,16 @@ async function startMercadoPago(): Promise<MercadoPagoFixture> {
       async pay(charge: ProviderCharge) {
         fake.approve(charge.providerPaymentId);
         return { endToEndId: null, callback: await inbound(await fake.notify(charge.providerPaymentId)) };
+      },
+      async settleRefund(_endToEndId, refund, outcome) {
+        const [paymentId, refundId] = refund.providerRefundId.split('/');
+        fake.settleRefund(paymentId!, refundId!, outcome === 'succeeded' ? 'approved' : 'rejected');
+        return inbound(await fake.notify(paymentId!));
+      },
+      async refundOutside(charge, _endToEndId, amountCents, how) {
+        if (how !== 'portal') throw new Error('Mercado Pago does not tell MED returns apart');
+        fake.refundAtPortal(charge.providerPaymentId, centsToReais(amountCents));
+        return inbound(await fake.notify(charge.providerPaymentId));
       },
       forge(callback, how) {
         // Whoever forges has no secret: the signed parts change under the same signature.
