@@ -373,6 +373,8 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
         return [400, error(400, "Header X-Idempotency-Key can't be null", 4292, 'bad_request')];
       }
       if (!rendersInProcess) violations.push(`POST ${path} without X-Render-In-Process-Refunds: a Pix refund in process would be answered 400`);
+      const unknown = Object.keys(body).filter((field) => field !== 'amount');
+      if (unknown.length) violations.push(`POST ${path}: the refund reference takes only amount, not ${unknown.join(', ')}`);
       const first = refundKeys.get(key);
       if (first) return [first[0], JSON.parse(first[1]) as unknown];
       const [status, answer, made] = createRefund(payment, body, rendersInProcess);

@@ -204,8 +204,8 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
   private async readBack(account: Account<MercadoPagoCredentials>, id: string): Promise<{ payment: MpPayment; refunds: MpRefund[] }> {
     const started = performance.now();
     const budget = AbortSignal.timeout(this.callbackTimeoutMs);
-    const lane = { lane: 'callbacks' as const, timeoutMs: 0 };
-    const left = () => ({ ...lane, timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) });
+    // Each call gets what is left of the budget when it starts, the wait for a turn included.
+    const left = () => ({ lane: 'callbacks' as const, timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) });
     try {
       return await this.readBacks.run(account.id, budget, async () => {
         const answer = await this.send(account, readPaymentCall(id), left());
