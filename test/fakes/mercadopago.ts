@@ -11,11 +11,17 @@ import { testPki, type TestPki } from '../../src/testing/certificates';
  *   POST /v1/payments                      a Pix payment; X-Idempotency-Key required, the same key answers the same payment
  *   GET  /v1/payments/{id}                 the payment, or 404 with Mercado Pago's error body
  *   PUT  /v1/payments/{id}                 {"status":"cancelled"} cancels a pending payment; 400 otherwise
- *   POST /v1/payments/{id}/refunds         {amount?}: a refund of an approved payment, in full or in part
- *   GET  /v1/payments/{id}/refunds[/{rid}] its refunds
+ *   POST /v1/payments/{id}/refunds         {amount?}: a refund of an approved payment, in full or in part, once per
+ *                                          X-Idempotency-Key (the same key answers what it answered first); in process
+ *                                          until settleRefund() unless nextRefunds() says otherwise; an in-process
+ *                                          refund is answered 400 without X-Render-In-Process-Refunds, as Mercado Pago does
+ *   GET  /v1/payments/{id}/refunds[/{rid}] its refunds (those in process only with X-Render-In-Process-Refunds)
  *   GET  /v1/payments/search               ?external_reference=…, newest first
  *   GET  /v1/payment_methods               an authenticated read
- * Payments are approved, cancelled or expired by the test (approve(), …), and notifications are sent,
+ * A payment lists its refunds in `refunds` (not those in process), and stays `approved` with `status_detail`
+ * `partially_refunded` until refunds add up to its amount, then is `refunded`.
+ * Payments are approved, cancelled or expired by the test (approve(), …), refunds made at the portal
+ * (refundAtPortal()), and notifications are sent,
  * signed with the application's secret, to the payment's notification_url or any URL (notify()).
  * Failures are injected per request (fail()). What the fake finds wrong in a request it records in
  * `violations` (assertNoViolations() throws them).
@@ -43,12 +49,20 @@ export interface MpFakePayment {
   point_of_interaction: { type: 'PIX'; transaction_data: { qr_code: string; qr_code_base64: string; ticket_url: string } };
 }
 
+export type MpFakeRefundStatus = 'approved' | 'in_process' | 'rejected' | 'cancelled';
+
 export interface MpFakeRefund {
   id: number;
   payment_id: number;
   amount: number;
-  status: 'approved' | 'in_process' | 'rejected';
+  status: MpFakeRefundStatus;
   date_created: string;
+  source: { id: string; name: string; type: 'collector' | 'admin' };
+  refund_mode: 'standard';
+  adjustment_amount: number;
+  unique_sequence_number: string | null;
+  reason: string | null;
+  metadata: Record<string, unknown>;
 }
 
 export interface MpFailure {
@@ -104,7 +118,13 @@ export interface MercadoPagoFake {
   /** Mercado Pago moves the payment to `status` by itself (expiry: cancelled/expired, rejection, chargeback…). */
   setStatus(id: number | string, status: MpFakeStatus, detail?: string): MpFakePayment;
   /** A refund reaches its final status. */
-  settleRefund(paymentId: number | string, refundId: number | string, status: 'approved' | 'rejected'): MpFakeRefund;
+  settleRefund(paymentId: number | string, refundId: number | string, status: 'approved' | 'rejected' | 'cancelled'): MpFakeRefund;
+  /** The receiver returns `amount` reais at Mercado Pago's own portal: an approved refund the API did not ask for. */
+  refundAtPortal(paymentId: number | string, amount: number): MpFakeRefund;
+  /** The status new refunds get when made (default `in_process`: a Pix refund settles later). */
+  nextRefunds(status: MpFakeRefundStatus): void;
+  /** The payment as Mercado Pago answers it, its refunds listed. */
+  view(id: number | string): Record<string, unknown>;
   notify(id: number | string, options?: NotifyOptions): Promise<SentNotification>;
   fail(failure: MpFailure): void;
   reset(): void;
@@ -140,7 +160,9 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
   const payments = new Map<number, MpFakePayment>();
   const byKey = new Map<string, { payment: number; body: string }>();
   const refunds = new Map<number, MpFakeRefund[]>();
-  const refundKeys = new Map<string, MpFakeRefund>();
+  // What a refund's X-Idempotency-Key was first answered with: Mercado Pago answers the key with it again.
+  const refundKeys = new Map<string, [number, string]>();
+  let newRefundStatus: MpFakeRefundStatus = 'in_process';
   const requests: MercadoPagoFake['requests'] = [];
   const violations: string[] = [];
   let failures: (MpFailure & { left: number })[] = [];
@@ -169,6 +191,55 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
 
   const touch = (payment: MpFakePayment) => {
     payment.date_last_updated = mpDate(now());
+  };
+
+  /** The payment's refunds; those in process only when the request asked for them (X-Render-In-Process-Refunds). */
+  const refundsOf = (id: number, inProcess: boolean) => (refunds.get(id) ?? []).filter((r) => inProcess || r.status !== 'in_process');
+  const view = (payment: MpFakePayment) => ({ ...payment, refunds: refundsOf(payment.id, false) });
+
+  /** A refund approved: the payment's refunded amount grows, and it is `refunded` once nothing is left. */
+  const applyRefund = (payment: MpFakePayment, refund: MpFakeRefund) => {
+    payment.transaction_amount_refunded = round2(payment.transaction_amount_refunded + refund.amount);
+    if (payment.transaction_amount_refunded >= payment.transaction_amount) {
+      payment.status = 'refunded';
+      payment.status_detail = 'refunded';
+    } else payment.status_detail = 'partially_refunded';
+    touch(payment);
+  };
+
+  const newRefund = (payment: MpFakePayment, amount: number, status: MpFakeRefundStatus): MpFakeRefund => {
+    const refund: MpFakeRefund = {
+      id: nextRefundId++,
+      payment_id: payment.id,
+      amount,
+      status,
+      date_created: mpDate(now()),
+      source: { id: '123456789', name: 'Loja Teste', type: 'collector' },
+      refund_mode: 'standard',
+      adjustment_amount: 0,
+      unique_sequence_number: null,
+      reason: null,
+      metadata: {},
+    };
+    refunds.set(payment.id, [...(refunds.get(payment.id) ?? []), refund]);
+    if (status === 'approved') applyRefund(payment, refund);
+    return refund;
+  };
+
+  /** `POST /v1/payments/{id}/refunds`, after its key was found new: [status, body, whether a refund was made]. */
+  const createRefund = (payment: MpFakePayment, body: Record<string, unknown>, rendersInProcess: boolean): [number, unknown, boolean?] => {
+    if (body.amount !== undefined && typeof body.amount !== 'number') return [400, error(400, 'amount attribute must be numeric', 4041, 'bad_request')];
+    if (typeof body.amount === 'number' && (!(body.amount > 0) || round2(body.amount) !== body.amount))
+      return [400, error(400, 'amount attribute must be positive', 4040, 'bad_request')];
+    if (payment.status !== 'approved') return [400, error(400, 'The action requested is not valid for the current payment state', 2063, 'bad_request')];
+    const taken = (refunds.get(payment.id) ?? []).filter((r) => r.status === 'approved' || r.status === 'in_process').reduce((sum, r) => sum + r.amount, 0);
+    const remaining = round2(payment.transaction_amount - taken);
+    const amount = typeof body.amount === 'number' ? body.amount : remaining;
+    if (!(amount > 0) || amount > remaining) return [400, error(400, 'The amount to refund is more than what is left of the payment', 2085, 'bad_request')];
+    const refund = newRefund(payment, amount, newRefundStatus);
+    // Without the header, Mercado Pago reports a Pix refund left in process as a 400 (the refund is made all the same).
+    if (refund.status === 'in_process' && !rendersInProcess) return [400, error(400, 'refund in process', 'in_process', 'bad_request'), true];
+    return [201, refund, true];
   };
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -255,15 +326,18 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
         return [400, error(400, problem, 4020, 'bad_request')];
       }
       const known = byKey.get(key);
-      if (known) return [201, payments.get(known.payment)];
+      if (known) return [201, view(payments.get(known.payment)!)];
       const payment = createPayment(body);
       byKey.set(key, { payment: payment.id, body: raw });
-      return [201, payment];
+      return [201, view(payment)];
     }
     if (method === 'GET' && path === '/v1/payments/search') {
       const reference = query.get('external_reference');
       const newestFirst = query.get('criteria') !== 'asc';
-      const results = [...payments.values()].filter((p) => reference === null || p.external_reference === reference).sort((a, b) => (newestFirst ? b.id - a.id : a.id - b.id));
+      const results = [...payments.values()]
+        .filter((p) => reference === null || p.external_reference === reference)
+        .sort((a, b) => (newestFirst ? b.id - a.id : a.id - b.id))
+        .map(view);
       return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
     }
     const route = /^\/v1\/payments\/([^/]+)(?:\/refunds(?:\/([^/]+))?)?$/.exec(path);
@@ -271,7 +345,7 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
     const payment = payments.get(Number(route[1]));
     if (!payment || !/^\d+$/.test(route[1]!)) return [404, error(404, 'Payment not found', 2000, 'not_found')];
     const isRefunds = path.includes('/refunds');
-    if (!isRefunds && method === 'GET') return [200, payment];
+    if (!isRefunds && method === 'GET') return [200, view(payment)];
     if (!isRefunds && method === 'PUT') {
       if (body.status !== 'cancelled') {
         violations.push(`PUT ${path}: only {"status":"cancelled"} is expected`);
@@ -283,26 +357,30 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
       payment.status = 'cancelled';
       payment.status_detail = 'by_collector';
       touch(payment);
-      return [200, payment];
+      return [200, view(payment)];
     }
-    const list = refunds.get(payment.id) ?? [];
+    const rendersInProcess = headers['x-render-in-process-refunds'] === 'true';
     if (isRefunds && method === 'GET') {
+      const list = refundsOf(payment.id, rendersInProcess);
       if (!route[2]) return [200, list];
       const refund = list.find((r) => String(r.id) === route[2]);
-      return refund ? [200, refund] : [404, error(404, 'Refund not found', 2000, 'not_found')];
+      return refund ? [200, refund] : [404, error(404, 'Refund not found', 2032, 'not_found')];
     }
     if (isRefunds && method === 'POST' && !route[2]) {
       const key = headers['x-idempotency-key'];
-      if (typeof key === 'string' && refundKeys.has(`${payment.id}|${key}`)) return [201, refundKeys.get(`${payment.id}|${key}`)];
-      if (payment.status !== 'approved') return [400, error(400, 'Payment not approved', 2063, 'bad_request')];
-      const refunded = list.filter((r) => r.status !== 'rejected').reduce((sum, r) => sum + r.amount, 0);
-      const remaining = round2(payment.transaction_amount - refunded);
-      const amount = body.amount === undefined ? remaining : body.amount;
-      if (typeof amount !== 'number' || !(amount > 0) || amount > remaining) return [400, error(400, 'Invalid refund amount', 2085, 'bad_request')];
-      const refund: MpFakeRefund = { id: nextRefundId++, payment_id: payment.id, amount, status: 'in_process', date_created: mpDate(now()) };
-      refunds.set(payment.id, [...list, refund]);
-      if (typeof key === 'string') refundKeys.set(`${payment.id}|${key}`, refund);
-      return [201, refund];
+      if (typeof key !== 'string' || key === '') {
+        violations.push(`POST ${path} without X-Idempotency-Key`);
+        return [400, error(400, "Header X-Idempotency-Key can't be null", 4292, 'bad_request')];
+      }
+      if (!rendersInProcess) violations.push(`POST ${path} without X-Render-In-Process-Refunds: a Pix refund in process would be answered 400`);
+      const unknown = Object.keys(body).filter((field) => field !== 'amount');
+      if (unknown.length) violations.push(`POST ${path}: the refund reference takes only amount, not ${unknown.join(', ')}`);
+      const first = refundKeys.get(key);
+      if (first) return [first[0], JSON.parse(first[1]) as unknown];
+      const [status, answer, made] = createRefund(payment, body, rendersInProcess);
+      // A key is kept with what it made; a request refused before anything was made leaves it free.
+      if (made) refundKeys.set(key, [status, JSON.stringify(answer)]);
+      return [status, answer];
     }
     return [405, error(405, 'method not allowed', 'method_not_allowed', 'method_not_allowed')];
   };
@@ -398,17 +476,21 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
       const payment = find(paymentId);
       const refund = (refunds.get(payment.id) ?? []).find((r) => String(r.id) === String(refundId));
       if (!refund) throw new Error(`the fake holds no refund ${refundId}`);
+      if (refund.status !== 'in_process') throw new Error(`refund ${refundId} is already ${refund.status}`);
       refund.status = status;
-      if (status === 'approved') {
-        payment.transaction_amount_refunded = round2(payment.transaction_amount_refunded + refund.amount);
-        if (payment.transaction_amount_refunded >= payment.transaction_amount) {
-          payment.status = 'refunded';
-          payment.status_detail = 'refunded';
-        } else payment.status_detail = 'partially_refunded';
-        touch(payment);
-      }
+      if (status === 'approved') applyRefund(payment, refund);
+      else touch(payment);
       return refund;
     },
+    refundAtPortal(paymentId, amount) {
+      const payment = find(paymentId);
+      if (payment.status !== 'approved') throw new Error(`payment ${paymentId} is ${payment.status}: nothing to refund`);
+      return newRefund(payment, amount, 'approved');
+    },
+    nextRefunds(status) {
+      newRefundStatus = status;
+    },
+    view: (id) => view(find(id)),
     async notify(id, notifyOptions = {}) {
       const type = notifyOptions.type ?? 'payment';
       const payment = type === 'payment' ? find(id) : undefined;
@@ -445,6 +527,7 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
     },
     reset() {
       failures = [];
+      newRefundStatus = 'in_process';
     },
     assertNoViolations() {
       if (violations.length) throw new Error(`Mercado Pago fake: ${violations.splice(0).join('; ')}`);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { centsToReais } from '../../src/domain/money';
 import type { Account, InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
 import { WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
 import type { MercadoPagoCredentials } from '../../src/providers/mercadopago/credentials';
@@ -10,12 +11,13 @@ import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type Sce
 import { WebhookReceiver } from './webhook-receiver';
 
 /**
- * Mercado Pago chooses its own ids and its BR Code carries the amount; it cancels, signs its
- * notifications (so nothing is read back before the signature holds), and has no batches, tokens or
- * mutual TLS. Refunds are the next issue's: the fake has them, the adapter does not use them yet.
+ * Mercado Pago chooses its own ids and its BR Code carries the amount; it cancels and refunds (in
+ * full or in part, a Pix refund in process for a while), signs its notifications (so nothing is read
+ * back before the signature holds), and has no batches, tokens or mutual TLS. Its payments API does
+ * not tell a MED return from another refund.
  */
 const MERCADO_PAGO_FEATURES: ScenarioFeatures = {
-  refund: false,
+  refund: true,
   cancel: true,
   registerWebhook: false,
   mutualTls: false,
@@ -78,6 +80,16 @@ async function startMercadoPago(): Promise<MercadoPagoFixture> {
       async pay(charge: ProviderCharge) {
         fake.approve(charge.providerPaymentId);
         return { endToEndId: null, callback: await inbound(await fake.notify(charge.providerPaymentId)) };
+      },
+      async settleRefund(_endToEndId, refund, outcome) {
+        const [paymentId, refundId] = refund.providerRefundId.split('/');
+        fake.settleRefund(paymentId!, refundId!, outcome === 'succeeded' ? 'approved' : 'rejected');
+        return inbound(await fake.notify(paymentId!));
+      },
+      async refundOutside(charge, _endToEndId, amountCents, how) {
+        if (how !== 'portal') throw new Error('Mercado Pago does not tell MED returns apart');
+        fake.refundAtPortal(charge.providerPaymentId, centsToReais(amountCents));
+        return inbound(await fake.notify(charge.providerPaymentId));
       },
       forge(callback, how) {
         // Whoever forges has no secret: the signed parts change under the same signature.
@@ -234,6 +246,114 @@ describe('the Mercado Pago adapter', () => {
       ]);
     });
 
+    describe('refunds', () => {
+      const paid = async (amountCents = 1050) => {
+        const charge = await create({ amountCents });
+        f.fake.approve(charge.providerPaymentId);
+        return charge;
+      };
+      const refundId = () => `ref_${randomBytes(12).toString('hex')}`;
+      const refundPosts = () => f.fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
+      const notified = async (charge: ProviderCharge) => f.adapter.receiveWebhook(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl })));
+
+      it('posts the amount in reais with the refund id as X-Idempotency-Key, asking to see refunds in process', async () => {
+        const charge = await paid();
+        const id = refundId();
+        const refund = await f.adapter.refund!(f.account, { refundId: id, charge: lookup(charge), endToEndId: null, amountCents: 300, reason: 'Item devolvido' });
+        const sent = refundPosts().pop()!;
+        expect(sent.path).toBe(`/v1/payments/${charge.providerPaymentId}/refunds`);
+        expect(sent.headers).toMatchObject({ 'x-idempotency-key': id, 'x-render-in-process-refunds': 'true' });
+        expect(sent.body).toEqual({ amount: 3 });
+        const made = f.fake.refunds.get(Number(charge.providerPaymentId))![0]!;
+        expect(refund).toEqual({ refundId: id, providerRefundId: `${charge.providerPaymentId}/${made.id}`, status: 'pending', amountCents: 300, failureReason: null });
+        // Mercado Pago's payment resource leaves a refund in process out; the adapter lists them from the refunds.
+        expect(f.fake.view(charge.providerPaymentId).refunds).toEqual([]);
+        await expect(f.adapter.getCharge(f.account, lookup(charge))).resolves.toMatchObject({
+          status: 'paid',
+          refunds: [expect.objectContaining({ status: 'pending', amountCents: 300 })],
+        });
+        // A bare refund id is read under the lookup's charge.
+        await expect(f.adapter.getRefund!(f.account, { refundId: id, endToEndId: null, providerRefundId: String(made.id), charge: lookup(charge) })).resolves.toMatchObject({
+          status: 'pending',
+        });
+      });
+
+      it('after "created, then 503", the same refund id gets the refund that was made, not a second one', async () => {
+        const charge = await paid();
+        const request = { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 500, reason: null };
+        f.fake.fail({ kind: 'created-then-status', status: 503, route: /^POST .*\/refunds$/ });
+        await expect(f.adapter.refund!(f.account, request)).rejects.toMatchObject({ kind: 'http', upstreamStatus: 503, ambiguous: true });
+        const again = await f.adapter.refund!(f.account, request);
+        const made = f.fake.refunds.get(Number(charge.providerPaymentId))!;
+        expect(made).toHaveLength(1);
+        expect(again.providerRefundId).toBe(`${charge.providerPaymentId}/${made[0]!.id}`);
+      });
+
+      it('tells a refund in process by notification as refund.pending, with the payment still confirmed', async () => {
+        const charge = await paid();
+        const refund = await f.adapter.refund!(f.account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 200, reason: null });
+        const events = await notified(charge);
+        expect(events.map((e) => [e.type, e.eventId])).toEqual([
+          ['payment.confirmed', `mp:${charge.providerPaymentId}:paid`],
+          ['refund.pending', `mp:refund:${refund.providerRefundId}:pending`],
+        ]);
+      });
+
+      it('tells a payment refunded whole as paid plus its refund, never payment.refunded', async () => {
+        const charge = await paid();
+        f.fake.nextRefunds('approved');
+        const refund = await f.adapter.refund!(f.account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 1050, reason: null });
+        expect(refund.status).toBe('succeeded');
+        await expect(f.adapter.getCharge(f.account, lookup(charge))).resolves.toMatchObject({
+          status: 'refunded',
+          refunds: [expect.objectContaining({ status: 'succeeded', amountCents: 1050 })],
+        });
+        const events = await notified(charge);
+        expect(events.map((e) => e.type)).toEqual(['payment.confirmed', 'refund.succeeded']);
+      });
+
+      it('tells a chargeback as payment.refunded beside the refunds it has', async () => {
+        const charge = await paid();
+        f.fake.refundAtPortal(charge.providerPaymentId, 2);
+        f.fake.setStatus(charge.providerPaymentId, 'charged_back', 'settled');
+        const events = await notified(charge);
+        expect(events.map((e) => e.type)).toEqual(['payment.confirmed', 'refund.succeeded', 'payment.refunded']);
+      });
+
+      it('never makes a refund while looking for a lost one: a refund id Mercado Pago never saw is http 404', async () => {
+        const charge = await paid();
+        const lost = { refundId: refundId(), endToEndId: null, providerRefundId: null, charge: lookup(charge) };
+        const posts = refundPosts().length;
+        // No refund at all: nothing is asked of the refunds endpoint but the list.
+        await expect(f.adapter.getRefund!(f.account, lost)).rejects.toMatchObject({ kind: 'http', upstreamStatus: 404, providerCode: 'refund_not_found' });
+        expect(refundPosts().length).toBe(posts);
+        await f.adapter.refund!(f.account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 100, reason: null });
+        await expect(f.adapter.getRefund!(f.account, lost)).rejects.toMatchObject({ kind: 'http', upstreamStatus: 404, providerCode: 'refund_not_found', ambiguous: false });
+        expect(f.fake.refunds.get(Number(charge.providerPaymentId))).toHaveLength(1);
+      });
+
+      it("finds a lost refund's status as it is now, not as it was first answered", async () => {
+        const charge = await paid();
+        const request = { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 400, reason: null };
+        const refund = await f.adapter.refund!(f.account, request);
+        f.fake.settleRefund(charge.providerPaymentId, refund.providerRefundId.split('/')[1]!, 'approved');
+        await expect(f.adapter.getRefund!(f.account, { refundId: request.refundId, endToEndId: null, providerRefundId: null, charge: lookup(charge) })).resolves.toMatchObject({
+          providerRefundId: refund.providerRefundId,
+          status: 'succeeded',
+        });
+      });
+
+      it("refuses a refund of a payment not paid, with Mercado Pago's code", async () => {
+        const charge = await create();
+        await expect(f.adapter.refund!(f.account, { refundId: refundId(), charge: lookup(charge), endToEndId: null, amountCents: 100, reason: null })).rejects.toMatchObject({
+          kind: 'http',
+          upstreamStatus: 400,
+          providerCode: '2063',
+          ambiguous: false,
+        });
+      });
+    });
+
     it("reads notifications back on their own sockets, a few at a time per account, within the notification's budget", async () => {
       const slow = new MercadoPagoAdapter({ transport: new HttpTransport(), callbackTimeoutMs: 600, readBackConcurrency: 1 });
       const charge = await create();
@@ -243,11 +363,10 @@ describe('the Mercado Pago adapter', () => {
       const reads = () => f.fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payments/${charge.providerPaymentId}`).length;
       const before = reads();
       f.fake.fail({ kind: 'hang', delayMs: 1_500, times: 3, route: /^GET \/v1\/payments\/\d+$/ });
-      const results = Promise.allSettled(callbacks.map((callback) => slow.receiveWebhook(f.account, callback)));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(reads() - before).toBe(1);
-      const settled = await results;
+      const settled = await Promise.allSettled(callbacks.map((callback) => slow.receiveWebhook(f.account, callback)));
       expect(settled.map((r) => (r.status === 'rejected' ? (r.reason as { kind?: string }).kind : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout']);
+      // One read at a time: the first held the account's one turn for the whole budget, so the others never read.
+      expect(reads() - before).toBe(1);
     });
 
     it('refuses an account whose access token Mercado Pago does not know: unhealthy, and calls are http 401', async () => {

@@ -11,6 +11,9 @@ import {
   type ProviderCapabilities,
   type ProviderCharge,
   type ProviderHealth,
+  type ProviderRefund,
+  type RefundLookup,
+  type RefundRequest,
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
@@ -27,6 +30,7 @@ import {
   checkCall,
   createPaymentCall,
   isConcluded,
+  mayHaveRefunds,
   parseCreatedPayment,
   parsePayment,
   parseSearch,
@@ -34,7 +38,18 @@ import {
   searchPaymentCall,
   toCharge,
 } from './flows/payment';
-import type { MpPayment } from './wire';
+import {
+  createRefundCall,
+  findRefundCall,
+  listRefundsCall,
+  parseProviderRefundId,
+  parseRefund,
+  parseRefunds,
+  readRefundCall,
+  refundNotFound,
+  toProviderRefund,
+} from './flows/refund';
+import type { MpPayment, MpRefund } from './wire';
 
 export interface MercadoPagoAdapterOptions {
   clock?: { now(): Date };
@@ -51,7 +66,7 @@ export interface MercadoPagoAdapterOptions {
   transport?: OutboundTransport;
 }
 
-const CAPABILITIES: ProviderCapabilities = { refund: false, partialRefund: false, cancel: true, registerWebhook: false, txid: 'provider' };
+const CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: false, txid: 'provider' };
 
 /**
  * Mercado Pago's payments API (`/v1/payments`) for Pix (docs/providers.md, Mercado Pago). The flows
@@ -100,11 +115,12 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
 
   /**
    * Reads a payment by Mercado Pago's id; one whose id the gateway never learnt (its create answer
-   * was lost) by the gateway's payment id, its `external_reference`: none found is http 404.
+   * was lost) by the gateway's payment id, its `external_reference`: none found is http 404. A paid
+   * payment comes with every refund Mercado Pago lists for it.
    */
   async getCharge(account: Account<MercadoPagoCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
-    if (ref.providerPaymentId) return toCharge(await this.read(account, ref.providerPaymentId), ref.txid, this.clock.now());
-    return toCharge(await this.found(account, ref), ref.txid, this.clock.now());
+    const payment = ref.providerPaymentId ? await this.read(account, ref.providerPaymentId) : await this.found(account, ref);
+    return toCharge(payment, ref.txid, this.clock.now(), await this.refundsIfPaid(account, payment));
   }
 
   /** Cancels a payment still pending; one that was paid (or ended) meanwhile is answered as it is. */
@@ -115,9 +131,52 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     if (!(cancelled instanceof UpstreamError)) return toCharge(cancelled, ref.txid, this.clock.now());
     if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 403 && answer.status !== 429) {
       const current = await this.read(account, id).catch(() => null);
-      if (isConcluded(current, this.clock.now())) return toCharge(current, ref.txid, this.clock.now());
+      if (isConcluded(current, this.clock.now())) return toCharge(current, ref.txid, this.clock.now(), await this.refundsIfPaid(account, current));
     }
     throw cancelled;
+  }
+
+  /**
+   * `POST /v1/payments/{id}/refunds` with the amount and the refund id as X-Idempotency-Key: the
+   * same refund id again is answered with the refund already made, never a second one (as Mercado
+   * Pago first answered it: its status then may be older than the refund's). A refusal is http with
+   * Mercado Pago's cause; a timeout or a 5xx is ambiguous, and asking again with the same refund id
+   * is safe.
+   */
+  async refund(account: Account<MercadoPagoCredentials>, request: RefundRequest): Promise<ProviderRefund> {
+    const paymentId = request.charge.providerPaymentId ?? (await this.found(account, request.charge)).id;
+    const answer = await this.send(account, createRefundCall(paymentId, request.refundId, request.amountCents));
+    return toProviderRefund(orThrow(parseRefund('create refund', answer)), paymentId, request.refundId);
+  }
+
+  /**
+   * A refund by its `providerRefundId` (`<payment id>/<refund id>`), read under its payment. One
+   * whose answer was lost (no providerRefundId) is found by its refund id's key (findRefundCall):
+   * a payment with no refund at all, or a key Mercado Pago refuses as new, is http 404
+   * `refund_not_found`, and the refund may then be asked for again with the same refund id.
+   */
+  async getRefund(account: Account<MercadoPagoCredentials>, ref: RefundLookup): Promise<ProviderRefund> {
+    if (ref.providerRefundId !== null) {
+      const ids = parseProviderRefundId(ref.providerRefundId, ref.charge?.providerPaymentId ?? null);
+      if (!ids) throw new TypeError('a Mercado Pago providerRefundId is "<payment id>/<refund id>", or a refund id with the charge');
+      const read = orThrow(parseRefund('read refund', await this.send(account, readRefundCall(ids.paymentId, ids.refundId))));
+      return toProviderRefund(read, ids.paymentId, ref.refundId);
+    }
+    if (!ref.charge) throw new TypeError('a Mercado Pago refund whose answer was lost is found under its payment: the lookup needs the charge');
+    const payment = ref.charge.providerPaymentId ? await this.read(account, ref.charge.providerPaymentId) : await this.found(account, ref.charge);
+    const refunds = await this.refundsOf(account, payment.id);
+    if (refunds.length === 0) throw refundNotFound('the payment has no refund');
+    const answer = await this.send(account, findRefundCall(payment.id, ref.refundId, payment.amountCents));
+    const found = parseRefund('find refund', answer);
+    if (found instanceof UpstreamError) {
+      // 409 is an idempotency conflict: a request was made with that key, so the refund is not "not found".
+      if (answer.status >= 400 && answer.status < 500 && ![401, 403, 409, 429].includes(answer.status)) {
+        throw refundNotFound('Mercado Pago made no refund with that key');
+      }
+      throw found;
+    }
+    // The key's answer is the refund as first made: its status now is the list's.
+    return toProviderRefund(refunds.find((refund) => refund.id === found.id) ?? found, payment.id, ref.refundId);
   }
 
   /**
@@ -131,28 +190,32 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
     const notification = readNotification(request);
     assertSigned(notification, account.credentials.webhookSecret, this.clock.now(), this.signatureToleranceMs);
     if (notification.topic !== 'payment') return [];
-    const id = notifiedPaymentId(notification);
-    const answer = await this.readBack(account, id);
-    if (answer.status === 404) throw new WebhookAuthError(`Mercado Pago knows no payment ${id} for this account`);
-    const payment = orThrow(parsePayment('read payment', answer));
+    const { payment, refunds } = await this.readBack(account, notifiedPaymentId(notification));
     const now = this.clock.now();
-    return eventOf(payment, toCharge(payment, '', now), now);
+    return eventOf(payment, toCharge(payment, '', now), now, refunds);
   }
 
   /**
-   * A notification's read-back: on the callbacks' own sockets, at most `readBackConcurrency` at once
-   * per account, waiting and reading within callbackTimeoutMs in all (Mercado Pago posts again when
-   * not answered in about 22 s): a flood of notifications never takes payment creation's connections.
+   * A notification's read-back (the payment, and its refunds once paid): on the callbacks' own
+   * sockets, at most `readBackConcurrency` at once per account, waiting and reading within
+   * callbackTimeoutMs in all (Mercado Pago posts again when not answered in about 22 s): a flood of
+   * notifications never takes payment creation's connections.
    */
-  private async readBack(account: Account<MercadoPagoCredentials>, id: string): Promise<OutboundAnswer> {
+  private async readBack(account: Account<MercadoPagoCredentials>, id: string): Promise<{ payment: MpPayment; refunds: MpRefund[] }> {
     const started = performance.now();
     const budget = AbortSignal.timeout(this.callbackTimeoutMs);
+    // Each call gets what is left of the budget when it starts, the wait for a turn included.
+    const left = () => ({ lane: 'callbacks' as const, timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) });
     try {
-      return await this.readBacks.run(account.id, budget, () =>
-        this.send(account, readPaymentCall(id), { lane: 'callbacks', timeoutMs: Math.max(1, this.callbackTimeoutMs - Math.round(performance.now() - started)) }),
-      );
+      return await this.readBacks.run(account.id, budget, async () => {
+        const answer = await this.send(account, readPaymentCall(id), left());
+        if (answer.status === 404) throw new WebhookAuthError(`Mercado Pago knows no payment ${id} for this account`);
+        const payment = orThrow(parsePayment('read payment', answer));
+        const refunds = mayHaveRefunds(payment, this.clock.now()) ? orThrow(parseRefunds(await this.send(account, listRefundsCall(payment.id), left()))) : [];
+        return { payment, refunds };
+      });
     } catch (error) {
-      if (budget.aborted && !(error instanceof UpstreamError)) {
+      if (budget.aborted && !(error instanceof UpstreamError) && !(error instanceof WebhookAuthError)) {
         throw new UpstreamError({ kind: 'timeout', message: `${labelOf('read payment')}: no turn for the notification's read-back within its budget` });
       }
       throw error;
@@ -180,6 +243,16 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
       throw new UpstreamError({ kind: 'http', upstreamStatus: 404, providerCode: 'not_found', message: `${labelOf('search payments')}: no payment with that external_reference` });
     }
     return newest;
+  }
+
+  /** Every refund of a payment, those in process included. */
+  private async refundsOf(account: Account<MercadoPagoCredentials>, paymentId: string): Promise<MpRefund[]> {
+    return orThrow(parseRefunds(await this.send(account, listRefundsCall(paymentId))));
+  }
+
+  /** A paid payment's refunds; undefined for one never paid, which has none to list. */
+  private async refundsIfPaid(account: Account<MercadoPagoCredentials>, payment: MpPayment): Promise<MpRefund[] | undefined> {
+    return mayHaveRefunds(payment, this.clock.now()) ? this.refundsOf(account, payment.id) : undefined;
   }
 
   private async read(account: Account<MercadoPagoCredentials>, id: string): Promise<MpPayment> {

@@ -29,13 +29,29 @@ export interface MpPayment {
   expiresAt: Date | null;
   approvedAt: Date | null;
   updatedAt: Date | null;
+  /** `refunds`: the refunds the payment resource lists (Mercado Pago may leave refunds in process out of it). */
+  refunds: MpRefund[];
 }
 
-/** A refund as Mercado Pago reports it (`POST /v1/payments/{id}/refunds`). */
+/**
+ * `status` of a refund. `approved` and `in_process` are in Mercado Pago's pages (the refund
+ * reference's example; "Refund of transactions with Pix"); `rejected` and `cancelled` are how its
+ * payments API names a failed and an undone operation, taken for refunds too (docs/providers.md).
+ */
+export const MP_REFUND_STATUSES = ['approved', 'in_process', 'pending', 'authorized', 'rejected', 'cancelled'] as const;
+export type MpRefundStatus = (typeof MP_REFUND_STATUSES)[number];
+
+/** A refund as Mercado Pago reports it (`POST /v1/payments/{id}/refunds`, its lists, the payment's `refunds`). */
 export interface MpRefund {
   id: string;
+  /** The payment it belongs to (`payment_id`), when the answer says. */
+  paymentId: string | null;
   amountCents: number;
-  status: string | null;
+  /** null: a status this adapter does not know (yet); it concludes nothing. */
+  status: MpRefundStatus | null;
+  /** The status as Mercado Pago wrote it, for a failure's reason. */
+  rawStatus: string;
+  createdAt: Date | null;
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -97,16 +113,32 @@ export function readPayment(label: string, status: number, body: unknown): MpPay
     expiresAt: dateOf(label, status, payment.date_of_expiration, 'date_of_expiration'),
     approvedAt: dateOf(label, status, payment.date_approved, 'date_approved'),
     updatedAt: dateOf(label, status, payment.date_last_updated, 'date_last_updated'),
+    refunds: readRefunds(label, status, payment.refunds ?? []),
   };
 }
 
 /** A refund in an answer's body, or an UpstreamError `malformed` (thrown). */
 export function readRefund(label: string, status: number, body: unknown): MpRefund {
   const refund = objectOf(body);
-  if (!refund) throw malformed(label, status, 'the answer is not a JSON object');
+  if (!refund) throw malformed(label, status, 'the refund is not a JSON object');
   const id = idOf(refund.id);
   if (id === null) throw malformed(label, status, 'the refund has no id');
-  return { id, amountCents: centsOf(label, status, refund.amount, 'amount'), status: textOf(refund.status) };
+  if (typeof refund.status !== 'string' || refund.status === '') throw malformed(label, status, 'the refund has no status');
+  const known = (MP_REFUND_STATUSES as readonly string[]).includes(refund.status) ? (refund.status as MpRefundStatus) : null;
+  return {
+    id,
+    paymentId: idOf(refund.payment_id),
+    amountCents: centsOf(label, status, refund.amount, 'the refund amount'),
+    status: known,
+    rawStatus: refund.status,
+    createdAt: dateOf(label, status, refund.date_created, 'the refund date_created'),
+  };
+}
+
+/** A list of refunds (`GET /v1/payments/{id}/refunds`, a payment's `refunds`), or an UpstreamError `malformed` (thrown). */
+export function readRefunds(label: string, status: number, body: unknown): MpRefund[] {
+  if (!Array.isArray(body)) throw malformed(label, status, 'the refunds are not a list');
+  return body.map((refund) => readRefund(label, status, refund));
 }
 
 /** What Mercado Pago's error body says: `{message, error, status, cause: [{code, description}]}`. */

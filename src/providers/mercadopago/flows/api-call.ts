@@ -9,7 +9,8 @@ import { mpProblemOf } from '../wire';
  */
 export const MERCADO_PAGO_API = 'https://api.mercadopago.com';
 
-export type MercadoPagoOperation = 'create payment' | 'read payment' | 'search payments' | 'cancel payment' | 'check';
+export type MercadoPagoOperation =
+  'create payment' | 'read payment' | 'search payments' | 'cancel payment' | 'create refund' | 'read refund' | 'list refunds' | 'find refund' | 'check';
 
 /** One call as a flow describes it: the route relative to the API base, and its body. */
 export interface MpCall {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { CreateChargeRequest, InboundWebhook } from '../../provider-adapter';
 import { WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import type { OutboundAnswer } from '../../transport/transport';
-import { MP_PAYMENT_STATUSES, type MpPayment, mpProblemOf, readPayment } from '../wire';
+import { MP_PAYMENT_STATUSES, MP_REFUND_STATUSES, type MpPayment, mpProblemOf, type MpRefund, readPayment } from '../wire';
 import { apiBaseOf, mpFailure, mpRequest } from './api-call';
 import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './notification';
 import {
@@ -21,6 +21,17 @@ import {
   searchPaymentCall,
   toCharge,
 } from './payment';
+import {
+  createRefundCall,
+  findRefundCall,
+  gatewayRefundStatus,
+  listRefundsCall,
+  parseProviderRefundId,
+  parseRefund,
+  parseRefunds,
+  readRefundCall,
+  toProviderRefund,
+} from './refund';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 const answer = (status: number, body: unknown): OutboundAnswer => ({ status, headers: {}, text: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -46,6 +57,17 @@ const payment = (overrides: Record<string, unknown> = {}) => ({
   date_approved: null,
   date_last_updated: '2026-01-15T09:00:00.000-03:00',
   point_of_interaction: { type: 'PIX', transaction_data: { qr_code: '00020126...6304ABCD', qr_code_base64: 'iVBOR' } },
+  ...overrides,
+});
+const refund = (overrides: Record<string, unknown> = {}) => ({
+  id: 9000001,
+  payment_id: 1234567890,
+  amount: 3,
+  status: 'in_process',
+  date_created: '2026-01-15T10:00:00.000-03:00',
+  source: { id: '123', name: 'Loja', type: 'collector' },
+  refund_mode: 'standard',
+  unique_sequence_number: null,
   ...overrides,
 });
 
@@ -240,6 +262,131 @@ describe('Mercado Pago flows', () => {
       expect(eventOf(cancelled, toCharge(cancelled, '', NOW), NOW)).toEqual([
         expect.objectContaining({ eventId: 'mp:1234567890:cancelled', type: 'payment.cancelled', amountCents: null }),
       ]);
+    });
+  });
+
+  describe('refunds', () => {
+    it('posts the amount in reais with the refund id as the idempotency key, asking to see refunds in process', () => {
+      expect(createRefundCall('123', 'ref_abc', 1050)).toEqual({
+        operation: 'create refund',
+        method: 'POST',
+        path: '/v1/payments/123/refunds',
+        headers: { 'x-idempotency-key': 'ref_abc', 'x-render-in-process-refunds': 'true' },
+        body: { amount: 10.5 },
+      });
+      expect(readRefundCall('123', '9')).toMatchObject({ method: 'GET', path: '/v1/payments/123/refunds/9', headers: { 'x-render-in-process-refunds': 'true' } });
+      expect(listRefundsCall('123')).toMatchObject({ method: 'GET', path: '/v1/payments/123/refunds', headers: { 'x-render-in-process-refunds': 'true' } });
+    });
+
+    it('looks for a lost refund with its key and an amount no refund of the payment can have', () => {
+      expect(findRefundCall('123', 'ref_abc', 1050)).toMatchObject({
+        operation: 'find refund',
+        method: 'POST',
+        headers: { 'x-idempotency-key': 'ref_abc' },
+        body: { amount: 10.51 },
+      });
+    });
+
+    it("reads a refund's id, amount and status, and refuses one that does not parse", () => {
+      expect(parseRefund('create refund', answer(201, refund()))).toMatchObject({ id: '9000001', paymentId: '1234567890', amountCents: 300, status: 'in_process' });
+      expect(parseRefund('read refund', answer(200, refund({ status: 'something_new' })))).toMatchObject({ status: null, rawStatus: 'something_new' });
+      for (const broken of [refund({ id: null }), refund({ amount: '3.00' }), refund({ status: '' }), refund({ date_created: 'today' }), 'not json']) {
+        expect(parseRefund('read refund', answer(200, broken))).toMatchObject({ kind: 'malformed' });
+      }
+      expect(parseRefunds(answer(200, [refund(), refund({ id: 9000002, status: 'approved' })]))).toHaveLength(2);
+      expect(parseRefunds(answer(200, { results: [] }))).toMatchObject({ kind: 'malformed' });
+    });
+
+    it("turns refusals into http errors with Mercado Pago's cause; 5xx stay ambiguous", () => {
+      const refusal = parseRefund(
+        'create refund',
+        answer(400, {
+          message: 'Payment not approved',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 2063, description: 'The action requested is not valid for the current payment state' }],
+        }),
+      );
+      expect(refusal).toMatchObject({ kind: 'http', upstreamStatus: 400, providerCode: '2063', ambiguous: false });
+      expect(parseRefund('create refund', answer(500, 'oops'))).toMatchObject({ kind: 'http', upstreamStatus: 500, ambiguous: true });
+    });
+
+    it.each([
+      ['approved', 'succeeded'],
+      ['in_process', 'pending'],
+      ['pending', 'pending'],
+      ['authorized', 'pending'],
+      ['rejected', 'failed'],
+      ['cancelled', 'failed'],
+    ] as const)('maps a refund %s to %s', (status, expected) => {
+      expect(gatewayRefundStatus({ status })).toBe(expected);
+    });
+
+    it('maps every refund status it knows, and concludes nothing from one it does not', () => {
+      for (const status of MP_REFUND_STATUSES) expect(typeof gatewayRefundStatus({ status })).toBe('string');
+      expect(gatewayRefundStatus({ status: null })).toBe('pending');
+    });
+
+    it('names a refund by its payment and its id, and gives a failed one a reason', () => {
+      const rejected = parseRefund('read refund', answer(200, refund({ status: 'rejected' }))) as MpRefund;
+      expect(toProviderRefund(rejected, '1234567890', 'ref_1')).toEqual({
+        refundId: 'ref_1',
+        providerRefundId: '1234567890/9000001',
+        status: 'failed',
+        amountCents: 300,
+        failureReason: 'Mercado Pago: refund rejected',
+      });
+      expect(parseProviderRefundId('1234567890/9000001', null)).toEqual({ paymentId: '1234567890', refundId: '9000001' });
+      expect(parseProviderRefundId('9000001', '55')).toEqual({ paymentId: '55', refundId: '9000001' });
+      expect(parseProviderRefundId('9000001', null)).toBeNull();
+      expect(parseProviderRefundId('../x', '55')).toBeNull();
+    });
+
+    it("reads the payment's refunds and lists them on the charge; a partly refunded payment is paid", () => {
+      const read = parsePayment(
+        'read payment',
+        answer(200, payment({ status: 'approved', status_detail: 'partially_refunded', date_of_expiration: null, refunds: [refund({ status: 'approved' })] })),
+      ) as MpPayment;
+      expect(read.refunds).toHaveLength(1);
+      expect(toCharge(read, 't', NOW, read.refunds)).toMatchObject({
+        status: 'paid',
+        refunds: [{ providerRefundId: '1234567890/9000001', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null }],
+      });
+      expect(toCharge(read, 't', NOW)).not.toHaveProperty('refunds');
+      expect(parsePayment('read payment', answer(200, payment({ refunds: [refund({ id: 'x' })] })))).toMatchObject({ kind: 'malformed' });
+      expect((parsePayment('read payment', answer(200, payment({ refunds: null }))) as MpPayment).refunds).toEqual([]);
+    });
+
+    const readBack = (overrides: Record<string, unknown>, refunds: Record<string, unknown>[]) => {
+      const read = parsePayment('read payment', answer(200, payment({ date_approved: '2026-01-15T09:30:00.000-03:00', date_of_expiration: null, ...overrides }))) as MpPayment;
+      const listed = parseRefunds(answer(200, refunds)) as MpRefund[];
+      return eventOf(read, toCharge(read, '', NOW, listed), NOW, listed);
+    };
+
+    it('tells each refund of a paid payment as a refund event named by the refund and its status', () => {
+      const events = readBack({ status: 'approved', status_detail: 'partially_refunded' }, [
+        refund({ status: 'approved' }),
+        refund({ id: 9000002, amount: 1, status: 'rejected' }),
+      ]);
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'payment.confirmed', eventId: 'mp:1234567890:paid' }),
+        {
+          eventId: 'mp:refund:1234567890/9000001:succeeded',
+          type: 'refund.succeeded',
+          paymentRef: '1234567890',
+          amountCents: 300,
+          occurredAt: new Date('2026-01-15T13:00:00.000Z'),
+          refund: { providerRefundId: '1234567890/9000001', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
+        },
+        expect.objectContaining({ type: 'refund.failed', eventId: 'mp:refund:1234567890/9000002:failed', refund: expect.objectContaining({ failureReason: expect.any(String) }) }),
+      ]);
+    });
+
+    it('tells a payment refunded whole by its refunds, and payment.refunded only without refunds or for a chargeback', () => {
+      const whole = [refund({ status: 'approved', amount: 10.5 })];
+      expect(readBack({ status: 'refunded', status_detail: 'refunded' }, whole).map((e) => e.type)).toEqual(['payment.confirmed', 'refund.succeeded']);
+      expect(readBack({ status: 'refunded', status_detail: 'refunded' }, []).map((e) => e.type)).toEqual(['payment.refunded']);
+      expect(readBack({ status: 'charged_back', status_detail: 'settled' }, whole).map((e) => e.type)).toEqual(['payment.confirmed', 'refund.succeeded', 'payment.refunded']);
     });
   });
 });

@@ -1,8 +1,9 @@
-import type { ProviderEvent, ProviderEventType } from '../../../domain/provider-event';
+import { type PaymentEventType, type ProviderEvent, refundEventType } from '../../../domain/provider-event';
 import type { PaymentStatus } from '../../../domain/payment-status';
 import { type InboundWebhook, type ProviderCharge, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import { type SignatureFailure, verifySignature } from '../signature';
-import { idOf, type MpPayment } from '../wire';
+import { idOf, type MpPayment, type MpRefund } from '../wire';
+import { toReport } from './refund';
 
 /**
  * A Mercado Pago notification: `POST <notification_url>?data.id=<id>&type=<topic>` with a body
@@ -58,7 +59,7 @@ export function notifiedPaymentId(notification: Notification): string {
   return id;
 }
 
-const EVENT_OF: Record<Exclude<PaymentStatus, 'pending' | 'partially_refunded'>, ProviderEventType> = {
+const EVENT_OF: Record<Exclude<PaymentStatus, 'pending' | 'partially_refunded'>, PaymentEventType> = {
   paid: 'payment.confirmed',
   expired: 'payment.expired',
   cancelled: 'payment.cancelled',
@@ -66,21 +67,60 @@ const EVENT_OF: Record<Exclude<PaymentStatus, 'pending' | 'partially_refunded'>,
   refunded: 'payment.refunded',
 };
 
+function paymentEvent(payment: MpPayment, charge: ProviderCharge, status: Exclude<PaymentStatus, 'pending' | 'partially_refunded'>, now: Date): ProviderEvent {
+  const type = EVENT_OF[status];
+  return {
+    eventId: `mp:${payment.id}:${status}`,
+    type,
+    paymentRef: payment.id,
+    amountCents: type === 'payment.confirmed' ? payment.amountCents : null,
+    occurredAt: (status === 'paid' ? charge.paidAt : payment.updatedAt) ?? now,
+  };
+}
+
+/** One event per refund and status it reached, named so: the same news told twice is one event. */
+function refundEvent(payment: MpPayment, refund: MpRefund, now: Date): ProviderEvent {
+  const report = toReport(refund, payment.id);
+  return {
+    eventId: `mp:refund:${report.providerRefundId}:${report.status}`,
+    type: refundEventType(report.status),
+    paymentRef: payment.id,
+    amountCents: report.amountCents,
+    occurredAt: refund.createdAt ?? now,
+    refund: report,
+  };
+}
+
 /**
- * The event a payment read back amounts to: none while it is pending. Its id is Mercado Pago's
- * payment id with the status it reached, so the same news told twice (a repeated notification,
- * `payment.created` then `payment.updated`) is one event.
+ * The events a payment read back amounts to (docs/providers.md, Mercado Pago, Notifications): none
+ * while it is pending; otherwise the event of its status, named by its id and that status, so the
+ * same news told twice (a repeated notification, `payment.created` then `payment.updated`) is one
+ * event. A refund at Mercado Pago is a notification of its payment: a paid payment's `refunds`
+ * (listed when it was paid) each become a refund event, and the core derives partly and wholly
+ * refunded from their sum. A payment refunded whole whose refunds are listed is therefore told as
+ * paid plus its refunds, never `payment.refunded`, which is kept for money that went back without
+ * a refund to show: a chargeback, or a refunded payment whose refunds Mercado Pago did not list.
  */
-export function eventOf(payment: MpPayment, charge: ProviderCharge, now: Date): ProviderEvent[] {
-  if (charge.status === 'pending' || charge.status === 'partially_refunded') return [];
-  const type = EVENT_OF[charge.status];
-  return [
-    {
-      eventId: `mp:${payment.id}:${charge.status}`,
-      type,
-      paymentRef: payment.id,
-      amountCents: type === 'payment.confirmed' ? payment.amountCents : null,
-      occurredAt: (charge.status === 'paid' ? charge.paidAt : payment.updatedAt) ?? now,
-    },
-  ];
+export function eventOf(payment: MpPayment, charge: ProviderCharge, now: Date, refunds: MpRefund[] = []): ProviderEvent[] {
+  const status = charge.status;
+  switch (status) {
+    case 'pending':
+    case 'partially_refunded':
+      return [];
+    case 'expired':
+    case 'cancelled':
+    case 'failed':
+      return [paymentEvent(payment, charge, status, now)];
+    case 'paid':
+      return [paymentEvent(payment, charge, 'paid', now), ...refunds.map((refund) => refundEvent(payment, refund, now))];
+    case 'refunded': {
+      if (refunds.length === 0) return [paymentEvent(payment, charge, 'refunded', now)];
+      const chargedBack = payment.status === 'charged_back' ? [paymentEvent(payment, charge, 'refunded', now)] : [];
+      return [paymentEvent(payment, charge, 'paid', now), ...refunds.map((refund) => refundEvent(payment, refund, now)), ...chargedBack];
+    }
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
 }

@@ -3,8 +3,9 @@ import type { PaymentStatus } from '../../../domain/payment-status';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../../provider-adapter';
 import { jsonOf } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
-import { malformed, type MpPayment, readPayment } from '../wire';
+import { malformed, type MpPayment, type MpRefund, readPayment } from '../wire';
 import { labelOf, type MpCall, settle, unexpected } from './api-call';
+import { toReport } from './refund';
 
 /**
  * How long a Pix charge of Mercado Pago may live: `date_of_expiration` between 5 minutes and 30
@@ -160,11 +161,16 @@ export function gatewayStatus(payment: Pick<MpPayment, 'status' | 'statusDetail'
   }
 }
 
-/** The payment as a ProviderCharge: `txid` is the gateway's reference the charge was made or looked up with. */
-export function toCharge(payment: MpPayment, txid: string, now: Date): ProviderCharge {
+/**
+ * The payment as a ProviderCharge: `txid` is the gateway's reference the charge was made or looked
+ * up with; `refunds`, when the payment's refunds were listed, every one of them. A payment partly
+ * refunded stays `approved` at Mercado Pago (`status_detail` `partially_refunded`), so it is `paid`.
+ */
+export function toCharge(payment: MpPayment, txid: string, now: Date, refunds?: MpRefund[]): ProviderCharge {
   const status = gatewayStatus(payment, now);
   const paid = status === 'paid' || status === 'refunded';
   return {
+    ...(refunds ? { refunds: refunds.map((refund) => toReport(refund, payment.id)) } : {}),
     providerPaymentId: payment.id,
     txid,
     status,
@@ -174,6 +180,12 @@ export function toCharge(payment: MpPayment, txid: string, now: Date): ProviderC
     expiresAt: payment.expiresAt,
     paidAt: paid ? (payment.approvedAt ?? payment.updatedAt) : null,
   };
+}
+
+/** Whether a payment was paid, so that it may have refunds to list. */
+export function mayHaveRefunds(payment: MpPayment, now: Date): boolean {
+  const status = gatewayStatus(payment, now);
+  return status === 'paid' || status === 'refunded';
 }
 
 /** Whether a payment is past being cancelled: paid, refunded, or already over. */
