@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import { bearerMatches } from '../../../auth/bearer';
-import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
+import { DEFAULT_MAX_CHARGES, DEFAULT_REFUND_SETTLE_DELAY_MS, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
   port?: number;
@@ -18,6 +18,8 @@ export interface StandaloneSandboxOptions {
   logLevel?: string;
   /** The sandbox's clock in epoch milliseconds (charge times and expiry); tests move it. */
   now?: () => number;
+  /** How long refunds stay in process before settling by themselves; null: only when told (tests). */
+  refundSettleDelayMs?: number | null;
 }
 
 export interface RunningSandbox {
@@ -41,6 +43,7 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
     webhookSecret: options.webhookSecret,
     maxCharges: options.maxCharges,
     now: options.now,
+    refundSettleDelayMs: options.refundSettleDelayMs,
     authorize: (request) => bearerMatches(request, apiToken),
     allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
   });
@@ -80,6 +83,7 @@ async function main(): Promise<void> {
     allowPrivateNotificationUrls: envBool('WEBHOOK_ALLOW_PRIVATE_URLS', true),
     maxCharges: envInt('SANDBOX_MAX_CHARGES', DEFAULT_MAX_CHARGES, 1, 10_000_000),
     logLevel: process.env.LOG_LEVEL?.trim() || 'info',
+    refundSettleDelayMs: envInt('SANDBOX_REFUND_DELAY_MS', DEFAULT_REFUND_SETTLE_DELAY_MS, 0, 24 * 3600 * 1000),
   });
   console.log(`Sandbox PSP listening on ${sandbox.url} (events ${process.env.SANDBOX_WEBHOOK_SECRET ? 'signed' : 'unsigned'})`);
   // A generated token is shown once, as the gateway shows its generated admin token; give the
