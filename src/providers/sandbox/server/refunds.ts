@@ -4,6 +4,9 @@ import { SANDBOX_FAIL_MARKER, SANDBOX_HOLD_MARKER, type SandboxRefundEventBody, 
 import type { StoredCharge } from './charge-store';
 import { SandboxHttpError } from './sandbox-errors';
 
+/** How long a refund stays in process before it settles by itself, unless configured otherwise: long enough to see it pending. */
+export const DEFAULT_SANDBOX_REFUND_DELAY_MS = 1_500;
+
 export interface StoredRefund {
   id: string;
   /** The client's refund id (the gateway's `ref_…`); null for one made outside the API. */

@@ -21,7 +21,7 @@ import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
 import { notifier } from './notifier';
 import { recordOutsideRefund, refundRoutes } from './refund-routes';
-import { refundableCents } from './refunds';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS, refundableCents } from './refunds';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
 import { injected, invalid, notFound, SANDBOX_CODE_BY_STATUS, SandboxHttpError, unauthorized } from './sandbox-errors';
 
@@ -58,13 +58,12 @@ export interface SandboxServerOptions {
   transport?: OutboundTransport;
   /**
    * How long a refund stays in process before it settles by itself and its callback is posted
-   * (DEFAULT_REFUND_SETTLE_DELAY_MS); null: only when told (`POST /_control/refunds/:id/settle`), as tests drive it.
+   * (DEFAULT_SANDBOX_REFUND_DELAY_MS); null: only when told (`POST /_control/refunds/:id/settle`), as tests drive it.
    */
   refundSettleDelayMs?: number | null;
 }
 
 export const DEFAULT_MAX_CHARGES = 50_000;
-export const DEFAULT_REFUND_SETTLE_DELAY_MS = 1_500;
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 /** A "timeout" failure holds the request until the client gives up, but never longer than this. */
 const HOLD_LIMIT_MS = 120_000;
@@ -243,7 +242,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     failures,
     deliver,
     webhookSecret: options.webhookSecret,
-    settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_REFUND_SETTLE_DELAY_MS : options.refundSettleDelayMs,
+    settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_SANDBOX_REFUND_DELAY_MS : options.refundSettleDelayMs,
     refuse,
     failAfterActing,
   });

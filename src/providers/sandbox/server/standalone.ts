@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import { bearerMatches } from '../../../auth/bearer';
-import { DEFAULT_MAX_CHARGES, DEFAULT_REFUND_SETTLE_DELAY_MS, sandboxServer } from './sandbox-server';
+import { parseRefundDelay } from '../sandbox-settings';
+import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
   port?: number;
@@ -74,6 +75,16 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
   return value;
 }
 
+function refundDelay(): number | null {
+  const problems: string[] = [];
+  const delay = parseRefundDelay(process.env.SANDBOX_REFUND_DELAY_MS, problems);
+  if (problems.length) {
+    console.error(problems.join('\n'));
+    process.exit(1);
+  }
+  return delay;
+}
+
 async function main(): Promise<void> {
   const sandbox = await startSandboxServer({
     port: envInt('SANDBOX_PORT', 4000, 0, 65535),
@@ -83,7 +94,7 @@ async function main(): Promise<void> {
     allowPrivateNotificationUrls: envBool('WEBHOOK_ALLOW_PRIVATE_URLS', true),
     maxCharges: envInt('SANDBOX_MAX_CHARGES', DEFAULT_MAX_CHARGES, 1, 10_000_000),
     logLevel: process.env.LOG_LEVEL?.trim() || 'info',
-    refundSettleDelayMs: envInt('SANDBOX_REFUND_DELAY_MS', DEFAULT_REFUND_SETTLE_DELAY_MS, 0, 24 * 3600 * 1000),
+    refundSettleDelayMs: refundDelay(),
   });
   console.log(`Sandbox PSP listening on ${sandbox.url} (events ${process.env.SANDBOX_WEBHOOK_SECRET ? 'signed' : 'unsigned'})`);
   // A generated token is shown once, as the gateway shows its generated admin token; give the
