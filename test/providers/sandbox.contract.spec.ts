@@ -35,6 +35,9 @@ interface SandboxFixture extends ScenarioSetup<SandboxCredentials> {
   received(): Promise<InboundWebhook>;
   /** A sandbox control or API call with the sandbox's token; throws on a non-2xx. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Where the sandbox listens, and the header that lets a caller in. */
+  url: string;
+  auth: Record<string, string>;
 }
 
 /**
@@ -88,6 +91,8 @@ async function startSandbox(webhookSecret: string | undefined, refundSettleDelay
     event,
     received,
     control,
+    url: sandbox.url,
+    auth,
     psp: {
       pay: async (charge) => ({ endToEndId: null, callback: await event(charge, 'payment.confirmed') }),
       settleRefund,
@@ -267,6 +272,15 @@ describe('the sandbox adapter', () => {
       expect((lost as UpstreamError).ambiguous).toBe(true);
       const retried = await refund(charge, 700, 'sandbox:hold', id);
       expect((await fixture.adapter.getCharge(fixture.account, lookup(charge))).refunds).toEqual([expect.objectContaining({ providerRefundId: retried.providerRefundId })]);
+    });
+
+    it('settles a held refund on a bare POST, as a human with curl would, and refuses a refund id shaped like its own', async () => {
+      const charge = await paidCharge();
+      const held = await refund(charge, 100, 'sandbox:hold');
+      const bare = await fetch(`${fixture.url}/_control/refunds/${held.refundId}/settle`, { method: 'POST', headers: fixture.auth });
+      expect(bare.status).toBe(200);
+      await expect(events()).resolves.toEqual([expect.objectContaining({ type: 'refund.succeeded', amountCents: 100 })]);
+      await expect(refund(charge, 100, null, 'sbxr_mine')).rejects.toMatchObject({ upstreamStatus: 400, providerCode: 'INVALID_REQUEST' });
     });
 
     it('cancels an open charge once: cancelling it again answers it cancelled', async () => {

@@ -88,9 +88,9 @@ export interface SandboxRefundWire {
   settledAt: string | null;
 }
 
-/** Body of `POST /_control/refunds/:id/settle`: how a refund in process ends. */
+/** Body of `POST /_control/refunds/:id/settle`: how a refund in process ends (without a status: as its reason's marker says). */
 export interface SandboxSettleBody {
-  status: Exclude<SandboxRefundStatus, 'EM_PROCESSAMENTO'>;
+  status?: Exclude<SandboxRefundStatus, 'EM_PROCESSAMENTO'>;
   failureReason?: string;
 }
 

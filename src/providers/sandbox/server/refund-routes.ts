@@ -12,7 +12,7 @@ import { type ChargeStore, type StoredCharge, toWire } from './charge-store';
 import type { FailureQueue } from './failure-queue';
 import type { Deliver, Delivery } from './notifier';
 import { existingRefund, newRefund, outcomeOf, refundableCents, refundCourse, refundEvent, refundToWire, refusal, settle, type StoredRefund } from './refunds';
-import { notFound, SandboxHttpError } from './sandbox-errors';
+import { invalid, notFound, SandboxHttpError } from './sandbox-errors';
 import { ID_PARAMS_SCHEMA } from './schemas';
 
 export interface RefundRoutesContext {
@@ -31,11 +31,13 @@ export interface RefundRoutesContext {
 }
 
 const AMOUNT = { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' } as const;
-/** A client's refund id: what the gateway derives from its own (`ref_…`); never shaped like the sandbox's ids. */
+/** A client's refund id: what the gateway derives from its own (`ref_…`). */
 const REFUND_PARAMS_SCHEMA = {
   type: 'object',
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 }, refundId: { type: 'string', pattern: '^(?!sbxr_)[A-Za-z0-9._:-]{1,64}$' } },
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 }, refundId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' } },
 } as const;
+/** The sandbox's own refund ids; a client's may not look like one, since reads find a refund by either. */
+const SANDBOX_REFUND_PREFIX = 'sbxr_';
 const REFUND_BODY_SCHEMA = {
   type: 'object',
   required: ['amount'],
@@ -75,6 +77,8 @@ export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext)
     '/charges/:id/refunds/:refundId',
     { schema: { params: REFUND_PARAMS_SCHEMA, body: REFUND_BODY_SCHEMA } },
     async (request, reply) => {
+      if (request.params.refundId.startsWith(SANDBOX_REFUND_PREFIX))
+        throw invalid(`refundId must not start with ${SANDBOX_REFUND_PREFIX}, the prefix of the sandbox's own refund ids.`, 'refundId');
       const failure = failures.take('refund');
       if (failure && context.refuse(reply, failure.mode)) return reply;
       const { status, payload } = refundOrReplay(request.params.id, request.params.refundId, request.body);
@@ -93,20 +97,26 @@ export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext)
     return reply.code(status).send(payload);
   });
 
-  app.post<{ Params: { id: string }; Body: SandboxSettleBody | undefined }>(
+  app.post<{ Params: { id: string }; Body: SandboxSettleBody }>(
     '/_control/refunds/:id/settle',
-    { schema: { params: ID_PARAMS_SCHEMA, body: SETTLE_BODY_SCHEMA } },
+    {
+      schema: { params: ID_PARAMS_SCHEMA, body: SETTLE_BODY_SCHEMA },
+      // No body at all (a bare `curl -X POST`) settles as the refund's marker says.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
     async (request, reply) => {
       const found = store.findRefund(request.params.id, clock());
       if (!found) throw refundNotFound(request.params.id);
       const { refund, charge } = found;
-      const wanted = request.body?.status;
+      const wanted = request.body.status;
       // Settling again with the same outcome posts the same news again, as a PSP retrying its callback does.
       if (refund.status !== 'EM_PROCESSAMENTO' && wanted !== undefined && wanted !== refund.status) {
         throw new SandboxHttpError(409, 'REFUND_SETTLED', `Refund ${refund.id} is already ${refund.status}.`);
       }
       const status = wanted ?? outcomeOf(refundCourse(refund.reason));
-      const { event, delivery } = await settleAndPost(charge, refund, status, request.body?.failureReason ?? null, request.log);
+      const { event, delivery } = await settleAndPost(charge, refund, status, request.body.failureReason ?? null, request.log);
       return reply.code(200).send(controlAnswer(event, delivery, charge, refund));
     },
   );
@@ -158,7 +168,7 @@ export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext)
     timers.add(timer);
   }
 
-  async function settleAndPost(charge: StoredCharge, refund: StoredRefund, status: SandboxSettleBody['status'], failureReason: string | null, log: FastifyBaseLogger) {
+  async function settleAndPost(charge: StoredCharge, refund: StoredRefund, status: NonNullable<SandboxSettleBody['status']>, failureReason: string | null, log: FastifyBaseLogger) {
     settle(charge, refund, status, failureReason, clock());
     return post(charge, refund, log);
   }
