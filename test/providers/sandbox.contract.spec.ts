@@ -158,6 +158,19 @@ describe('the sandbox adapter', () => {
       expect(read.refunds).toEqual([{ providerRefundId: expect.stringMatching(/^sbxr_/), status: 'succeeded', amountCents: 1050, externalOrigin: 'psp', failureReason: null }]);
     });
 
+    it("simulates the whole charge refunded at the PSP after a refund of the gateway: that refund succeeds, the rest is the portal's", async () => {
+      const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+      await fixture.event(charge, 'payment.confirmed');
+      const ours = await fixture.adapter.refund!(fixture.account, { refundId: 'ref_whole_1', charge: lookup(charge), endToEndId: null, amountCents: 300, reason: null });
+      await fixture.event(charge, 'payment.refunded');
+      const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
+      expect(read).toMatchObject({ status: 'refunded' });
+      expect(read.refunds).toEqual([
+        expect.objectContaining({ providerRefundId: ours.providerRefundId, status: 'succeeded', amountCents: 300 }),
+        expect.objectContaining({ status: 'succeeded', amountCents: 750, externalOrigin: 'psp' }),
+      ]);
+    });
+
     it('refuses a txid reused with another amount as http 409', async () => {
       const request = chargeRequest(fixture.webhookUrl);
       await fixture.adapter.createCharge(fixture.account, request);

@@ -180,7 +180,18 @@ export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext)
   }
 }
 
-/** Money gone back without the API asking (the PSP's portal, a MED return, a simulated `payment.refunded`): recorded settled. */
+/**
+ * The whole charge gone back at the PSP (a simulated `payment.refunded`): its refunds in process
+ * succeed, and what is still left becomes a refund of its portal. The event is the news: no refund
+ * callbacks are posted, as the gateway reads a `payment.refunded` the same way.
+ */
+export function refundWhole(store: ChargeStore, charge: StoredCharge, now: number): void {
+  for (const refund of charge.refunds) settle(charge, refund, 'DEVOLVIDO', null, now);
+  const left = refundableCents(charge);
+  if (left > 0) recordOutsideRefund(store, charge, left, 'portal', now);
+}
+
+/** Money gone back without the API asking (the PSP's portal, a MED return): recorded settled. */
 export function recordOutsideRefund(store: ChargeStore, charge: StoredCharge, amountCents: number, origin: 'portal' | 'med', now: number): StoredRefund {
   const refund = newRefund(charge, { refundId: null, amountCents, origin, reason: null }, now);
   store.addRefund(charge, refund);

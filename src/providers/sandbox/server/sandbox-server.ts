@@ -20,8 +20,8 @@ import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
 import { notifier } from './notifier';
-import { recordOutsideRefund, refundRoutes } from './refund-routes';
-import { DEFAULT_SANDBOX_REFUND_DELAY_MS, refundableCents } from './refunds';
+import { refundRoutes, refundWhole } from './refund-routes';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './refunds';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
 import { injected, invalid, notFound, SANDBOX_CODE_BY_STATUS, SandboxHttpError, unauthorized } from './sandbox-errors';
 
@@ -197,8 +197,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       const charge = store.find(request.params.id, now);
       if (!charge) throw notFound(request.params.id);
       const { event: type, amount } = request.body;
-      // The whole charge refunded at the PSP: what is left becomes a refund of its portal, which reads list.
-      if (type === 'payment.refunded' && refundableCents(charge) > 0) recordOutsideRefund(store, charge, refundableCents(charge), 'portal', now);
+      // The whole charge refunded at the PSP: reads of the charge list the refunds that amounts to.
+      if (type === 'payment.refunded') refundWhole(store, charge, now);
       // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
       charge.status = statusAfterEvent(type);
       if (type === 'payment.confirmed' && !charge.paidAt) charge.paidAt = new Date(now);
