@@ -38,4 +38,18 @@ export class SandboxCharges {
     });
     return { payment, chargeId: charge.body.id as string };
   }
+
+  /**
+   * Settles a refund in process at the sandbox (by its `sbxr_…` id or the gateway's `ref_…`), and the
+   * sandbox posts its callback to the charge's notification URL. Without a status, as its reason's
+   * marker says (docs/sandbox.md, Refunds). 200 `{eventId, delivered, status, refund, charge}`.
+   */
+  settleRefund(refund: string, status?: 'DEVOLVIDO' | 'NAO_REALIZADO', failureReason?: string): Promise<HttpResult> {
+    return this.call('POST', `/_control/refunds/${encodeURIComponent(refund)}/settle`, { ...(status ? { status } : {}), ...(failureReason ? { failureReason } : {}) });
+  }
+
+  /** Money going back without the gateway asking: at the PSP's portal or as a MED return, settled and posted. 201 as settleRefund. */
+  refundOutside(chargeId: string, origin: 'portal' | 'med', amount?: string): Promise<HttpResult> {
+    return this.call('POST', `/_control/charges/${encodeURIComponent(chargeId)}/refunds`, { origin, ...(amount ? { amount } : {}) });
+  }
 }

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Secret } from '../../src/config/app-config';
-import type { InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
+import { centsToDecimalString } from '../../src/domain/money';
+import { type InboundWebhook, type ProviderCharge, type ProviderRefund, UpstreamError } from '../../src/providers/provider-adapter';
 import { SandboxAdapter, type SandboxCredentials } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
@@ -9,10 +11,11 @@ import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type Sce
 import { WebhookReceiver } from './webhook-receiver';
 import type { ProviderEventType } from '../../src/domain/provider-event';
 
-/** The simulated PSP charges, reads and signs its events; it neither refunds, cancels, batches nor uses tokens or mTLS. */
+/** The simulated PSP charges, reads, cancels, refunds (its portal's and MED returns told apart) and signs its events; it neither batches nor uses tokens or mTLS. */
 const SANDBOX_FEATURES: ScenarioFeatures = {
-  refund: false,
-  cancel: false,
+  refund: true,
+  cancel: true,
+  medReturns: true,
   registerWebhook: false,
   mutualTls: false,
   providerIdIsTxid: false,
@@ -28,12 +31,22 @@ const FAILURE_MODES: Record<ScenarioFailure, string> = { http_503: 'http_503', p
 interface SandboxFixture extends ScenarioSetup<SandboxCredentials> {
   /** Makes `type` happen to the charge; resolves with the callback the sandbox posted, as the gateway received it. */
   event(charge: ProviderCharge, type: ProviderEventType): Promise<InboundWebhook>;
+  /** The next callback the sandbox posts (or has posted and nobody took yet). */
+  received(): Promise<InboundWebhook>;
+  /** A sandbox control or API call with the sandbox's token; throws on a non-2xx. */
+  control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Where the sandbox listens, and the header that lets a caller in. */
+  url: string;
+  auth: Record<string, string>;
 }
 
-/** The sandbox PSP started alone on a free port, as `npm run sandbox` runs it, and the adapter pointed at it with a stored account of its own secret (or none). */
-async function startSandbox(webhookSecret: string | undefined): Promise<SandboxFixture> {
+/**
+ * The sandbox PSP started alone on a free port, as `npm run sandbox` runs it, and the adapter pointed at it with a stored account of its own secret (or none).
+ * Refunds settle only when the test says so unless `refundSettleDelayMs` is given.
+ */
+async function startSandbox(webhookSecret: string | undefined, refundSettleDelayMs: number | null = null): Promise<SandboxFixture> {
   let offset = 0;
-  const sandbox = await startSandboxServer({ port: 0, logLevel: 'silent', now: () => Date.now() + offset });
+  const sandbox = await startSandboxServer({ port: 0, logLevel: 'silent', now: () => Date.now() + offset, refundSettleDelayMs });
   const receiver = await new WebhookReceiver().start();
   const auth = { authorization: `Bearer ${sandbox.apiToken}` };
   // The adapter is given the sandbox's token as SANDBOX_API_TOKEN would give it.
@@ -60,6 +73,14 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
     await control('POST', `/charges/${charge.providerPaymentId}/simulate`, { event: type });
     return received();
   };
+  const settleRefund = async (_endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed') => {
+    await control('POST', `/_control/refunds/${refund.providerRefundId}/settle`, { status: outcome === 'succeeded' ? 'DEVOLVIDO' : 'NAO_REALIZADO' });
+    return received();
+  };
+  const refundOutside = async (charge: ProviderCharge, _endToEndId: string, amountCents: number, how: 'portal' | 'med') => {
+    await control('POST', `/_control/charges/${charge.providerPaymentId}/refunds`, { origin: how, amount: centsToDecimalString(amountCents) });
+    return received();
+  };
   let stopped = false;
   return {
     adapter,
@@ -68,8 +89,14 @@ async function startSandbox(webhookSecret: string | undefined): Promise<SandboxF
     webhookUrl: receiver.url,
     clock: { advance: (ms) => void (offset += ms), reset: () => void (offset = 0) },
     event,
+    received,
+    control,
+    url: sandbox.url,
+    auth,
     psp: {
       pay: async (charge) => ({ endToEndId: null, callback: await event(charge, 'payment.confirmed') }),
+      settleRefund,
+      refundOutside,
       forge(callback, how) {
         const body = JSON.parse(callback.rawBody.toString('utf8')) as { data: Record<string, unknown> };
         if (how === 'amount') body.data.amount = 9999.99;
@@ -120,12 +147,28 @@ describe('the sandbox adapter', () => {
       await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status });
     });
 
-    it('simulates a refund of a paid charge, read back as refunded; each event has its own id', async () => {
+    it("simulates a refund of a paid charge, read back as refunded with the PSP's refund listed; each event has its own id", async () => {
       const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
       const [confirmed] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
       const [refunded] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.refunded'));
+      expect(refunded).toMatchObject({ type: 'payment.refunded', amountCents: 1050 });
       expect(refunded!.eventId).not.toBe(confirmed!.eventId);
-      await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
+      const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
+      expect(read).toMatchObject({ status: 'refunded' });
+      expect(read.refunds).toEqual([{ providerRefundId: expect.stringMatching(/^sbxr_/), status: 'succeeded', amountCents: 1050, externalOrigin: 'psp', failureReason: null }]);
+    });
+
+    it("simulates the whole charge refunded at the PSP after a refund of the gateway: that refund succeeds, the rest is the portal's", async () => {
+      const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+      await fixture.event(charge, 'payment.confirmed');
+      const ours = await fixture.adapter.refund!(fixture.account, { refundId: 'ref_whole_1', charge: lookup(charge), endToEndId: null, amountCents: 300, reason: null });
+      await fixture.event(charge, 'payment.refunded');
+      const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
+      expect(read).toMatchObject({ status: 'refunded' });
+      expect(read.refunds).toEqual([
+        expect.objectContaining({ providerRefundId: ours.providerRefundId, status: 'succeeded', amountCents: 300 }),
+        expect.objectContaining({ status: 'succeeded', amountCents: 750, externalOrigin: 'psp' }),
+      ]);
     });
 
     it('refuses a txid reused with another amount as http 409', async () => {
@@ -145,6 +188,121 @@ describe('the sandbox adapter', () => {
       const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
       const result = await fixture.adapter.simulateEvent!(fixture.account, lookup(charge), { event: 'payment.confirmed', amountCents: 999 });
       expect(result).toMatchObject({ eventId: expect.stringMatching(/^evt_sbx_/), delivered: true, status: 200, charge: { status: 'CONCLUIDA' } });
+    });
+  });
+
+  describe('refunds and cancels at the simulated PSP', () => {
+    let fixture: SandboxFixture;
+    beforeAll(async () => {
+      // Refunds settle by themselves after 20 ms; tests wait for the callback the sandbox posts, never for time.
+      fixture = await startSandbox('whsec_contract_account_secret', 20);
+    });
+    afterAll(() => fixture?.close());
+    const lookup = (charge: ProviderCharge) => ({ txid: charge.txid, providerPaymentId: charge.providerPaymentId });
+    const refundId = () => `ref_${randomBytes(12).toString('hex')}`;
+    const paidCharge = async () => {
+      const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+      await fixture.event(charge, 'payment.confirmed');
+      return charge;
+    };
+    const refund = (charge: ProviderCharge, amountCents: number, reason: string | null = null, id = refundId()) =>
+      fixture.adapter.refund!(fixture.account, { refundId: id, charge: lookup(charge), endToEndId: null, amountCents, reason });
+    const events = async () => fixture.adapter.receiveWebhook(fixture.account, await fixture.received());
+
+    it('settles a refund by itself after the delay, and posts refund.succeeded with a stable id', async () => {
+      const charge = await paidCharge();
+      const made = await refund(charge, 1050, 'Pedido cancelado');
+      expect(made).toMatchObject({ status: 'pending', providerRefundId: expect.stringMatching(/^sbxr_/) });
+      const [event] = await events();
+      expect(event).toMatchObject({
+        eventId: `sandbox:refund:${made.providerRefundId}:succeeded`,
+        type: 'refund.succeeded',
+        paymentRef: charge.providerPaymentId,
+        amountCents: 1050,
+        refund: { providerRefundId: made.providerRefundId, status: 'succeeded', externalOrigin: 'psp' },
+      });
+      await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
+      // Told to settle again the same way, the sandbox posts the same news again: the same event id.
+      await fixture.control('POST', `/_control/refunds/${made.providerRefundId}/settle`, { status: 'DEVOLVIDO' });
+      await expect(events()).resolves.toEqual([expect.objectContaining({ eventId: event!.eventId })]);
+    });
+
+    it('fails a refund whose reason carries sandbox:fail, with a reason, and gives its amount back', async () => {
+      const charge = await paidCharge();
+      const failing = await refund(charge, 1050, 'teste sandbox:fail');
+      await expect(events()).resolves.toEqual([
+        expect.objectContaining({ type: 'refund.failed', refund: expect.objectContaining({ providerRefundId: failing.providerRefundId, failureReason: expect.any(String) }) }),
+      ]);
+      const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
+      expect(read).toMatchObject({ status: 'paid', refunds: [expect.objectContaining({ status: 'failed' })] });
+      await expect(refund(charge, 1050)).resolves.toMatchObject({ status: 'pending' });
+      await events();
+    });
+
+    it('keeps a refund whose reason carries sandbox:hold in process until told', async () => {
+      const charge = await paidCharge();
+      const held = await refund(charge, 300, 'sandbox:hold');
+      const later = await refund(charge, 200);
+      // Both had the same delay and the held one came first: the first callback is the later refund's.
+      await expect(events()).resolves.toEqual([expect.objectContaining({ refund: expect.objectContaining({ providerRefundId: later.providerRefundId }) })]);
+      await expect(fixture.adapter.getRefund!(fixture.account, { refundId: held.refundId, endToEndId: null, providerRefundId: null })).resolves.toMatchObject({
+        status: 'pending',
+      });
+      await fixture.control('POST', `/_control/refunds/${held.providerRefundId}/settle`, {});
+      await expect(events()).resolves.toEqual([expect.objectContaining({ type: 'refund.succeeded', amountCents: 300 })]);
+      await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'paid', refunds: [expect.anything(), expect.anything()] });
+    });
+
+    it('refuses to settle a settled refund the other way (409), and a refund of an unpaid charge (400)', async () => {
+      const charge = await paidCharge();
+      const made = await refund(charge, 100);
+      await events();
+      await expect(fixture.control('POST', `/_control/refunds/${made.providerRefundId}/settle`, { status: 'NAO_REALIZADO' })).rejects.toThrow(/409.*REFUND_SETTLED/);
+      const open = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+      await expect(refund(open, 100)).rejects.toMatchObject({ kind: 'http', upstreamStatus: 400, providerCode: 'CHARGE_NOT_PAID' });
+    });
+
+    it('refuses a refund id reused with another amount as http 409, and finds a refund by either id', async () => {
+      const charge = await paidCharge();
+      const id = refundId();
+      const made = await refund(charge, 500, 'sandbox:hold', id);
+      await expect(refund(charge, 400, null, id)).rejects.toMatchObject({ kind: 'http', upstreamStatus: 409, providerCode: 'REFUND_ID_CONFLICT' });
+      const byOurs = await fixture.adapter.getRefund!(fixture.account, { refundId: id, endToEndId: null, providerRefundId: null });
+      const byTheirs = await fixture.adapter.getRefund!(fixture.account, { refundId: id, endToEndId: null, providerRefundId: made.providerRefundId });
+      expect(byOurs).toEqual(made);
+      expect(byTheirs).toEqual(made);
+    });
+
+    it('after a lost refund answer, the retry with the same refund id gets the one refund', async () => {
+      const charge = await paidCharge();
+      const id = refundId();
+      await fixture.control('POST', '/_control/failures', { mode: 'timeout', operation: 'refund' });
+      const lost = await fixture.impatient.refund!(fixture.account, { refundId: id, charge: lookup(charge), endToEndId: null, amountCents: 700, reason: 'sandbox:hold' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(lost).toBeInstanceOf(UpstreamError);
+      expect((lost as UpstreamError).ambiguous).toBe(true);
+      const retried = await refund(charge, 700, 'sandbox:hold', id);
+      expect((await fixture.adapter.getCharge(fixture.account, lookup(charge))).refunds).toEqual([expect.objectContaining({ providerRefundId: retried.providerRefundId })]);
+    });
+
+    it('settles a held refund on a bare POST, as a human with curl would, and refuses a refund id shaped like its own', async () => {
+      const charge = await paidCharge();
+      const held = await refund(charge, 100, 'sandbox:hold');
+      const bare = await fetch(`${fixture.url}/_control/refunds/${held.refundId}/settle`, { method: 'POST', headers: fixture.auth });
+      expect(bare.status).toBe(200);
+      await expect(events()).resolves.toEqual([expect.objectContaining({ type: 'refund.succeeded', amountCents: 100 })]);
+      await expect(refund(charge, 100, null, 'sbxr_mine')).rejects.toMatchObject({ upstreamStatus: 400, providerCode: 'INVALID_REQUEST' });
+    });
+
+    it('cancels an open charge once: cancelling it again answers it cancelled', async () => {
+      const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+      await expect(fixture.adapter.cancelCharge!(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'cancelled' });
+      await expect(fixture.adapter.cancelCharge!(fixture.account, { txid: charge.txid, providerPaymentId: null })).resolves.toMatchObject({ status: 'cancelled' });
+      await expect(fixture.adapter.cancelCharge!(fixture.account, { txid: randomBytes(16).toString('hex'), providerPaymentId: null })).rejects.toMatchObject({
+        upstreamStatus: 404,
+      });
     });
   });
 });

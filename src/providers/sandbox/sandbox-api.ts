@@ -43,7 +43,66 @@ export interface SandboxChargeWire {
   createdAt: string;
   expiresAt: string;
   paidAt: string | null;
+  /**
+   * The charge's refunds, oldest first, present once it has any (as the BCB's `pix[].devolucoes`):
+   * those the gateway asked for and those made outside it.
+   */
+  refunds?: SandboxRefundWire[];
 }
+
+/** A refund's statuses, the BCB's devolução statuses. */
+export const SANDBOX_REFUND_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] as const;
+export type SandboxRefundStatus = (typeof SANDBOX_REFUND_STATUSES)[number];
+
+export function isSandboxRefundStatus(value: unknown): value is SandboxRefundStatus {
+  return typeof value === 'string' && (SANDBOX_REFUND_STATUSES as readonly string[]).includes(value);
+}
+
+/** Who asked for a refund: the API (the gateway), the PSP's portal, or a MED return. */
+export const SANDBOX_REFUND_ORIGINS = ['api', 'portal', 'med'] as const;
+export type SandboxRefundOrigin = (typeof SANDBOX_REFUND_ORIGINS)[number];
+
+export function isSandboxRefundOrigin(value: unknown): value is SandboxRefundOrigin {
+  return typeof value === 'string' && (SANDBOX_REFUND_ORIGINS as readonly string[]).includes(value);
+}
+
+/** Body of `PUT /charges/:id/refunds/:refundId` (the refund id is the client's: the same id again is the same refund). */
+export interface SandboxRefundBody {
+  amount: string;
+  reason?: string | null;
+}
+
+export interface SandboxRefundWire {
+  /** The sandbox's id (`sbxr_…`). */
+  id: string;
+  /** The client's id it was asked for with; null for a refund made outside the API. */
+  refundId: string | null;
+  chargeId: string;
+  txid: string;
+  amount: string;
+  status: SandboxRefundStatus;
+  origin: SandboxRefundOrigin;
+  reason: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  settledAt: string | null;
+}
+
+/** Body of `POST /_control/refunds/:id/settle`: how a refund in process ends (without a status: as its reason's marker says). */
+export interface SandboxSettleBody {
+  status?: Exclude<SandboxRefundStatus, 'EM_PROCESSAMENTO'>;
+  failureReason?: string;
+}
+
+/** Body of `POST /_control/charges/:id/refunds`: money going back without the API asking. */
+export interface SandboxOutsideRefundBody {
+  amount?: string;
+  origin: Exclude<SandboxRefundOrigin, 'api'>;
+}
+
+/** Markers in a refund's `reason` that choose its outcome (docs/sandbox.md, Refunds). */
+export const SANDBOX_FAIL_MARKER = 'sandbox:fail';
+export const SANDBOX_HOLD_MARKER = 'sandbox:hold';
 
 export const SANDBOX_EVENTS = ['payment.confirmed', 'payment.expired', 'payment.cancelled', 'payment.failed', 'payment.refunded'] as const;
 export type SandboxEventType = (typeof SANDBOX_EVENTS)[number];
@@ -72,10 +131,22 @@ export interface SandboxEventBody {
   data: { id: string; txid: string; amount: number; status: SandboxChargeStatus };
 }
 
+/** The refund events the sandbox posts when a refund settles (`data.amount`: the refund's amount). */
+export const SANDBOX_REFUND_EVENTS = ['refund.succeeded', 'refund.failed'] as const;
+export type SandboxRefundEventType = (typeof SANDBOX_REFUND_EVENTS)[number];
+
+export interface SandboxRefundEventBody {
+  event: SandboxRefundEventType;
+  /** Stable per refund and status: the same news posted twice has the same id. */
+  id: string;
+  created_at: string;
+  data: { id: string; txid: string; amount: number; status: SandboxChargeStatus; refund: SandboxRefundWire };
+}
+
 /** Failures `POST /_control/failures` can queue. */
 export const SANDBOX_FAILURE_MODES = ['timeout', 'http_500', 'http_503', 'http_400', 'http_422', 'malformed', 'reset'] as const;
 export type SandboxFailureMode = (typeof SANDBOX_FAILURE_MODES)[number];
-export const SANDBOX_FAILURE_OPERATIONS = ['create', 'get', 'any'] as const;
+export const SANDBOX_FAILURE_OPERATIONS = ['create', 'get', 'refund', 'cancel', 'any'] as const;
 export type SandboxFailureOperation = (typeof SANDBOX_FAILURE_OPERATIONS)[number];
 
 /** Error bodies of the sandbox: `{error:{code, message, field?}}`. */

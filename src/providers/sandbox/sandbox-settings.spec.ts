@@ -43,4 +43,12 @@ describe('loadSandboxSettings', () => {
     expect(settings(PRODUCTION).apiToken.reveal()).toBe(derived);
     expect(settings({ ...PRODUCTION, SECRETS_KEY: 'c'.repeat(64) }).apiToken.reveal()).not.toBe(derived);
   });
+
+  it('settles refunds after SANDBOX_REFUND_DELAY_MS (1.5 s by default), or only when told with "manual"; anything else is a problem', () => {
+    const base = { DATA_DIR: ':memory:' };
+    expect(settings(base).refundSettleDelayMs).toBe(1500);
+    expect(settings({ ...base, SANDBOX_REFUND_DELAY_MS: '0' }).refundSettleDelayMs).toBe(0);
+    expect(settings({ ...base, SANDBOX_REFUND_DELAY_MS: ' Manual ' }).refundSettleDelayMs).toBeNull();
+    for (const bad of ['-1', '1.5', 'soon', '86400001']) expect(problems({ ...base, SANDBOX_REFUND_DELAY_MS: bad })).toEqual([expect.stringMatching(/SANDBOX_REFUND_DELAY_MS/)]);
+  });
 });

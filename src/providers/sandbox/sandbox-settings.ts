@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { AppConfig, Secret } from '../../config/app-config';
 import { ConfigError, parseBool } from '../../config/load-config';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './server/refunds';
 
 /**
  * The sandbox's built-in configuration (README, Configuration): whether the gateway serves the
@@ -21,6 +22,22 @@ export interface SandboxSettings {
    * agrees on it without another setting).
    */
   apiToken: Secret;
+  /**
+   * SANDBOX_REFUND_DELAY_MS: how long a refund stays in process at the simulated PSP before it
+   * settles by itself (absent: DEFAULT_SANDBOX_REFUND_DELAY_MS); `manual`: only when told (`POST /sandbox/_control/refunds/:id/settle`).
+   */
+  refundSettleDelayMs?: number | null;
+}
+const MAX_REFUND_DELAY_MS = 24 * 3600 * 1000;
+
+/** SANDBOX_REFUND_DELAY_MS: a whole number of milliseconds up to a day, or `manual`. */
+export function parseRefundDelay(raw: string | undefined, problems: string[]): number | null {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return DEFAULT_SANDBOX_REFUND_DELAY_MS;
+  if (value === 'manual') return null;
+  if (/^\d+$/.test(value) && Number(value) <= MAX_REFUND_DELAY_MS) return Number(value);
+  problems.push(`SANDBOX_REFUND_DELAY_MS must be a whole number of milliseconds up to ${MAX_REFUND_DELAY_MS}, or "manual".`);
+  return DEFAULT_SANDBOX_REFUND_DELAY_MS;
 }
 
 /** Reads and checks the sandbox's settings; every problem at once, as a ConfigError (the process prints one line each). */
@@ -37,12 +54,14 @@ export function loadSandboxSettings(config: AppConfig): SandboxSettings {
   if (apiToken !== undefined && apiToken.length < 16) problems.push('SANDBOX_API_TOKEN must be at least 16 characters.');
   const baseUrl = (env.SANDBOX_BASE_URL?.trim() || `http://127.0.0.1:${config.port}/sandbox`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(baseUrl)) problems.push('SANDBOX_BASE_URL must be an http(s) URL.');
+  const refundSettleDelayMs = parseRefundDelay(env.SANDBOX_REFUND_DELAY_MS, problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     enabled,
     webhookSecret: webhookSecret ? new Secret(webhookSecret) : undefined,
     baseUrl,
     apiToken: new Secret(apiToken ?? deriveSandboxApiToken(config.secretsKey.reveal())),
+    refundSettleDelayMs,
   };
 }
 

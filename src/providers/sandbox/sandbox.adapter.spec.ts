@@ -106,6 +106,8 @@ describe('SandboxAdapter', () => {
         copyPaste: '00020126…6304ABCD',
         expiresAt: new Date('2026-01-01T01:00:00.000Z'),
         paidAt: new Date('2026-01-01T00:10:00.000Z'),
+        // A charge with no refunds does not list any on the wire: none.
+        refunds: [],
       });
     });
   });

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { centsToDecimalString, reaisToCents } from '../../domain/money';
+import { centsToDecimalString } from '../../domain/money';
 import { Secret } from '../../config/app-config';
 import type { PaymentStatus } from '../../domain/payment-status';
 import {
@@ -14,19 +14,23 @@ import {
   type ProviderCapabilities,
   type ProviderCharge,
   type ProviderHealth,
+  type ProviderRefund,
+  type RefundLookup,
+  type RefundRequest,
   type SimulatedEventRequest,
   type SimulatedEventResult,
   UpstreamError,
   WebhookAuthError,
-  WebhookParseError,
 } from '../provider-adapter';
 import { jsonOf } from '../transport/answers';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
-import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, wireAmountToCents } from './sandbox-api';
+import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, type SandboxRefundBody, wireAmountToCents } from './sandbox-api';
+import { parseSandboxEvent } from './sandbox-events';
+import { readSandboxRefund, sandboxProviderRefund, sandboxRefundReport } from './sandbox-refunds';
 import { sandboxDescriptor } from './sandbox-descriptor';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
-import { PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType } from '../../domain/provider-event';
+import type { ProviderEvent, RefundReport } from '../../domain/provider-event';
 import type { ProviderDescriptor } from '../provider-descriptor';
 
 /** Largest response body read from the sandbox; a charge is well under 1 KiB. */
@@ -61,7 +65,9 @@ export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): Payme
   }
 }
 
-type Operation = 'create' | 'get' | 'health' | 'simulate';
+export { parseSandboxEvent } from './sandbox-events';
+
+type Operation = 'create' | 'get' | 'cancel' | 'refund' | 'get refund' | 'health' | 'simulate';
 
 /** The built-in account's id: the provider's name (payments made through it have no provider account). */
 export const SANDBOX_BUILT_IN_ACCOUNT = 'sandbox';
@@ -75,7 +81,7 @@ export interface SandboxCredentials {
   webhookSecret: Secret | null;
 }
 
-const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: false, partialRefund: false, cancel: false, registerWebhook: false, txid: 'gateway' };
+const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: false, txid: 'gateway' };
 
 /**
  * Adapter for the sandbox PSP (its API: docs/sandbox.md), over the gateway's OutboundTransport.
@@ -158,10 +164,36 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   }
 
   async getCharge(account: Account<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
-    const id = ref.providerPaymentId ?? ref.txid;
-    const response = await this.call('get', 'GET', `/charges/${encodeURIComponent(id)}`);
+    const response = await this.call('get', 'GET', `/charges/${encodeURIComponent(chargeRef(ref))}`);
     if (response.status !== 200) throw unexpectedStatus('get', response);
     return toProviderCharge(response, 'get');
+  }
+
+  /** Cancels an open charge; the sandbox answers any other as it stands (paid meanwhile: paid). */
+  async cancelCharge(_account: Account<SandboxCredentials>, ref: ChargeLookup): Promise<ProviderCharge> {
+    const response = await this.call('cancel', 'POST', `/charges/${encodeURIComponent(chargeRef(ref))}/cancel`, {});
+    if (response.status !== 200) throw unexpectedStatus('cancel', response);
+    return toProviderCharge(response, 'cancel');
+  }
+
+  /**
+   * A refund keyed by the gateway's refund id (`PUT /charges/:id/refunds/:refundId`): the same id
+   * again is the same refund (200), never a second one. A refusal (over what is left, an unpaid
+   * charge) is an http 400 with the sandbox's code and words.
+   */
+  async refund(_account: Account<SandboxCredentials>, request: RefundRequest): Promise<ProviderRefund> {
+    const body: SandboxRefundBody = { amount: centsToDecimalString(request.amountCents), reason: request.reason };
+    const path = `/charges/${encodeURIComponent(chargeRef(request.charge))}/refunds/${encodeURIComponent(request.refundId)}`;
+    const response = await this.call('refund', 'PUT', path, body);
+    if (response.status !== 200 && response.status !== 201) throw unexpectedStatus('refund', response);
+    return sandboxProviderRefund(toSandboxRefund(response, 'refund'), request.refundId);
+  }
+
+  /** Reads a refund by the sandbox's id, or by the gateway's refund id when its answer was lost (the sandbox finds either). */
+  async getRefund(_account: Account<SandboxCredentials>, ref: RefundLookup): Promise<ProviderRefund> {
+    const response = await this.call('get refund', 'GET', `/refunds/${encodeURIComponent(ref.providerRefundId ?? ref.refundId)}`);
+    if (response.status !== 200) throw unexpectedStatus('get refund', response);
+    return sandboxProviderRefund(toSandboxRefund(response, 'get refund'), ref.refundId);
   }
 
   /**
@@ -196,8 +228,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
    */
   async simulateEvent(account: Account<SandboxCredentials>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult> {
     const body = { event: request.event, ...(request.amountCents === undefined ? {} : { amount: centsToDecimalString(request.amountCents) }) };
-    const id = ref.providerPaymentId ?? ref.txid;
-    const response = await this.call('simulate', 'POST', `/charges/${encodeURIComponent(id)}/simulate`, body);
+    const response = await this.call('simulate', 'POST', `/charges/${encodeURIComponent(chargeRef(ref))}/simulate`, body);
     if (response.status !== 202 && response.status !== 200) throw unexpectedStatus('simulate', response);
     const answer = jsonOf(response) as Partial<SimulatedEventResult> | undefined;
     if (typeof answer?.eventId !== 'string' || typeof answer.delivered !== 'boolean' || typeof answer.charge !== 'object' || answer.charge === null) {
@@ -209,7 +240,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   /** One HTTP exchange to the gateway's simulated PSP, whatever account it is for (see parseCredentials). */
   private async call(
     operation: Operation,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     data?: unknown,
     headers?: Record<string, string>,
@@ -235,6 +266,8 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
 }
 
 const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+/** The sandbox finds a charge by its own id or by the txid, before the gateway learnt the id. */
+const chargeRef = (ref: ChargeLookup) => ref.providerPaymentId ?? ref.txid;
 
 /**
  * An answer of the wrong status: a non-2xx is an `http` failure carrying the sandbox's own error
@@ -270,7 +303,10 @@ function toProviderCharge(response: OutboundAnswer, operation: Operation): Provi
   const paidAt = optionalDate(charge.paidAt);
   if (expiresAt === undefined) throw malformed('expiresAt is not a date');
   if (paidAt === undefined) throw malformed('paidAt is not a date');
+  const refunds = readRefunds(charge.refunds);
+  if (typeof refunds === 'string') throw malformed(refunds);
   return {
+    refunds,
     providerPaymentId: charge.id,
     txid: charge.txid,
     status: sandboxStatusToPaymentStatus(charge.status),
@@ -281,6 +317,25 @@ function toProviderCharge(response: OutboundAnswer, operation: Operation): Provi
   };
 }
 
+/** The charge's refunds (listed once it has any: absent is none), or why they do not read. */
+function readRefunds(value: unknown): RefundReport[] | string {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return 'refunds is not a list';
+  const reports: RefundReport[] = [];
+  for (const entry of value) {
+    const refund = readSandboxRefund(entry);
+    if (typeof refund === 'string') return `refunds: ${refund}`;
+    reports.push(sandboxRefundReport(refund));
+  }
+  return reports;
+}
+
+function toSandboxRefund(response: OutboundAnswer, operation: Operation) {
+  const refund = readSandboxRefund(jsonOf(response));
+  if (typeof refund === 'string') throw new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: ${refund}`, upstreamStatus: response.status });
+  return refund;
+}
+
 /** null for null/absent, a Date for an ISO timestamp, undefined for anything else. */
 function optionalDate(value: unknown): Date | null | undefined {
   if (value === null || value === undefined) return null;
@@ -289,59 +344,9 @@ function optionalDate(value: unknown): Date | null | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function header(headers: InboundWebhook['headers'], name: string): string | string[] | undefined {
   if (name in headers) return headers[name];
   // Node lower-cases header names; a hand-built request might not.
   const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
-}
-
-const MAX_ID_LENGTH = 200;
-const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-/**
- * A sandbox event (`{event, id, created_at?, data:{id, amount, …}}`, docs/sandbox.md) into the closed
- * ProviderEvent type. Reads the parsed body when the host parsed one, else the raw bytes.
- */
-export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEvent {
-  const value = body === undefined && rawBody !== undefined ? parseJson(rawBody.toString('utf8')) : body;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WebhookParseError('The event must be a JSON object.', 'body');
-  const event = value as Record<string, unknown>;
-  if (typeof event.event !== 'string') throw new WebhookParseError('event is required.', 'event');
-  if (!(PROVIDER_EVENT_TYPES as readonly string[]).includes(event.event)) {
-    throw new WebhookParseError(`Unknown event kind "${event.event.slice(0, 64)}".`, 'event');
-  }
-  const id = requiredId(event.id, 'id');
-  let occurredAt = new Date();
-  if (event.created_at !== undefined && event.created_at !== null) {
-    const date = typeof event.created_at === 'string' ? new Date(event.created_at) : new Date(Number.NaN);
-    // Years outside 1970–9999 are no event's time, and some (-100000) are outside what PostgreSQL
-    // can store: refused here rather than failing the transaction that would apply the event.
-    if (Number.isNaN(date.getTime()) || date.getTime() < 0 || date.getTime() > MAX_TIMESTAMP_MS) {
-      throw new WebhookParseError('created_at must be an ISO 8601 timestamp between 1970 and 9999.', 'created_at');
-    }
-    occurredAt = date;
-  }
-  if (typeof event.data !== 'object' || event.data === null || Array.isArray(event.data)) throw new WebhookParseError('data must be an object.', 'data');
-  const data = event.data as Record<string, unknown>;
-  const paymentRef = requiredId(data.id, 'data.id');
-  if (typeof data.amount !== 'number') throw new WebhookParseError('data.amount must be a number (reais).', 'data.amount');
-  const amountCents = reaisToCents(data.amount);
-  if (amountCents === undefined) throw new WebhookParseError('data.amount must be a non-negative amount with at most 2 decimal places.', 'data.amount');
-  return { eventId: id, type: event.event as ProviderEventType, paymentRef, amountCents, occurredAt };
-}
-
-function requiredId(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new WebhookParseError(`${field} must be a non-empty string.`, field);
-  if (value.length > MAX_ID_LENGTH) throw new WebhookParseError(`${field} must be at most ${MAX_ID_LENGTH} characters.`, field);
-  return value;
 }

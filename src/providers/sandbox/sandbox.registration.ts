@@ -31,6 +31,7 @@ export function sandboxProvider({ config, transport }: ProviderContext): Provide
             notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
             allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
             transport,
+            refundSettleDelayMs: settings.refundSettleDelayMs,
             authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await access.isOperator(request)),
           });
         },

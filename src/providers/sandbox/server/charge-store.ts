@@ -1,5 +1,6 @@
 import { centsToDecimalString } from '../../../domain/money';
 import type { SandboxChargeStatus, SandboxChargeWire } from '../sandbox-api';
+import { refundToWire, type StoredRefund } from './refunds';
 
 export interface StoredCharge {
   id: string;
@@ -16,10 +17,13 @@ export interface StoredCharge {
   createdAt: Date;
   expiresAt: Date;
   paidAt: Date | null;
+  /** Oldest first: the API's and those made outside it. */
+  refunds: StoredRefund[];
 }
 
 /**
- * The sandbox's charges, in memory, findable by sandbox id or txid. Capped: past `maxCharges` the
+ * The sandbox's charges, in memory, findable by sandbox id or txid, and their refunds, findable by
+ * the sandbox's refund id or the client's. Capped: past `maxCharges` the
  * oldest are forgotten, so a long benchmark cannot exhaust memory. Creation order is kept in a ring
  * rather than read off the Map: iterating a Map from the front after many deletions walks every
  * deleted slot, which made each eviction slower than the last.
@@ -27,6 +31,8 @@ export interface StoredCharge {
 export class ChargeStore {
   private readonly byId = new Map<string, StoredCharge>();
   private readonly byTxid = new Map<string, StoredCharge>();
+  /** Refunds by sandbox refund id (`sbxr_…`) and by client refund id: the two never look alike. */
+  private readonly refunds = new Map<string, StoredRefund>();
   private readonly ring: (StoredCharge | undefined)[] = [];
   private next = 0;
 
@@ -43,6 +49,10 @@ export class ChargeStore {
     if (oldest) {
       this.byId.delete(oldest.id);
       this.byTxid.delete(oldest.txid);
+      for (const refund of oldest.refunds) {
+        this.refunds.delete(refund.id);
+        if (refund.refundId !== null) this.refunds.delete(refund.refundId);
+      }
     }
     this.ring[this.next] = charge;
     this.next = (this.next + 1) % this.maxCharges;
@@ -55,6 +65,19 @@ export class ChargeStore {
     const charge = this.byId.get(ref) ?? this.byTxid.get(ref);
     if (charge) expireIfDue(charge, now);
     return charge;
+  }
+
+  addRefund(charge: StoredCharge, refund: StoredRefund): void {
+    charge.refunds.push(refund);
+    this.refunds.set(refund.id, refund);
+    if (refund.refundId !== null) this.refunds.set(refund.refundId, refund);
+  }
+
+  /** A refund by the sandbox's id or the client's, with its charge. */
+  findRefund(ref: string, now: number): { refund: StoredRefund; charge: StoredCharge } | undefined {
+    const refund = this.refunds.get(ref);
+    const charge = refund && this.find(refund.chargeId, now);
+    return refund && charge ? { refund, charge } : undefined;
   }
 
   findByTxid(txid: string, now: number): StoredCharge | undefined {
@@ -90,5 +113,7 @@ export function toWire(charge: StoredCharge): SandboxChargeWire {
     createdAt: charge.createdAt.toISOString(),
     expiresAt: charge.expiresAt.toISOString(),
     paidAt: charge.paidAt ? charge.paidAt.toISOString() : null,
+    // Listed once there are any, as the BCB lists a Pix's devolucoes.
+    ...(charge.refunds.length > 0 ? { refunds: charge.refunds.map(refundToWire) } : {}),
   };
 }

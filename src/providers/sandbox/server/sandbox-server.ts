@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../../../domain/money';
-import { checkWebhookUrl, resolveDeliveryTarget, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
-import { describeNetworkError, postToMerchant } from '../../transport/merchant-http';
+import { checkWebhookUrl, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
 import { HttpTransport } from '../../transport/http-transport';
 import type { OutboundTransport } from '../../transport/transport';
 import {
-  SANDBOX_EVENTS,
-  SANDBOX_FAILURE_MODES,
-  SANDBOX_FAILURE_OPERATIONS,
   type SandboxChargeWire,
   type SandboxCreateChargeBody,
   type SandboxErrorBody,
@@ -21,10 +16,14 @@ import {
   statusAfterEvent,
   wireAmountToCents,
 } from '../sandbox-api';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../sandbox-signature';
 import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
+import { notifier } from './notifier';
+import { refundRoutes, refundWhole } from './refund-routes';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './refunds';
+import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
+import { injected, invalid, notFound, SANDBOX_CODE_BY_STATUS, SandboxHttpError, unauthorized } from './sandbox-errors';
 
 export interface SandboxServerOptions {
   /**
@@ -57,98 +56,17 @@ export interface SandboxServerOptions {
   notificationUrlPrefix?: string;
   /** What simulated events are posted through: the gateway's transport inside the gateway; alone, one of its own, closed with it. */
   transport?: OutboundTransport;
+  /**
+   * How long a refund stays in process before it settles by itself and its callback is posted
+   * (DEFAULT_SANDBOX_REFUND_DELAY_MS); null: only when told (`POST /_control/refunds/:id/settle`), as tests drive it.
+   */
+  refundSettleDelayMs?: number | null;
 }
 
 export const DEFAULT_MAX_CHARGES = 50_000;
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 /** A "timeout" failure holds the request until the client gives up, but never longer than this. */
 const HOLD_LIMIT_MS = 120_000;
-
-class SandboxHttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-
-  toBody(): SandboxErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
-  }
-}
-
-const unauthorized = () =>
-  new SandboxHttpError(401, 'UNAUTHORIZED', 'The sandbox needs credentials: Authorization: Bearer <sandbox API token or admin token>, or a dashboard session.');
-const invalid = (message: string, field?: string) => new SandboxHttpError(400, 'INVALID_REQUEST', message, field);
-const notFound = (id: string) => new SandboxHttpError(404, 'NOT_FOUND', `No charge with id or txid "${id}".`);
-
-const CHARGE_SCHEMA = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    txid: { type: 'string' },
-    status: { type: 'string' },
-    amount: { type: 'string' },
-    currency: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    externalId: { type: 'string' },
-    debtor: { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } },
-    pixCopiaECola: { type: 'string' },
-    notificationUrl: { type: 'string' },
-    createdAt: { type: 'string' },
-    expiresAt: { type: 'string' },
-    paidAt: { type: ['string', 'null'] },
-  },
-} as const;
-
-const CREATE_BODY_SCHEMA = {
-  type: 'object',
-  required: ['txid', 'amount', 'currency', 'externalId', 'debtor', 'expiresIn', 'notificationUrl'],
-  properties: {
-    // BCB: a txid is 26 to 35 characters of [a-zA-Z0-9].
-    txid: { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$' },
-    // BR Code field 54 holds at most 13 characters.
-    amount: { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' },
-    currency: { type: 'string', enum: ['BRL'] },
-    description: { type: ['string', 'null'], maxLength: 140 },
-    externalId: { type: 'string', minLength: 1, maxLength: 64 },
-    debtor: {
-      type: 'object',
-      required: ['document', 'name'],
-      properties: {
-        // A CPF, or a CNPJ: 12 letters or digits and 2 check digits (alphanumeric since July 2026).
-        document: { type: 'string', pattern: '^(\\d{11}|[0-9A-Z]{12}\\d{2})$' },
-        name: { type: 'string', minLength: 1, maxLength: 140 },
-      },
-    },
-    expiresIn: { type: 'integer', minimum: 1, maximum: 30 * 24 * 3600 },
-    notificationUrl: { type: 'string', pattern: '^https?://', maxLength: 2048 },
-    webhookSecret: { type: 'string', minLength: 16, maxLength: 256 },
-  },
-} as const;
-
-const SIMULATE_BODY_SCHEMA = {
-  type: 'object',
-  required: ['event'],
-  properties: {
-    event: { type: 'string', enum: SANDBOX_EVENTS },
-    amount: { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' },
-  },
-} as const;
-
-const FAILURES_BODY_SCHEMA = {
-  type: 'object',
-  required: ['mode'],
-  properties: {
-    mode: { type: 'string', enum: SANDBOX_FAILURE_MODES },
-    count: { type: 'integer', minimum: 1, maximum: 10_000, default: 1 },
-    operation: { type: 'string', enum: SANDBOX_FAILURE_OPERATIONS, default: 'any' },
-  },
-} as const;
-
-const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
 /**
  * The sandbox PSP: a simulated Pix provider speaking the fixed HTTP API of docs/sandbox.md. A plain,
@@ -158,7 +76,8 @@ const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', m
  * Injected failures that model a lost or garbled answer (timeout, reset, http_500, malformed) happen
  * after the call was carried out, as with a real PSP that acted before failing: a create has made its
  * charge, and a retry with the same txid gets that charge back. Refusals (http_400, http_422,
- * http_503) happen before anything is done. Only charge calls (create, get) take queued failures.
+ * http_503) happen before anything is done. Calls take the failures queued for
+ * their operation: create, get (charge and refund reads), refund, cancel.
  */
 export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (app, options) => {
   const clock = options.now ?? Date.now;
@@ -166,8 +85,9 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
   const failures = new FailureQueue();
   const held = new Set<Socket>();
-  const notifier = options.transport ?? new HttpTransport();
+  const transport = options.transport ?? new HttpTransport();
   const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
+  const deliver = notifier(transport, urlPolicy, webhookTimeoutMs);
 
   // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
   // bodies) and alone, and an empty body with a JSON content type is no body rather than a 400.
@@ -217,7 +137,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     done();
   });
   app.addHook('onClose', (_instance, done) => {
-    if (!options.transport) notifier.close();
+    if (!options.transport) transport.close();
     done();
   });
 
@@ -257,6 +177,18 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     return reply.code(status).send(payload);
   });
 
+  // Cancels an open charge; any other answers as it is (a charge paid meanwhile: paid), and nothing is posted.
+  app.post<{ Params: { id: string } }>('/charges/:id/cancel', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => {
+    const failure = failures.take('cancel');
+    if (failure && refuse(reply, failure.mode)) return reply;
+    const charge = store.find(request.params.id, clock());
+    if (charge?.status === 'ATIVA') charge.status = 'CANCELADA';
+    const status = charge ? 200 : 404;
+    const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+    if (failure) return failAfterActing(request, reply, failure, status, payload);
+    return reply.code(status).send(payload);
+  });
+
   app.post<{ Params: { id: string }; Body: { event: SandboxEventType; amount?: string } }>(
     '/charges/:id/simulate',
     { schema: { params: ID_PARAMS_SCHEMA, body: SIMULATE_BODY_SCHEMA } },
@@ -265,6 +197,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       const charge = store.find(request.params.id, now);
       if (!charge) throw notFound(request.params.id);
       const { event: type, amount } = request.body;
+      // The whole charge refunded at the PSP: reads of the charge list the refunds that amounts to.
+      if (type === 'payment.refunded') refundWhole(store, charge, now);
       // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
       charge.status = statusAfterEvent(type);
       if (type === 'payment.confirmed' && !charge.paidAt) charge.paidAt = new Date(now);
@@ -279,7 +213,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
           status: charge.status,
         },
       };
-      const delivery = await deliver(charge.notificationUrl, charge.webhookSecret ?? options.webhookSecret, event, request);
+      const delivery = await deliver(charge.notificationUrl, charge.webhookSecret ?? options.webhookSecret, event, request.log);
       return reply.code(202).send({ eventId: event.id, delivered: delivery.delivered, status: delivery.status, charge: toWire(charge) });
     },
   );
@@ -301,6 +235,17 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () => store.list(clock()).map(toWire));
 
   app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
+
+  refundRoutes(app, {
+    store,
+    clock,
+    failures,
+    deliver,
+    webhookSecret: options.webhookSecret,
+    settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_SANDBOX_REFUND_DELAY_MS : options.refundSettleDelayMs,
+    refuse,
+    failAfterActing,
+  });
 
   /** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
   function createOrReplay(body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
@@ -329,6 +274,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       createdAt: new Date(now),
       expiresAt: new Date(now + body.expiresIn * 1000),
       paidAt: null,
+      refunds: [],
     };
     store.add(charge);
     return { status: 201, payload: toWire(charge) };
@@ -386,39 +332,4 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
         throw new Error(`failure mode ${failure.mode} refuses before acting`);
     }
   }
-
-  async function deliver(url: string, webhookSecret: string | undefined, event: SandboxEventBody, request: FastifyRequest): Promise<{ delivered: boolean; status: number | null }> {
-    const raw = JSON.stringify(event);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pix-gateway-sandbox/1' };
-    // The signature is about transport freshness, so it uses the real time even when tests move the charge clock.
-    if (webhookSecret) headers[SANDBOX_SIGNATURE_HEADER] = signSandboxPayload(webhookSecret, raw, Date.now() / 1000);
-    const deadline = performance.now() + webhookTimeoutMs;
-    try {
-      // Checked again now and pinned: the host may resolve elsewhere than when the charge was made.
-      const target = await resolveDeliveryTarget(url, urlPolicy);
-      const answer = await postToMerchant(notifier, { url: target.url, lookup: target.lookup, headers, body: Buffer.from(raw, 'utf8'), timeoutMs: webhookTimeoutMs, deadline });
-      if (answer.statusCode === null) {
-        request.log.warn({ reason: answer.error }, 'sandbox could not deliver a simulated event');
-        return { delivered: false, status: null };
-      }
-      return { delivered: answer.statusCode >= 200 && answer.statusCode < 300, status: answer.statusCode };
-    } catch (error) {
-      request.log.warn({ reason: describeNetworkError(error) }, 'sandbox could not deliver a simulated event');
-      return { delivered: false, status: null };
-    }
-  }
 };
-
-const SANDBOX_CODE_BY_STATUS: Record<number, string> = {
-  400: 'INVALID_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  429: 'RATE_LIMITED',
-  404: 'NOT_FOUND',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-};
-
-function injected(code: string, mode: SandboxFailureMode): SandboxErrorBody {
-  return { error: { code, message: `Injected failure (${mode}).` } };
-}

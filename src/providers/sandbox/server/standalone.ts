@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import { bearerMatches } from '../../../auth/bearer';
+import { parseRefundDelay } from '../sandbox-settings';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
@@ -18,6 +19,8 @@ export interface StandaloneSandboxOptions {
   logLevel?: string;
   /** The sandbox's clock in epoch milliseconds (charge times and expiry); tests move it. */
   now?: () => number;
+  /** How long refunds stay in process before settling by themselves; null: only when told (tests). */
+  refundSettleDelayMs?: number | null;
 }
 
 export interface RunningSandbox {
@@ -41,6 +44,7 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
     webhookSecret: options.webhookSecret,
     maxCharges: options.maxCharges,
     now: options.now,
+    refundSettleDelayMs: options.refundSettleDelayMs,
     authorize: (request) => bearerMatches(request, apiToken),
     allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
   });
@@ -71,6 +75,16 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
   return value;
 }
 
+function refundDelay(): number | null {
+  const problems: string[] = [];
+  const delay = parseRefundDelay(process.env.SANDBOX_REFUND_DELAY_MS, problems);
+  if (problems.length) {
+    console.error(problems.join('\n'));
+    process.exit(1);
+  }
+  return delay;
+}
+
 async function main(): Promise<void> {
   const sandbox = await startSandboxServer({
     port: envInt('SANDBOX_PORT', 4000, 0, 65535),
@@ -80,6 +94,7 @@ async function main(): Promise<void> {
     allowPrivateNotificationUrls: envBool('WEBHOOK_ALLOW_PRIVATE_URLS', true),
     maxCharges: envInt('SANDBOX_MAX_CHARGES', DEFAULT_MAX_CHARGES, 1, 10_000_000),
     logLevel: process.env.LOG_LEVEL?.trim() || 'info',
+    refundSettleDelayMs: refundDelay(),
   });
   console.log(`Sandbox PSP listening on ${sandbox.url} (events ${process.env.SANDBOX_WEBHOOK_SECRET ? 'signed' : 'unsigned'})`);
   // A generated token is shown once, as the gateway shows its generated admin token; give the
