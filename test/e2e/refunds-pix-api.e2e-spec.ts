@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { pixApiAccountBody } from '../helpers/factories';
+import { chargeRequest, pixApiAccountBody } from '../helpers/factories';
+import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
+import { OrphanCanceller } from '../../src/payments/routing/orphan-canceller';
+import { PaymentAttemptRepository } from '../../src/payments/routing/payment-attempt.repository';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -17,9 +20,11 @@ describe('refunds and cancellation through a Pix API account', () => {
   let psp: PixApiPsp;
   let receiver: MerchantReceiver;
   let merchantKey: string;
+  let accountId: string;
   beforeAll(async () => {
     [t, psp, receiver] = await Promise.all([startTestApp(), startPixApiPsp(), MerchantReceiver.start()]);
     const account = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) })).data!;
+    accountId = account.id;
     expect((await t.admin.POST('/admin/api/provider-accounts/{id}/webhook', { params: { path: { id: account.id } } })).status).toBe(200);
     merchantKey = (await t.admin.newMerchant({ name: 'Loja Devolve', webhook_url: receiver.url, provider_accounts: [account.id] })).apiKey;
   });
@@ -242,6 +247,38 @@ describe('refunds and cancellation through a Pix API account', () => {
     expect(res.status).toBe(409);
     expect(res.error?.code).toBe('PAYMENT_STATE_CONFLICT');
     expect(await read(created.id)).toMatchObject({ status: 'paid', paidAmount: 5 });
+  });
+
+  it('refunds in full an orphan charge a payer paid anyway, with origin routing, shown to the operator and not to the merchant', async () => {
+    const { payment } = await paidPayment(10);
+    // An ambiguous attempt left a charge at the account, and a payer paid it.
+    const acting = await t.app.get(AccountResolver).byId(accountId);
+    const orphan = await acting.adapter.createCharge(acting.account, chargeRequest(acting.notificationUrl, { amountCents: 1000 }));
+    const { pix } = await psp.pay(orphan.txid, { postCallback: false });
+    await t.app.get(PaymentAttemptRepository).record({
+      paymentId: payment.id,
+      merchantId: (await t.dataSource.query('SELECT merchant_id FROM payments WHERE id = $1', [payment.id]))[0].merchant_id,
+      accountId,
+      provider: 'pix-api',
+      environment: 'sandbox',
+      txid: orphan.txid,
+      providerPaymentId: null,
+      outcome: 'ambiguous',
+      upstreamStatus: 503,
+      error: 'HTTP 503',
+      durationMs: 30,
+      at: new Date(Date.now() - 1000),
+      orphanDueAt: new Date(Date.now() - 1000),
+    });
+    await t.app.get(OrphanCanceller).runOnce();
+    expect(await t.app.get(RefundReconciliation).runOnce()).toMatchObject({ checked: 1 });
+    expect((psp.pixes.get(pix.endToEndId as string)!.devolucoes as { valor: string }[]).map((d) => d.valor)).toEqual(['10.00']);
+
+    const detail = (await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id: payment.id } } })).data!;
+    expect(detail.refunds).toEqual([expect.objectContaining({ origin: 'routing', amount: 10, status: 'pending', txid: orphan.txid, attemptId: expect.any(String) })]);
+    // The payment itself is untouched, and the merchant's list shows only its own refunds.
+    expect(detail).toMatchObject({ status: 'paid', refundedAmount: 0 });
+    expect(await refundsOf(payment.id)).toEqual([]);
   });
 
   it("never shows another merchant's refund", async () => {
