@@ -10,6 +10,7 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { Payment } from '../../src/payments/payment.entity';
+import { Refund } from '../../src/payments/refunds/refund.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { components } from '../../web/src/api-types';
@@ -82,6 +83,37 @@ export class Factories {
       }),
     );
   }
+  /** A refund of `payment` the merchant asked for (pending, not yet answered by the PSP) unless overridden. */
+  async newRefund(payment: Pick<Payment, 'id' | 'merchantId' | 'provider' | 'providerAccountId' | 'txid' | 'providerPaymentId'>, overrides: Partial<Refund> = {}): Promise<Refund> {
+    const repo = this.dataSource.getRepository(Refund);
+    const now = new Date();
+    return repo.save(
+      repo.create({
+        id: newId('ref'),
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        origin: 'merchant',
+        status: 'pending',
+        amountCents: 500,
+        reason: null,
+        failureReason: null,
+        provider: payment.provider,
+        providerAccountId: payment.providerAccountId ?? null,
+        txid: payment.txid,
+        providerPaymentId: payment.providerPaymentId,
+        endToEndId: null,
+        providerRefundId: null,
+        attemptId: null,
+        nextCheckAt: null,
+        checkTries: 0,
+        createdAt: now,
+        updatedAt: now,
+        settledAt: null,
+        ...overrides,
+      }),
+    );
+  }
+
   /** A provider event applied to the payment (a sandbox payment.confirmed unless overridden), as the intake records one. */
   async newPaymentEvent(payment: Pick<Payment, 'id' | 'merchantId' | 'provider'>, overrides: Partial<PaymentEvent> = {}): Promise<PaymentEvent> {
     const repo = this.dataSource.getRepository(PaymentEvent);

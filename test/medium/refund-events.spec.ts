@@ -1,0 +1,111 @@
+import type { TestingModule } from '@nestjs/testing';
+import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
+import type { RefundReport } from '../../src/domain/provider-event';
+import { PaymentRepository } from '../../src/payments/payment.repository';
+import { RefundRepository } from '../../src/payments/refunds/refund.repository';
+import { EventWriter } from '../../src/webhooks/event-writer';
+import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
+import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
+import { RefundEventsService } from '../../src/webhooks/refund-events.service';
+import { MediumContext, newMediumContext } from '../helpers/medium';
+
+/**
+ * The refunds' bookkeeping against a real database (PaymentEventsService and RefundEventsService):
+ * a refund settles once however many times and ways it is reported, at once or in a race; what the
+ * merchant hears is written with it; refunds made outside the gateway are recorded; news that
+ * would return more than was paid, or money of a payment never paid, moves nothing.
+ */
+describe('refund bookkeeping (PaymentEventsService)', () => {
+  let ctx: MediumContext;
+  let units: TestingModule;
+  beforeAll(async () => {
+    ctx = await newMediumContext();
+    units = await ctx.module([PaymentEventsService, EventWriter, RefundEventsService, RefundRepository, PaymentRepository, PaymentEventRepository, WebhookDeliveryRepository]);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const events = () => units.get(PaymentEventsService);
+  const paidPayment = async (amountCents = 1000) => {
+    const shop = await ctx.newMerchant({ webhookUrl: 'https://shop.example/pix' });
+    return ctx.newPayment(shop.merchant.id, { status: 'paid', amountCents, paidAt: new Date() });
+  };
+  const report = (providerRefundId: string, status: RefundReport['status'], amountCents: number, externalOrigin: 'psp' | 'med' = 'psp'): RefundReport => ({
+    providerRefundId,
+    status,
+    amountCents,
+    externalOrigin,
+    failureReason: status === 'failed' ? 'Conta encerrada' : null,
+  });
+  const tell = (payment: { id: string; provider: string }, eventId: string, refund: RefundReport) =>
+    events().apply(
+      payment.provider,
+      { eventId, type: `refund.${refund.status}`, paymentRef: payment.id, amountCents: refund.amountCents, occurredAt: new Date(), refund },
+      { source: 'webhook', requestId: 'req-test', payload: {} },
+    );
+  const stateOf = async (paymentId: string) => {
+    const [payment] = await ctx.dataSource.query(`SELECT status, refunded_amount_cents::int AS refunded FROM payments WHERE id = $1`, [paymentId]);
+    const refunds = await ctx.dataSource.query(`SELECT origin, status, amount_cents::int AS amount FROM refunds WHERE payment_id = $1 ORDER BY created_at, id`, [paymentId]);
+    const deliveries = await ctx.dataSource.query(`SELECT event_type FROM webhook_deliveries WHERE payment_id = $1 ORDER BY created_at, id`, [paymentId]);
+    return { ...payment, refunds, forwards: deliveries.map((d: { event_type: string }) => d.event_type) };
+  };
+
+  it("settles the gateway's refund once, whether the callback, a repeat of it or reconciliation tells it", async () => {
+    const payment = await paidPayment(1000);
+    const refund = await ctx.newRefund(payment, { amountCents: 400, providerRefundId: 'D1' });
+    expect(await tell(payment, 'cb-1', report('D1', 'succeeded', 400))).toMatchObject({ kind: 'recorded', outcome: 'applied' });
+    expect(await tell(payment, 'cb-1', report('D1', 'succeeded', 400))).toEqual({ kind: 'duplicate' });
+    const reconciled = await events().applyRefundOutcome(payment, refund.id, { status: 'succeeded', providerRefundId: 'D1', amountCents: 400, failureReason: null }, 'req-rec');
+    expect(reconciled).toMatchObject({ kind: 'recorded', outcome: 'ignored', note: 'The refund is already succeeded.' });
+    expect(await stateOf(payment.id)).toEqual({
+      status: 'partially_refunded',
+      refunded: 400,
+      refunds: [{ origin: 'merchant', status: 'succeeded', amount: 400 }],
+      forwards: ['refund.succeeded', 'payment.partially_refunded'],
+    });
+  });
+
+  it('settles a refund once when two reports of it race (different event ids)', async () => {
+    const payment = await paidPayment(1000);
+    await ctx.newRefund(payment, { amountCents: 1000, providerRefundId: 'D2' });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => tell(payment, `race-${i}`, report('D2', 'succeeded', 1000))));
+    expect(results.filter((r) => r.kind === 'recorded' && r.outcome === 'applied')).toHaveLength(1);
+    expect(await stateOf(payment.id)).toMatchObject({ status: 'refunded', refunded: 1000, forwards: ['refund.succeeded', 'payment.refunded'] });
+  });
+
+  it('gives a failed refund its amount back and tells the merchant', async () => {
+    const payment = await paidPayment(1000);
+    await ctx.newRefund(payment, { amountCents: 1000, providerRefundId: 'D3' });
+    await tell(payment, 'cb-3', report('D3', 'failed', 1000));
+    expect(await stateOf(payment.id)).toEqual({ status: 'paid', refunded: 0, refunds: [{ origin: 'merchant', status: 'failed', amount: 1000 }], forwards: ['refund.failed'] });
+    expect(await units.get(RefundRepository).heldCents(ctx.dataSource.manager, payment.id)).toBe(0);
+  });
+
+  it('recognises a refund whose answer was lost by its amount, and takes the PSP id from the report', async () => {
+    const payment = await paidPayment(1000);
+    const refund = await ctx.newRefund(payment, { amountCents: 300 });
+    await tell(payment, 'cb-4', report('D4', 'succeeded', 300));
+    expect(await ctx.dataSource.query(`SELECT id, provider_refund_id FROM refunds WHERE payment_id = $1`, [payment.id])).toEqual([{ id: refund.id, provider_refund_id: 'D4' }]);
+  });
+
+  it('records refunds made outside the gateway with their origin, and refuses news of more than was paid', async () => {
+    const payment = await paidPayment(1000);
+    await tell(payment, 'out-1', report('P1', 'succeeded', 600, 'med'));
+    expect(await tell(payment, 'out-2', report('P2', 'succeeded', 600))).toMatchObject({ outcome: 'amount_mismatch' });
+    expect(await stateOf(payment.id)).toEqual({
+      status: 'partially_refunded',
+      refunded: 600,
+      refunds: [{ origin: 'med', status: 'succeeded', amount: 600 }],
+      forwards: ['refund.succeeded', 'payment.partially_refunded'],
+    });
+  });
+
+  it('moves nothing for a payment never paid, and keeps news of an unknown payment as unmatched', async () => {
+    const shop = await ctx.newMerchant();
+    const pending = await ctx.newPayment(shop.merchant.id);
+    expect(await tell(pending, 'np-1', report('X1', 'succeeded', 100))).toMatchObject({ outcome: 'ignored' });
+    expect(await stateOf(pending.id)).toMatchObject({ status: 'pending', refunded: 0, refunds: [] });
+    expect(await tell({ id: 'pay_nobody', provider: 'sandbox' }, 'np-2', report('X2', 'succeeded', 100))).toMatchObject({ outcome: 'unmatched', paymentId: null });
+  });
+});
