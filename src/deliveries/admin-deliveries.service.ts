@@ -59,8 +59,9 @@ export class AdminDeliveriesService {
   async redeliver(id: string): Promise<DeliveryView> {
     const requeued = hasIdShape(id, 'dlv') && (await this.deliveries.requeue(id, this.clock.now()));
     if (!requeued) throw AppError.notFound('Delivery not found.');
-    this.worker.nudge();
+    // Read before the worker is woken: the answer is the delivery as queued, not a race with its next attempt.
     const found = await this.deliveries.findWithMerchant(id);
+    this.worker.nudge();
     if (!found) throw AppError.notFound('Delivery not found.');
     return toView(found);
   }

@@ -215,7 +215,7 @@ describe('admin session API', () => {
       expect(stats.daily).toHaveLength(7);
       expect(stats.daily[3]).toEqual({ day_start: new Date(todayStart.getTime() - 3 * 86_400_000).toISOString(), payments: 1, paid_count: 1, paid_volume: 20 });
       expect(stats.daily[6]).toMatchObject({ payments: 2, paid_volume: 10.5 });
-      expect(stats.by_status).toEqual({ pending: 1, paid: 2, expired: 0, cancelled: 0, failed: 0, refunded: 0 });
+      expect(stats.by_status).toEqual({ pending: 1, paid: 2, expired: 0, cancelled: 0, failed: 0, partially_refunded: 0, refunded: 0 });
       expect(stats.deliveries).toEqual({ failed: 1, pending: 0 });
       expect(stats.providers).toEqual([{ provider: 'sandbox', payments: 2, failed_attempts: 2, error_rate: 0.5 }]);
     });

@@ -112,6 +112,8 @@ export interface MercadoPagoFake {
   readonly payments: Map<number, MpFakePayment>;
   readonly refunds: Map<number, MpFakeRefund[]>;
   readonly requests: { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: unknown }[];
+  /** The most requests open at once (received, not yet answered nor abandoned) since the start or the last reset(). */
+  readonly peakOpenRequests: number;
   readonly violations: string[];
   /** The payer pays: approved, date_approved now. */
   approve(id: number | string): MpFakePayment;
@@ -393,6 +395,8 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
     return failure;
   };
 
+  let open = 0;
+  let peakOpen = 0;
   const server: Server = createServer({ key: pki.server.key, cert: pki.server.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -408,6 +412,9 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
         parsed = raw;
       }
       requests.push({ method, path, headers: req.headers, body: parsed });
+      open++;
+      peakOpen = Math.max(peakOpen, open);
+      res.on('close', () => open--);
       const failure = takeFailure(method, path);
       if (failure?.kind === 'reset') return req.socket.destroy();
       if (failure?.kind === 'malformed') return send(res, 200, '<html>not json');
@@ -525,7 +532,11 @@ export async function startMercadoPagoFake(options: MercadoPagoFakeOptions = {})
     fail(failure) {
       failures.push({ ...failure, left: failure.times ?? 1 });
     },
+    get peakOpenRequests() {
+      return peakOpen;
+    },
     reset() {
+      peakOpen = open;
       failures = [];
       newRefundStatus = 'in_process';
     },
