@@ -1,3 +1,4 @@
+import type { Refund } from '../payments/refunds/refund.entity';
 import { RefundRepository } from '../payments/refunds/refund.repository';
 import { toAdminRefundView } from '../payments/refunds/refund.view';
 import { isRefundable } from '../domain/payment-status';
@@ -76,7 +77,7 @@ export class AdminPaymentEventsService {
       })),
       attempts: paymentAttempts.map(toAttemptView),
       refunds: refunds.map(toAdminRefundView),
-      can_refund: this.canRefund(payment),
+      can_refund: this.canRefund(payment, refunds),
       can_cancel: this.canCancel(payment),
     };
   }
@@ -115,9 +116,10 @@ export class AdminPaymentEventsService {
     return { simulation, payment: await this.detail(payment.id) };
   }
 
-  /** Whether the dashboard offers a refund: money was received and the payment's provider refunds. */
-  private canRefund(payment: Payment): boolean {
-    return isRefundable(payment.status) && payment.refundedAmountCents < payment.amountCents && (this.adapters.find(payment.provider)?.capabilities.refund ?? false);
+  /** Whether the dashboard offers a refund: money was received, some is neither returned nor being returned, and the payment's provider refunds. */
+  private canRefund(payment: Payment, refunds: Refund[]): boolean {
+    const held = refunds.filter((refund) => refund.origin !== 'routing' && refund.status !== 'failed').reduce((sum, refund) => sum + refund.amountCents, 0);
+    return isRefundable(payment.status) && held < payment.amountCents && (this.adapters.find(payment.provider)?.capabilities.refund ?? false);
   }
 
   private canCancel(payment: Payment): boolean {

@@ -1585,7 +1585,7 @@ export interface components {
             attempts: components["schemas"]["PaymentAttemptView"][];
             /** @description Every refund, oldest first: the merchant’s, those made at the PSP or by MED, and routing’s of orphan charges. */
             refunds: components["schemas"]["AdminRefundView"][];
-            /** @description Whether a refund can be asked for now: paid or partially refunded, something left, and the provider refunds. */
+            /** @description Whether a refund can be asked for now: paid or partially refunded, something neither refunded nor pending, and the provider refunds. */
             can_refund: boolean;
             /** @description Whether the payment can be cancelled now: pending, and the provider cancels. */
             can_cancel: boolean;
