@@ -16,6 +16,17 @@ import { CreateRefundDto } from './dto/create-refund.dto';
 import { RefundsService } from './refunds.service';
 
 const PAYMENT_ID = ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' });
+const REFUND_EXAMPLE = {
+  id: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ',
+  paymentId: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A',
+  amount: 3.5,
+  status: 'pending',
+  origin: 'merchant',
+  reason: 'Item returned',
+  failureReason: null,
+  createdAt: '2026-11-26T12:00:00.000Z',
+  updatedAt: '2026-11-26T12:00:00.000Z',
+};
 
 @ApiTags('refunds')
 @MerchantAuth()
@@ -38,7 +49,7 @@ export class RefundsController {
   @PAYMENT_ID
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per refund (1–255 printable ASCII).' })
   @ApiBody({ type: CreateRefundDto })
-  @ApiEnvelopeResponse(201, RefundView, { description: 'Created, or a replay (then with `Idempotent-Replayed: true`).' })
+  @ApiEnvelopeResponse(201, RefundView, { description: 'Created, or a replay (then with `Idempotent-Replayed: true`).', example: REFUND_EXAMPLE })
   @ApiErrorResponses(
     ErrorCode.VALIDATION_ERROR,
     ErrorCode.NOT_FOUND,
@@ -62,7 +73,7 @@ export class RefundsController {
   @Get('payments/:id/refunds')
   @ApiOperation({ summary: "A payment's refunds, oldest first" })
   @PAYMENT_ID
-  @ApiEnvelopeResponse(200, RefundView, { isArray: true })
+  @ApiEnvelopeResponse(200, RefundView, { isArray: true, example: [{ ...REFUND_EXAMPLE, status: 'succeeded', updatedAt: '2026-11-26T12:00:02.000Z' }] })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView[]> {
     return this.refunds.list(merchant.id, id, requestState(req));
@@ -70,8 +81,8 @@ export class RefundsController {
 
   @Get('refunds/:id')
   @ApiOperation({ summary: 'One refund', description: "Another merchant's refund, or an id that does not exist, is 404 NOT_FOUND." })
-  @ApiParam({ name: 'id', example: 'ref_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
-  @ApiEnvelopeResponse(200, RefundView)
+  @ApiParam({ name: 'id', example: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ' })
+  @ApiEnvelopeResponse(200, RefundView, { example: { ...REFUND_EXAMPLE, status: 'failed', failureReason: "The payer's account is closed." } })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView> {
     return this.refunds.get(merchant.id, id, requestState(req));
