@@ -1,15 +1,13 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminAuth } from '../auth/admin-auth.guard';
-import { ErrorCode } from '../common/errors/error-codes';
-import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';
 import { requestState } from '../common/http/request-state';
 import { CreateRequest, type CreateRequestContext } from '../payments/create-request.decorator';
 import { PaymentView } from '../payments/payment.view';
-import { RefundView } from '../payments/refunds/refund.view';
 import { CancelService } from './cancel.service';
+import { CancelDocs, CreateRefundDocs } from './refund-docs';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import { RefundsService } from './refunds.service';
 
@@ -26,20 +24,7 @@ export class AdminRefundsController {
   @Post(':id/refunds')
   @HttpCode(201)
   @ApiOperation({ summary: 'Refund a payment for its merchant', description: 'As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.' })
-  @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
-  @ApiBody({ type: CreateRefundDto })
-  @ApiEnvelopeResponse(201, RefundView)
-  @ApiErrorResponses(
-    ErrorCode.VALIDATION_ERROR,
-    ErrorCode.NOT_FOUND,
-    ErrorCode.PAYMENT_STATE_CONFLICT,
-    ErrorCode.REFUND_EXCEEDS_AVAILABLE,
-    ErrorCode.OPERATION_NOT_SUPPORTED,
-    ErrorCode.IDEMPOTENCY_KEY_REUSED,
-    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
-    ErrorCode.UPSTREAM_ERROR,
-  )
+  @CreateRefundDocs()
   refund(@Param('id') id: string, @Body() body: CreateRefundDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
     return this.refunds.createAsOperator(id, body, request);
   }
@@ -47,9 +32,7 @@ export class AdminRefundsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a pending payment for its merchant', description: 'As `POST /v1/payments/:id/cancel`.' })
-  @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
-  @ApiEnvelopeResponse(200, PaymentView)
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.OPERATION_NOT_SUPPORTED, ErrorCode.UPSTREAM_ERROR)
+  @CancelDocs()
   cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     const state = requestState(req);
     return this.cancels.cancelAsOperator(id, state.requestId, state);

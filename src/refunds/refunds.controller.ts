@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
@@ -12,21 +12,9 @@ import { CreateRequest, type CreateRequestContext } from '../payments/create-req
 import { PaymentView } from '../payments/payment.view';
 import { RefundView } from '../payments/refunds/refund.view';
 import { CancelService } from './cancel.service';
+import { CancelDocs, CreateRefundDocs, PAYMENT_ID, REFUND_EXAMPLE } from './refund-docs';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import { RefundsService } from './refunds.service';
-
-const PAYMENT_ID = ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' });
-const REFUND_EXAMPLE = {
-  id: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ',
-  paymentId: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A',
-  amount: 3.5,
-  status: 'pending',
-  origin: 'merchant',
-  reason: 'Item returned',
-  failureReason: null,
-  createdAt: '2026-11-26T12:00:00.000Z',
-  updatedAt: '2026-11-26T12:00:00.000Z',
-};
 
 @ApiTags('refunds')
 @MerchantAuth()
@@ -46,21 +34,7 @@ export class RefundsController {
       'The refund is usually `pending` until the PSP settles it; `refund.succeeded` or `refund.failed` follows by webhook. ' +
       'Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.',
   })
-  @PAYMENT_ID
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per refund (1–255 printable ASCII).' })
-  @ApiBody({ type: CreateRefundDto })
-  @ApiEnvelopeResponse(201, RefundView, { description: 'Created, or a replay (then with `Idempotent-Replayed: true`).', example: REFUND_EXAMPLE })
-  @ApiErrorResponses(
-    ErrorCode.VALIDATION_ERROR,
-    ErrorCode.NOT_FOUND,
-    ErrorCode.PAYMENT_STATE_CONFLICT,
-    ErrorCode.REFUND_EXCEEDS_AVAILABLE,
-    ErrorCode.OPERATION_NOT_SUPPORTED,
-    ErrorCode.IDEMPOTENCY_KEY_REUSED,
-    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
-    ErrorCode.UPSTREAM_ERROR,
-    ErrorCode.INTERNAL_ERROR,
-  )
+  @CreateRefundDocs()
   create(
     @CurrentMerchant() merchant: AuthenticatedMerchant,
     @Param('id') id: string,
@@ -96,9 +70,7 @@ export class RefundsController {
       'Cancels the charge at the PSP so it can no longer be paid. Already cancelled: 200 again. Not pending: 409 PAYMENT_STATE_CONFLICT; ' +
       'if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.',
   })
-  @PAYMENT_ID
-  @ApiEnvelopeResponse(200, PaymentView)
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.OPERATION_NOT_SUPPORTED, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR)
+  @CancelDocs()
   cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     const state = requestState(req);
     return this.cancels.cancel(merchant.id, id, state.requestId, state);

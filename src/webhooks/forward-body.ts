@@ -1,7 +1,7 @@
 import { centsToReais } from '../domain/money';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { MerchantEventType } from '../domain/provider-event';
-import type { RefundOrigin, RefundStatus } from '../domain/refund';
+import { type RefundFields, type RefundView, toRefundView } from '../payments/refunds/refund.view';
 
 /** A payment as merchants receive it in every event (docs/webhooks.md). */
 export interface ForwardedPaymentData {
@@ -15,19 +15,8 @@ export interface ForwardedPaymentData {
   refundedAmount: number;
 }
 
-/** `refund.succeeded` / `refund.failed`: the refund, with its payment as the refund left it. */
-export interface ForwardedRefundData {
-  id: string;
-  paymentId: string;
-  amount: number;
-  status: RefundStatus;
-  origin: RefundOrigin;
-  reason: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-  payment: ForwardedPaymentData;
-}
+/** `refund.succeeded` / `refund.failed`: the refund as merchants read it (GET /v1/refunds/:id), with its payment as the refund left it. */
+export type ForwardedRefundData = RefundView & { payment: ForwardedPaymentData };
 
 /** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
 export interface ForwardBody {
@@ -48,18 +37,6 @@ export interface ForwardedPayment {
   paidAt: Date | null;
 }
 
-export interface ForwardedRefund {
-  id: string;
-  paymentId: string;
-  amountCents: number;
-  status: RefundStatus;
-  origin: RefundOrigin;
-  reason: string | null;
-  failureReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
   return {
     id: payment.id,
@@ -78,22 +55,6 @@ export function forwardBody(eventId: string, type: MerchantEventType, createdAt:
 }
 
 /** A refund event's body: the refund as settled, and its payment as the refund left it. */
-export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', createdAt: Date, refund: ForwardedRefund, payment: ForwardedPayment): ForwardBody {
-  return {
-    event: type,
-    id: eventId,
-    created_at: createdAt.toISOString(),
-    data: {
-      id: refund.id,
-      paymentId: refund.paymentId,
-      amount: centsToReais(refund.amountCents),
-      status: refund.status,
-      origin: refund.origin,
-      reason: refund.reason,
-      failureReason: refund.failureReason,
-      createdAt: refund.createdAt.toISOString(),
-      updatedAt: refund.updatedAt.toISOString(),
-      payment: paymentData(payment),
-    },
-  };
+export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', createdAt: Date, refund: RefundFields, payment: ForwardedPayment): ForwardBody {
+  return { event: type, id: eventId, created_at: createdAt.toISOString(), data: { ...toRefundView(refund), payment: paymentData(payment) } };
 }

@@ -3053,16 +3053,16 @@ export interface operations {
     PaymentsController_list: {
         parameters: {
             query?: {
-                /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
-                externalId?: string;
-                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 /** @description Created at or after this instant (ISO 8601). */
                 created_from?: string;
                 /** @description Created before this instant (ISO 8601). */
                 created_to?: string;
-                limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
+                externalId?: string;
+                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+                limit?: number;
             };
             header: {
                 /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
@@ -3269,16 +3269,16 @@ export interface operations {
     AdminPaymentsController_list: {
         parameters: {
             query?: {
+                /** @description Created at or after this instant (ISO 8601). */
+                created_from?: string;
+                /** @description Created before this instant (ISO 8601). */
+                created_to?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
                 merchant_id?: string;
                 status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 external_id?: string;
-                /** @description Created at or after this instant. */
-                created_from?: string;
-                /** @description Created before this instant. */
-                created_to?: string;
                 limit?: number;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4229,6 +4229,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description One unique value per refund (1–255 printable ASCII). */
                 "Idempotency-Key": string;
             };
             path: {
@@ -4242,7 +4243,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4306,6 +4307,15 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4390,6 +4400,15 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

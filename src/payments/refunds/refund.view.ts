@@ -32,7 +32,10 @@ export class AdminRefundView extends RefundView {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) settledAt: string | null;
 }
 
-export function toRefundView(refund: Refund): RefundView {
+/** What a refund's view is made of: a stored refund, or one as a transaction is about to leave it. */
+export type RefundFields = Pick<Refund, 'id' | 'paymentId' | 'amountCents' | 'status' | 'origin' | 'reason' | 'failureReason' | 'createdAt' | 'updatedAt'>;
+
+export function toRefundView(refund: RefundFields): RefundView {
   return {
     id: refund.id,
     paymentId: refund.paymentId,

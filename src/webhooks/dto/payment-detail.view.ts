@@ -90,7 +90,8 @@ export class PaymentDetailView extends PaymentView {
   @ApiProperty({ type: [PaymentAttemptView], description: 'Every account the create tried, oldest first.' }) attempts: PaymentAttemptView[];
   @ApiProperty({ type: [AdminRefundView], description: 'Every refund, oldest first: the merchant’s, those made at the PSP or by MED, and routing’s of orphan charges.' })
   refunds: AdminRefundView[];
-  @ApiProperty({ description: 'Whether a refund can be asked for now: paid or partially refunded, something neither refunded nor pending, and the provider refunds.' }) can_refund: boolean;
+  @ApiProperty({ description: 'Whether a refund can be asked for now: paid or partially refunded, something neither refunded nor pending, and the provider refunds.' })
+  can_refund: boolean;
   @ApiProperty({ description: 'Whether the payment can be cancelled now: pending, and the provider cancels.' }) can_cancel: boolean;
 }
 
