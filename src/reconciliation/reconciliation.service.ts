@@ -9,7 +9,7 @@ import { AccountResolver, type ActingAccount } from '../providers/provider-accou
 import { AccountUnusableError } from '../providers/provider-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { PaymentEventsService } from '../webhooks/payment-events.service';
-import type { ProviderEventType } from '../domain/provider-event';
+import { refundEventType, type ProviderEventType } from '../domain/provider-event';
 
 /** Payments claimed per run; the rest wait for the next run. */
 const BATCH_SIZE = 100;
@@ -115,7 +115,10 @@ export class ReconciliationService {
     const pastExpiry = payment.expiresAt !== null && payment.expiresAt.getTime() + EXPIRY_GRACE_MS <= now.getTime();
     const status: PaymentStatus = charge.status === 'pending' && pastExpiry ? 'expired' : charge.status;
     const requestId = randomUUID();
-    for (const step of STEPS[status]) {
+    // A PSP that lists the refunds tells each one, which says more (how much, who asked) than "refunded".
+    const refunds = charge.refunds ?? [];
+    const steps = status === 'refunded' && refunds.length > 0 ? STEPS.paid : STEPS[status];
+    for (const step of steps) {
       const result = await this.events.apply(
         payment.provider,
         {
@@ -136,6 +139,22 @@ export class ReconciliationService {
       );
       if (result.kind === 'recorded' && result.outcome === 'applied') summary.applied++;
     }
+    // Refunds found with the charge (those made outside the gateway included) are recorded like a callback's.
+    for (const refund of refunds) {
+      const result = await this.events.apply(
+        payment.provider,
+        {
+          eventId: reconciliationEventId(this.config.secretsKey.reveal(), payment.id, `refund:${refund.providerRefundId}:${refund.status}`),
+          type: refundEventType(refund.status),
+          paymentRef: payment.id,
+          amountCents: refund.amountCents,
+          occurredAt: now,
+          refund,
+        },
+        { source: 'reconciliation', requestId, payload: { provider: payment.provider, refund }, accountId: payment.providerAccountId },
+      );
+      if (result.kind === 'recorded' && result.outcome === 'applied') summary.applied++;
+    }
   }
 }
 
@@ -145,7 +164,7 @@ export class ReconciliationService {
  * chosen by whoever posts them; the MAC, keyed with SECRETS_KEY (which every process shares), is
  * what such a poster cannot compute. The readable part is for whoever reads the event log.
  */
-export function reconciliationEventId(secretsKey: Buffer, paymentId: string, status: PaymentStatus): string {
+export function reconciliationEventId(secretsKey: Buffer, paymentId: string, status: PaymentStatus | `refund:${string}`): string {
   const mac = createHmac('sha256', secretsKey).update(`pix-gateway/reconciliation-event\0${paymentId}\0${status}`).digest('base64url');
   return `reconcile:${paymentId}:${status}:${mac}`;
 }

@@ -14,8 +14,11 @@ const BATCH = 20;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 export interface RefundReconciliationSummary {
+  /** Pending refunds taken this run. */
   checked: number;
+  /** Refunds that reached succeeded or failed. */
   settled: number;
+  /** Checks that could not be made (the PSP failed, the account is unusable): tried again later. */
   failed: number;
 }
 
@@ -98,11 +101,11 @@ export class RefundReconciliation implements OnApplicationBootstrap, BeforeAppli
       await this.later(refund);
       return 'pending';
     } catch (error) {
-      // A refusal already failed the refund (RefundsService.send); anything else is tried again later.
-      if (error instanceof UpstreamError && error.kind === 'http' && !error.ambiguous) return 'failed';
+      // A PSP refusing the refund asked again has failed it (RefundsService.send): settled. Anything else is tried again later.
+      if (refund.providerRefundId === null && error instanceof UpstreamError && error.kind === 'http' && !error.ambiguous) return 'settled';
       this.logger.warn({ err: error, refund_id: refund.id, payment_id: refund.paymentId }, 'A pending refund could not be checked; it is tried again later');
       await this.later(refund);
-      return 'pending';
+      return 'failed';
     }
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
+import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { chargeRequest, pixApiAccountBody } from '../helpers/factories';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
@@ -196,6 +197,19 @@ describe('refunds and cancellation through a Pix API account', () => {
     expect(devolucaoOf(endToEndId, retried.data!.id)).toMatchObject({ valor: '4.00' });
   });
 
+  it('asks again, by reconciliation and with the same id, for a refund whose answer was lost and never retried', async () => {
+    const { payment, endToEndId } = await paidPayment(10);
+    psp.fail({ kind: 'status', status: 503, path: '/devolucao/', method: 'PUT', afterHandling: true });
+    expect((await refund(payment.id, { amount: 5 })).status).toBe(502);
+    const [pending] = await refundsOf(payment.id);
+    expect(pending).toMatchObject({ status: 'pending', amount: 5 });
+    await t.dataSource.query(`UPDATE refunds SET next_check_at = now() - interval '1 second' WHERE id = $1`, [pending!.id]);
+    expect(await t.app.get(RefundReconciliation).runOnce()).toMatchObject({ checked: 1, failed: 0 });
+    expect((psp.pixes.get(endToEndId)!.devolucoes as unknown[]).length).toBe(1);
+    await psp.refundSettles(endToEndId, pending!.id.replace('_', ''), 'DEVOLVIDO');
+    expect(await read(payment.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 5 });
+  });
+
   it('reads back a pending refund the PSP never called back about (reconciliation)', async () => {
     const { payment, endToEndId } = await paidPayment(10);
     const made = (await refund(payment.id, { amount: 2 })).data!;
@@ -216,6 +230,25 @@ describe('refunds and cancellation through a Pix API account', () => {
       ['psp', 3, 'succeeded'],
       ['med', 7, 'succeeded'],
     ]);
+  });
+
+  it('finds, by reconciliation, a payment paid and partly returned at the bank whose callbacks were all lost', async () => {
+    const created = (
+      await api().POST('/v1/payments/create', {
+        body: { amount: 10, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana', externalId: 'order-lost' },
+        params: { header: { 'Idempotency-Key': randomBytes(8).toString('hex') } },
+      })
+    ).data!;
+    const { pix } = await psp.pay(created.pix.txid, { postCallback: false });
+    await psp.refundOutside(pix.endToEndId as string, 250, 'ORIGINAL', { postCallback: false });
+    await t.dataSource.query(`UPDATE payments SET created_at = now() - interval '1 day' WHERE id = $1`, [created.id]);
+    await t.app.get(ReconciliationService).runOnce();
+    expect(await read(created.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 2.5 });
+    expect(await refundsOf(created.id)).toEqual([expect.objectContaining({ origin: 'psp', amount: 2.5, status: 'succeeded' })]);
+    // Another run changes nothing.
+    await t.dataSource.query(`UPDATE payments SET next_reconcile_at = NULL WHERE id = $1`, [created.id]);
+    await t.app.get(ReconciliationService).runOnce();
+    expect(await refundsOf(created.id)).toHaveLength(1);
   });
 
   it('cancels a pending payment at the PSP; again is 200; a paid one is 409', async () => {

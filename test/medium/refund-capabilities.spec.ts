@@ -66,7 +66,11 @@ describe('refunds and cancels a provider cannot do (RefundsService, CancelServic
   });
 
   const request = (key: string) => ({ idempotencyKey: key, path: '/v1/payments/:id/refunds', body: {}, requestId: 'req', state: { requestId: 'req' } as never });
-  const codeOf = (call: Promise<unknown>) => call.then(() => 'ok', (error: unknown) => (error instanceof AppError ? error.code : String(error)));
+  const codeOf = (call: Promise<unknown>) =>
+    call.then(
+      () => 'ok',
+      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+    );
   const refundsCount = async () => Number((await ctx.dataSource.query('SELECT count(*) AS n FROM refunds'))[0].n);
   const base: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: false, txid: 'gateway' };
 
