@@ -71,7 +71,9 @@ export class RefundsService {
     const left = payment.amountCents - (await this.refunds.heldCents(this.dataSource.manager, payment.id));
     this.assertAvailable(asked ?? left, left, acting, payment);
 
-    const outcome = await this.idempotency.begin(merchantId, key, requestFingerprint('POST', request.path, request.body), request.path);
+    // The path with the payment's id: one key for refunds of two payments is two requests, not a replay.
+    const path = request.path.replace(':id', payment.id);
+    const outcome = await this.idempotency.begin(merchantId, key, requestFingerprint('POST', path, request.body), path);
     if (outcome.kind === 'replay') return outcome.response;
     const claim = outcome.claim;
     // The id the claim reserved, the same on every retry of the key: the PSP's key derives from it.

@@ -121,6 +121,9 @@ describe('refunds and cancellation through a Pix API account', () => {
     expect(again.data!.id).toBe(first.data!.id);
     expect(devolucaoRequests()).toBe(before);
     expect((await refund(payment.id, { amount: 2 }, key)).error?.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // The same key and body for another payment is another request, never the first one's replay.
+    const other = await paidPayment();
+    expect((await refund(other.payment.id, { amount: 1 }, key)).error?.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('answers bad input with a 4xx envelope, storing nothing and calling no PSP', async () => {
