@@ -155,10 +155,30 @@ describe('PaymentDetail: refunds and cancellation', () => {
       await review();
       const confirm = dialog('Confirm the refund');
       expect(within(confirm).getByText('Refund R$ 3,50 to the payer?')).toBeTruthy();
+      expect(within(confirm).getByText('R$ 7,00 is left to refund after this.')).toBeTruthy();
       expect(within(confirm).getByText('Item returned')).toBeTruthy();
       await userEvent.click(within(confirm).getByRole('button', { name: 'Refund R$\u00a03,50' }));
       expect((await screen.findByRole('status')).textContent).toContain('R$\u00a03,50 refunded to the payer.');
       expect(refundRequests().map((r) => r.body)).toEqual([{ amount: 3.5, reason: 'Item returned' }]);
+    });
+
+    it('follows the refund it asked for as the page reads the payment again', async () => {
+      const paid = refundablePayment({ id: 'pay_1', merchantId: 'mer_ana' });
+      show(paid);
+      const asked = refund({ id: 'ref_1', amount: 10.5, status: 'pending' });
+      api.on('POST /payments/{id}/refunds', () => {
+        api.on('GET /payments/{id}', { ...paid, can_refund: false, refunds: [{ ...asked, status: 'failed', failureReason: 'Conta do pagador encerrada.' }] });
+        return asked;
+      });
+      await open();
+      await userEvent.click(screen.getByRole('button', { name: 'Review refund' }));
+      expect(within(dialog('Confirm the refund')).getByText('Nothing is left to refund after this.')).toBeTruthy();
+      await userEvent.click(screen.getByRole('button', { name: 'Refund R$\u00a010,50' }));
+      expect((await screen.findByRole('alert')).textContent).toContain(
+        'The PSP did not carry out the refund of R$\u00a010,50: Conta do pagador encerrada. The amount can be refunded again.',
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+      expect(screen.queryByRole('alert')).toBeNull();
     });
 
     it('sends the same Idempotency-Key on a retry, shows the error in the dialog, and a new key for a new dialog', async () => {

@@ -2,14 +2,14 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../format';
 import { Link } from '../router';
-import type { Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
+import type { CreatedRefund, Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
 import { RecordUnloaded } from '../record';
 import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
 import { orphansPending, PaymentAttempts } from './payment-attempts';
 import { CancelDialog, RefundDialog } from './payment-actions';
-import { pendingCents, RefundsCard } from './payment-refunds';
+import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
 
 const SIMULATIONS = [
   { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
@@ -23,6 +23,8 @@ export function PaymentDetail({ id }: { id: string }) {
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
   const [simulating, setSimulating] = useState<string>();
   const [dialog, setDialog] = useState<'refund' | 'cancel'>();
+  // The refund the operator just asked for: its notice follows it as the page reads it again.
+  const [asked, setAsked] = useState<CreatedRefund>();
   const p = detail.data;
 
   useEffect(() => {
@@ -117,15 +119,8 @@ export function PaymentDetail({ id }: { id: string }) {
           onConflict={() => void detail.reload()}
           onRefunded={(refund) => {
             setDialog(undefined);
-            setNotice({
-              ok: refund.status !== 'failed',
-              text:
-                refund.status === 'succeeded'
-                  ? `${formatMoney(refund.amount)} refunded to the payer.`
-                  : refund.status === 'failed'
-                    ? `The PSP did not carry out the refund of ${formatMoney(refund.amount)}${refund.failureReason ? `: ${refund.failureReason}` : '.'}`
-                    : `Refund of ${formatMoney(refund.amount)} asked for; the PSP settles it shortly, and this page follows it.`,
-            });
+            setNotice(undefined);
+            setAsked(refund);
             void detail.reload();
           }}
         />
@@ -146,6 +141,7 @@ export function PaymentDetail({ id }: { id: string }) {
           }}
         />
       )}
+      {asked && <AskedRefund refund={p.refunds?.find((r) => r.id === asked.id) ?? asked} onClose={() => setAsked(undefined)} />}
       {notice && (
         <Notice kind={notice.ok ? 'success' : 'error'} onClose={() => setNotice(undefined)}>
           {notice.text}
@@ -286,6 +282,15 @@ export function PaymentDetail({ id }: { id: string }) {
         )}
       </Card>
     </>
+  );
+}
+
+function AskedRefund({ refund, onClose }: { refund: CreatedRefund; onClose: () => void }) {
+  const { ok, text } = refundOutcome(refund);
+  return (
+    <Notice kind={ok ? 'success' : 'error'} onClose={onClose}>
+      {text}
+    </Notice>
   );
 }
 

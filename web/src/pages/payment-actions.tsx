@@ -107,8 +107,9 @@ export function RefundDialog({
         }
       >
         <p className="confirm-question">Refund {brl(asked)} to the payer?</p>
+        <p className="small">{asked === left ? 'Nothing is left to refund after this.' : `${brl(left - asked)} is left to refund after this.`}</p>
         <p className="muted small">
-          {payment.provider} returns it by Pix to the account that paid{asked === left ? ', which refunds everything that is left' : ''}. This cannot be undone.
+          The PSP ({payment.provider}) returns it by Pix to the account that paid. This cannot be undone.
           {reason.trim() && (
             <>
               {' '}

@@ -57,6 +57,22 @@ export function orphanRefund(refunds: readonly Refund[] | undefined, attempt: Pi
   return refunds?.filter((r) => r.origin === 'routing' && r.attemptId === attempt.id).pop();
 }
 
+/** What became of a refund the operator asked for, in a sentence for the page's notice. */
+export function refundOutcome(refund: Pick<Refund, 'amount' | 'status' | 'failureReason'>): { ok: boolean; text: string } {
+  const amount = formatMoney(refund.amount);
+  switch (refund.status) {
+    case 'pending':
+      return { ok: true, text: `Refund of ${amount} asked for; the PSP settles it shortly, and this page follows it.` };
+    case 'succeeded':
+      return { ok: true, text: `${amount} refunded to the payer.` };
+    case 'failed':
+      return {
+        ok: false,
+        text: `The PSP did not carry out the refund of ${amount}${refund.failureReason ? `: ${refund.failureReason.replace(/\.$/, '')}` : ''}. The amount can be refunded again.`,
+      };
+  }
+}
+
 /** What the orphan's refund says in the attempts card. */
 export function orphanRefundText(refund: Refund): string {
   switch (refund.status) {
@@ -140,7 +156,7 @@ export function RefundsCard({ payment }: { payment: PaymentDetail }) {
                   {r.settledAt ? formatDate(r.settledAt) : <span className="muted">{r.status === 'pending' ? 'not yet' : '—'}</span>}
                 </td>
                 <td data-label="PSP refund id" className="mono small">
-                  {r.providerRefundId ?? <span className="muted">—</span>}
+                  {r.providerRefundId ? <span className="break-anywhere">{r.providerRefundId}</span> : <span className="muted">—</span>}
                 </td>
               </tr>
             ))}
