@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { PaymentAttempt } from '../../src/payments/routing/payment-attempt.entity';
 import { paymentBody } from '../helpers/factories';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { DESKTOP, launchBrowser, PHONE, screenshot, signIn } from './browser';
@@ -123,6 +124,68 @@ describe('refunds and cancellation (Chromium)', () => {
       await screenshot(page, 'phone-refund-dialog');
       await page.keyboard.press('Escape');
       await form.waitFor({ state: 'detached' });
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+
+  it("tells each refund's origin and a failure's reason, and routing's refund of a paid orphan on its attempt", async () => {
+    // Recorded straight in the database: refunds the PSP reported (portal, MED) and routing's, as the core records them.
+    const { merchant } = await t.newMerchant({ name: 'Loja da Bia' });
+    const settled = new Date();
+    const payment = await t.newPayment(merchant.id, {
+      status: 'partially_refunded',
+      paidAt: settled,
+      paidAmountCents: 1050,
+      refundedAmountCents: 550,
+      externalId: 'pedido-origens',
+    });
+    await t.newRefund(payment, { amountCents: 350, status: 'succeeded', reason: 'Item returned', providerRefundId: 'D1234567820261126abcdef0123456789', settledAt: settled });
+    await t.newRefund(payment, { amountCents: 200, status: 'succeeded', origin: 'med', providerRefundId: 'D9876543220261126fedcba9876543210', settledAt: settled });
+    await t.newRefund(payment, { amountCents: 100, status: 'failed', failureReason: 'Conta do pagador encerrada.', settledAt: settled });
+    const orphan = await t.dataSource.getRepository(PaymentAttempt).save({
+      id: `att_${payment.id.slice(4)}`,
+      paymentId: payment.id,
+      merchantId: merchant.id,
+      attempt: 1,
+      accountId: null,
+      provider: 'sandbox',
+      environment: 'sandbox',
+      txid: 'orphanTxid0000000000000000000001',
+      providerPaymentId: null,
+      outcome: 'ambiguous',
+      upstreamStatus: 504,
+      error: 'timeout after 10 s',
+      durationMs: 10_000,
+      createdAt: settled,
+      orphanStatus: 'paid',
+      orphanTries: 1,
+      orphanLastError: null,
+      orphanNextAt: null,
+      orphanLockedUntil: null,
+      orphanUpdatedAt: settled,
+    });
+    await t.newRefund(payment, { amountCents: 1050, status: 'succeeded', origin: 'routing', attemptId: orphan.id, txid: orphan.txid, settledAt: settled });
+
+    await page.goto(`${t.url}/admin/payments/${payment.id}`);
+    await heading()
+      .filter({ hasText: /partially refunded$/ })
+      .waitFor();
+    await page.getByText(/R\$\s5,50 of R\$\s10,50 refunded · R\$\s5,00 left/).waitFor();
+    const rows = refundsTable().locator('tbody tr');
+    expect(await rows.count()).toBe(4);
+    expect(await rows.nth(1).textContent()).toMatch(/2,00.*refunded.*MED return/);
+    expect(await rows.nth(2).textContent()).toMatch(/1,00.*failed.*Conta do pagador encerrada\..*merchant/);
+    expect(await rows.nth(3).textContent()).toMatch(/10,50.*refunded.*routing \(orphan charge\).*orphan charge of attempt 1/);
+    expect(await refundsTable().getByText('MED return').getAttribute('title')).toMatch(/^A MED return/);
+    const attempts = page.getByRole('table', { name: 'Provider attempts' });
+    expect(await attempts.locator('tbody tr').first().textContent()).toMatch(/orphan paid.*refunded R\$\s10,50 back to the payer/);
+    expect(await page.getByText(/Action needed/).count()).toBe(0);
+    await screenshot(page, 'desktop-payment-refund-origins');
+    await page.setViewportSize(PHONE);
+    try {
+      await screenshot(page, 'phone-payment-refund-origins');
+      expect(await fitsWidth(page)).toBe(true);
     } finally {
       await page.setViewportSize(DESKTOP);
     }

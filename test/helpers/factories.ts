@@ -10,6 +10,7 @@ import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
 import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { Payment } from '../../src/payments/payment.entity';
+import { Refund } from '../../src/payments/refunds/refund.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { components } from '../../web/src/api-types';
@@ -103,6 +104,41 @@ export class Factories {
         note: null,
         requestId: `req_${randomBytes(8).toString('hex')}`,
         payload: {},
+        ...overrides,
+      }),
+    );
+  }
+
+  /**
+   * A refund of the payment's charge, as if the gateway had recorded it (the merchant's, pending,
+   * R$ 3,50 unless overridden). It changes nothing on the payment: set its status and refunded
+   * amount to match, where it matters.
+   */
+  async newRefund(payment: Pick<Payment, 'id' | 'merchantId' | 'provider' | 'txid' | 'providerPaymentId'>, overrides: Partial<Refund> = {}): Promise<Refund> {
+    const now = new Date();
+    const repo = this.dataSource.getRepository(Refund);
+    return repo.save(
+      repo.create({
+        id: newId('ref'),
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        origin: 'merchant',
+        status: 'pending',
+        amountCents: 350,
+        reason: null,
+        failureReason: null,
+        provider: payment.provider,
+        providerAccountId: null,
+        txid: payment.txid,
+        providerPaymentId: payment.providerPaymentId,
+        endToEndId: null,
+        providerRefundId: null,
+        attemptId: null,
+        nextCheckAt: null,
+        checkTries: 0,
+        createdAt: now,
+        updatedAt: now,
+        settledAt: null,
         ...overrides,
       }),
     );

@@ -328,8 +328,8 @@ describe('PaymentDetail: refunds and cancellation', () => {
     const when = formatDate(ASKED);
 
     it.each([
-      ['pending', `no clear answer, moved onorphan paid 1 try · ${when}pending refund of R$\u00a010,50 pending`],
-      ['succeeded', `no clear answer, moved onorphan paid 1 try · ${when}refunded refunded R$\u00a010,50`],
+      ['pending', `no clear answer, moved onorphan paid 1 try · ${when}refund pending R$\u00a010,50`],
+      ['succeeded', `no clear answer, moved onorphan paid 1 try · ${when}refunded R$\u00a010,50 back to the payer`],
     ] as const)("shows the orphan's refund %s, and no longer calls for the operator", async (status, text) => {
       withRefund(status);
       await screen.findByRole('heading', { name: 'Provider attempts' });
@@ -340,7 +340,7 @@ describe('PaymentDetail: refunds and cancellation', () => {
     it('calls for the operator when the refund failed', async () => {
       withRefund('failed');
       await screen.findByRole('heading', { name: 'Provider attempts' });
-      expect(outcome()).toBe(`no clear answer, moved onorphan PAID: refund it 1 try · ${when}failed refund failed: NAO_REALIZADO`);
+      expect(outcome()).toBe(`no clear answer, moved onorphan PAID: refund it 1 try · ${when}refund failed R$\u00a010,50: NAO_REALIZADO`);
       expect(screen.getByText(/Action needed/)).toBeTruthy();
     });
   });

@@ -161,7 +161,7 @@ export function PaymentDetail({ id }: { id: string }) {
               </div>
             </>
           ) : (
-            <p className="muted small">This payment is {p.status}: simulations apply to pending payments.</p>
+            <p className="muted small">This payment is {p.status.replace(/_/g, ' ')}: simulations apply to pending payments.</p>
           )}
         </Card>
       )}

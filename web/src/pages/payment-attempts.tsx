@@ -2,7 +2,7 @@ import { formatDate } from '../format';
 import { Link } from '../router';
 import type { AttemptOutcome, OrphanStatus, PaymentAttempt, ProviderAccount, ProviderDescriptor, Refund } from '../types';
 import { Badge, Card, Notice } from '../ui';
-import { orphanRefund, orphanRefundText, RefundStatusBadge } from './payment-refunds';
+import { OrphanRefund, orphanRefund } from './payment-refunds';
 import { EnvironmentBadge, providerLabel } from './provider-account-form';
 
 /**
@@ -77,7 +77,7 @@ function OrphanState({ orphan, refund }: { orphan: NonNullable<PaymentAttempt['o
       {orphan.last_error && <div className="muted">{orphan.last_error}</div>}
       {refund && (
         <div className="orphan-refund">
-          <RefundStatusBadge status={refund.status} /> <span>{orphanRefundText(refund)}</span>
+          <OrphanRefund refund={refund} />
         </div>
       )}
     </div>

@@ -73,16 +73,22 @@ export function refundOutcome(refund: Pick<Refund, 'amount' | 'status' | 'failur
   }
 }
 
-/** What the orphan's refund says in the attempts card. */
-export function orphanRefundText(refund: Refund): string {
-  switch (refund.status) {
-    case 'pending':
-      return `refund of ${formatMoney(refund.amount)} pending`;
-    case 'succeeded':
-      return `refunded ${formatMoney(refund.amount)}`;
-    case 'failed':
-      return `refund failed${refund.failureReason ? `: ${refund.failureReason}` : ''}`;
-  }
+/** An orphan's refund in the attempts card: a badge that says it is a refund, then the amount (and why it failed). */
+export function OrphanRefund({ refund }: { refund: Refund }) {
+  const label = { pending: 'refund pending', succeeded: 'refunded', failed: 'refund failed' }[refund.status] ?? refund.status;
+  const amount = formatMoney(refund.amount);
+  return (
+    <>
+      <Badge value={refund.status} label={label} />{' '}
+      <span>
+        {refund.status === 'failed'
+          ? `${amount}${refund.failureReason ? `: ${refund.failureReason}` : ''}`
+          : refund.status === 'succeeded'
+            ? `${amount} back to the payer`
+            : amount}
+      </span>
+    </>
+  );
 }
 
 function Summary({ payment }: { payment: PaymentDetail }) {
@@ -149,14 +155,14 @@ export function RefundsCard({ payment }: { payment: PaymentDetail }) {
                     (r.reason ?? <span className="muted">—</span>)
                   )}
                 </td>
-                <td data-label="Asked" className="small">
+                <td data-label="Asked" className="small nowrap">
                   {formatDate(r.createdAt)}
                 </td>
-                <td data-label="Settled" className="small">
+                <td data-label="Settled" className="small nowrap">
                   {r.settledAt ? formatDate(r.settledAt) : <span className="muted">{r.status === 'pending' ? 'not yet' : '—'}</span>}
                 </td>
-                <td data-label="PSP refund id" className="mono small">
-                  {r.providerRefundId ? <span className="break-anywhere">{r.providerRefundId}</span> : <span className="muted">—</span>}
+                <td data-label="PSP refund id" className="small">
+                  {r.providerRefundId ? <span className="mono break-anywhere">{r.providerRefundId}</span> : <span className="muted">—</span>}
                 </td>
               </tr>
             ))}
