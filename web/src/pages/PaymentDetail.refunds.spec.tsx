@@ -251,6 +251,17 @@ describe('PaymentDetail: refunds and cancellation', () => {
       expect(refundRequests()).toHaveLength(0);
     });
 
+    it('says nothing is left while the rest is pending, and offers nothing to send', async () => {
+      show(refundablePayment({ id: 'pay_1', merchantId: 'mer_ana', refunds: [refund({ amount: 10.5, status: 'pending' })] }));
+      const form = await open();
+      expect(within(form).getByRole('status').textContent).toBe(
+        'Nothing is left to refund while R$\u00a010,50 is pending at the PSP. If one of those refunds fails, its amount can be refunded again.',
+      );
+      expect(within(form).getByRole('button', { name: 'Review refund' })).toHaveProperty('disabled', true);
+      // (Disabled by its fieldset.)
+      expect(within(form).getByRole('radio', { name: /^Part of it/ }).matches(':disabled')).toBe(true);
+    });
+
     it('offers only a whole refund where the provider refunds only whole payments', async () => {
       const catalogue = providerCatalogue().map((d) => (d.name === 'banco-a' ? { ...d, capabilities: { ...d.capabilities, partial_refund: false } } : d));
       api.on('GET /providers', catalogue);

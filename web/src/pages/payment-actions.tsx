@@ -3,7 +3,7 @@ import { api, ApiError } from '../api';
 import { formatMoney, parseReais, toCents } from '../format';
 import type { CreatedRefund, PaymentDetail, PaymentView, RefundRequest } from '../types';
 import { Button, Field, Modal, Notice, messageOf, onSubmit, useSubmit } from '../ui';
-import { leftCents } from './payment-refunds';
+import { leftCents, pendingCents } from './payment-refunds';
 
 /**
  * The payment page's refund and cancel dialogs. Nothing is sent before the operator has seen, in
@@ -129,14 +129,19 @@ export function RefundDialog({
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button kind="primary" type="submit" form="refund-form">
+          <Button kind="primary" type="submit" form="refund-form" disabled={left === 0}>
             Review refund
           </Button>
         </>
       }
     >
       <form id="refund-form" onSubmit={onSubmit(review)} noValidate>
-        <fieldset className="choice">
+        {left === 0 && (
+          <Notice kind="info">
+            Nothing is left to refund while {brl(pendingCents(payment))} is pending at the PSP. If one of those refunds fails, its amount can be refunded again.
+          </Notice>
+        )}
+        <fieldset className="choice" disabled={left === 0}>
           <legend>How much</legend>
           <label className="checkbox">
             <input ref={fullRef} type="radio" name="refund-mode" checked={mode === 'full'} onChange={() => setMode('full')} />
