@@ -229,11 +229,27 @@ describe('PaymentDetail: refunds and cancellation', () => {
         'POST /payments/{id}/refunds',
         new Failure(409, { code: 'PAYMENT_STATE_CONFLICT', message: 'A refunded payment cannot be refunded: only paid or partially refunded payments can.' }),
       );
+      // Meanwhile R$ 3,50 was refunded at the PSP's portal: the page read again shows less left.
+      api.on(
+        'GET /payments/{id}',
+        refundablePayment({
+          id: 'pay_1',
+          merchantId: 'mer_ana',
+          status: 'partially_refunded',
+          refundedAmount: 3.5,
+          refunds: [refund({ amount: 3.5, status: 'succeeded', origin: 'psp' })],
+        }),
+      );
       await userEvent.click(screen.getByRole('button', { name: 'Refund R$\u00a010,50' }));
       expect((await within(dialog('Confirm the refund')).findByRole('alert')).textContent).toBe(
         'A refunded payment cannot be refunded: only paid or partially refunded payments can.',
       );
       await waitFor(() => expect(api.requests('GET /payments/{id}')).toHaveLength(2));
+      await screen.findByText('R$ 3,50 of R$ 10,50 refunded · R$ 7,00 left');
+      // The confirmation still asks for the amount the operator reviewed, and a try sends that, never what is left now.
+      await userEvent.click(within(dialog('Confirm the refund')).getByRole('button', { name: 'Refund R$\u00a010,50' }));
+      await waitFor(() => expect(refundRequests()).toHaveLength(3));
+      expect(refundRequests().map((r) => r.body)).toEqual([{ amount: 10.5 }, { amount: 10.5 }, { amount: 10.5 }]);
     });
 
     it('closes on Escape and on Cancel without sending anything', async () => {
@@ -259,7 +275,11 @@ describe('PaymentDetail: refunds and cancellation', () => {
       );
       expect(within(form).getByRole('button', { name: 'Review refund' })).toHaveProperty('disabled', true);
       // (Disabled by its fieldset.)
-      expect(within(form).getByRole('radio', { name: /^Part of it/ }).matches(':disabled')).toBe(true);
+      expect(
+        within(form)
+          .getByRole('radio', { name: /^Part of it/ })
+          .matches(':disabled'),
+      ).toBe(true);
     });
 
     it('offers only a whole refund where the provider refunds only whole payments', async () => {

@@ -40,13 +40,16 @@ export function RefundDialog({
   const [mode, setMode] = useState<'full' | 'partial'>('full');
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
-  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  // The amount the operator reviewed, in centavos: set on the way to the confirmation and sent as it is, even if the page
+  // (read again meanwhile) now shows more or less left.
+  const [reviewed, setReviewed] = useState<number>();
+  const step = reviewed === undefined ? 'form' : 'confirm';
   const [amountError, setAmountError] = useState<string>();
   const confirmRef = useRef<HTMLButtonElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
   const fullRef = useRef<HTMLInputElement>(null);
 
-  const asked = mode === 'full' ? left : toCents(parseReais(amountText) ?? 0);
+  const asked = reviewed ?? 0;
   const request: RefundRequest = { amount: asked / 100, ...(reason.trim() ? { reason: reason.trim() } : {}) };
 
   const send = useSubmit({
@@ -69,9 +72,10 @@ export function RefundDialog({
   }, [step]);
 
   const review = () => {
+    let cents: number | undefined = left;
     if (mode === 'partial') {
       const reais = parseReais(amountText);
-      const cents = reais === undefined ? undefined : toCents(reais);
+      cents = reais === undefined ? undefined : toCents(reais);
       const problem =
         cents === undefined
           ? 'Enter an amount in reais, such as 3,50, with at most two decimals.'
@@ -87,7 +91,7 @@ export function RefundDialog({
       }
     }
     send.reset();
-    setStep('confirm');
+    setReviewed(cents);
   };
 
   if (step === 'confirm') {
@@ -97,7 +101,7 @@ export function RefundDialog({
         onClose={onClose}
         footer={
           <>
-            <Button onClick={() => setStep('form')} disabled={send.busy}>
+            <Button onClick={() => setReviewed(undefined)} disabled={send.busy}>
               Back
             </Button>
             <Button kind="danger" busy={send.busy} ref={confirmRef} onClick={() => void send.submit()}>
@@ -107,7 +111,7 @@ export function RefundDialog({
         }
       >
         <p className="confirm-question">Refund {brl(asked)} to the payer?</p>
-        <p className="small">{asked === left ? 'Nothing is left to refund after this.' : `${brl(left - asked)} is left to refund after this.`}</p>
+        <p className="small">{asked >= left ? 'Nothing is left to refund after this.' : `${brl(left - asked)} is left to refund after this.`}</p>
         <p className="muted small">
           The PSP ({payment.provider}) returns it by Pix to the account that paid. This cannot be undone.
           {reason.trim() && (
