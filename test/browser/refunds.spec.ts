@@ -108,7 +108,7 @@ describe('refunds and cancellation (Chromium)', () => {
     await screenshot(page, 'desktop-payments-refunded');
   });
 
-  it('shows the refund dialog at phone width', async () => {
+  it('shows the refund dialog and its confirmation at phone width, and Escape sends nothing', async () => {
     const id = await newPayment('pedido-refund-2', true);
     await page.setViewportSize(PHONE);
     try {
@@ -122,8 +122,16 @@ describe('refunds and cancellation (Chromium)', () => {
       await form.getByText(/At most R\$\s10,50 is left to refund\./).waitFor();
       expect(await fitsWidth(page)).toBe(true);
       await screenshot(page, 'phone-refund-dialog');
+      await form.getByRole('textbox', { name: 'Amount (R$)' }).fill('3,50');
+      await form.getByRole('button', { name: 'Review refund' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Confirm the refund' });
+      await confirm.getByText(/^Refund R\$\s3,50 to the payer\?$/).waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, 'phone-refund-confirm');
+      // Escape closes it, and nothing was sent.
       await page.keyboard.press('Escape');
-      await form.waitFor({ state: 'detached' });
+      await confirm.waitFor({ state: 'detached' });
+      expect((await t.merchant(key).GET('/v1/payments/{id}/refunds', { params: { path: { id } } })).data).toEqual([]);
     } finally {
       await page.setViewportSize(DESKTOP);
     }
