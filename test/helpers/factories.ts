@@ -140,6 +140,41 @@ export class Factories {
     );
   }
 
+  /**
+   * A refund of the payment's charge, as if the gateway had recorded it (the merchant's, pending,
+   * R$ 3,50 unless overridden). It changes nothing on the payment: set its status and refunded
+   * amount to match, where it matters.
+   */
+  async newRefund(payment: Pick<Payment, 'id' | 'merchantId' | 'provider' | 'txid' | 'providerPaymentId'>, overrides: Partial<Refund> = {}): Promise<Refund> {
+    const now = new Date();
+    const repo = this.dataSource.getRepository(Refund);
+    return repo.save(
+      repo.create({
+        id: newId('ref'),
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        origin: 'merchant',
+        status: 'pending',
+        amountCents: 350,
+        reason: null,
+        failureReason: null,
+        provider: payment.provider,
+        providerAccountId: null,
+        txid: payment.txid,
+        providerPaymentId: payment.providerPaymentId,
+        endToEndId: null,
+        providerRefundId: null,
+        attemptId: null,
+        nextCheckAt: null,
+        checkTries: 0,
+        createdAt: now,
+        updatedAt: now,
+        settledAt: null,
+        ...overrides,
+      }),
+    );
+  }
+
   /** A forward of the payment's event (a new payment.confirmed unless `eventId` is given) to its merchant, due now. */
   async newDelivery(payment: Pick<Payment, 'id' | 'merchantId' | 'provider'>, overrides: Partial<WebhookDelivery> = {}): Promise<WebhookDelivery> {
     const eventId = overrides.eventId ?? (await this.newPaymentEvent(payment, overrides.eventType ? { type: overrides.eventType } : {})).id;

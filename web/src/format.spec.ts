@@ -1,4 +1,4 @@
-import { formatDate, formatDateSeconds, formatDay, formatDocument, formatMoney, formatPercent, localMidnight, relative } from './format';
+import { formatDate, formatDateSeconds, formatDay, formatDocument, formatMoney, formatPercent, localMidnight, parseReais, relative, toCents } from './format';
 
 // Dates are shown in the operator's own locale and time zone, so these tests assert what holds in
 // any of them rather than one locale's spelling.
@@ -7,6 +7,17 @@ describe('format', () => {
     expect(formatMoney(10.5)).toBe('R$\u00a010,50');
     expect(formatMoney(1234567.89)).toBe('R$\u00a01.234.567,89');
     expect(formatMoney(0)).toBe('R$\u00a00,00');
+  });
+
+  it('reads an amount typed the Brazilian way or with a decimal point, and refuses anything else', () => {
+    expect(['3,50', '3.50', '3,5', 'R$ 3,50', ' 7 ', '1.234,56', '1234,56', '1234.56'].map(parseReais)).toEqual([3.5, 3.5, 3.5, 3.5, 7, 1234.56, 1234.56, 1234.56]);
+    // More than two decimals, a dot that may group thousands, signs, letters and nothing at all.
+    expect(['3,505', '1.234', '-3', '3,50 reais', '', ',5', '12.34.56', '1,234.56'].map(parseReais)).toEqual(Array(8).fill(undefined));
+  });
+
+  it('sums amounts in centavos', () => {
+    expect(toCents(10.5) - toCents(3.5) - toCents(0.1) - toCents(0.2)).toBe(670);
+    expect(toCents(0.29)).toBe(29);
   });
 
   it('punctuates a CPF and a CNPJ, and leaves anything else as it is', () => {

@@ -31,3 +31,20 @@ export function relative(iso: string): string {
 export function localMidnight(date = new Date()): Date {
   return new Date(date.getFullYear(), date.getMonth(), date.getDate());
 }
+
+/** Decimal reais to integer centavos: sums of amounts are made in centavos, never in floating reais. */
+export const toCents = (reais: number): number => Math.round(reais * 100);
+
+/**
+ * An amount an operator typed, as decimal reais: "3,50", "3.50", "R$ 1.234,56" or "1234.5". Undefined
+ * for anything else, or more than two decimals (the API would refuse it).
+ */
+export function parseReais(text: string): number | undefined {
+  let value = text.replace(/R\$|\s/g, '');
+  // With a comma, it is the decimal mark and dots group thousands (pt-BR); without, a dot is the decimal mark.
+  if (value.includes(',')) {
+    if (!/^\d{1,3}(\.\d{3})*(,\d{1,2})?$|^\d+(,\d{1,2})?$/.test(value)) return undefined;
+    value = value.replace(/\./g, '').replace(',', '.');
+  } else if (!/^\d+(\.\d{1,2})?$/.test(value)) return undefined;
+  return Number(value);
+}

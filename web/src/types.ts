@@ -20,6 +20,16 @@ export type IssuedApiKey = Schemas['IssuedApiKeyView'];
 
 export type PaymentStatus = Schemas['PaymentView']['status'];
 export const PAYMENT_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'failed', 'partially_refunded', 'refunded'] as const satisfies readonly PaymentStatus[];
+/** Each status as a filter or a chart names it. */
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  pending: 'Pending',
+  paid: 'Paid',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+};
 
 export type Payment = Schemas['AdminPaymentItemView'];
 export type PaymentEvent = Schemas['PaymentEventView'];
@@ -52,3 +62,13 @@ export type AttemptOutcome = PaymentAttempt['outcome'];
 export type AttemptOrphan = Schemas['AttemptOrphanView'];
 export type OrphanStatus = AttemptOrphan['status'];
 export type AccountHealth = Schemas['ProviderAccountHealthView'];
+
+// Refunds (contract section 9): a payment's refunds as the dashboard lists them, and what it sends to ask for one.
+export type Refund = Schemas['AdminRefundView'];
+export type RefundStatus = Refund['status'];
+export type RefundOrigin = Refund['origin'];
+export type RefundRequest = Schemas['CreateRefundDto'];
+/** What the merchant API answers a refund with (`POST …/refunds`). */
+export type CreatedRefund = Schemas['RefundView'];
+/** A payment as `POST …/cancel` answers it. */
+export type PaymentView = Schemas['PaymentView'];

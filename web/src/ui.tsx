@@ -42,6 +42,8 @@ const STATUS_TONE: Record<string, string> = {
   failed: 'red',
   amount_mismatch: 'red',
   refunded: 'blue',
+  partially_refunded: 'violet',
+  succeeded: 'green',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {
@@ -53,7 +55,12 @@ export function Button({
   kind = 'secondary',
   busy = false,
   ...rest
-}: { children: ReactNode; kind?: 'primary' | 'secondary' | 'danger' | 'ghost'; busy?: boolean } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
+}: {
+  children: ReactNode;
+  kind?: 'primary' | 'secondary' | 'danger' | 'ghost';
+  busy?: boolean;
+  ref?: React.Ref<HTMLButtonElement>;
+} & React.ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button type="button" className={`btn btn-${kind}`} disabled={busy || rest.disabled} aria-busy={busy || undefined} {...rest}>
       {busy ? <span className="btn-spinner" aria-hidden="true" /> : null}

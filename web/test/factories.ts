@@ -3,7 +3,7 @@
  * (web/src/api-types.ts): plausible defaults, and each test overrides only what it is about.
  */
 import type { components } from '../src/api-types';
-import type { AccountHealth, PaymentAttempt, PaymentDetail, ProviderAccount } from '../src/types';
+import type { AccountHealth, PaymentAttempt, PaymentDetail, ProviderAccount, Refund } from '../src/types';
 
 type Schemas = components['schemas'];
 
@@ -51,13 +51,41 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
     createdAt: CREATED,
     updatedAt: CREATED,
     paidAt: null,
+    refundedAmount: 0,
     merchantId: 'mer_000000000000000000000001',
     ...overrides,
   };
 }
 
 export function paymentDetail(overrides: Partial<PaymentDetail> = {}): PaymentDetail {
-  return { ...payment(), can_simulate: false, events: [], deliveries: [], attempts: [], ...overrides };
+  return { ...payment(), can_simulate: false, events: [], deliveries: [], attempts: [], refunds: [], can_refund: false, can_cancel: false, ...overrides };
+}
+
+/** A paid payment of R$ 10,50 whose provider refunds, nothing refunded yet. */
+export function refundablePayment(overrides: Partial<PaymentDetail> = {}): PaymentDetail {
+  return paymentDetail({ status: 'paid', paidAt: CREATED, paidAmount: 10.5, can_refund: true, ...overrides });
+}
+
+/** A refund the merchant asked for, still pending at the PSP. */
+export function refund(overrides: Partial<Refund> = {}): Refund {
+  return {
+    id: next('ref'),
+    paymentId: 'pay_000000000000000000000001',
+    amount: 3.5,
+    status: 'pending',
+    origin: 'merchant',
+    reason: null,
+    failureReason: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    provider: 'sandbox',
+    providerAccountId: null,
+    providerRefundId: null,
+    txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',
+    attemptId: null,
+    settledAt: null,
+    ...overrides,
+  };
 }
 
 export function paymentEvent(overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {

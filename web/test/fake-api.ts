@@ -4,7 +4,7 @@
  * error envelopes are typed by the generated OpenAPI types (web/src/api-types.ts): a test cannot
  * answer with a shape the gateway does not send, nor stub a route the gateway does not have; and a
  * component that calls a route the test did not stub, or sends a query parameter or body field the
- * API does not take, fails the test.
+ * API does not take, or leaves out a header it requires, fails the test.
  *
  * Until the routing back end is merged, a payment's `attempts` and an account's `health` are not in
  * the generated types: tests answer them through the factories (web/test/factories.ts:
@@ -64,17 +64,28 @@ const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
   'POST /provider-accounts': { name: true, provider: true, environment: true, base_url: true, token_url: true, pix_key: true, credentials: true },
   'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true },
   'POST /payments/{id}/simulate': { event: true, amount: true },
+  'POST /payments/{id}/refunds': { amount: true, reason: true },
   'POST /session': { email: true, password: true },
 };
 
-/** What in a request the API would not understand: unknown query parameters or body fields. */
-function unknownNames(route: Route, query: Record<string, string>, body: unknown): string[] {
+// The request headers the API requires, by route: the generated `header` parameters that are not
+// optional, but the CSRF token, which web/src/api.ts sends on every change once signed in.
+type RequiredHeader<R extends Route> = OperationOf<R> extends { parameters: { header: infer H } } ? Exclude<keyof H, 'X-CSRF-Token'> : never;
+type HeaderRoute = { [R in Route]: [RequiredHeader<R>] extends [never] ? never : R }[Route];
+const REQUIRED_HEADERS: { [R in HeaderRoute]: RequiredHeader<R>[] } = {
+  'POST /payments/{id}/refunds': ['Idempotency-Key'],
+};
+
+/** What in a request the API would not understand: unknown query parameters or body fields, required headers missing. */
+function unknownNames(route: Route, query: Record<string, string>, body: unknown, headers: Record<string, string> = {}): string[] {
   const known = (QUERY_PARAMETERS as Partial<Record<Route, Record<string, true>>>)[route] ?? {};
   const fields = (BODY_FIELDS as Partial<Record<Route, Record<string, true>>>)[route];
   const problems = Object.keys(query)
     .filter((name) => !known[name])
     .map((name) => `query parameter ${name}`);
   if (body !== undefined && !fields) problems.push('a body');
+  const required = ((REQUIRED_HEADERS as Partial<Record<Route, string[]>>)[route] ?? []).filter((name) => !headers[name.toLowerCase()]);
+  problems.push(...required.map((name) => `no ${name} header`));
   if (fields && body && typeof body === 'object')
     problems.push(
       ...Object.keys(body)
@@ -90,6 +101,8 @@ export interface ApiRequest<R extends Route> {
   params: Record<string, string>;
   query: QueryOf<R>;
   body: BodyOf<R>;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string>;
 }
 
 /** An error the gateway answers with, in its envelope. */
@@ -154,9 +167,10 @@ export function useFakeApi(): FakeApi {
         params: Object.fromEntries(stub.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])),
         query: Object.fromEntries(url.searchParams),
         body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+        headers: Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value])),
       } as ApiRequest<Route>;
-      const unknown = unknownNames(stub.route, request.query, request.body);
-      if (unknown.length > 0) unexpected.push(`${stub.route} with ${unknown.join(', ')}, which the API does not take`);
+      const unknown = unknownNames(stub.route, request.query, request.body, request.headers);
+      if (unknown.length > 0) unexpected.push(`${stub.route} with ${unknown.join(', ')}: not what the API takes`);
       log.push(request);
       return respond(await stub.handler(request as never));
     }

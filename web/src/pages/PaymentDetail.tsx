@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../format';
 import { Link } from '../router';
-import type { Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
+import type { CreatedRefund, Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
 import { RecordUnloaded } from '../record';
 import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
 import { orphansPending, PaymentAttempts } from './payment-attempts';
+import { CancelDialog, RefundDialog } from './payment-actions';
+import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
 
 const SIMULATIONS = [
   { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
@@ -20,6 +22,9 @@ export function PaymentDetail({ id }: { id: string }) {
   const [merchant, setMerchant] = useState<Merchant>();
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
   const [simulating, setSimulating] = useState<string>();
+  const [dialog, setDialog] = useState<'refund' | 'cancel'>();
+  // The refund the operator just asked for: its notice follows it as the page reads it again.
+  const [asked, setAsked] = useState<CreatedRefund>();
   const p = detail.data;
 
   useEffect(() => {
@@ -28,18 +33,24 @@ export function PaymentDetail({ id }: { id: string }) {
   }, [p, merchant]);
 
   // The accounts' names and the providers' labels, for the attempts; without them, ids and names are shown.
+  // The catalogue also says whether the provider refunds part of a payment.
   const [accounts, setAccounts] = useState<ProviderAccount[]>();
   const [catalogue, setCatalogue] = useState<ProviderDescriptor[]>();
   const routed = p?.attempts?.some((a) => a.account_id !== null) ?? false;
+  const refundable = p?.can_refund ?? false;
   useEffect(() => {
     if (!routed) return;
     api<ProviderAccount[]>('GET', '/provider-accounts').then(setAccounts, () => undefined);
-    api<ProviderDescriptor[]>('GET', '/providers').then(setCatalogue, () => undefined);
   }, [routed]);
+  useEffect(() => {
+    if (!routed && !refundable) return;
+    api<ProviderDescriptor[]>('GET', '/providers').then(setCatalogue, () => undefined);
+  }, [routed, refundable]);
 
-  // While a forward is waiting for its next attempt, or an orphan charge for its cancellation, keep the page current.
-  // (An orphan's job retries over minutes: a slower pace is enough.)
-  const waiting = p?.deliveries.some((d) => d.status === 'pending') ? 2000 : orphansPending(p?.attempts) ? 5000 : 0;
+  // While a forward is waiting for its next attempt, an orphan charge for its cancellation or a refund for the PSP,
+  // keep the page current. (Orphans and refunds settle over seconds to minutes: a slower pace is enough.)
+  const refundsPending = p?.refunds?.some((r) => r.status === 'pending') ?? false;
+  const waiting = p?.deliveries.some((d) => d.status === 'pending') ? 2000 : orphansPending(p?.attempts) || refundsPending ? 5000 : 0;
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(() => void detail.reload(), waiting);
@@ -83,11 +94,54 @@ export function PaymentDetail({ id }: { id: string }) {
           </>
         }
         actions={
-          <Button onClick={() => void detail.reload()} busy={detail.loading}>
-            Refresh
-          </Button>
+          <>
+            {p.can_refund && (
+              <Button kind="primary" onClick={() => setDialog('refund')}>
+                Refund
+              </Button>
+            )}
+            {p.can_cancel && (
+              <Button kind="danger" onClick={() => setDialog('cancel')}>
+                Cancel payment
+              </Button>
+            )}
+            <Button onClick={() => void detail.reload()} busy={detail.loading}>
+              Refresh
+            </Button>
+          </>
         }
       />
+      {dialog === 'refund' && (
+        <RefundDialog
+          payment={p}
+          partial={catalogue?.find((d) => d.name === p.provider)?.capabilities.partial_refund ?? true}
+          onClose={() => setDialog(undefined)}
+          onConflict={() => void detail.reload()}
+          onRefunded={(refund) => {
+            setDialog(undefined);
+            setNotice(undefined);
+            setAsked(refund);
+            void detail.reload();
+          }}
+        />
+      )}
+      {dialog === 'cancel' && (
+        <CancelDialog
+          payment={p}
+          onClose={() => setDialog(undefined)}
+          onCancelled={() => {
+            setDialog(undefined);
+            setNotice({ ok: true, text: 'The payment was cancelled at the PSP: it can no longer be paid.' });
+            void detail.reload();
+          }}
+          onConflict={(message) => {
+            setDialog(undefined);
+            setNotice({ ok: false, text: message });
+            void detail.reload();
+          }}
+        />
+      )}
+      {asked && <AskedRefund refund={p.refunds?.find((r) => r.id === asked.id) ?? asked} onClose={() => setAsked(undefined)} />}
       {notice && (
         <Notice kind={notice.ok ? 'success' : 'error'} onClose={() => setNotice(undefined)}>
           {notice.text}
@@ -107,7 +161,7 @@ export function PaymentDetail({ id }: { id: string }) {
               </div>
             </>
           ) : (
-            <p className="muted small">This payment is {p.status}: simulations apply to pending payments.</p>
+            <p className="muted small">This payment is {p.status.replace(/_/g, ' ')}: simulations apply to pending payments.</p>
           )}
         </Card>
       )}
@@ -123,6 +177,15 @@ export function PaymentDetail({ id }: { id: string }) {
             <dd>
               {formatMoney(p.amount)} {p.currency}
             </dd>
+            {(p.refundedAmount > 0 || pendingCents(p) > 0) && (
+              <>
+                <dt>Refunded</dt>
+                <dd>
+                  {formatMoney(p.refundedAmount)}
+                  {pendingCents(p) > 0 && <span className="muted"> · {formatMoney(pendingCents(p) / 100)} pending</span>}
+                </dd>
+              </>
+            )}
             <dt>Description</dt>
             <dd>{p.description ?? <span className="muted">none</span>}</dd>
             <dt>Recipient</dt>
@@ -184,7 +247,9 @@ export function PaymentDetail({ id }: { id: string }) {
         </Card>
       </div>
 
-      <PaymentAttempts attempts={p.attempts} accounts={accounts} catalogue={catalogue} />
+      <RefundsCard payment={p} />
+
+      <PaymentAttempts attempts={p.attempts} refunds={p.refunds} accounts={accounts} catalogue={catalogue} />
 
       <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}</Card>
 
@@ -217,6 +282,15 @@ export function PaymentDetail({ id }: { id: string }) {
         )}
       </Card>
     </>
+  );
+}
+
+function AskedRefund({ refund, onClose }: { refund: CreatedRefund; onClose: () => void }) {
+  const { ok, text } = refundOutcome(refund);
+  return (
+    <Notice kind={ok ? 'success' : 'error'} onClose={onClose}>
+      {text}
+    </Notice>
   );
 }
 

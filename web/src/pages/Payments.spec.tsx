@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tableRows, visit } from '../../test/dom';
 import { merchant, page, payment } from '../../test/factories';
@@ -62,6 +62,43 @@ describe('Payments', () => {
       limit: '20',
     });
     expect(location.search).toBe('?merchant_id=mer_bia&status=paid&external_id=order-9&from=2024-05-01&to=2024-05-03');
+  });
+
+  it('filters by every status, refunded ones included, named in words', async () => {
+    api.on('GET /payments', page([]));
+    render(<Payments />);
+    const options = within(await screen.findByLabelText('Status')).getAllByRole('option');
+    expect(options.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+      ['', 'Any status'],
+      ['pending', 'Pending'],
+      ['paid', 'Paid'],
+      ['expired', 'Expired'],
+      ['cancelled', 'Cancelled'],
+      ['failed', 'Failed'],
+      ['partially_refunded', 'Partially refunded'],
+      ['refunded', 'Refunded'],
+    ]);
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Partially refunded');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(listed()).toEqual([{ limit: '20' }, { status: 'partially_refunded', limit: '20' }]));
+    expect(location.search).toBe('?status=partially_refunded');
+  });
+
+  it('shows what was refunded of a payment under its amount', async () => {
+    api.on(
+      'GET /payments',
+      page([
+        payment({ merchantId: 'mer_ana', amount: 10.5, refundedAmount: 3.5, status: 'partially_refunded' }),
+        payment({ merchantId: 'mer_ana', amount: 10.5, refundedAmount: 10.5, status: 'refunded' }),
+      ]),
+    );
+    render(<Payments />);
+    await screen.findByRole('table', { name: 'Payments' });
+    expect(tableRows('Payments').map((cells) => cells.slice(3))).toEqual([
+      ['R$\u00a010,50R$\u00a03,50 refunded', 'partially refunded sandbox'],
+      ['R$\u00a010,50R$\u00a010,50 refunded', 'refunded sandbox'],
+    ]);
+    expect(screen.getByText('partially refunded').className).toBe('badge badge-violet');
   });
 
   it('refuses an external id the API would refuse, and dates in the wrong order', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, query } from '../api';
 import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
-import { PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
+import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
 import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
 import { EnvironmentBadge } from './provider-account-form';
 
@@ -104,7 +104,7 @@ export function Payments() {
             <option value="">Any status</option>
             {PAYMENT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {PAYMENT_STATUS_LABELS[s]}
               </option>
             ))}
           </select>
@@ -166,7 +166,10 @@ export function Payments() {
                   </td>
                   <td data-label="Merchant">{names.get(p.merchantId) ?? <span className="mono small">{p.merchantId}</span>}</td>
                   <td data-label="Amount" className="num">
-                    {formatMoney(p.amount)}
+                    <div className="cell-stack">
+                      {formatMoney(p.amount)}
+                      {p.refundedAmount > 0 && <div className="muted small">{formatMoney(p.refundedAmount)} refunded</div>}
+                    </div>
                   </td>
                   <td data-label="Status">
                     <Badge value={p.status} /> <EnvironmentBadge environment={p.environment} />

@@ -1,7 +1,8 @@
 import { formatDate } from '../format';
 import { Link } from '../router';
-import type { AttemptOutcome, OrphanStatus, PaymentAttempt, ProviderAccount, ProviderDescriptor } from '../types';
+import type { AttemptOutcome, OrphanStatus, PaymentAttempt, ProviderAccount, ProviderDescriptor, Refund } from '../types';
 import { Badge, Card, Notice } from '../ui';
+import { OrphanRefund, orphanRefund } from './payment-refunds';
 import { EnvironmentBadge, providerLabel } from './provider-account-form';
 
 /**
@@ -57,8 +58,16 @@ function AccountCell({ attempt, accounts }: { attempt: PaymentAttempt; accounts?
   );
 }
 
-function OrphanState({ orphan }: { orphan: NonNullable<PaymentAttempt['orphan']> }) {
-  const { tone, label } = ORPHANS[orphan.status] ?? { tone: 'inactive', label: orphanLabel(orphan.status) };
+/** A paid orphan that routing's refund returned (or is returning) needs no one. */
+function settledByRefund(refund: Refund | undefined): boolean {
+  return refund !== undefined && refund.status !== 'failed';
+}
+
+function OrphanState({ orphan, refund }: { orphan: NonNullable<PaymentAttempt['orphan']>; refund?: Refund }) {
+  const { tone, label } =
+    orphan.status === 'paid' && settledByRefund(refund)
+      ? { tone: 'cancelled', label: 'orphan paid' }
+      : (ORPHANS[orphan.status] ?? { tone: 'inactive', label: orphanLabel(orphan.status) });
   return (
     <div className="small">
       <Badge value={tone} label={label} />{' '}
@@ -66,6 +75,11 @@ function OrphanState({ orphan }: { orphan: NonNullable<PaymentAttempt['orphan']>
         {orphan.tries} {orphan.tries === 1 ? 'try' : 'tries'} · {formatDate(orphan.updated_at)}
       </span>
       {orphan.last_error && <div className="muted">{orphan.last_error}</div>}
+      {refund && (
+        <div className="orphan-refund">
+          <OrphanRefund refund={refund} />
+        </div>
+      )}
     </div>
   );
 }
@@ -82,15 +96,19 @@ function attemptName(attempt: PaymentAttempt, accounts?: readonly ProviderAccoun
  */
 export function PaymentAttempts({
   attempts,
+  refunds,
   accounts,
   catalogue,
 }: {
   attempts?: PaymentAttempt[];
+  /** The payment's refunds: routing's return paid orphans. */
+  refunds?: readonly Refund[];
   accounts?: readonly ProviderAccount[];
   catalogue?: readonly ProviderDescriptor[];
 }) {
   if (!attempts || attempts.length === 0) return null;
-  const paidOrphans = attempts.filter((a) => a.orphan?.status === 'paid');
+  // An orphan the payer paid calls for the operator until routing's refund of it is under way or done.
+  const paidOrphans = attempts.filter((a) => a.orphan?.status === 'paid' && !settledByRefund(orphanRefund(refunds, a)));
   return (
     <Card title="Provider attempts">
       <p className="muted small">
@@ -118,7 +136,7 @@ export function PaymentAttempts({
           {attempts.map((a) => {
             const outcome = OUTCOMES[a.outcome] ?? { tone: 'inactive', label: outcomeLabel(a.outcome) };
             return (
-              <tr key={a.id} className={a.orphan?.status === 'paid' ? 'row-alert' : undefined}>
+              <tr key={a.id} className={paidOrphans.includes(a) ? 'row-alert' : undefined}>
                 <td data-label="Attempt">{a.attempt}</td>
                 <td data-label="Account">
                   <AccountCell attempt={a} accounts={accounts} />
@@ -132,7 +150,7 @@ export function PaymentAttempts({
                     <span>
                       <Badge value={outcome.tone} label={outcome.label} />
                     </span>
-                    {a.orphan && <OrphanState orphan={a.orphan} />}
+                    {a.orphan && <OrphanState orphan={a.orphan} refund={orphanRefund(refunds, a)} />}
                   </div>
                 </td>
                 <td data-label="Upstream status">{a.upstream_status ?? <span className="muted">—</span>}</td>

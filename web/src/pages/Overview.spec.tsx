@@ -1,0 +1,43 @@
+import { render, screen, within } from '@testing-library/react';
+import { useFakeApi } from '../../test/fake-api';
+import type { Stats } from '../types';
+import { Overview } from './Overview';
+
+const DAY = '2024-05-02T03:00:00.000Z';
+
+function stats(byStatus: Stats['by_status']): Stats {
+  const period = { payments: 12, paid_count: 8, paid_volume: 84 };
+  return {
+    generated_at: DAY,
+    today_start: DAY,
+    week_start: DAY,
+    today: period,
+    last_7_days: period,
+    daily: [{ day_start: DAY, ...period }],
+    by_status: byStatus,
+    deliveries: { failed: 0, pending: 0 },
+    provider_window_hours: 24,
+    providers: [],
+  };
+}
+
+describe('Overview', () => {
+  const api = useFakeApi();
+
+  it('breaks payments down by every status, refunded ones included, each a link to the filtered list', async () => {
+    api.on('GET /stats', stats({ pending: 2, paid: 5, expired: 1, cancelled: 0, failed: 0, partially_refunded: 3, refunded: 1 }));
+    render(<Overview />);
+    const card = within((await screen.findByRole('heading', { name: 'Payments by status (7 days)' })).closest('section')!);
+    const rows = card.getAllByRole('listitem').map((item) => [item.textContent, within(item).getByRole('link').getAttribute('href')]);
+    expect(rows).toEqual([
+      ['pending2', '/admin/payments?status=pending'],
+      ['paid5', '/admin/payments?status=paid'],
+      ['expired1', '/admin/payments?status=expired'],
+      ['cancelled0', '/admin/payments?status=cancelled'],
+      ['failed0', '/admin/payments?status=failed'],
+      ['partially refunded3', '/admin/payments?status=partially_refunded'],
+      ['refunded1', '/admin/payments?status=refunded'],
+    ]);
+    expect(card.getByText('partially refunded').className).toBe('badge badge-violet');
+  });
+});
