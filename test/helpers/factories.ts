@@ -83,7 +83,11 @@ export class Factories {
       }),
     );
   }
-  /** A refund of `payment` the merchant asked for (pending, not yet answered by the PSP) unless overridden. */
+  /**
+   * A refund of the payment's charge as if the gateway had recorded it (the merchant's, pending, not
+   * yet answered by the PSP, R$ 5,00 unless overridden). It changes nothing on the payment: set its
+   * status and refunded amount to match, where it matters.
+   */
   async newRefund(payment: Pick<Payment, 'id' | 'merchantId' | 'provider' | 'providerAccountId' | 'txid' | 'providerPaymentId'>, overrides: Partial<Refund> = {}): Promise<Refund> {
     const repo = this.dataSource.getRepository(Refund);
     const now = new Date();
@@ -135,41 +139,6 @@ export class Factories {
         note: null,
         requestId: `req_${randomBytes(8).toString('hex')}`,
         payload: {},
-        ...overrides,
-      }),
-    );
-  }
-
-  /**
-   * A refund of the payment's charge, as if the gateway had recorded it (the merchant's, pending,
-   * R$ 3,50 unless overridden). It changes nothing on the payment: set its status and refunded
-   * amount to match, where it matters.
-   */
-  async newRefund(payment: Pick<Payment, 'id' | 'merchantId' | 'provider' | 'txid' | 'providerPaymentId'>, overrides: Partial<Refund> = {}): Promise<Refund> {
-    const now = new Date();
-    const repo = this.dataSource.getRepository(Refund);
-    return repo.save(
-      repo.create({
-        id: newId('ref'),
-        paymentId: payment.id,
-        merchantId: payment.merchantId,
-        origin: 'merchant',
-        status: 'pending',
-        amountCents: 350,
-        reason: null,
-        failureReason: null,
-        provider: payment.provider,
-        providerAccountId: null,
-        txid: payment.txid,
-        providerPaymentId: payment.providerPaymentId,
-        endToEndId: null,
-        providerRefundId: null,
-        attemptId: null,
-        nextCheckAt: null,
-        checkTries: 0,
-        createdAt: now,
-        updatedAt: now,
-        settledAt: null,
         ...overrides,
       }),
     );
