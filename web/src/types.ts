@@ -63,7 +63,7 @@ export type AttemptOrphan = Schemas['AttemptOrphanView'];
 export type OrphanStatus = AttemptOrphan['status'];
 export type AccountHealth = Schemas['ProviderAccountHealthView'];
 
-// Refunds (contract section 9): a payment's refunds as the dashboard lists them, and what it sends to ask for one.
+// Refunds (docs/api.md, Refunds and cancellation): a payment's refunds as the dashboard lists them, and what it sends to ask for one.
 export type Refund = Schemas['AdminRefundView'];
 export type RefundStatus = Refund['status'];
 export type RefundOrigin = Refund['origin'];

@@ -3,7 +3,7 @@ import type { PaymentAttempt, PaymentDetail, Refund, RefundOrigin, RefundStatus 
 import { Badge, Card } from '../ui';
 
 /**
- * A payment's refunds (contract section 9): what was given back, what is on its way, and what is
+ * A payment's refunds (docs/api.md, Refunds and cancellation): what was given back, what is on its way, and what is
  * left. Refunds of origin `routing` return an orphan charge (an attempt's, not the payment's), so
  * they never count toward the payment's amounts.
  */
