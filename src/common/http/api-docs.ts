@@ -133,8 +133,13 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
       ApiResponse({
         status,
         description: list.map((code) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join(' / '),
-        type: ApiErrorEnvelope,
-        examples: Object.fromEntries(list.map((code) => [code, { summary: code, value: errorExample(code) }])),
+        // Spelled out so that an error is JSON even on an operation that produces text (GET /metrics).
+        content: {
+          'application/json': {
+            schema: { $ref: getSchemaPath(ApiErrorEnvelope) },
+            examples: Object.fromEntries(list.map((code) => [code, { summary: code, value: errorExample(code) }])),
+          },
+        },
       }),
     ),
   );

@@ -11,7 +11,12 @@ export class SandboxEventData {
   @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "The gateway's payment id or the sandbox's charge id; at most 200 characters." }) id: string;
   @ApiProperty({ example: 10.5, description: 'Decimal reais, at most 2 decimal places: the amount paid (or refunded).' }) amount: number;
   @ApiPropertyOptional({ example: 'CONCLUIDA', description: "The charge's status at the sandbox (informative)." }) status?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Refund events only: the sandbox refund (`id`, `amount`, `status`, …; docs/sandbox.md).' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { id: 'sbx_ref_2Lm8Zp0R', refundId: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ', amount: '3.50', status: 'DEVOLVIDO', origin: 'api', failureReason: null },
+    description: 'Refund events only: the sandbox refund (`id`, `amount`, `status`, …; docs/sandbox.md).',
+  })
   refund?: Record<string, unknown>;
 }
 
