@@ -277,7 +277,7 @@ function setupOpenApi(app: NestFastifyApplication): void {
       type: 'apiKey',
       in: 'header',
       name: 'X-Merchant-Key',
-      description: 'A merchant API key (`mk_live_…`), issued in the admin dashboard or by `POST /admin/api/merchants/{id}/api-keys`.',
+      description: 'A merchant API key (`mk_…`), issued in the admin dashboard or by `POST /admin/api/merchants/{id}/api-keys`.',
     })
     // Opaque tokens, not JWTs: addBearerAuth would add `bearerFormat: JWT`, telling clients to expect one.
     .addSecurity('adminToken', {
