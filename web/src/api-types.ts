@@ -1152,11 +1152,14 @@ export interface components {
              * @example data:image/png;base64,iVBORw0KGgo…
              */
             qrCodePng: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T13:00:00.000Z
+             */
             expiresAt?: string | null;
             /**
              * @description The paying Pix's end-to-end id, once paid at a real PSP.
-             * @example E00038166202601151200abcdefghijk
+             * @example E00038166202611261201abcdefghijk
              */
             endToEndId?: string | null;
         };
@@ -1173,7 +1176,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1198,13 +1201,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
@@ -1296,7 +1311,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1321,13 +1336,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
@@ -1695,7 +1722,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1720,13 +1747,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
