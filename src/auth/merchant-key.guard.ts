@@ -1,5 +1,5 @@
 import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { requestState } from '../common/http/request-state';
@@ -48,12 +48,15 @@ export class MerchantKeyGuard implements CanActivate {
   }
 }
 
-/** Authentication and the per-key rate limit; documents the header and the 401/429 answers. */
+/**
+ * Authentication and the per-key rate limit; documents the 401/429 answers. The key is the
+ * `merchantKey` security scheme only: declared also as a required header parameter, Swagger UI
+ * would refuse to Execute after Authorize (it never fills a parameter from a scheme).
+ */
 export function MerchantAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     UseGuards(MerchantKeyGuard),
     ApiSecurity('merchantKey'),
-    ApiHeader({ name: 'X-Merchant-Key', required: true, description: 'Merchant API key (`mk_live_…`), issued in the admin dashboard.' }),
     ApiErrorResponses(ErrorCode.MISSING_MERCHANT_KEY, ErrorCode.INVALID_MERCHANT_KEY, ErrorCode.RATE_LIMITED),
   );
 }

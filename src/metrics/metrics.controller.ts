@@ -16,6 +16,7 @@ export class MetricsController {
   @Get()
   @NoEnvelope()
   @UseGuards(MetricsAuthGuard)
+  @ApiBearerAuth('metricsToken')
   @ApiBearerAuth('adminToken')
   @ApiOperation({ summary: 'Prometheus metrics. Bearer METRICS_TOKEN or the admin token.' })
   @ApiProduces('text/plain')

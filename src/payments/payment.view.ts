@@ -15,8 +15,8 @@ export class PixView {
   @ApiProperty({ example: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', description: 'Pix transaction id.' }) txid: string;
   @ApiProperty({ example: '00020126…6304ABCD', description: 'BR Code ("Pix copia e cola"), EMV MPM with CRC16.' }) copyPaste: string;
   @ApiProperty({ example: 'data:image/png;base64,iVBORw0KGgo…', description: 'QR image of copyPaste.' }) qrCodePng: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'E00038166202601151200abcdefghijk', description: "The paying Pix's end-to-end id, once paid at a real PSP." })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-11-26T13:00:00.000Z' }) expiresAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'E00038166202611261201abcdefghijk', description: "The paying Pix's end-to-end id, once paid at a real PSP." })
   endToEndId: string | null;
 }
 
@@ -25,10 +25,10 @@ export class PayerView {
   @ApiPropertyOptional({ type: String, nullable: true, example: '***.456.789-**', description: 'Masked: only the middle digits.' }) document: string | null;
 }
 
-/** The normalised payment every payment endpoint returns in `data`. */
+/** The normalised payment every payment endpoint returns in `data` (its field examples make one paid payment at Efí). */
 export class PaymentView {
   @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
-  @ApiProperty({ enum: PAYMENT_STATUSES, example: 'pending' }) status: PaymentStatus;
+  @ApiProperty({ enum: PAYMENT_STATUSES, example: 'paid' }) status: PaymentStatus;
   @ApiProperty({ example: 10.5, description: 'Decimal reais.' }) amount: number;
   @ApiProperty({ example: 'BRL' }) currency: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Order 1234' }) description: string | null;
@@ -42,10 +42,11 @@ export class PaymentView {
     description: "The environment of the account that charged: `sandbox` for a PSP's homologation host and for the built-in simulated PSP.",
   })
   environment: AccountEnvironment;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'sbx_8f2k…' }) providerPaymentId: string | null;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', description: "The PSP's id of the charge (the txid at Pix API PSPs)." })
+  providerPaymentId: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-11-26T12:00:00.000Z' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-26T12:01:00.000Z' }) updatedAt: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-11-26T12:01:00.000Z' }) paidAt: string | null;
   @ApiProperty({ example: 0, description: 'Decimal reais returned to the payer so far: the sum of succeeded refunds.' }) refundedAmount: number;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'What the payer paid, as the PSP confirmed it (decimal reais).' }) paidAmount: number | null;
   @ApiPropertyOptional({ type: PayerView, nullable: true, description: 'Who paid, as the PSP reports it.' }) payer: PayerView | null;

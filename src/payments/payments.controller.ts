@@ -3,6 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swa
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import { MerchantAuth } from '../auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
+import { PAID_PAYMENT_EXAMPLE, PENDING_PAYMENT_EXAMPLE } from './payment-examples';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';
 import { requestState } from '../common/http/request-state';
@@ -36,7 +37,7 @@ const CreateDocs = (summary: string, body: Type<unknown>) =>
     }),
     ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per logical payment (1–255 printable ASCII).' }),
     ApiBody({ type: body }),
-    ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).' }),
+    ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).', example: PENDING_PAYMENT_EXAMPLE }),
     ApiErrorResponses(...CREATE_ERRORS),
   );
 
@@ -44,7 +45,7 @@ const ReadDocs = () =>
   applyDecorators(
     ApiOperation({ summary: 'Read a payment and its status', description: "Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND." }),
     ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' }),
-    ApiEnvelopeResponse(200, PaymentView),
+    ApiEnvelopeResponse(200, PaymentView, { example: PAID_PAYMENT_EXAMPLE }),
     ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR),
   );
 
@@ -75,7 +76,7 @@ export class PaymentsController {
       'Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. ' +
       "Only the merchant's own payments ever appear.",
   })
-  @ApiEnvelopeResponse(200, PaymentPageView)
+  @ApiEnvelopeResponse(200, PaymentPageView, { example: { items: [PAID_PAYMENT_EXAMPLE], next_cursor: null } })
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.INTERNAL_ERROR)
   list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: MerchantListPaymentsQuery): Promise<Page<PaymentView>> {
     return this.payments.list(merchant.id, query);

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiParam } from '@nestjs/swagger';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
+import { CANCELLED_PAYMENT_EXAMPLE } from '../payments/payment-examples';
 import { PaymentView } from '../payments/payment.view';
 import { RefundView } from '../payments/refunds/refund.view';
 import { CreateRefundDto } from './dto/create-refund.dto';
@@ -44,6 +45,6 @@ export const CreateRefundDocs = () =>
 export const CancelDocs = () =>
   applyDecorators(
     PAYMENT_ID,
-    ApiEnvelopeResponse(200, PaymentView),
+    ApiEnvelopeResponse(200, PaymentView, { example: CANCELLED_PAYMENT_EXAMPLE }),
     ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.OPERATION_NOT_SUPPORTED, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR),
   );

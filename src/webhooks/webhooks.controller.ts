@@ -1,11 +1,12 @@
 import { Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
 import { CallbackAuthFailuresInterceptor } from './callback-auth-failures.interceptor';
+import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from './dto/provider-callback.body';
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { WebhookIntakeService } from './webhook-intake.service';
 
@@ -27,11 +28,17 @@ export class WebhooksController {
       '(`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).',
   })
   @ApiParam({ name: 'provider', description: 'A provider with a built-in account (DEFAULT_PROVIDER is one).' })
+  @ApiExtraModels(SandboxEventBody)
   @ApiBody({
+    description: "The provider's event. The simulated PSP's (`sandbox`) is shown; other providers' built-in accounts post their own format.",
     schema: {
-      type: 'object',
-      required: ['event', 'id', 'data'],
-      example: { event: 'payment.confirmed', id: 'evt_sbx_9f2c', created_at: '2025-01-01T12:00:00.000Z', data: { id: 'sbx_8f2k', amount: 10.5, status: 'CONCLUIDA' } },
+      $ref: getSchemaPath(SandboxEventBody),
+      example: {
+        event: 'payment.confirmed',
+        id: 'evt_sbx_9f2c',
+        created_at: '2026-01-15T12:00:00.000Z',
+        data: { id: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', amount: 10.5, status: 'CONCLUIDA' },
+      },
     },
   })
   @ApiEnvelopeResponse(200, WebhookIntakeResult)
@@ -60,9 +67,11 @@ export class WebhooksController {
   })
   @ApiParam({ name: 'provider', example: 'efi' })
   @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
+  @ApiExtraModels(PixCallbackBody, MercadoPagoNotificationBody)
   @ApiBody({
+    description: 'A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`.',
     schema: {
-      type: 'object',
+      oneOf: [{ $ref: getSchemaPath(PixCallbackBody) }, { $ref: getSchemaPath(MercadoPagoNotificationBody) }],
       example: { pix: [{ endToEndId: 'E00038166202601151200abcdefghijk', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', valor: '10.50', horario: '2026-01-15T12:00:00.000Z' }] },
     },
   })

@@ -2,15 +2,58 @@
 // change the controllers and DTOs, then run it again (a spec fails while this file is stale).
 
 export interface paths {
-    "/health": {
+    "/v1/payments/create": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Liveness and readiness: the database is migrated and reachable. */
-        get: operations["HealthController_check"];
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment
+         * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
+         */
+        post: operations["PaymentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pix/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a Pix payment
+         * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
+         */
+        post: operations["PaymentsController_createPix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's payments
+         * @description Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. Only the merchant's own payments ever appear.
+         */
+        get: operations["PaymentsController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -19,17 +62,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
+    "/v1/payments/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics. Bearer METRICS_TOKEN or the admin token. */
-        get: operations["MetricsController_scrape"];
+        /**
+         * Read a payment and its status
+         * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["PaymentsController_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pix/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment and its status
+         * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["PaymentsController_getPix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment's refunds, oldest first */
+        get: operations["RefundsController_list"];
+        put?: never;
+        /**
+         * Refund a payment, in full or in part
+         * @description Returns money of a paid (or partially refunded) payment through its PSP (a Pix devolução). `amount` defaults to what is left. The refund is usually `pending` until the PSP settles it; `refund.succeeded` or `refund.failed` follows by webhook. Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.
+         */
+        post: operations["RefundsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One refund
+         * @description Another merchant's refund, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["RefundsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending payment
+         * @description Cancels the charge at the PSP so it can no longer be paid. Already cancelled: 200 again. Not pending: 409 PAYMENT_STATE_CONFLICT; if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.
+         */
+        post: operations["RefundsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider event
+         * @description For a provider's built-in account (merchants with no provider accounts). Verifies the provider's own scheme (docs/api.md, Webhook intake: for the simulated PSP, `X-Sandbox-Signature` over the raw body), then stores the event, applies it to the payment and queues its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept (`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).
+         */
+        post: operations["WebhooksController_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's callback
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
+         */
+        post: operations["WebhooksController_receiveForAccount[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/{account}/pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's callback
+         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
+         */
+        post: operations["WebhooksController_receiveForAccount[1]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -234,106 +421,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/payments/create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a payment
-         * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
-         */
-        post: operations["PaymentsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/pix/create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a Pix payment
-         * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
-         */
-        post: operations["PaymentsController_createPix"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/payments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the merchant's payments
-         * @description Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. Only the merchant's own payments ever appear.
-         */
-        get: operations["PaymentsController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/payments/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a payment and its status
-         * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
-         */
-        get: operations["PaymentsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/pix/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a payment and its status
-         * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
-         */
-        get: operations["PaymentsController_getPix"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/api/payments": {
         parameters: {
             query?: never;
@@ -348,66 +435,6 @@ export interface paths {
         get: operations["AdminPaymentsController_list"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{provider}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive a provider event
-         * @description For a provider's built-in account (merchants with no provider accounts). Verifies the provider's own scheme (docs/api.md, Webhook intake: for the simulated PSP, `X-Sandbox-Signature` over the raw body), then stores the event, applies it to the payment and queues its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept (`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).
-         */
-        post: operations["WebhooksController_receive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{provider}/{account}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive a provider account's callback
-         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
-         */
-        post: operations["WebhooksController_receiveForAccount[0]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{provider}/{account}/pix": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive a provider account's callback
-         * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
-         */
-        post: operations["WebhooksController_receiveForAccount[1]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -488,67 +515,6 @@ export interface paths {
          * @description Queues one more attempt now, for a failed, delivered or pending delivery, with the same body, `webhook-id` and `X-Request-Id` (a fresh timestamp and signature), to the merchant's current webhook URL. Earlier attempts stay in its history.
          */
         post: operations["AdminDeliveriesController_redeliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/payments/{id}/refunds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A payment's refunds, oldest first */
-        get: operations["RefundsController_list"];
-        put?: never;
-        /**
-         * Refund a payment, in full or in part
-         * @description Returns money of a paid (or partially refunded) payment through its PSP (a Pix devolução). `amount` defaults to what is left. The refund is usually `pending` until the PSP settles it; `refund.succeeded` or `refund.failed` follows by webhook. Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.
-         */
-        post: operations["RefundsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/refunds/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One refund
-         * @description Another merchant's refund, or an id that does not exist, is 404 NOT_FOUND.
-         */
-        get: operations["RefundsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/payments/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a pending payment
-         * @description Cancels the charge at the PSP so it can no longer be paid. Already cancelled: 200 again. Not pending: 409 PAYMENT_STATE_CONFLICT; if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.
-         */
-        post: operations["RefundsController_cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -643,39 +609,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics. Bearer METRICS_TOKEN or the admin token. */
+        get: operations["MetricsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and readiness: the database is migrated and reachable. */
+        get: operations["HealthController_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        ErrorCode: "MISSING_MERCHANT_KEY" | "INVALID_MERCHANT_KEY" | "VALIDATION_ERROR" | "NOT_FOUND" | "PAYMENT_CREATE_FAILED" | "UPSTREAM_ERROR" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "PAYMENT_STATE_CONFLICT" | "REFUND_EXCEEDS_AVAILABLE" | "OPERATION_NOT_SUPPORTED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         ApiErrorBody: {
-            /**
-             * @example VALIDATION_ERROR
-             * @enum {string}
-             */
-            code: "MISSING_MERCHANT_KEY" | "INVALID_MERCHANT_KEY" | "VALIDATION_ERROR" | "NOT_FOUND" | "PAYMENT_CREATE_FAILED" | "UPSTREAM_ERROR" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "PAYMENT_STATE_CONFLICT" | "REFUND_EXCEEDS_AVAILABLE" | "OPERATION_NOT_SUPPORTED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            /** @example VALIDATION_ERROR */
+            code: components["schemas"]["ErrorCode"];
             /** @example The request is invalid. */
             message: string;
             /**
-             * @description HTTP status the provider answered with (upstream failures).
+             * @description HTTP status the provider answered with (PAYMENT_CREATE_FAILED, UPSTREAM_ERROR).
              * @example 503
              */
             upstream_status?: number;
-            /** @description VALIDATION_ERROR: `{fields:[{field,message}]}`; upstream failures: `{provider_code, provider_message}`. */
-            details?: {
-                [key: string]: unknown;
-            };
+            /** @description Present for some codes: VALIDATION_ERROR `{fields:[{field,message}]}`; PAYMENT_CREATE_FAILED / UPSTREAM_ERROR (admin API) `{provider_code, provider_message}`; REFUND_EXCEEDS_AVAILABLE `{available}`; PAYMENT_STATE_CONFLICT `{status}`; CONFLICT on a provider account in use `{merchant_ids, pending_payments}`. */
+            details?: components["schemas"]["ApiValidationDetails"] | components["schemas"]["ApiProviderDetails"] | components["schemas"]["ApiRefundAvailableDetails"] | components["schemas"]["ApiPaymentStateDetails"] | components["schemas"]["ApiAccountInUseDetails"];
         };
         ApiErrorEnvelope: {
-            /** @example false */
-            success: boolean;
+            /**
+             * @example false
+             * @enum {boolean}
+             */
+            success: false;
             error: components["schemas"]["ApiErrorBody"];
             /**
              * Format: uuid
              * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
              */
             request_id: string;
-            /** @example efi */
+            /**
+             * @description The provider that handled (or would handle) the call; DEFAULT_PROVIDER before a merchant is known.
+             * @example sandbox
+             */
             provider: string;
+        };
+        ApiFieldError: {
+            /**
+             * @description The field, as a path into the body (`credentials.client_id`), or `body`, `path`, a query parameter.
+             * @example amount
+             */
+            field: string;
+            /** @example amount must be greater than 0 with at most 2 decimal places */
+            message: string;
+        };
+        ApiValidationDetails: {
+            fields: components["schemas"]["ApiFieldError"][];
+        };
+        ApiProviderDetails: {
+            /**
+             * @description The PSP's own error code.
+             * @example ValorDevolucaoInvalido
+             */
+            provider_code?: string;
+            /**
+             * @description The PSP's own message.
+             * @example O valor excede o saldo devolvível do Pix.
+             */
+            provider_message?: string;
+        };
+        ApiRefundAvailableDetails: {
+            /**
+             * @description What is left to refund, in reais.
+             * @example 4
+             */
+            available: number;
+        };
+        ApiPaymentStateDetails: {
+            /**
+             * @description The payment's status, which does not allow the operation.
+             * @example paid
+             */
+            status: string;
+        };
+        ApiAccountInUseDetails: {
+            /**
+             * @description Merchants that list the account.
+             * @example [
+             *       "mer_3kTMd9Q2xLr8VbN1cZp4Wf7A"
+             *     ]
+             */
+            merchant_ids: string[];
+            /**
+             * @description Pending payments charged at the account.
+             * @example 2
+             */
+            pending_payments: number;
         };
         MerchantWithSecretView: {
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -907,7 +962,15 @@ export interface components {
              * @example 7d9f0335-8dcc-4054-9bf9-0dbd61d36906
              */
             pix_key?: string | null;
-            /** @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned. */
+            /**
+             * @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned.
+             * @example {
+             *       "client_id": "Client_Id_4f2a9c",
+             *       "client_secret": "Client_Secret_8d1e7b",
+             *       "certificate_pem": "-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----",
+             *       "private_key_pem": "-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----"
+             *     }
+             */
             credentials: {
                 [key: string]: unknown;
             };
@@ -918,7 +981,15 @@ export interface components {
             base_url?: string | null;
             token_url?: string | null;
             pix_key?: string | null;
-            /** @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned. */
+            /**
+             * @description Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned.
+             * @example {
+             *       "client_id": "Client_Id_4f2a9c",
+             *       "client_secret": "Client_Secret_8d1e7b",
+             *       "certificate_pem": "-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----",
+             *       "private_key_pem": "-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----"
+             *     }
+             */
             credentials?: {
                 [key: string]: unknown;
             };
@@ -1081,11 +1152,14 @@ export interface components {
              * @example data:image/png;base64,iVBORw0KGgo…
              */
             qrCodePng: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T13:00:00.000Z
+             */
             expiresAt?: string | null;
             /**
              * @description The paying Pix's end-to-end id, once paid at a real PSP.
-             * @example E00038166202601151200abcdefghijk
+             * @example E00038166202611261201abcdefghijk
              */
             endToEndId?: string | null;
         };
@@ -1102,7 +1176,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1127,13 +1201,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
@@ -1225,7 +1311,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1250,13 +1336,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
@@ -1320,6 +1418,56 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             payment_id?: string;
         };
+        SandboxEventData: {
+            /**
+             * @description The gateway's payment id or the sandbox's charge id; at most 200 characters.
+             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * @description Decimal reais, at most 2 decimal places: the amount paid (or refunded).
+             * @example 10.5
+             */
+            amount: number;
+            /**
+             * @description The charge's status at the sandbox (informative).
+             * @example CONCLUIDA
+             */
+            status?: string;
+            /**
+             * @description Refund events only: the sandbox refund (`id`, `amount`, `status`, …; docs/sandbox.md).
+             * @example {
+             *       "id": "sbx_ref_2Lm8Zp0R",
+             *       "refundId": "ref_9xQ2mN4pL7sT1vB8cD3fG6hJ",
+             *       "amount": "3.50",
+             *       "status": "DEVOLVIDO",
+             *       "origin": "api",
+             *       "failureReason": null
+             *     }
+             */
+            refund?: {
+                [key: string]: unknown;
+            };
+        };
+        SandboxEventBody: {
+            /**
+             * @example payment.confirmed
+             * @enum {string}
+             */
+            event: "payment.confirmed" | "payment.expired" | "payment.cancelled" | "payment.failed" | "payment.refunded" | "refund.pending" | "refund.succeeded" | "refund.failed";
+            /**
+             * @description The event id; the same id again is a duplicate. At most 200 characters.
+             * @example evt_sbx_9f2c
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it happened; now when absent.
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            created_at?: string;
+            data: components["schemas"]["SandboxEventData"];
+        };
         AccountCallbackResult: {
             /** @example true */
             received: boolean;
@@ -1330,6 +1478,50 @@ export interface components {
             duplicate: boolean;
             /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
             events: components["schemas"]["WebhookIntakeResult"][];
+        };
+        PixCallbackEntry: {
+            /**
+             * @description 32 letters and digits; deduplicates per account.
+             * @example E00038166202601151200abcdefghijk
+             */
+            endToEndId: string;
+            /**
+             * @description The charge's txid.
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
+            txid: string;
+            /**
+             * @description Amount paid, a decimal string.
+             * @example 10.50
+             */
+            valor: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            horario: string;
+            /** @example Pedido 1234 */
+            infoPagador?: string;
+        };
+        PixCallbackBody: {
+            pix: components["schemas"]["PixCallbackEntry"][];
+        };
+        MercadoPagoNotificationData: {
+            /**
+             * @description Mercado Pago's payment id. The gateway reads it from the query's `data.id` (what the signature covers), then reads the payment back from Mercado Pago.
+             * @example 1234567890
+             */
+            id: string;
+        };
+        MercadoPagoNotificationBody: {
+            /**
+             * @description The topic (also in the query, `type` or `topic`, which wins).
+             * @example payment
+             */
+            type: string;
+            /** @example payment.updated */
+            action?: string;
+            data: components["schemas"]["MercadoPagoNotificationData"];
         };
         PaymentEventView: {
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -1530,7 +1722,7 @@ export interface components {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
             /**
-             * @example pending
+             * @example paid
              * @enum {string}
              */
             status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
@@ -1555,13 +1747,25 @@ export interface components {
              * @enum {string}
              */
             environment: "sandbox" | "production";
-            /** @example sbx_8f2k… */
+            /**
+             * @description The PSP's id of the charge (the txid at Pix API PSPs).
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
             providerPaymentId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:01:00.000Z
+             */
             paidAt?: string | null;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
@@ -1606,7 +1810,17 @@ export interface components {
              * @example 200
              */
             status?: number | null;
-            /** @description The PSP's charge after the event. */
+            /**
+             * @description The PSP's charge after the event.
+             * @example {
+             *       "id": "sbx_8f2kQ7mN3pL9",
+             *       "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+             *       "status": "CONCLUIDA",
+             *       "amount": "10.50",
+             *       "currency": "BRL",
+             *       "paidAt": "2026-11-26T12:01:00.000Z"
+             *     }
+             */
             charge: {
                 [key: string]: unknown;
             };
@@ -1883,25 +2097,119 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_check: {
+    PaymentsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description One unique value per logical payment (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentDto"];
+            };
+        };
         responses: {
-            200: {
+            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
-            503: {
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1911,29 +2219,1013 @@ export interface operations {
             };
         };
     };
-    MetricsController_scrape: {
+    PaymentsController_createPix: {
         parameters: {
             query?: never;
+            header: {
+                /** @description One unique value per logical payment (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePixPaymentDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PaymentsController_list: {
+        parameters: {
+            query?: {
+                /** @description Created at or after this instant (ISO 8601). */
+                created_from?: string;
+                /** @description Created before this instant (ISO 8601). */
+                created_to?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
+                externalId?: string;
+                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Prometheus text format 0.0.4. */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentPageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
             };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["ApiErrorEnvelope"];
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PaymentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PaymentsController_getPix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RefundView"][];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per refund (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RefundView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RefundView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_receive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A provider with a built-in account (DEFAULT_PROVIDER is one). */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's event. The simulated PSP's (`sandbox`) is shown; other providers' built-in accounts post their own format. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEventBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["WebhookIntakeResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "WebhooksController_receiveForAccount[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AccountCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "WebhooksController_receiveForAccount[1]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AccountCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
         };
@@ -1960,12 +3252,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["MerchantPage"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2019,12 +3317,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["MerchantWithSecretView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2076,12 +3380,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["MerchantView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2137,12 +3447,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["MerchantWithSecretView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2203,12 +3519,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ApiKeyView"][];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2260,12 +3582,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["IssuedApiKeyView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2318,12 +3646,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ApiKeyView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2373,12 +3707,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountView"][];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2423,12 +3763,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2480,12 +3826,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2597,12 +3949,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2663,12 +4021,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountCheckView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2720,12 +4084,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderAccountWebhookView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2784,12 +4154,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["ProviderDescriptorView"][];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -2805,458 +4181,6 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PaymentsController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-                /** @description One unique value per logical payment (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentDto"];
-            };
-        };
-        responses: {
-            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PaymentsController_createPix: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-                /** @description One unique value per logical payment (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePixPaymentDto"];
-            };
-        };
-        responses: {
-            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PaymentsController_list: {
-        parameters: {
-            query?: {
-                /** @description Created at or after this instant (ISO 8601). */
-                created_from?: string;
-                /** @description Created before this instant (ISO 8601). */
-                created_to?: string;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-                /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
-                externalId?: string;
-                status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
-                limit?: number;
-            };
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentPageView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PaymentsController_get: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PaymentsController_getPix: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3293,12 +4217,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["AdminPaymentPageView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -3332,291 +4262,6 @@ export interface operations {
             };
         };
     };
-    WebhooksController_receive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A provider with a built-in account (DEFAULT_PROVIDER is one). */
-                provider: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["WebhookIntakeResult"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    "WebhooksController_receiveForAccount[0]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                provider: string;
-                account: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["AccountCallbackResult"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    "WebhooksController_receiveForAccount[1]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                provider: string;
-                account: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["AccountCallbackResult"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
     AdminPaymentEventsController_detail: {
         parameters: {
             query?: never;
@@ -3635,12 +4280,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PaymentDetailView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -3696,12 +4347,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["SimulationResultView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -3784,12 +4441,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["DeliveryPage"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -3841,12 +4504,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["DeliveryView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -3871,351 +4540,6 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RefundsController_list: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["RefundView"][];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RefundsController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-                /** @description One unique value per refund (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateRefundDto"];
-            };
-        };
-        responses: {
-            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["RefundView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RefundsController_get: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["RefundView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RefundsController_cancel: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Merchant API key (`mk_live_…`), issued in the admin dashboard. */
-                "X-Merchant-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
-                        request_id: string;
-                        /** @example efi */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4250,12 +4574,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["RefundView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4352,12 +4682,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PaymentView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4443,12 +4779,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["SessionView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4484,12 +4826,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["SessionView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4542,12 +4890,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["LogoutView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4600,12 +4954,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        success: boolean;
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["StatsView"];
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
                         request_id: string;
-                        /** @example efi */
+                        /** @example sandbox */
                         provider: string;
                     };
                 };
@@ -4630,6 +4990,61 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    MetricsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    HealthController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

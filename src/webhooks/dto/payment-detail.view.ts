@@ -99,7 +99,13 @@ export class SimulationView {
   @ApiProperty({ example: 'evt_sbx_9f2c', description: "The test PSP's id for the event it sent." }) eventId: string;
   @ApiProperty({ example: true, description: 'Whether the gateway answered the signed event with a 2xx.' }) delivered: boolean;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: "The gateway's HTTP status for the event." }) status: number | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: "The PSP's charge after the event." }) charge: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { id: 'sbx_8f2kQ7mN3pL9', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', status: 'CONCLUIDA', amount: '10.50', currency: 'BRL', paidAt: '2026-11-26T12:01:00.000Z' },
+    description: "The PSP's charge after the event.",
+  })
+  charge: Record<string, unknown>;
 }
 
 export class SimulationResultView {

@@ -47,7 +47,17 @@ export class CreateProviderAccountDto {
   @Length(1, 77)
   pix_key?: string | null;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: CREDENTIALS_DESCRIPTION })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: {
+      client_id: 'Client_Id_4f2a9c',
+      client_secret: 'Client_Secret_8d1e7b',
+      certificate_pem: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
+      private_key_pem: '-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----',
+    },
+    description: CREDENTIALS_DESCRIPTION,
+  })
   @IsObject()
   credentials: Record<string, unknown>;
 }
@@ -85,7 +95,17 @@ export class UpdateProviderAccountDto {
   @Length(1, 77)
   pix_key?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: CREDENTIALS_DESCRIPTION })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: {
+      client_id: 'Client_Id_4f2a9c',
+      client_secret: 'Client_Secret_8d1e7b',
+      certificate_pem: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
+      private_key_pem: '-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----',
+    },
+    description: CREDENTIALS_DESCRIPTION,
+  })
   @IsOptional()
   @IsObject()
   credentials?: Record<string, unknown>;
