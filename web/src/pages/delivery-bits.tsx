@@ -128,11 +128,11 @@ export function DeliveryDetails({ id }: { id: string }) {
   );
 }
 
-/** What the endpoint said to a test event, in words. */
+/** What the endpoint said to a test event, in words, and what a delivery would make of it. */
 function testEventSummary(r: TestEventResult): string {
   const took = r.latency_ms == null ? '' : ` in ${r.latency_ms} ms`;
   if (r.status_code == null) return `No answer${took}: ${r.error ?? 'unknown error'}`;
-  return `${r.ok ? 'Answered' : 'Refused with'} HTTP ${r.status_code}${took}`;
+  return `Answered HTTP ${r.status_code}${took}${r.ok ? '' : ': not 2xx, so a delivery would count it as a failed attempt'}`;
 }
 
 /**
@@ -161,20 +161,21 @@ export function TestEvent({ merchantId, merchantName }: { merchantId: string; me
         <Button busy={busy} onClick={() => void send()}>
           Send test event
         </Button>
-        <span className="muted small">A signed test.ping to {merchantName ?? 'the merchant'}'s webhook URL, once; not stored, never retried.</span>
+        <span className="muted small">
+          One test.ping event to {merchantName ?? 'the merchant'}'s webhook URL, sent as deliveries are (signed when a secret is set); not stored, never retried.
+        </span>
       </div>
       <Notice>{error}</Notice>
       {result && (
         <div className="test-event-result" role="status" aria-label="Test event result">
           <p>
             <Badge value={result.ok ? 'delivered' : 'failed'} label={result.ok ? 'ok' : 'failed'} /> {testEventSummary(result)}
-            {result.url && (
-              <>
-                {' '}
-                from <span className="mono small wrap">{result.url}</span>
-              </>
-            )}
           </p>
+          {result.url && (
+            <p className="muted small">
+              Sent to <span className="mono wrap">{result.url}</span>
+            </p>
+          )}
           {result.response_excerpt != null && <AnswerExcerpt text={result.response_excerpt} />}
         </div>
       )}
