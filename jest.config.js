@@ -50,6 +50,7 @@ const onPostgres = (project, testMatch = project.testMatch) => ({
 const BOTH_DATABASES = [
   'auth-throttling-redis',
   'crash-safety',
+  'delivery-answers',
   'health',
   'homologation-accounts',
   'idempotency',

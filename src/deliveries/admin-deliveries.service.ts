@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../domain/clock';
 import { isoOrNull } from '../common/dates';
 import { AppError } from '../common/errors/app-error';
 import { decodeCursor, toPage } from '../common/http/cursor';
-import { hasIdShape } from '../common/ids';
+import { hasIdShape, newId } from '../common/ids';
+import { DeliverySender } from './delivery-sender';
 import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
-import type { DeliveryPage, DeliveryView } from './dto/delivery.view';
+import type { DeliveryAnswerView, DeliveryDetailView, DeliveryPage, DeliveryView, TestEventResultView } from './dto/delivery.view';
+import type { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { DeliveryWithMerchant, WebhookDeliveryRepository } from './webhook-delivery.repository';
 
@@ -30,11 +34,28 @@ function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
   };
 }
 
+function toAnswerView(attempt: WebhookDeliveryAttempt): DeliveryAnswerView {
+  return {
+    attempt: attempt.attempt,
+    attempted_at: attempt.attemptedAt.toISOString(),
+    url: attempt.url,
+    status_code: attempt.statusCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+    response_excerpt: attempt.responseExcerpt,
+  };
+}
+
+/** The event type of a test event (docs/webhooks.md, Operators). */
+export const TEST_EVENT_TYPE = 'test.ping';
+
 /** The operator's view of forwards: what is stuck or failed, and "send it again". */
 @Injectable()
 export class AdminDeliveriesService {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly attempts: WebhookDeliveryAttemptRepository,
+    private readonly sender: DeliverySender,
     private readonly clock: Clock,
     @Inject(DELIVERY_NUDGE) private readonly worker: DeliveryNudge,
   ) {}
@@ -64,5 +85,52 @@ export class AdminDeliveriesService {
     this.worker.nudge();
     if (!found) throw AppError.notFound('Delivery not found.');
     return toView(found);
+  }
+
+  /** One delivery with its body and every attempt's answer, oldest first. */
+  async get(id: string): Promise<DeliveryDetailView> {
+    const found = hasIdShape(id, 'dlv') ? await this.deliveries.findWithMerchant(id) : null;
+    const sent = found && (await this.deliveries.findBody(id));
+    if (!found || !sent) throw AppError.notFound('Delivery not found.');
+    const attempts = await this.attempts.listForDeliveries([id]);
+    return { ...toView(found), body: sent.body as Record<string, unknown>, attempt_history: attempts.map(toAnswerView) };
+  }
+
+  /**
+   * Sends one signed `test.ping` to the merchant's webhook URL now, through the same sender as real
+   * deliveries, and answers what the endpoint said. Nothing is stored: it is never retried and never
+   * counted as a delivery or a failure.
+   */
+  async sendTestEvent(merchantId: string): Promise<TestEventResultView> {
+    const merchant = hasIdShape(merchantId, 'mer') ? await this.deliveries.findMerchantTarget(merchantId) : null;
+    if (!merchant) throw AppError.notFound('Merchant not found.');
+    // The real time, not the Clock's: it is the signature's timestamp, which the merchant checks against its own clock.
+    const sentAt = new Date();
+    const id = newId('evt');
+    const body = { event: TEST_EVENT_TYPE, id, created_at: sentAt.toISOString(), data: { merchant_id: merchant.id, timestamp: sentAt.toISOString() } };
+    const result = await this.sender.send(
+      {
+        id,
+        eventType: TEST_EVENT_TYPE,
+        requestId: randomUUID(),
+        provider: 'gateway',
+        body,
+        webhookUrl: merchant.webhookUrl,
+        webhookSigningSecretEnc: merchant.webhookSigningSecretEnc,
+      },
+      sentAt,
+    );
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    return {
+      id,
+      body,
+      url: merchant.webhookUrl,
+      ok,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      error: result.error,
+      response_excerpt: result.bodyExcerpt ?? null,
+      sent_at: sentAt.toISOString(),
+    };
   }
 }

@@ -7,6 +7,8 @@ export interface AttemptResult {
   /** Why there was no usable answer (network, timeout, refused URL…); null when the merchant answered. */
   error: string | null;
   latencyMs: number | null;
+  /** The start of the answer's body, kept with the attempt; null when there was no answer. */
+  bodyExcerpt?: string | null;
   retryAfter?: string | string[];
   location?: string;
 }

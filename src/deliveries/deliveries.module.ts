@@ -4,8 +4,9 @@ import { MerchantsModule } from '../merchants/merchants.module';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { TransportModule } from '../providers/transport/transport.module';
 import { DELIVERY_NUDGE } from './delivery-nudge';
-import { AdminDeliveriesController } from './admin-deliveries.controller';
+import { AdminDeliveriesController, AdminTestEventController } from './admin-deliveries.controller';
 import { AdminDeliveriesService } from './admin-deliveries.service';
+import { DeliverySender } from './delivery-sender';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
@@ -13,16 +14,23 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 /**
- * Forwards to merchants: the worker that sends queued deliveries, and the admin's list and
- * redeliver. The webhooks module imports it for DELIVERY_NUDGE: intake injects the nudge
+ * Forwards to merchants: the worker that sends queued deliveries, and the admin's list, detail,
+ * redeliver and test event. The webhooks module imports it for DELIVERY_NUDGE: intake injects the nudge
  * optionally, so without that import it would silently fall back to polling. It also gives
  * /metrics its delivery backlog, so the metrics module reads no feature's table. Forwards go out
  * through the gateway's one OutboundTransport (TransportModule).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDelivery, WebhookDeliveryAttempt]), MerchantsModule, TransportModule],
-  controllers: [AdminDeliveriesController],
-  providers: [WebhookDeliveryRepository, WebhookDeliveryAttemptRepository, DeliveryWorker, AdminDeliveriesService, { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker }],
+  controllers: [AdminDeliveriesController, AdminTestEventController],
+  providers: [
+    WebhookDeliveryRepository,
+    WebhookDeliveryAttemptRepository,
+    DeliverySender,
+    DeliveryWorker,
+    AdminDeliveriesService,
+    { provide: DELIVERY_NUDGE, useExisting: DeliveryWorker },
+  ],
   exports: [DELIVERY_NUDGE, WebhookDeliveryRepository, WebhookDeliveryAttemptRepository],
 })
 export class DeliveriesModule implements OnModuleInit {

@@ -1,21 +1,14 @@
-import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../domain/clock';
-import { SecretBox } from '../common/crypto/secret-box';
 import { PeriodicJob } from '../common/jobs/periodic-job';
 import { within } from '../common/timeout';
-import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
-import { OutboundTransport } from '../providers/transport/transport';
-import { AttemptTimeout, describeNetworkError, postToMerchant } from '../providers/transport/merchant-http';
 import { defaultRetryPolicy, RetryPolicy } from '../domain/retry-schedule';
 import type { DeliveryNudge } from './delivery-nudge';
-import { AttemptResult, decideOutcome } from './attempt-outcome';
+import { decideOutcome } from './attempt-outcome';
+import { DeliverySender } from './delivery-sender';
 import { ClaimedDelivery, RecordedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
-import { WebhookSigner } from './webhook-signer';
-
-const USER_AGENT = 'pix-gateway-webhooks/1';
 
 /** Most attempts recorded by one statement. */
 const MAX_RECORD_BATCH = 256;
@@ -62,11 +55,9 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly clock: Clock,
-    private readonly urlPolicy: WebhookUrlPolicy,
-    private readonly secrets: SecretBox,
     private readonly metrics: GatewayMetrics,
-    // The gateway's one transport; its owner (ProvidersModule) closes it after shutdown.
-    private readonly transport: OutboundTransport,
+    // The signed POST through the URL policy and the gateway's one transport.
+    private readonly sender: DeliverySender,
   ) {
     this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
     this.poll = new PeriodicJob({ name: 'Delivery poll', intervalMs: config.deliveryPollMs, logger: this.logger, run: () => this.nudge(), runAtStart: true });
@@ -144,7 +135,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const attempt = claim.attempts + 1;
     // The real time, not the Clock's: it is the signature's timestamp, which the merchant checks against its own clock.
     const attemptedAt = new Date();
-    const result = await this.send(claim, attemptedAt);
+    const result = await this.sender.send(claim, attemptedAt);
     if (this.abandoned) return;
     const outcome = decideOutcome(attempt, result, this.policy, this.clock.now());
     let current: boolean;
@@ -199,65 +190,4 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
         this.scheduleRecording();
       });
   }
-
-  /** One POST; every failure, ours or the merchant's, becomes the attempt's result rather than an exception. */
-  private async send(claim: ClaimedDelivery, attemptedAt: Date): Promise<AttemptResult> {
-    if (!claim.webhookUrl) return { statusCode: null, latencyMs: null, error: 'the merchant has no webhook_url' };
-    let headers: Record<string, string>;
-    const body = JSON.stringify(claim.body);
-    try {
-      headers = this.headers(claim, body, attemptedAt);
-    } catch (error) {
-      // Never send unsigned to a merchant that expects a signature.
-      this.logger.error({ err: error, delivery_id: claim.id }, 'Could not open the merchant signing secret (is SECRETS_KEY the one it was saved with?)');
-      return { statusCode: null, latencyMs: null, error: 'the signing secret could not be decrypted; check SECRETS_KEY' };
-    }
-    // DELIVERY_TIMEOUT_MS bounds the whole attempt, DNS included, so an attempt always ends
-    // well inside its lease (DELIVERY_LEASE_MS is at least the timeout plus a second).
-    const deadline = performance.now() + this.config.deliveryTimeoutMs;
-    let target;
-    try {
-      target = await beforeDeadline(this.urlPolicy.resolveForDelivery(claim.webhookUrl), deadline, this.config.deliveryTimeoutMs);
-    } catch (error) {
-      const reason = error instanceof WebhookUrlRejectedError ? `webhook URL refused: ${error.message}` : `DNS: ${describeNetworkError(error)}`;
-      return { statusCode: null, latencyMs: null, error: reason };
-    }
-    const answer = await postToMerchant(this.transport, {
-      url: target.url,
-      lookup: target.lookup,
-      headers,
-      body: Buffer.from(body, 'utf8'),
-      timeoutMs: this.config.deliveryTimeoutMs,
-      deadline,
-      maxSockets: this.config.deliveryConcurrency,
-    });
-    const location = answer.headers.location;
-    return { statusCode: answer.statusCode, latencyMs: answer.latencyMs, error: answer.error, retryAfter: answer.headers['retry-after'], location };
-  }
-
-  /** The headers of docs/api.md, Forwarding to merchants; the signature covers exactly `body`, the bytes sent. */
-  private headers(claim: ClaimedDelivery, body: string, attemptedAt: Date): Record<string, string> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-webhook-source': claim.provider,
-      'x-webhook-event': claim.eventType,
-      'x-request-id': claim.requestId,
-    };
-    if (claim.webhookSigningSecretEnc) {
-      const signature = new WebhookSigner(this.secrets.open(claim.webhookSigningSecretEnc)).sign(claim.id, attemptedAt, body);
-      headers['webhook-id'] = claim.id;
-      headers['webhook-timestamp'] = String(Math.floor(attemptedAt.getTime() / 1000));
-      headers['webhook-signature'] = signature;
-      headers['x-webhook-signature'] = signature;
-    }
-    return headers;
-  }
-}
-
-/** `promise`, or AttemptTimeout once `deadline` (performance.now()) passes; the lookup itself cannot be cancelled and is left to finish. */
-function beforeDeadline<T>(promise: Promise<T>, deadline: number, timeoutMs: number): Promise<T> {
-  return within(promise, Math.max(0, deadline - performance.now()), () => {
-    throw new AttemptTimeout(timeoutMs);
-  });
 }

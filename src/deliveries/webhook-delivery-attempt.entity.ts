@@ -10,5 +10,7 @@ export class WebhookDeliveryAttempt {
   @Column({ name: 'status_code', type: 'integer', nullable: true }) statusCode: number | null;
   @Column({ name: 'latency_ms', type: 'integer', nullable: true }) latencyMs: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
+  /** The start of the answer's body (at most 1 KiB, postToMerchant); null when none came. */
+  @Column({ name: 'response_excerpt', type: 'text', nullable: true }) responseExcerpt: string | null;
   @Column({ name: 'attempted_at', type: 'timestamptz' }) attemptedAt: Date;
 }

@@ -38,8 +38,11 @@ export interface RecordedAttempt {
   outcome: AttemptOutcome;
 }
 
+/** A status, or `retrying`: pending after at least one failed attempt. */
+export type DeliveryListStatus = DeliveryStatus | 'retrying';
+
 export interface DeliveryListFilter {
-  status?: DeliveryStatus;
+  status?: DeliveryListStatus;
   merchantId?: string;
   after?: CursorPosition;
   limit: number;
@@ -138,8 +141,8 @@ export class WebhookDeliveryRepository {
       this.deliveries.manager,
       `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int8[], $5::int[], $6::text[],
-                              $7::text[], $8::int[], $9::text[], $10::int[], $11::timestamptz[])
-             AS i(delivery_id, lease, status, retry_in_ms, status_code, error, attempt_id, attempt, url, latency_ms, attempted_at)
+                              $7::text[], $8::int[], $9::text[], $10::int[], $11::timestamptz[], $13::text[])
+             AS i(delivery_id, lease, status, retry_in_ms, status_code, error, attempt_id, attempt, url, latency_ms, attempted_at, response_excerpt)
        ), moved AS (
          UPDATE webhook_deliveries d
             SET status = i.status, attempts = d.attempts + 1, locked_until = NULL,
@@ -151,8 +154,8 @@ export class WebhookDeliveryRepository {
           WHERE d.id = i.delivery_id AND d.locked_until = i.lease
          RETURNING d.id
        ), logged AS (
-         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at)
-         SELECT attempt_id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at FROM input
+         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at, response_excerpt)
+         SELECT attempt_id, delivery_id, attempt, url, status_code, latency_ms, error, attempted_at, response_excerpt FROM input
        )
        SELECT id FROM moved`,
       [
@@ -168,6 +171,7 @@ export class WebhookDeliveryRepository {
         column((a) => a.result.latencyMs),
         column((a) => a.attemptedAt),
         now,
+        column((a) => a.result.bodyExcerpt ?? null),
       ],
     );
     return new Set(rows.map((row) => row.id));
@@ -182,7 +186,9 @@ export class WebhookDeliveryRepository {
   async listPageWithMerchant(filter: DeliveryListFilter): Promise<(DeliveryWithMerchant & { id: string; created_us: string })[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.status) where.push(`d.status = $${params.push(filter.status)}`);
+    // Retrying: every attempt of a pending delivery failed (a success makes it delivered).
+    if (filter.status === 'retrying') where.push(`d.status = 'pending' AND d.attempts > 0`);
+    else if (filter.status) where.push(`d.status = $${params.push(filter.status)}`);
     if (filter.merchantId) where.push(`d.merchant_id = $${params.push(filter.merchantId)}`);
     if (filter.after) where.push(afterCursorSql('d.created_at', 'd.id', `$${params.push(filter.after.createdUs)}`, `$${params.push(filter.after.id)}`));
     const rows = await sqlRows<Record<string, unknown>>(
@@ -196,6 +202,26 @@ export class WebhookDeliveryRepository {
   async findWithMerchant(id: string): Promise<DeliveryWithMerchant | null> {
     const [row] = await sqlRows<Record<string, unknown>>(this.deliveries.manager, `${WITH_MERCHANT} WHERE d.id = $1`, [id]);
     return row ? this.withMerchant(row) : null;
+  }
+
+  /** The body a delivery sends (the operator's "payload"), or undefined when there is no such delivery. */
+  async findBody(id: string): Promise<{ body: unknown } | undefined> {
+    const found = await this.deliveries.findOne({ where: { id }, select: { id: true, body: true } });
+    return found ? { body: found.body } : undefined;
+  }
+
+  /**
+   * Where and how a merchant's test event goes: its webhook URL and sealed signing secret now. Read
+   * here, beside the claim that reads the same columns for real deliveries, so the merchants module
+   * keeps its rule that the secret is never read back by the admin API.
+   */
+  async findMerchantTarget(merchantId: string): Promise<Pick<Merchant, 'id' | 'webhookUrl' | 'webhookSigningSecretEnc'> | null> {
+    const [row] = await sqlRows<{ id: string; webhook_url: string | null; webhook_signing_secret_enc: string | null }>(
+      this.deliveries.manager,
+      `SELECT id, webhook_url, webhook_signing_secret_enc FROM merchants WHERE id = $1`,
+      [merchantId],
+    );
+    return row ? { id: row.id, webhookUrl: row.webhook_url, webhookSigningSecretEnc: row.webhook_signing_secret_enc } : null;
   }
 
   /**

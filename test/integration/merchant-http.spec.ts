@@ -68,6 +68,21 @@ describe('postToMerchant', () => {
     await expect(post('/endless', 300)).resolves.toMatchObject({ statusCode: 200, error: null });
   });
 
+  it('keeps the first KiB of the answer body, cut at a whole UTF-8 character, and of an endless one what came in time', async () => {
+    // 3 + 3 × 700 bytes: byte 1,024 is the second byte of a "€", which must not be split.
+    const body = `ok:${'€'.repeat(700)}`;
+    handle = (_req, res) => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+    const answer = await post('/big');
+    expect(answer).toMatchObject({ statusCode: 500, error: null, bodyExcerpt: body.slice(0, 3 + 340) });
+    expect(Buffer.byteLength(answer.bodyExcerpt!, 'utf8')).toBe(1023);
+    handle = (_req, res) => res.writeHead(200).end('{"a":1}');
+    await expect(post('/small')).resolves.toMatchObject({ statusCode: 200, bodyExcerpt: '{"a":1}' });
+    handle = (_req, res) => res.writeHead(503).write('{"still":');
+    await expect(post('/endless', 300)).resolves.toMatchObject({ statusCode: 503, error: null, bodyExcerpt: '{"still":' });
+    handle = () => undefined;
+    await expect(post('/hold', 200)).resolves.toMatchObject({ statusCode: null, bodyExcerpt: null });
+  });
+
   it('records the whole budget when no answer comes in time, and the code and words when nobody listens', async () => {
     handle = () => undefined;
     await expect(post('/hold', 200)).resolves.toMatchObject({ statusCode: null, error: 'timeout after 200 ms' });

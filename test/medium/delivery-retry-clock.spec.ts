@@ -1,4 +1,5 @@
 import { DeliveryWorker } from '../../src/deliveries/delivery-worker';
+import { DeliverySender } from '../../src/deliveries/delivery-sender';
 import { RETRY_JITTER } from '../../src/domain/retry-schedule';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
@@ -25,7 +26,7 @@ describe(`delivery retries on the gateway clock (${testDatabase()} database)`, (
     [failing, healthy] = await Promise.all([MerchantReceiver.start(), MerchantReceiver.start()]);
     failing.respondWith(() => ({ status: 500 }));
     ctx = await newMediumContext({ clock, env: { DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: `${RETRY_MS},${RETRY_MS}` } });
-    const worker = await ctx.module([DeliveryWorker, WebhookDeliveryRepository, WebhookUrlPolicy, GatewayMetrics], [TransportModule]);
+    const worker = await ctx.module([DeliveryWorker, DeliverySender, WebhookDeliveryRepository, WebhookUrlPolicy, GatewayMetrics], [TransportModule]);
     deliveries = worker.get(WebhookDeliveryRepository);
     worker.get(DeliveryWorker).onApplicationBootstrap(); // starts the poll, as the app's bootstrap does; ctx.close() drains it
   });

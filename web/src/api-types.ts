@@ -490,9 +490,29 @@ export interface paths {
         };
         /**
          * List webhook deliveries
-         * @description Forwards to merchants, newest first, filtered by `status` and `merchant_id`. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
+         * @description Forwards to merchants, newest first, filtered by `status` (`retrying`: pending after failed attempts) and `merchant_id`. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
          */
         get: operations["AdminDeliveriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook delivery
+         * @description The delivery with the JSON body it sends and every attempt's answer: status code, latency, error and the first KiB of the answer body.
+         */
+        get: operations["AdminDeliveriesController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -515,6 +535,26 @@ export interface paths {
          * @description Queues one more attempt now, for a failed, delivered or pending delivery, with the same body, `webhook-id` and `X-Request-Id` (a fresh timestamp and signature), to the merchant's current webhook URL. Earlier attempts stay in its history.
          */
         post: operations["AdminDeliveriesController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/merchants/{id}/test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a merchant's webhook URL
+         * @description Sends one signed `test.ping` event now, the way deliveries are sent, and answers what the endpoint said. It is not stored: never retried, never counted as a delivery or a failure. An endpoint that fails is still a 200 here, with `ok: false`.
+         */
+        post: operations["AdminTestEventController_sendTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1895,6 +1935,126 @@ export interface components {
             items: components["schemas"]["DeliveryView"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        DeliveryAnswerView: {
+            /**
+             * @description 1 for the first attempt.
+             * @example 1
+             */
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /**
+             * @description Where this attempt was sent.
+             * @example https://shop.example/webhooks/pix
+             */
+            url?: string | null;
+            /**
+             * @description null when no answer came.
+             * @example 500
+             */
+            status_code?: number | null;
+            /** @example 84 */
+            latency_ms?: number | null;
+            /** @example HTTP 500 */
+            error?: string | null;
+            /**
+             * @description The start of the endpoint's answer body, as it came: at most 1 KiB of UTF-8, cut at a whole character. null when no answer came (or for attempts made before it was kept).
+             * @example {"error":"order not found"}
+             */
+            response_excerpt?: string | null;
+        };
+        DeliveryDetailView: {
+            /**
+             * @description Also the Standard Webhooks `webhook-id`, the same on every attempt.
+             * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @example payment.confirmed */
+            event_type: string;
+            /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            event_id: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            payment_id: string;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /** @example Loja da Ana */
+            merchant_name: string;
+            /**
+             * @description The merchant's webhook URL now.
+             * @example https://shop.example/webhooks/pix
+             */
+            webhook_url?: string | null;
+            /**
+             * @description Attempts made so far.
+             * @example 2
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (pending deliveries).
+             */
+            next_attempt_at: string;
+            /** @example 503 */
+            last_status_code?: number | null;
+            /** @example timeout after 10000 ms */
+            last_error?: string | null;
+            /** Format: date-time */
+            delivered_at?: string | null;
+            /**
+             * Format: uuid
+             * @description The intake request id, sent as X-Request-Id on every attempt.
+             */
+            request_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The exact JSON body sent on every attempt (docs/webhooks.md, What arrives). */
+            body: {
+                [key: string]: unknown;
+            };
+            /** @description Every attempt made, oldest first. */
+            attempt_history: components["schemas"]["DeliveryAnswerView"][];
+        };
+        TestEventResultView: {
+            /**
+             * @description The event's id, also its `webhook-id`.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /** @description The exact JSON body sent. */
+            body: {
+                [key: string]: unknown;
+            };
+            /** @example https://shop.example/webhooks/pix */
+            url?: string | null;
+            /**
+             * @description Whether the endpoint answered 2xx, as a delivery would count it.
+             * @example true
+             */
+            ok: boolean;
+            /**
+             * @description null when no answer came.
+             * @example 200
+             */
+            status_code?: number | null;
+            /** @example 84 */
+            latency_ms?: number | null;
+            /**
+             * @description Why there was no usable answer.
+             * @example ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9
+             */
+            error?: string | null;
+            /**
+             * @description The start of the answer body: at most 1 KiB of UTF-8.
+             * @example {"received":true}
+             */
+            response_excerpt?: string | null;
+            /** Format: date-time */
+            sent_at: string;
         };
         RefundView: {
             /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -4422,7 +4582,8 @@ export interface operations {
     AdminDeliveriesController_list: {
         parameters: {
             query?: {
-                status?: "pending" | "delivered" | "failed";
+                /** @description `retrying`: pending deliveries whose attempts so far all failed (at least one). */
+                status?: "pending" | "retrying" | "delivered" | "failed";
                 merchant_id?: string;
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -4486,6 +4647,69 @@ export interface operations {
             };
         };
     };
+    AdminDeliveriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["DeliveryDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminDeliveriesController_redeliver: {
         parameters: {
             query?: never;
@@ -4510,6 +4734,69 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["DeliveryView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminTestEventController_sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["TestEventResultView"];
                         /**
                          * Format: uuid
                          * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11

@@ -39,6 +39,11 @@ export type DeliveryStatus = Schemas['DeliveryView']['status'];
 export type Delivery = Schemas['PaymentDeliveryView'];
 /** A delivery as `GET /admin/api/webhook-deliveries` lists it: `attempts` is a count there. */
 export type ListedDelivery = Schemas['DeliveryView'];
+/** One delivery with the body it sends and each attempt's answer (`GET /admin/api/webhook-deliveries/:id`). */
+export type DeliveryDetail = Schemas['DeliveryDetailView'];
+export type DeliveryAnswer = Schemas['DeliveryAnswerView'];
+/** What a merchant's endpoint said to a test event (`POST /admin/api/merchants/:id/test-event`). */
+export type TestEventResult = Schemas['TestEventResultView'];
 export type PaymentDetail = Schemas['PaymentDetailView'];
 export type PeriodStats = Schemas['PeriodStatsView'];
 

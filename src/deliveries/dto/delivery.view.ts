@@ -25,3 +25,45 @@ export class DeliveryPage {
   @ApiProperty({ type: [DeliveryView] }) items: DeliveryView[];
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor: string | null;
 }
+
+/** One attempt of a delivery and what the merchant's endpoint answered. */
+export class DeliveryAnswerView {
+  @ApiProperty({ example: 1, description: '1 for the first attempt.' }) attempt: number;
+  @ApiProperty({ format: 'date-time' }) attempted_at: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix', description: 'Where this attempt was sent.' }) url: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 500, description: 'null when no answer came.' }) status_code: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 84 }) latency_ms: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'HTTP 500' }) error: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '{"error":"order not found"}',
+    description:
+      "The start of the endpoint's answer body, as it came: at most 1 KiB of UTF-8, cut at a whole character. null when no answer came (or for attempts made before it was kept).",
+  })
+  response_excerpt: string | null;
+}
+
+/** A delivery with the body it sends and every attempt's answer. */
+export class DeliveryDetailView extends DeliveryView {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The exact JSON body sent on every attempt (docs/webhooks.md, What arrives).' }) body: Record<
+    string,
+    unknown
+  >;
+  @ApiProperty({ type: [DeliveryAnswerView], description: 'Every attempt made, oldest first.' }) attempt_history: DeliveryAnswerView[];
+}
+
+/** What a merchant's endpoint said to a test event. */
+export class TestEventResultView {
+  @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "The event's id, also its `webhook-id`." }) id: string;
+  @ApiProperty({ description: 'The exact JSON body sent.', type: 'object', additionalProperties: true }) body: Record<string, unknown>;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix' }) url: string | null;
+  @ApiProperty({ example: true, description: 'Whether the endpoint answered 2xx, as a delivery would count it.' }) ok: boolean;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: 'null when no answer came.' }) status_code: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 84 }) latency_ms: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9', description: 'Why there was no usable answer.' }) error:
+    string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '{"received":true}', description: 'The start of the answer body: at most 1 KiB of UTF-8.' }) response_excerpt:
+    string | null;
+  @ApiProperty({ format: 'date-time' }) sent_at: string;
+}

@@ -1,16 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import type { DeliveryStatus } from '../webhook-delivery.entity';
+import type { DeliveryListStatus } from '../webhook-delivery.repository';
 
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+/** `retrying` is pending after at least one failed attempt (a subset of `pending`). */
+export const DELIVERY_STATUSES: readonly DeliveryListStatus[] = ['pending', 'retrying', 'delivered', 'failed'];
 
 /** Filters of `GET /admin/api/webhook-deliveries` (docs/api.md, Admin API) and keyset paging. */
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, example: 'failed' })
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, example: 'retrying', description: '`retrying`: pending deliveries whose attempts so far all failed (at least one).' })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })
-  status?: DeliveryStatus;
+  status?: DeliveryListStatus;
 
   @ApiPropertyOptional({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @IsOptional()

@@ -78,12 +78,13 @@ export class HttpTransport extends OutboundTransport {
       const limit = request.maxResponseBytes ?? this.maxResponseBytes;
       const raw = rawResponseOf(response);
       if (request.discardBody) {
-        // Complete at its headers; the body is drained (within the time and the cap) so the socket can be reused.
+        // Complete at its headers (and the excerpt asked for); the body is drained (within the time and the cap) so the socket can be reused.
+        const excerpt = request.excerptBytes ? firstBytes(response.data, request.excerptBytes) : undefined;
         void readBody(response, limit).then(release, () => {
           release();
           response.data.destroy();
         });
-        return { status: response.status, headers: raw.headers, text: '' };
+        return { status: response.status, headers: raw.headers, text: excerpt ? utf8Prefix(await excerpt, request.excerptBytes!) : '' };
       }
       const body = await readBody(response, limit);
       release();
@@ -143,6 +144,39 @@ function isStaleSocket(error: unknown): boolean {
  * decoded: ResponseTooLarge past it, UndecodableBody when the coding does not decode, the socket's
  * error when the answer was cut off.
  */
+/**
+ * The first `bytes` of a stream (a few more when a chunk overshoots), once that many arrived or the
+ * stream ended, failed or closed; never rejects. It only listens: readBody consumes the stream.
+ */
+function firstBytes(data: Readable, bytes: number): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      data.off('data', onData);
+      resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= bytes) done();
+    };
+    data.on('data', onData);
+    data.once('end', done);
+    data.once('error', done);
+    data.once('close', done);
+  });
+}
+
+/** At most `maxBytes` of `buffer` as text, cut before a character that would not fit whole. */
+export function utf8Prefix(buffer: Buffer, maxBytes: number): string {
+  if (buffer.length <= maxBytes) return buffer.toString('utf8');
+  let end = maxBytes;
+  // A continuation byte (10xxxxxx) just past the cut means a character straddles it: cut before its lead byte.
+  while (end > 0 && (buffer[end]! & 0xc0) === 0x80) end--;
+  return buffer.subarray(0, end).toString('utf8');
+}
+
 function readBody(response: AxiosResponse<Readable>, limit: number): Promise<Buffer> {
   const data = response.data;
   const raw = rawResponseOf(response);

@@ -11,7 +11,13 @@ export interface MerchantAnswer {
   headers: IncomingHttpHeaders;
   /** Why the attempt failed before a response, else null. */
   error: string | null;
-  /** From sending the request to the response headers (or to the failure). */
+  /**
+   * The start of the answer's body: at most RESPONSE_EXCERPT_BYTES of UTF-8, cut at a whole
+   * character, NUL characters dropped (PostgreSQL text cannot hold them); null when no answer came.
+   * The merchant's own words, kept as they are: nothing the gateway sent is in it.
+   */
+  bodyExcerpt: string | null;
+  /** From sending the request to the response headers and the excerpt (or to the failure). */
   latencyMs: number;
 }
 
@@ -33,8 +39,11 @@ export interface MerchantRequest {
 /** The pool every forward to a merchant travels on: plain agents, no client certificate. */
 export const MERCHANT_WEBHOOKS_CHANNEL = 'merchant-webhooks';
 
-/** A merchant's answer body is not needed; reading more than this only costs memory. */
+/** Beyond its excerpt a merchant's answer body is not needed; reading more than this only costs memory. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** How much of a merchant's answer body is kept with an attempt, for the operator (docs/webhooks.md, Operators). */
+export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export class AttemptTimeout extends Error {
   constructor(ms: number) {
@@ -44,9 +53,9 @@ export class AttemptTimeout extends Error {
 
 /**
  * POSTs one forward through the gateway's transport, which follows no redirects and reads no proxy
- * settings (a proxy would connect to an address nobody checked). The answer is the status and
- * headers; the body is drained up to 64 KiB and never read. Never throws: no answer becomes the
- * attempt's error text.
+ * settings (a proxy would connect to an address nobody checked). The answer is the status, the
+ * headers and the body's first KiB; the rest is drained up to 64 KiB and never read. Never throws:
+ * no answer becomes the attempt's error text.
  */
 export async function postToMerchant(transport: OutboundTransport, request: MerchantRequest): Promise<MerchantAnswer> {
   const started = performance.now();
@@ -61,10 +70,12 @@ export async function postToMerchant(transport: OutboundTransport, request: Merc
       timeoutMs: Math.max(1, Math.round(request.deadline - performance.now())),
       maxResponseBytes: MAX_RESPONSE_BYTES,
       discardBody: true,
+      excerptBytes: RESPONSE_EXCERPT_BYTES,
     });
-    return { statusCode: answer.status, headers: answer.headers, error: null, latencyMs: Math.round(performance.now() - started) };
+    const bodyExcerpt = answer.text.replace(/\u0000/g, '');
+    return { statusCode: answer.status, headers: answer.headers, error: null, bodyExcerpt, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
-    return { statusCode: null, headers: {}, error: attemptError(error, request.timeoutMs), latencyMs: Math.round(performance.now() - started) };
+    return { statusCode: null, headers: {}, error: attemptError(error, request.timeoutMs), bodyExcerpt: null, latencyMs: Math.round(performance.now() - started) };
   }
 }
 

@@ -56,6 +56,12 @@ export interface OutboundRequest {
    * whose body means nothing to the gateway (a merchant's answer to a webhook).
    */
   discardBody?: boolean;
+  /**
+   * With discardBody: wait for the first this-many bytes of the (decoded) body, or its end, and
+   * answer them as `text`, cut at a whole UTF-8 character; the rest is drained as above. A body that
+   * stops early (cut off, timed out) answers what had arrived: the status is the answer either way.
+   */
+  excerptBytes?: number;
 }
 
 /** Any answer, whatever its status: the caller decides what is a failure. */

@@ -1,61 +1,52 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
-import type { DeliveryStatus, ListedDelivery, Page } from '../types';
+import type { ListedDelivery, Page } from '../types';
 import { Badge, Button, Empty, Notice, PageHeader, Spinner, messageOf, useLoad } from '../ui';
-import { deliveryState, lastResult, RedeliverButton } from './delivery-bits';
+import { deliveryState, DeliveryDetails, lastResult, RedeliverButton } from './delivery-bits';
 
-const TABS: { status: DeliveryStatus; label: string; empty: string }[] = [
-  { status: 'failed', label: 'Failed', empty: 'No failed deliveries: every merchant took its events.' },
-  { status: 'pending', label: 'Pending', empty: 'Nothing is waiting to be delivered.' },
-  { status: 'delivered', label: 'Delivered', empty: 'Nothing delivered yet.' },
+/** A list the API can filter: a status, or `retrying` (pending after failed attempts). */
+type ListFilter = 'retrying' | 'failed' | 'pending' | 'delivered';
+
+/** Each list, with the words that are true when it is empty. */
+const LISTS: Record<ListFilter, { title: string; empty: string }> = {
+  retrying: { title: 'Retrying', empty: 'No delivery is being retried: none has a failed attempt and a next one due.' },
+  failed: { title: 'Failed', empty: 'No delivery has failed for good.' },
+  pending: { title: 'Pending', empty: 'Nothing is waiting to be delivered.' },
+  delivered: { title: 'Delivered', empty: 'Nothing delivered yet.' },
+};
+
+/** The tabs; "Needs attention" (the default, and the overview's link) lists retrying first, then failed. */
+const TABS: { view: 'attention' | 'pending' | 'delivered'; label: string; lists: ListFilter[] }[] = [
+  { view: 'attention', label: 'Needs attention', lists: ['retrying', 'failed'] },
+  { view: 'pending', label: 'Pending', lists: ['pending'] },
+  { view: 'delivered', label: 'Delivered', lists: ['delivered'] },
 ];
 
 export function Deliveries() {
   const { search } = useLocation();
-  const status = TABS.find((t) => t.status === search.get('status'))?.status ?? 'failed';
-  const [more, setMore] = useState<ListedDelivery[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  // Older links said ?status=failed: that is in "Needs attention" now.
+  const tab = TABS.find((t) => t.view === search.get('status')) ?? TABS[0]!;
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
-  const list = useLoad(async () => {
-    const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status, limit: 50 })}`);
-    setMore([]);
-    setCursor(page.next_cursor);
-    return page.items;
-  }, [status]);
-
-  const loadMore = async () => {
-    try {
-      const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status, limit: 50, cursor })}`);
-      setMore((items) => [...items, ...page.items]);
-      setCursor(page.next_cursor);
-    } catch (e) {
-      setNotice({ text: messageOf(e), ok: false });
-    }
-  };
-  const items = [...(list.data ?? []), ...more];
+  const [generation, setGeneration] = useState(0);
 
   return (
     <>
       <PageHeader
         title="Webhook deliveries"
         subtitle="Events forwarded to merchants, across all merchants."
-        actions={
-          <Button onClick={() => void list.reload()} busy={list.loading && !!list.data}>
-            Refresh
-          </Button>
-        }
+        actions={<Button onClick={() => setGeneration((g) => g + 1)}>Refresh</Button>}
       />
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
           <button
-            key={t.status}
+            key={t.view}
             type="button"
             role="tab"
-            aria-selected={t.status === status}
-            className={t.status === status ? 'tab tab-active' : 'tab'}
-            onClick={() => navigate(`/admin/deliveries?status=${t.status}`, { replace: true })}
+            aria-selected={t === tab}
+            className={t === tab ? 'tab tab-active' : 'tab'}
+            onClick={() => navigate(t.view === 'attention' ? '/admin/deliveries' : `/admin/deliveries?status=${t.view}`, { replace: true })}
           >
             {t.label}
           </button>
@@ -66,12 +57,54 @@ export function Deliveries() {
           {notice.text}
         </Notice>
       )}
+      {tab.lists.map((filter) => (
+        <DeliveryList
+          key={`${filter}-${generation}`}
+          filter={filter}
+          titled={tab.lists.length > 1}
+          onNotice={(text, ok) => {
+            setNotice({ text, ok });
+            if (ok) setGeneration((g) => g + 1);
+          }}
+        />
+      ))}
+    </>
+  );
+}
+
+/** One filtered list, a keyset page at a time; a row opens to its payload and answers. */
+function DeliveryList({ filter, titled, onNotice }: { filter: ListFilter; titled: boolean; onNotice: (text: string, ok: boolean) => void }) {
+  const [more, setMore] = useState<ListedDelivery[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [open, setOpen] = useState<string>();
+  const list = useLoad(async () => {
+    const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status: filter, limit: 50 })}`);
+    setMore([]);
+    setCursor(page.next_cursor);
+    return page.items;
+  }, [filter]);
+
+  const loadMore = async () => {
+    try {
+      const page = await api<Page<ListedDelivery>>('GET', `/webhook-deliveries${query({ status: filter, limit: 50, cursor })}`);
+      setMore((items) => [...items, ...page.items]);
+      setCursor(page.next_cursor);
+    } catch (e) {
+      onNotice(messageOf(e), false);
+    }
+  };
+  const items = [...(list.data ?? []), ...more];
+  const { title, empty } = LISTS[filter];
+
+  return (
+    <section className="delivery-list" aria-label={`${title} deliveries`}>
+      {titled && <h2 className="section-title">{title}</h2>}
       <Notice>{list.error}</Notice>
       {list.loading && !list.data && <Spinner />}
-      {list.data && items.length === 0 && <Empty>{TABS.find((t) => t.status === status)!.empty}</Empty>}
+      {list.data && items.length === 0 && <Empty>{empty}</Empty>}
       {items.length > 0 && (
         <div className="card card-flush">
-          <table className="table table-cards" aria-label={`${status} deliveries`}>
+          <table className="table table-cards" aria-label={`${filter} deliveries`}>
             <thead>
               <tr>
                 <th>Created</th>
@@ -85,37 +118,43 @@ export function Deliveries() {
             </thead>
             <tbody>
               {items.map((d) => (
-                <tr key={d.id}>
-                  <td data-label="Created">{formatDate(d.created_at)}</td>
-                  <td data-label="Event">
-                    <span>
-                      {d.event_type} <Badge value={d.status} />
-                    </span>
-                  </td>
-                  <td data-label="Merchant">
-                    <Link to={`/admin/merchants/${d.merchant_id}`}>{d.merchant_name}</Link>
-                  </td>
-                  <td data-label="Payment">
-                    <Link to={`/admin/payments/${d.payment_id}`} className="mono small">
-                      {d.payment_id}
-                    </Link>
-                  </td>
-                  <td data-label="State">{deliveryState(d, d.attempts)}</td>
-                  <td data-label="Last result" className="wrap">
-                    {lastResult(d)}
-                  </td>
-                  <td className="actions-cell">
-                    {d.status !== 'delivered' && (
-                      <RedeliverButton
-                        delivery={d}
-                        onDone={(text, ok) => {
-                          setNotice({ text, ok });
-                          if (ok) void list.reload();
-                        }}
-                      />
-                    )}
-                  </td>
-                </tr>
+                <Fragment key={d.id}>
+                  <tr>
+                    <td data-label="Created">{formatDate(d.created_at)}</td>
+                    <td data-label="Event">
+                      <span>
+                        {d.event_type} <Badge value={d.status} />
+                      </span>
+                    </td>
+                    <td data-label="Merchant">
+                      <Link to={`/admin/merchants/${d.merchant_id}`}>{d.merchant_name}</Link>
+                    </td>
+                    <td data-label="Payment">
+                      <Link to={`/admin/payments/${d.payment_id}`} className="mono small">
+                        {d.payment_id}
+                      </Link>
+                    </td>
+                    <td data-label="State">{deliveryState(d, d.attempts)}</td>
+                    <td data-label="Last result" className="wrap">
+                      {lastResult(d)}
+                    </td>
+                    <td className="actions-cell">
+                      <span className="button-pair">
+                        <Button aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? undefined : d.id)}>
+                          {open === d.id ? 'Hide' : 'Details'}
+                        </Button>
+                        {d.status !== 'delivered' && <RedeliverButton delivery={d} onDone={onNotice} />}
+                      </span>
+                    </td>
+                  </tr>
+                  {open === d.id && (
+                    <tr className="details-row">
+                      <td colSpan={7}>
+                        <DeliveryDetails id={d.id} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -126,6 +165,6 @@ export function Deliveries() {
           <Button onClick={() => void loadMore()}>Load more</Button>
         </div>
       )}
-    </>
+    </section>
   );
 }

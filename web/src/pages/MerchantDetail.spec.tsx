@@ -43,6 +43,26 @@ describe('MerchantDetail', () => {
     expect(form.getByLabelText('Provider')).toHaveProperty('value', 'efi');
   });
 
+  it('sends a test event to the webhook URL and shows what the endpoint answered', async () => {
+    api.on('POST /merchants/{id}/test-event', {
+      id: 'evt_t',
+      body: { event: 'test.ping' },
+      url: 'https://ana.example/pix',
+      ok: true,
+      status_code: 200,
+      latency_ms: 31,
+      error: null,
+      response_excerpt: '{"pong":true}',
+      sent_at: '2024-05-02T13:45:10.000Z',
+    });
+    render(<MerchantDetail id="mer_ana" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send test event' }));
+    const result = await screen.findByRole('status', { name: 'Test event result' });
+    expect(result.textContent).toContain('Answered HTTP 200 in 31 msSent to https://ana.example/pix');
+    expect(within(result).getByText('{"pong":true}')).toBeTruthy();
+    expect(api.requests('POST /merchants/{id}/test-event').map((r) => r.params.id)).toEqual(['mer_ana']);
+  });
+
   it('issues an API key and shows it once', async () => {
     api.on('POST /merchants/{id}/api-keys', { id: 'key_1', key: 'mk_live_AbCdEfGh', prefix: 'mk_live_AbCd', created_at: ana.created_at });
     render(<MerchantDetail id="mer_ana" />);

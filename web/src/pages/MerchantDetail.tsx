@@ -8,6 +8,7 @@ import { Badge, Button, Card, Confirm, Empty, Notice, SecretReveal, useLoad } fr
 import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, validateMerchant } from './merchant-form';
 import { MerchantAccounts } from './merchant-accounts';
 import { builtInProviders, useCatalogue } from './provider-account-form';
+import { TestEvent } from './delivery-bits';
 
 type Dialog =
   { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
@@ -158,6 +159,10 @@ export function MerchantDetail({ id }: { id: string }) {
                 </Button>
               )}
             </div>
+          </Card>
+
+          <Card title="Webhook endpoint">
+            <TestEvent merchantId={m.id} merchantName={m.name} />
           </Card>
         </div>
       </div>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { attempt, listedDelivery, minutesFromNow } from '../../test/factories';
 import { deferred, Failure, useFakeApi } from '../../test/fake-api';
 import { formatDateSeconds } from '../format';
-import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
+import { AttemptsTable, deliveryState, lastResult, RedeliverButton, TestEvent } from './delivery-bits';
 
 describe('deliveryState', () => {
   it('says when a delivery arrived, or how many attempts it took to give up', () => {
@@ -78,5 +78,32 @@ describe('RedeliverButton', () => {
     render(<RedeliverButton delivery={{ id: 'dlv_1' }} onDone={onDone} />);
     await userEvent.click(screen.getByRole('button', { name: 'Redeliver' }));
     await waitFor(() => expect(onDone).toHaveBeenCalledWith('No delivery dlv_1.', false));
+  });
+});
+
+describe('TestEvent', () => {
+  const api = useFakeApi();
+
+  it('says why no answer came, and what the API refused', async () => {
+    api.on('POST /merchants/{id}/test-event', {
+      id: 'evt_t',
+      body: {},
+      url: 'http://127.0.0.1:9/hook',
+      ok: false,
+      status_code: null,
+      latency_ms: 3,
+      error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9',
+      response_excerpt: null,
+      sent_at: '2024-05-02T13:45:10.000Z',
+    });
+    render(<TestEvent merchantId="mer_1" merchantName="Loja da Ana" />);
+    expect(screen.getByText("One test.ping event to Loja da Ana's webhook URL, sent as deliveries are (signed when a secret is set); not stored, never retried.")).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Send test event' }));
+    expect((await screen.findByRole('status', { name: 'Test event result' })).textContent).toContain('No answer in 3 ms: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9');
+
+    api.on('POST /merchants/{id}/test-event', new Failure(404, { code: 'NOT_FOUND', message: 'Merchant not found.' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send test event' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Merchant not found.');
+    expect(screen.queryByRole('status', { name: 'Test event result' })).toBeNull();
   });
 });

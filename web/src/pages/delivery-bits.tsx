@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { formatDateSeconds, relative } from '../format';
-import type { Delivery, DeliveryAttempt } from '../types';
-import { Badge, Button, messageOf } from '../ui';
+import type { Delivery, DeliveryAnswer, DeliveryAttempt, DeliveryDetail, TestEventResult } from '../types';
+import { Badge, Button, CopyButton, Notice, Spinner, messageOf, useLoad } from '../ui';
 
 /** What happens next to a delivery, in words. */
 export function deliveryState(d: Pick<Delivery, 'status' | 'delivered_at' | 'next_attempt_at'>, attempts: number): string {
@@ -17,8 +17,13 @@ export function lastResult(d: Pick<Delivery, 'last_status_code' | 'last_error'>)
   return d.last_error ?? '—';
 }
 
-export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
+/**
+ * A delivery's attempts. Given answers (the deliveries page's detail), a column shows the start of
+ * what the endpoint answered; a payment's page lists attempts without it.
+ */
+export function AttemptsTable({ attempts }: { attempts: (DeliveryAttempt | DeliveryAnswer)[] }) {
   if (attempts.length === 0) return <p className="muted small">No attempt yet.</p>;
+  const withAnswers = attempts.some((a) => 'response_excerpt' in a);
   return (
     <table className="table table-compact table-cards" aria-label="Attempts">
       <thead>
@@ -28,6 +33,7 @@ export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
           <th>Status code</th>
           <th className="num">Latency</th>
           <th>Error</th>
+          {withAnswers && <th>Answer</th>}
         </tr>
       </thead>
       <tbody>
@@ -48,6 +54,11 @@ export function AttemptsTable({ attempts }: { attempts: DeliveryAttempt[] }) {
             <td data-label="Error" className="wrap">
               {a.error ?? <span className="muted">—</span>}
             </td>
+            {withAnswers && (
+              <td data-label="Answer" className="answer-cell">
+                <AnswerExcerpt text={'response_excerpt' in a ? (a.response_excerpt ?? null) : null} />
+              </td>
+            )}
           </tr>
         ))}
       </tbody>
@@ -73,5 +84,101 @@ export function RedeliverButton({ delivery, onDone }: { delivery: Pick<Delivery,
     <Button busy={busy} onClick={() => void redeliver()}>
       Redeliver
     </Button>
+  );
+}
+
+/** The start of an endpoint's answer body, as it came (at most 1 KiB, the gateway keeps no more). */
+function AnswerExcerpt({ text }: { text: string | null }) {
+  if (text === null) return <span className="muted">—</span>;
+  if (text === '') return <span className="muted">empty body</span>;
+  return <pre className="answer">{text}</pre>;
+}
+
+/** The exact JSON body a delivery sends, pretty-printed, with a button that copies it. */
+export function Payload({ body }: { body: unknown }) {
+  const text = JSON.stringify(body, null, 2);
+  return (
+    <div className="payload-block">
+      <div className="payload-head">
+        <h3>Payload</h3>
+        <CopyButton text={text} label="Copy payload" />
+      </div>
+      <pre className="payload" aria-label="Payload">
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+/** A delivery's body and each attempt's answer, loaded when an operator opens it. */
+export function DeliveryDetails({ id }: { id: string }) {
+  const detail = useLoad(() => api<DeliveryDetail>('GET', `/webhook-deliveries/${id}`), [id]);
+  if (detail.error) return <Notice>{detail.error}</Notice>;
+  if (!detail.data) return <Spinner />;
+  const d = detail.data;
+  return (
+    <div className="delivery-details">
+      <Payload body={d.body} />
+      <div>
+        <h3>Attempts</h3>
+        <AttemptsTable attempts={d.attempt_history} />
+      </div>
+      <TestEvent merchantId={d.merchant_id} merchantName={d.merchant_name} />
+    </div>
+  );
+}
+
+/** What the endpoint said to a test event, in words, and what a delivery would make of it. */
+function testEventSummary(r: TestEventResult): string {
+  const took = r.latency_ms == null ? '' : ` in ${r.latency_ms} ms`;
+  if (r.status_code == null) return `No answer${took}: ${r.error ?? 'unknown error'}`;
+  return `Answered HTTP ${r.status_code}${took}${r.ok ? '' : ': not 2xx, so a delivery would count it as a failed attempt'}`;
+}
+
+/**
+ * "Send test event": one signed `test.ping` to the merchant's webhook URL now, through the same
+ * path as deliveries; the endpoint's answer is shown below the button. Nothing is stored.
+ */
+export function TestEvent({ merchantId, merchantName }: { merchantId: string; merchantName?: string }) {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<TestEventResult>();
+  const [error, setError] = useState<string>();
+  const send = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setResult(await api<TestEventResult>('POST', `/merchants/${merchantId}/test-event`));
+    } catch (e) {
+      setResult(undefined);
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="test-event">
+      <div className="button-row">
+        <Button busy={busy} onClick={() => void send()}>
+          Send test event
+        </Button>
+        <span className="muted small">
+          One test.ping event to {merchantName ?? 'the merchant'}'s webhook URL, sent as deliveries are (signed when a secret is set); not stored, never retried.
+        </span>
+      </div>
+      <Notice>{error}</Notice>
+      {result && (
+        <div className="test-event-result" role="status" aria-label="Test event result">
+          <p>
+            <Badge value={result.ok ? 'delivered' : 'failed'} label={result.ok ? 'ok' : 'failed'} /> {testEventSummary(result)}
+          </p>
+          {result.url && (
+            <p className="muted small">
+              Sent to <span className="mono wrap">{result.url}</span>
+            </p>
+          )}
+          {result.response_excerpt != null && <AnswerExcerpt text={result.response_excerpt} />}
+        </div>
+      )}
+    </div>
   );
 }
