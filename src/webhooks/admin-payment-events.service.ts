@@ -73,6 +73,7 @@ export class AdminPaymentEventsService {
             status_code: attempt.statusCode,
             latency_ms: attempt.latencyMs,
             error: attempt.error,
+            response_excerpt: attempt.responseExcerpt,
           })),
       })),
       attempts: paymentAttempts.map(toAttemptView),

@@ -1619,6 +1619,11 @@ export interface components {
             latency_ms?: number | null;
             /** @example timeout after 10000 ms */
             error?: string | null;
+            /**
+             * @description The start of the answer body: at most 1 KiB of UTF-8.
+             * @example {"received":true}
+             */
+            response_excerpt?: string | null;
         };
         PaymentDeliveryView: {
             /**

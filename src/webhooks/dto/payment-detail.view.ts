@@ -26,6 +26,8 @@ export class DeliveryAttemptView {
   @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) status_code: number | null;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 84 }) latency_ms: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'timeout after 10000 ms' }) error: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '{"received":true}', description: 'The start of the answer body: at most 1 KiB of UTF-8.' })
+  response_excerpt: string | null;
 }
 
 /** One forward of one event to the merchant, with every HTTP attempt made so far. */
