@@ -52,7 +52,7 @@ describe('log format', () => {
     const out = lines.join('').replace(/\x1b\[[0-9;]*m/g, '');
     expect(out.trimEnd().split('\n')).toHaveLength(1);
     expect(out).toContain('POST /v1/payments/create 201');
-    expect(out).toContain('route=/v1/payments/create');
+    expect(out).toContain('POST /v1/payments/create 201 method=POST status=201 document=[redacted]');
     expect(out).not.toMatch(/^\{"level"/);
     expect(out).not.toContain('12345678909');
   });
@@ -83,6 +83,8 @@ describe('log format', () => {
     const out = lines.join('').replace(/\x1b\[[0-9;]*m/g, '');
     expect(out).toContain('[DeliveryWorker] Webhook failed delivery_id=dlv_1 attempt=2 error="HTTP 500"');
     expect(out).not.toContain('next_attempt_at');
+    logger.warn({ context: 'Payments', payment_id: 'pay_12345678', provider_code: 'REFUSED' }, 'Provider failed for payment pay_12345678');
+    expect(lines.join('').replace(/\x1b\[[0-9;]*m/g, '')).toContain('[Payments] Provider failed for payment pay_12345678 provider_code=REFUSED\n');
     expect(out).toMatch(/\[HTTP\] Unexpected error err=boom\n\s+Error: boom\n\s+at /);
   });
 

@@ -70,25 +70,27 @@ const NOT_PRINTED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'context
 const IN_ACCESS_MESSAGE = new Set(['method', 'route', 'status', 'error_code']);
 
 /**
- * One terminal line per entry: `[Context] message key=value …`. An access line (it has a status and
- * a duration) carries its method, route, status and error code in the message, so those are not
- * repeated; an error's stack follows on its own lines, at error level and above.
+ * One terminal line per entry: `[Context] message key=value …`, leaving out what the message says
+ * already. An access line (it has a status and a duration) carries its method, route, status and
+ * error code in the message; an error's stack follows on its own lines, at error level and above.
  */
 export function prettyMessage(log: Record<string, unknown>, messageKey: string, _levelLabel?: string, extras?: { colors?: { gray?: (s: string) => string } }): string {
   const dim = extras?.colors?.gray ?? ((text: string) => text);
   const access = log.status !== undefined && log.duration_ms !== undefined;
   const context = typeof log.context === 'string' ? `[${log.context}] ` : '';
+  const text = log[messageKey];
+  const message = typeof text === 'string' ? text : '';
   const fields: string[] = [];
   for (const [key, value] of Object.entries(log)) {
     if (NOT_PRINTED.has(key) || key === messageKey || value === null || value === undefined) continue;
     if (access && IN_ACCESS_MESSAGE.has(key)) continue;
+    // An id or a reason the message already says (`… for payment pay_… failed`) is not said twice; JSON lines keep every field.
+    if (typeof value === 'string' && value.length >= 6 && message.includes(value)) continue;
     fields.push(`${key}=${formatValue(value)}`);
   }
   const err = log.err as { type?: string; message?: string; stack?: string } | undefined;
   if (err && typeof err === 'object') fields.push(`err=${formatValue(err.message ?? err.type ?? 'error')}`);
   const stack = err?.stack && Number(log.level) >= ERROR ? `\n${err.stack.replace(/^/gm, '    ')}` : '';
-  const text = log[messageKey];
-  const message = typeof text === 'string' ? text : '';
   return `${context}${message}${fields.length ? ` ${dim(fields.join(' '))}` : ''}${stack}`;
 }
 
