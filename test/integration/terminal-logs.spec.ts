@@ -19,9 +19,9 @@ const ROOT = resolve(__dirname, '../..');
 const CPF = '123.456.789-09';
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-/** Resolves with what `read` returns once it returns something, within 10 s. */
+/** Resolves with what `read` returns once it returns something, within 20 s (a loaded machine is slow to start a process). */
 async function eventually<T>(read: () => T | undefined, output: () => string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const value = read();
     if (value !== undefined) return value;
@@ -138,8 +138,9 @@ describe('warnings a gateway process writes as JSON', () => {
 
   beforeAll(async () => {
     receiver = await MerchantReceiver.start();
-    // One retry 200 ms after the first attempt: a retried attempt, then one that fails for good.
-    gw = await startGatewayProcess({ LOG_LEVEL: 'info', DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '200', DELIVERY_TIMEOUT_MS: '2000', DELIVERY_LEASE_MS: '5000' });
+    // One retry 200 ms after the first attempt: a retried attempt, then one that fails for good. A
+    // generous attempt timeout: the receiver shares this busy process, and its 503 must not become a timeout.
+    gw = await startGatewayProcess({ LOG_LEVEL: 'info', DELIVERY_POLL_MS: '50', DELIVERY_RETRY_SCHEDULE_MS: '200', DELIVERY_TIMEOUT_MS: '10000', DELIVERY_LEASE_MS: '20000' });
   });
   afterAll(async () => {
     gw?.kill('SIGKILL');
