@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { defaultRetryPolicy, RetryPolicy } from '../domain/retry-schedule';
 import type { DeliveryNudge } from './delivery-nudge';
-import { decideOutcome } from './attempt-outcome';
+import { AttemptOutcome, AttemptResult, decideOutcome } from './attempt-outcome';
 import { DeliverySender } from './delivery-sender';
 import { ClaimedDelivery, RecordedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
 
@@ -147,7 +147,42 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
     }
     if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
-    else if (outcome.status === 'failed') this.logger.warn({ delivery_id: claim.id, attempt, error: outcome.error }, 'Delivery failed for good');
+    else this.logAttempt(claim, attempt, result, outcome);
+  }
+
+  /**
+   * A failed attempt is a warning with what an operator needs to act: which delivery, payment and
+   * merchant, the event, the attempt, the merchant's status or our error, and when it is tried again
+   * (or that it failed for good). A delivered attempt is debug: it is the normal case, one per
+   * payment event, and the access line of the request that caused it is already at info.
+   */
+  private logAttempt(claim: ClaimedDelivery, attempt: number, result: AttemptResult, outcome: AttemptOutcome): void {
+    const fields = {
+      delivery_id: claim.id,
+      payment_id: claim.paymentId,
+      merchant_id: claim.merchantId,
+      event_type: claim.eventType,
+      attempt,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+    };
+    if (outcome.status === 'delivered') {
+      this.logger.debug(fields, `Webhook ${claim.eventType} delivered to merchant ${claim.merchantId} (attempt ${attempt}, HTTP ${result.statusCode})`);
+      return;
+    }
+    const reason = outcome.error ?? (result.statusCode !== null ? `HTTP ${result.statusCode}` : 'no answer');
+    if (outcome.status === 'failed') {
+      this.logger.warn(
+        { ...fields, error: reason, next_attempt_at: null },
+        `Webhook ${claim.eventType} for payment ${claim.paymentId} failed for good at attempt ${attempt}: ${reason}`,
+      );
+      return;
+    }
+    const next = new Date(this.clock.now().getTime() + (outcome.retryInMs ?? 0)).toISOString();
+    this.logger.warn(
+      { ...fields, error: reason, next_attempt_at: next },
+      `Webhook ${claim.eventType} for payment ${claim.paymentId} failed (attempt ${attempt}: ${reason}); retrying at ${next}`,
+    );
   }
 
   /**

@@ -21,7 +21,7 @@ export type NewDelivery = Pick<WebhookDelivery, 'id' | 'eventId' | 'merchantId' 
  * URL and secret now, not when the event arrived (a fixed URL helps the next retry), and the
  * provider the payment is held at.
  */
-export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts'> & {
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'merchantId'> & {
   /** The lease, also the fencing token when the attempt is recorded. */
   lockedUntil: Date;
 } & Pick<Merchant, 'webhookUrl' | 'webhookSigningSecretEnc'> &
@@ -106,18 +106,20 @@ export class WebhookDeliveryRepository {
           SET locked_until = date_trunc('milliseconds', now()) + make_interval(secs => $2::double precision / 1000)
          FROM due, merchants m, payments p
         WHERE d.id = due.id AND m.id = d.merchant_id AND p.id = d.payment_id
-       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until,
+       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, d.payment_id, d.merchant_id,
                  m.webhook_url AS m_webhook_url, m.webhook_signing_secret_enc AS m_webhook_signing_secret_enc, p.provider AS p_provider`,
       [limit, leaseMs, now],
     );
     return rows.map((row) => {
-      const { id, eventType, requestId, body, attempts, lockedUntil } = hydrate(this.deliveries.manager, WebhookDelivery, row);
+      const { id, eventType, requestId, body, attempts, lockedUntil, paymentId, merchantId } = hydrate(this.deliveries.manager, WebhookDelivery, row);
       return {
         id,
         eventType,
         requestId,
         body,
         attempts,
+        paymentId,
+        merchantId,
         lockedUntil: lockedUntil!,
         webhookUrl: row.m_webhook_url as string | null,
         webhookSigningSecretEnc: row.m_webhook_signing_secret_enc as string | null,

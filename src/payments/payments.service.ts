@@ -19,6 +19,7 @@ import {
   classifyCreateFailure,
   type FailureContext,
   isProviderFailure,
+  providerFailureLog,
   providerFailureToAppError,
   rethrowProviderFailure,
 } from '../providers/provider-errors';
@@ -61,6 +62,7 @@ export class PaymentsService {
     const failure = (provider: string, accountId: string | null): FailureContext => ({
       audience: 'merchant',
       operation: 'create',
+      action: 'create charge',
       provider,
       accountId,
       logger: this.logger,
@@ -156,6 +158,11 @@ export class PaymentsService {
         });
         last = { error, provider: acting.provider, accountId: acting.accountId };
         this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
+        // The last account's failure is logged with the answer; one the route moves on from is logged here, or it would go unseen.
+        if (hasNext && kind !== 'rejected' && isProviderFailure(error)) {
+          const [fields, message] = providerFailureLog(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
+          this.logger.warn({ ...fields, moved_on: true }, `${message}; trying the next account`);
+        }
         // A payment every PSP would refuse is not tried elsewhere.
         if (kind === 'rejected') break;
         continue;

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../common/errors/error-codes';
 import { CredentialsError, UpstreamError, WebhookAuthError, WebhookParseError } from './provider-adapter';
-import { AccountUnusableError, type FailureContext, providerFailureToAppError, rethrowProviderFailure } from './provider-errors';
+import { AccountUnusableError, type FailureContext, providerFailureLog, providerFailureToAppError, rethrowProviderFailure } from './provider-errors';
 
 describe('providerFailureToAppError', () => {
   const problem = () => new UpstreamError({ kind: 'http', message: 'refused', upstreamStatus: 400, providerCode: 'CobOperacaoInvalida', providerMessage: 'Operação inválida.' });
@@ -18,6 +18,25 @@ describe('providerFailureToAppError', () => {
     const error = providerFailureToAppError(problem(), merchant);
     expect(error).toMatchObject({ code: ErrorCode.PAYMENT_CREATE_FAILED, upstreamStatus: 400, details: undefined });
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ payment_id: 'pay_1', provider_account_id: 'pa_1', reason: 'UPSTREAM' }), expect.any(String));
+  });
+
+  it('logs a failure as one warning naming the payment, provider, account, operation, status and provider code, whoever reads the answer', () => {
+    providerFailureToAppError(problem(), { ...merchant, audience: 'admin', action: 'refund' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [fields, message] = warn.mock.calls[0] as [Record<string, unknown>, string];
+    expect(fields).toEqual({
+      payment_id: 'pay_1',
+      provider: 'efi',
+      provider_account_id: 'pa_1',
+      operation: 'refund',
+      reason: 'UPSTREAM',
+      kind: 'http',
+      upstream_status: 400,
+      provider_code: 'CobOperacaoInvalida',
+    });
+    expect(message).toBe('Provider efi refund failed for payment pay_1 (account pa_1): HTTP 400 CobOperacaoInvalida: refused');
+    const [, unusable] = providerFailureLog(new AccountUnusableError('credentials', null, 'efi', 'no credentials'), { audience: 'merchant', operation: 'create', provider: 'efi' });
+    expect(unusable).toBe('Provider efi create charge failed (built-in account): ACCOUNT_UNUSABLE: no credentials');
   });
 
   it.each([

@@ -61,8 +61,36 @@ export interface FailureContext {
    * (docs/api.md, Refunds), since the merchant must decide what to do about the money.
    */
   providerReason?: boolean;
-  /** Where the details go when the audience may not see them. */
+  /** Where the failure is logged (a warning, whoever the audience: the terminal shows what the answer may not). */
   logger?: Pick<LoggerService, 'warn'>;
+  /** What was asked of the provider, for the log line (`create charge`, `refund`…); defaults from `operation`. */
+  action?: string;
+}
+
+/**
+ * The warning a provider failure writes: the payment, the provider, the account, what was asked and
+ * why it failed (the PSP's status and code). Only identifiers and the PSP's own code and text: the
+ * request sent (with the payer's document) and the credentials never reach it, and the line still
+ * passes the log redaction.
+ */
+export function providerFailureLog(failure: ProviderFailure, context: FailureContext): [Record<string, unknown>, string] {
+  const action = context.action ?? (context.operation === 'create' ? 'create charge' : 'call');
+  const upstream = failure instanceof UpstreamError ? failure : undefined;
+  const fields = {
+    payment_id: context.paymentId ?? null,
+    provider: context.provider,
+    provider_account_id: context.accountId ?? null,
+    operation: action,
+    reason: failure.code,
+    ...(upstream ? { kind: upstream.kind } : {}),
+    upstream_status: upstream?.upstreamStatus ?? null,
+    provider_code: upstream?.providerCode ?? null,
+    ...(failure instanceof AccountUnusableError ? { unusable: failure.reason } : {}),
+  };
+  const why = [upstream?.upstreamStatus !== undefined ? `HTTP ${upstream.upstreamStatus}` : (upstream?.kind ?? failure.code), upstream?.providerCode].filter(Boolean).join(' ');
+  const on = context.paymentId ? ` for payment ${context.paymentId}` : '';
+  const account = context.accountId ? ` (account ${context.accountId})` : ' (built-in account)';
+  return [fields, `Provider ${context.provider} ${action} failed${on}${account}: ${why}: ${failure.message}`];
 }
 
 function describeUpstream(error: UpstreamError, provider: string): string {
@@ -88,12 +116,7 @@ function describeUpstream(error: UpstreamError, provider: string): string {
 export function providerFailureToAppError(failure: ProviderFailure, context: FailureContext): AppError {
   const admin = context.audience === 'admin';
   const failed = context.operation === 'create' ? ErrorCode.PAYMENT_CREATE_FAILED : ErrorCode.UPSTREAM_ERROR;
-  if (!admin) {
-    context.logger?.warn(
-      { err: failure, provider: context.provider, provider_account_id: context.accountId ?? null, payment_id: context.paymentId, reason: failure.code },
-      `Provider failure (${failure.code}) answered generically: ${failure.message}`,
-    );
-  }
+  context.logger?.warn(...providerFailureLog(failure, context));
   switch (failure.code) {
     case ProviderFailureCode.UPSTREAM: {
       const details: Record<string, unknown> = {};

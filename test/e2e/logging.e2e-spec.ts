@@ -60,7 +60,9 @@ describe('logs of a gateway process', () => {
       .merchant(merchant.apiKey)
       .POST('/v1/payments/create', { body: paymentBody({ recipientDocument: CPF }), params: { header: { 'Idempotency-Key': 'log-1' } } });
     expect(created.status).toBe(201);
-    expect(await accessLineOf(created)).toMatchObject({
+    const createdLine = await accessLineOf(created);
+    expect(createdLine.error_code).toBeUndefined();
+    expect(createdLine).toMatchObject({
       level: 30,
       method: 'POST',
       route: '/v1/payments/create',
@@ -79,20 +81,25 @@ describe('logs of a gateway process', () => {
 
     const refused = await http(gw.url, 'GET', '/admin/api/merchants', { headers: { authorization: 'Bearer wrong-token' } });
     const refusedLine = await accessLineOf(refused);
-    expect(refusedLine).toMatchObject({ route: '/admin/api/merchants', status: 401 });
+    expect(refusedLine).toMatchObject({ route: '/admin/api/merchants', status: 401, error_code: 'UNAUTHORIZED', msg: 'GET /admin/api/merchants 401 UNAUTHORIZED' });
     expect(refusedLine.principal).toBeUndefined();
 
     const unknown = await http(gw.url, 'GET', `/v1/nothing/here/${CPF}`, { headers: auth });
-    expect(await accessLineOf(unknown)).toMatchObject({ method: 'GET', route: 'unmatched', status: 404 });
+    expect(await accessLineOf(unknown)).toMatchObject({ method: 'GET', route: 'unmatched', status: 404, error_code: 'NOT_FOUND' });
 
     const webhook = await http(gw.url, 'POST', '/webhooks/sandbox', { body: { event: 'payment.confirmed' } });
     expect(await accessLineOf(webhook)).toMatchObject({ method: 'POST', route: '/webhooks/:provider', status: webhook.status });
 
-    const metrics = await http(gw.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    expect(await accessLineOf(metrics)).toMatchObject({ method: 'GET', route: '/metrics', status: 200, principal: 'admin' });
+    const unscraped = await http(gw.url, 'GET', '/metrics');
+    expect(await accessLineOf(unscraped)).toMatchObject({ method: 'GET', route: '/metrics', status: 401, error_code: 'UNAUTHORIZED' });
 
-    // Health checks and documentation are not API requests: no line.
-    const quiet = [await http(gw.url, 'GET', '/health'), await http(gw.url, 'GET', '/docs/json')];
+    // Scrapes and health checks that succeed are debug (they repeat every few seconds), documentation is not an API request: no line at info.
+    const quiet = [
+      await http(gw.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }),
+      await http(gw.url, 'GET', '/health'),
+      await http(gw.url, 'GET', '/docs/json'),
+    ];
+    expect(quiet.map((res) => res.status)).toEqual([200, 200, 200]);
     await accessLineOf(await http(gw.url, 'GET', '/metrics')); // a later line: anything before it is written
     for (const res of quiet) expect(jsonLines().filter((line) => line.request_id === res.headers.get('x-request-id'))).toEqual([]);
 
