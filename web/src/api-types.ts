@@ -2017,7 +2017,23 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description The exact JSON body sent on every attempt (docs/webhooks.md, What arrives). */
+            /**
+             * @description The exact JSON body sent on every attempt (docs/webhooks.md, What arrives).
+             * @example {
+             *       "event": "payment.confirmed",
+             *       "id": "evt_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+             *       "created_at": "2026-11-26T12:00:00.000Z",
+             *       "data": {
+             *         "id": "pay_8f2kTMd9Q2xLr8VbN1cZp4Wf",
+             *         "amount": 10.5,
+             *         "status": "paid",
+             *         "externalId": "order-1234",
+             *         "provider": "efi",
+             *         "paidAt": "2026-11-26T12:00:00.000Z",
+             *         "refundedAmount": 0
+             *       }
+             *     }
+             */
             body: {
                 [key: string]: unknown;
             };
@@ -2030,7 +2046,18 @@ export interface components {
              * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
              */
             id: string;
-            /** @description The exact JSON body sent. */
+            /**
+             * @description The exact JSON body sent.
+             * @example {
+             *       "event": "test.ping",
+             *       "id": "evt_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+             *       "created_at": "2026-11-26T12:00:00.000Z",
+             *       "data": {
+             *         "merchant_id": "mer_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+             *         "timestamp": "2026-11-26T12:00:00.000Z"
+             *       }
+             *     }
+             */
             body: {
                 [key: string]: unknown;
             };

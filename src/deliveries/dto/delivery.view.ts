@@ -46,17 +46,36 @@ export class DeliveryAnswerView {
 
 /** A delivery with the body it sends and every attempt's answer. */
 export class DeliveryDetailView extends DeliveryView {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The exact JSON body sent on every attempt (docs/webhooks.md, What arrives).' }) body: Record<
-    string,
-    unknown
-  >;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The exact JSON body sent on every attempt (docs/webhooks.md, What arrives).',
+    example: {
+      event: 'payment.confirmed',
+      id: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A',
+      created_at: '2026-11-26T12:00:00.000Z',
+      data: { id: 'pay_8f2kTMd9Q2xLr8VbN1cZp4Wf', amount: 10.5, status: 'paid', externalId: 'order-1234', provider: 'efi', paidAt: '2026-11-26T12:00:00.000Z', refundedAmount: 0 },
+    },
+  })
+  body: Record<string, unknown>;
   @ApiProperty({ type: [DeliveryAnswerView], description: 'Every attempt made, oldest first.' }) attempt_history: DeliveryAnswerView[];
 }
 
 /** What a merchant's endpoint said to a test event. */
 export class TestEventResultView {
   @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "The event's id, also its `webhook-id`." }) id: string;
-  @ApiProperty({ description: 'The exact JSON body sent.', type: 'object', additionalProperties: true }) body: Record<string, unknown>;
+  @ApiProperty({
+    description: 'The exact JSON body sent.',
+    type: 'object',
+    additionalProperties: true,
+    example: {
+      event: 'test.ping',
+      id: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A',
+      created_at: '2026-11-26T12:00:00.000Z',
+      data: { merchant_id: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A', timestamp: '2026-11-26T12:00:00.000Z' },
+    },
+  })
+  body: Record<string, unknown>;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix' }) url: string | null;
   @ApiProperty({ example: true, description: 'Whether the endpoint answered 2xx, as a delivery would count it.' }) ok: boolean;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: 'null when no answer came.' }) status_code: number | null;
