@@ -14,7 +14,7 @@ function paidCharge(amountCents = 1000): StoredCharge {
     amountCents,
     description: null,
     externalId: 'order-1',
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    recipient: { document: '12345678909', name: 'Ana Souza' },
     pixCopiaECola: '000201…',
     notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
     createdAt: new Date(NOW),
