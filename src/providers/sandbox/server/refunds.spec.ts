@@ -20,6 +20,12 @@ function paidCharge(amountCents = 1000): StoredCharge {
     createdAt: new Date(NOW),
     expiresAt: new Date(NOW + 3600_000),
     paidAt: new Date(NOW),
+    pix: {
+      endToEndId: 'E99999999202601011200abcdefghijk',
+      amount: (amountCents / 100).toFixed(2),
+      payer: { document: '12345678909', name: 'Ana Souza' },
+      paidAt: new Date(NOW).toISOString(),
+    },
     refunds: [],
   };
 }
