@@ -95,6 +95,16 @@ describe('test mode (Chromium)', () => {
     await screenshot(page, 'test-mode-list-phone');
   });
 
+  it('says on the merchant page that a merchant charged only through test PSPs is in test mode, and that its keys are ordinary live keys', async () => {
+    await page.goto(`${t.url}/admin/merchants/${shop.id}`);
+    await page.getByText(/^Test mode\. Every account this merchant is charged through is a test PSP/).waitFor();
+    await page.getByText('Its API keys are ordinary', { exact: false }).waitFor();
+    await screenshot(page, 'test-mode-merchant-desktop');
+    await page.setViewportSize(PHONE);
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'test-mode-merchant-phone');
+  });
+
   it("shows the gateway's refusal in the form for a merchant whose route holds a live account, and creates nothing", async () => {
     const pki = testPki();
     const live = await t.admin.POST('/admin/api/provider-accounts', {

@@ -1,9 +1,10 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { visit } from '../../test/dom';
-import { merchant, page, payment } from '../../test/factories';
+import { merchant, page, payment, providerAccount } from '../../test/factories';
 import { Failure, useFakeApi } from '../../test/fake-api';
 import { Payments } from './Payments';
+import { MerchantTestModeNotice, merchantInTestMode } from './test-mode';
 
 const ana = merchant({ id: 'mer_ana', name: 'Loja da Ana' });
 const gone = merchant({ id: 'mer_gone', name: 'Loja Fechada', active: false });
@@ -60,5 +61,31 @@ describe('a test payment from the payments page', () => {
     const [first, second] = api.requests('POST /test-payments');
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     expect(location.pathname).toBe('/admin/payments');
+  });
+});
+
+describe("the merchant page's test mode", () => {
+  const sandboxAccount = providerAccount({ id: 'pa_sbx', environment: 'sandbox', active: true });
+  const liveAccount = providerAccount({ id: 'pa_live', environment: 'production', active: true });
+  const retired = providerAccount({ id: 'pa_old', environment: 'production', active: false });
+
+  it.each([
+    ['no accounts (the built-in simulated PSP)', [], true],
+    ['only homologation accounts', ['pa_sbx'], true],
+    ['an inactive live account, which routing skips', ['pa_sbx', 'pa_old'], true],
+    ['a live account anywhere on the route', ['pa_sbx', 'pa_live'], false],
+  ] as const)('with %s: test mode is %s', (_, ids, expected) => {
+    expect(merchantInTestMode({ provider_accounts: [...ids] }, [sandboxAccount, liveAccount, retired])).toBe(expected);
+  });
+
+  it('says so, and that its keys are ordinary live keys, only for a merchant in test mode', () => {
+    const { rerender, container } = render(<MerchantTestModeNotice merchant={{ provider_accounts: ['pa_sbx'] }} accounts={[sandboxAccount, liveAccount]} />);
+    expect(container.textContent).toMatch(/^Test mode\. Every account this merchant is charged through is a test PSP/);
+    expect(container.textContent).toContain('Its API keys are ordinary mk_live_ keys');
+    expect(screen.getByText('test').className).toBe('badge badge-test');
+    rerender(<MerchantTestModeNotice merchant={{ provider_accounts: ['pa_live'] }} accounts={[sandboxAccount, liveAccount]} />);
+    expect(container.textContent).toBe('');
+    rerender(<MerchantTestModeNotice merchant={{ provider_accounts: [] }} accounts={undefined} />);
+    expect(container.textContent).toBe('');
   });
 });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { formatMoney, parseReais, toCents } from '../format';
 import { navigate } from '../router';
-import type { AccountEnvironment, Merchant, PaymentDetail, PaymentStatus, PaymentView } from '../types';
+import type { AccountEnvironment, Merchant, PaymentDetail, PaymentStatus, PaymentView, ProviderAccount } from '../types';
 import { Button, Card, Field, FormModal, messageOf, useSubmit } from '../ui';
 
 /**
@@ -170,5 +170,34 @@ export function TestPaymentDialog({ merchants, onClose }: { merchants: Merchant[
         <input id="tp-description" maxLength={140} placeholder="Test order" value={values.description} onChange={set('description')} aria-invalid={!!form.errors.description} />
       </Field>
     </FormModal>
+  );
+}
+
+/**
+ * Whether every account a merchant's payments can be charged through is a test one, as the gateway
+ * routes them (docs/providers.md, Routing): its active listed accounts, or, with none, its
+ * provider's built-in account, which only the simulated PSP has. Undefined until the accounts load.
+ */
+export function merchantInTestMode(merchant: Pick<Merchant, 'provider_accounts'>, accounts: ProviderAccount[] | undefined): boolean | undefined {
+  if (!accounts) return undefined;
+  const routed = merchant.provider_accounts.map((id) => accounts.find((a) => a.id === id)).filter((a): a is ProviderAccount => a?.active === true);
+  return routed.every((a) => a.environment === 'sandbox');
+}
+
+/**
+ * The merchant page's word on test mode: keys look the same in test and live (the contract fixes
+ * `mk_live_`), so the page says which one this merchant's keys charge in.
+ */
+export function MerchantTestModeNotice({ merchant, accounts }: { merchant: Pick<Merchant, 'provider_accounts'>; accounts: ProviderAccount[] | undefined }) {
+  if (!merchantInTestMode(merchant, accounts)) return null;
+  return (
+    // A standing fact about the merchant, not news: no live region (a Notice is one).
+    <div className="notice notice-info">
+      <div className="notice-body">
+        <strong>Test mode.</strong> Every account this merchant is charged through is a test PSP (the sandbox or a PSP&apos;s homologation host): its payments move no real money
+        and are marked <TestBadge environment="sandbox" />. Its API keys are ordinary <code>mk_live_</code> keys: they charge real money as soon as a production account is added to
+        its route.
+      </div>
+    </div>
   );
 }
