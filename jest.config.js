@@ -70,6 +70,7 @@ const BOTH_DATABASES = [
   'sandbox-production',
   'shutdown',
   'shutdown-restart',
+  'test-payments',
   'webhook-delivery',
   'webhook-delivery-two-processes',
   'webhook-intake',

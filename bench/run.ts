@@ -126,7 +126,7 @@ async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS)
               currency: 'BRL',
               description: 'Bench',
               externalId: `bench-${txid.slice(0, 8)}`,
-              debtor: { document: '12345678909', name: 'Ana Souza' },
+              recipient: { document: '12345678909', name: 'Ana Souza' },
               expiresIn: 3600,
               notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
             }),

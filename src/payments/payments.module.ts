@@ -6,6 +6,8 @@ import { ProviderAccountsModule } from '../providers/provider-accounts/provider-
 import { ProvidersModule } from '../providers/providers.module';
 import { AdminPaymentsController } from './admin-payments.controller';
 import { AdminPaymentsService } from './admin-payments.service';
+import { AdminTestPaymentsController } from './admin-test-payments.controller';
+import { AdminTestPaymentsService } from './admin-test-payments.service';
 import { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
@@ -19,8 +21,8 @@ import { RefundRepository } from './refunds/refund.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Payment, PaymentAttempt, Refund]), IdempotencyModule, MerchantsModule, ProvidersModule, ProviderAccountsModule],
-  controllers: [PaymentsController, AdminPaymentsController],
-  providers: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, AdminPaymentsService, OrphanCanceller, CircuitMetrics],
+  controllers: [PaymentsController, AdminPaymentsController, AdminTestPaymentsController],
+  providers: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, AdminPaymentsService, AdminTestPaymentsService, OrphanCanceller, CircuitMetrics],
   exports: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, OrphanCanceller],
 })
 export class PaymentsModule {}

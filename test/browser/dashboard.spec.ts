@@ -105,7 +105,7 @@ describe('dashboard (Chromium)', () => {
     expect(await page.getByAltText('QR code of the Pix BR Code').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)).toBe(true);
 
     // Simulate the confirmation: status and delivery change on the page.
-    await page.getByRole('button', { name: 'Simulate confirm' }).click();
+    await page.getByRole('button', { name: 'Simulate payment' }).click();
     await page.getByRole('heading', { name: /paid/ }).waitFor();
     await page
       .getByTestId('delivery')

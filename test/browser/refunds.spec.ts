@@ -63,7 +63,9 @@ describe('refunds and cancellation (Chromium)', () => {
   it('refunds part of a paid payment, then the rest, and shows both refunds and the statuses', async () => {
     const id = await newPayment('pedido-refund-1', true);
     await page.goto(`${t.url}/admin/payments/${id}`);
-    await heading().filter({ hasText: /paid$/ }).waitFor();
+    await heading()
+      .filter({ hasText: /paid test$/ })
+      .waitFor();
     await page.getByText('No refund yet.').waitFor();
 
     // Part of it: R$ 3,50 with a reason, confirmed in reais before anything is sent.
@@ -80,7 +82,7 @@ describe('refunds and cancellation (Chromium)', () => {
       .filter({ hasText: /refunded/ })
       .waitFor({ timeout: 20_000 });
     await heading()
-      .filter({ hasText: /partially refunded$/ })
+      .filter({ hasText: /partially refunded test$/ })
       .waitFor();
     await page.getByText(/R\$\s3,50 of R\$\s10,50 refunded · R\$\s7,00 left/).waitFor();
 
@@ -88,7 +90,7 @@ describe('refunds and cancellation (Chromium)', () => {
     const second = await refund(/^Refund R\$\s7,00 to the payer\?$/);
     await second.getByRole('button', { name: /^Refund R\$\s7,00$/ }).click();
     await heading()
-      .filter({ hasText: /10,50\srefunded$/ })
+      .filter({ hasText: /10,50\srefunded test$/ })
       .waitFor({ timeout: 20_000 });
     await page.getByText(/R\$\s10,50 of R\$\s10,50 refunded/).waitFor();
     const rows = refundsTable().locator('tbody tr');
@@ -113,7 +115,9 @@ describe('refunds and cancellation (Chromium)', () => {
     await page.setViewportSize(PHONE);
     try {
       await page.goto(`${t.url}/admin/payments/${id}`);
-      await heading().filter({ hasText: /paid$/ }).waitFor();
+      await heading()
+        .filter({ hasText: /paid test$/ })
+        .waitFor();
       await page.getByRole('button', { name: 'Refund', exact: true }).click();
       const form = page.getByRole('dialog', { name: 'Refund this payment' });
       await form.getByRole('radio', { name: 'Part of it' }).check();
@@ -177,7 +181,7 @@ describe('refunds and cancellation (Chromium)', () => {
 
     await page.goto(`${t.url}/admin/payments/${payment.id}`);
     await heading()
-      .filter({ hasText: /partially refunded$/ })
+      .filter({ hasText: /partially refunded test$/ })
       .waitFor();
     await page.getByText(/R\$\s5,50 of R\$\s10,50 refunded · R\$\s5,00 left/).waitFor();
     const rows = refundsTable().locator('tbody tr');
@@ -203,7 +207,7 @@ describe('refunds and cancellation (Chromium)', () => {
     const id = await newPayment('pedido-cancel-1', false);
     await page.goto(`${t.url}/admin/payments/${id}`);
     await heading()
-      .filter({ hasText: /pending$/ })
+      .filter({ hasText: /pending test$/ })
       .waitFor();
     await page.getByRole('button', { name: 'Cancel payment' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel this payment?' });
@@ -215,7 +219,7 @@ describe('refunds and cancellation (Chromium)', () => {
     await confirm.getByRole('button', { name: 'Cancel payment' }).click();
     await page.getByRole('status').filter({ hasText: 'The payment was cancelled at the PSP' }).waitFor();
     await heading()
-      .filter({ hasText: /cancelled$/ })
+      .filter({ hasText: /cancelled test$/ })
       .waitFor();
     expect(await page.getByRole('button', { name: 'Cancel payment' }).count()).toBe(0);
     const payment = await t.merchant(key).GET('/v1/payments/{id}', { params: { path: { id } } });

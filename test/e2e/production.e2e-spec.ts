@@ -10,7 +10,7 @@ const chargeBody = (notificationUrl: string) => ({
   currency: 'BRL',
   description: null,
   externalId: 'order-1',
-  debtor: { document: '98765432100', name: 'Beatriz Payer' },
+  recipient: { document: '98765432100', name: 'Beatriz Payer' },
   expiresIn: 3600,
   notificationUrl,
 });

@@ -48,7 +48,7 @@ describe('sandbox PSP access', () => {
   }
   /** One request of every route class; `status` is what a caller with credentials gets. */
   const routes = (): Route[] => {
-    const body = sandboxChargeBody({ notificationUrl: `${t.url}/webhooks/sandbox`, debtor: { document: '98765432100', name: 'Beatriz Payer' } });
+    const body = sandboxChargeBody({ notificationUrl: `${t.url}/webhooks/sandbox`, recipient: { document: '98765432100', name: 'Beatriz Payer' } });
     return [
       { label: 'create a charge (PSP API)', method: 'POST', path: '/sandbox/charges', body, headers: { 'idempotency-key': body.txid }, status: 201 },
       { label: 'read a charge (PSP API)', method: 'GET', path: `/sandbox/charges/${chargeId}`, status: 200 },

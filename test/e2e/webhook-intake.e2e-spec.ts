@@ -279,7 +279,7 @@ describe('webhook intake (HTTP)', () => {
           currency: 'BRL',
           description: null,
           externalId: `order-${txid.slice(0, 8)}`,
-          debtor: { document: '12345678909', name: 'Ana Souza' },
+          recipient: { document: '12345678909', name: 'Ana Souza' },
           expiresIn: 3600,
           notificationUrl: `${t.config.publicBaseUrl}/webhooks/sandbox`,
         },

@@ -196,7 +196,7 @@ export function sandboxChargeBody(overrides: Record<string, unknown> = {}): Reco
     currency: 'BRL',
     description: null,
     externalId: `order-${txid.slice(0, 8)}`,
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    recipient: { document: '12345678909', name: 'Ana Souza' },
     expiresIn: 3600,
     notificationUrl: 'http://127.0.0.1:9/unused',
     ...overrides,

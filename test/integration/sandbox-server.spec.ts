@@ -43,12 +43,13 @@ describe('sandbox PSP server', () => {
         currency: 'BRL',
         description: 'Pedido 1234',
         externalId: 'order-1234',
-        debtor: body.debtor,
+        recipient: body.recipient,
         pixCopiaECola: expect.stringMatching(/^000201.*540510\.50.*6304[0-9A-F]{4}$/),
         notificationUrl: body.notificationUrl,
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + 3600_000).toISOString(),
         paidAt: null,
+        pix: null,
       });
     });
 
@@ -90,8 +91,8 @@ describe('sandbox PSP server', () => {
       ['an amount with one place', sandboxChargeBody({ amount: '10.5' }), undefined, 'amount'],
       ['another currency', sandboxChargeBody({ currency: 'USD' }), undefined, 'currency'],
       ['no externalId', sandboxChargeBody({ externalId: undefined }), undefined, 'externalId'],
-      ['a bad debtor document', sandboxChargeBody({ debtor: { document: '123', name: 'Ana' } }), undefined, 'debtor.document'],
-      ['no debtor name', sandboxChargeBody({ debtor: { document: '12345678909' } }), undefined, 'debtor.name'],
+      ['a bad recipient document', sandboxChargeBody({ recipient: { document: '123', name: 'Ana' } }), undefined, 'recipient.document'],
+      ['no recipient name', sandboxChargeBody({ recipient: { document: '12345678909' } }), undefined, 'recipient.name'],
       ['a zero expiresIn', sandboxChargeBody({ expiresIn: 0 }), undefined, 'expiresIn'],
       ['a non-http notificationUrl', sandboxChargeBody({ notificationUrl: 'ftp://x' }), undefined, 'notificationUrl'],
     ])('refuses %s with 400 INVALID_REQUEST naming the field', async (_label, body, key, field) => {
@@ -148,7 +149,14 @@ describe('sandbox PSP server', () => {
         event: 'payment.confirmed',
         id: answer.eventId,
         created_at: new Date(now).toISOString(),
-        data: { id: created.id, txid: created.txid, amount: 10.5, status: 'CONCLUIDA' },
+        data: { id: created.id, txid: created.txid, amount: 10.5, status: 'CONCLUIDA', pix: answer.charge.pix },
+      });
+      // The paying Pix, as on the charge: the BCB's end-to-end id, what was paid, and the charge's recipient as the payer.
+      expect(answer.charge.pix).toEqual({
+        endToEndId: expect.stringMatching(/^E99999999\d{12}[a-zA-Z0-9]{11}$/),
+        amount: '10.50',
+        payer: created.recipient,
+        paidAt: new Date(now).toISOString(),
       });
       expect(hook.headers['content-type']).toBe('application/json');
       expect(verifySandboxSignature(hook.headers['x-sandbox-signature'], hook.rawBody, SECRET)).toBe(true);

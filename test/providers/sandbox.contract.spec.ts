@@ -10,6 +10,7 @@ import { chargeRequest } from '../helpers/factories';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioSetup } from './adapter-scenarios';
 import { WebhookReceiver } from './webhook-receiver';
 import type { ProviderEventType } from '../../src/domain/provider-event';
+import { parsePix } from 'pix-utils';
 
 /** The simulated PSP charges, reads, cancels, refunds (its portal's and MED returns told apart) and signs its events; it neither batches nor uses tokens or mTLS. */
 const SANDBOX_FEATURES: ScenarioFeatures = {
@@ -20,7 +21,9 @@ const SANDBOX_FEATURES: ScenarioFeatures = {
   mutualTls: false,
   providerIdIsTxid: false,
   dynamicBrCode: false,
+  // The sandbox's paying Pix is tested below: its payer is the charge's recipient, not pay()'s.
   payerDetails: false,
+  ownPayer: true,
   batches: false,
   tokens: false,
 };
@@ -145,6 +148,64 @@ describe('the sandbox adapter', () => {
       const events = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, type));
       expect(events).toEqual([expect.objectContaining({ type, paymentRef: charge.providerPaymentId })]);
       await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status });
+    });
+
+    describe('data like a real PSP', () => {
+      /** The BCB's end-to-end id: E, an 8-digit ISPB, yyyyMMddHHmm, 11 letters or digits (32 in all). */
+      const END_TO_END_ID = /^E\d{8}(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})[a-zA-Z0-9]{11}$/;
+
+      it("puts the charge's own txid in its BR Code (field 62-05), as pix-utils reads it", async () => {
+        const request = chargeRequest(fixture.webhookUrl, { txid: randomBytes(18).toString('hex').slice(0, 35) });
+        const charge = await fixture.adapter.createCharge(fixture.account, request);
+        expect(charge.txid).toHaveLength(35);
+        expect(parsePix(charge.copyPaste)).toMatchObject({ type: 'STATIC', txid: charge.txid, transactionAmount: 10.5 });
+      });
+
+      it('reports the paying Pix of a confirmed charge: an end-to-end id in the BCB format, the paid amount, the payer with the document masked', async () => {
+        const request = chargeRequest(fixture.webhookUrl, { debtor: { document: '98765432100', name: 'Beatriz Lima' } });
+        const charge = await fixture.adapter.createCharge(fixture.account, request);
+        expect(charge.pix).toBeUndefined();
+        const before = new Date();
+        const [confirmed] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
+        // The simulated payer is the charge's recipient (docs/sandbox.md), its document masked as the Pix API adapter masks one.
+        const pix = { endToEndId: expect.stringMatching(END_TO_END_ID), paidAmountCents: 1050, payer: { name: 'Beatriz Lima', documentMasked: '***.654.321-**' } };
+        expect(confirmed).toMatchObject({ type: 'payment.confirmed', amountCents: 1050, pix });
+        const endToEndId = confirmed!.pix!.endToEndId!;
+        expect(endToEndId).toHaveLength(32);
+        // The minute in the id is the payment's, in UTC.
+        const [, year, month, day, hour, minute] = END_TO_END_ID.exec(endToEndId)!.map(Number);
+        const stamped = Date.UTC(year!, month! - 1, day, hour, minute);
+        expect(stamped).toBeGreaterThanOrEqual(Math.floor(before.getTime() / 60_000) * 60_000);
+        expect(stamped).toBeLessThanOrEqual(Date.now());
+        // A read of the charge reports the same Pix; the whole document never leaves the adapter.
+        const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
+        expect(read).toMatchObject({ status: 'paid', pix: { ...pix, endToEndId } });
+        expect(JSON.stringify(read)).not.toContain('98765432100');
+      });
+
+      it('keeps the one paying Pix when a charge is confirmed again or refunded, and reports the amount the payer paid', async () => {
+        const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+        await fixture.adapter.simulateEvent!(fixture.account, lookup(charge), { event: 'payment.confirmed', amountCents: 999 });
+        const first = await fixture.received();
+        const [event] = await fixture.adapter.receiveWebhook(fixture.account, first);
+        expect(event).toMatchObject({ amountCents: 999, pix: { paidAmountCents: 999 } });
+        const [again] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
+        expect(again!.pix!.endToEndId).toBe(event!.pix!.endToEndId);
+        const [refunded] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.refunded'));
+        expect(refunded!.pix).toBeUndefined();
+        await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'refunded', pix: { endToEndId: event!.pix!.endToEndId } });
+      });
+
+      it('names the person a charge is addressed to `recipient` on its wire, as the API does, and the one who paid `payer`', async () => {
+        const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
+        await fixture.event(charge, 'payment.confirmed');
+        const wire = (await fixture.control('GET', `/charges/${charge.providerPaymentId}`)) as Record<string, unknown>;
+        expect(wire).toMatchObject({
+          recipient: { document: '12345678909', name: 'Ana Souza' },
+          pix: { endToEndId: expect.stringMatching(END_TO_END_ID), amount: '10.50', payer: { document: '12345678909', name: 'Ana Souza' }, paidAt: expect.any(String) },
+        });
+        expect(wire).not.toHaveProperty('debtor');
+      });
     });
 
     it("simulates a refund of a paid charge, read back as refunded with the PSP's refund listed; each event has its own id", async () => {

@@ -441,6 +441,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/test-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a test payment for a merchant
+         * @description Creates a payment for the merchant as `POST /v1/payments/create` would (its routing, the Idempotency-Key in the merchant's key space, its webhooks), addressed to a fixed test payer. Refused in production (403 FORBIDDEN) and when any account on the merchant’s route is a production one (409 CONFLICT).
+         */
+        post: operations["AdminTestPaymentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/payments/{id}": {
         parameters: {
             query?: never;
@@ -1415,6 +1435,20 @@ export interface components {
             items: components["schemas"]["AdminPaymentItemView"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor?: string | null;
+        };
+        CreateTestPaymentDto: {
+            /**
+             * @description The merchant the payment is for; its route must be test PSPs only.
+             * @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            merchantId: string;
+            /**
+             * @description Decimal reais: > 0, at most 2 decimal places.
+             * @example 10.5
+             */
+            amount: number;
+            /** @example Test order */
+            description?: string | null;
         };
         WebhookIntakeResult: {
             /** @example true */
@@ -4445,6 +4479,119 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminTestPaymentsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per test payment (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTestPaymentDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

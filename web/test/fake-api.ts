@@ -65,6 +65,7 @@ const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
   'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true },
   'POST /payments/{id}/simulate': { event: true, amount: true },
   'POST /payments/{id}/refunds': { amount: true, reason: true },
+  'POST /test-payments': { merchantId: true, amount: true, description: true },
   'POST /session': { email: true, password: true },
 };
 
@@ -74,6 +75,7 @@ type RequiredHeader<R extends Route> = OperationOf<R> extends { parameters: { he
 type HeaderRoute = { [R in Route]: [RequiredHeader<R>] extends [never] ? never : R }[Route];
 const REQUIRED_HEADERS: { [R in HeaderRoute]: RequiredHeader<R>[] } = {
   'POST /payments/{id}/refunds': ['Idempotency-Key'],
+  'POST /test-payments': ['Idempotency-Key'],
 };
 
 /** What in a request the API would not understand: unknown query parameters or body fields, required headers missing. */

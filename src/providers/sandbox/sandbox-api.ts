@@ -18,7 +18,11 @@ export interface SandboxCreateChargeBody {
   currency: 'BRL';
   description: string | null;
   externalId: string;
-  debtor: { document: string; name: string };
+  /**
+   * Who the charge is addressed to: the gateway's `recipient` (the BCB's `devedor`), named as the
+   * merchant's API names it so that one word means one thing across the docs.
+   */
+  recipient: SandboxPersonWire;
   /** Seconds the charge stays payable. */
   expiresIn: number;
   notificationUrl: string;
@@ -29,6 +33,26 @@ export interface SandboxCreateChargeBody {
   webhookSecret?: string;
 }
 
+/** A person on the wire: a CPF (11 digits) or CNPJ (14 characters), unpunctuated, and a name. */
+export interface SandboxPersonWire {
+  document: string;
+  name: string;
+}
+
+/**
+ * The Pix that paid a charge, as the BCB's Pix API reports one (`endToEndId`, `valor`, `pagador`):
+ * the payer's document is whole on the wire, as a PSP sends it; the adapter masks it before the
+ * gateway keeps it.
+ */
+export interface SandboxPixWire {
+  /** The BCB's format: `E`, the payer's institution (8 digits, an ISPB), `yyyyMMddHHmm` (UTC), 11 letters or digits. */
+  endToEndId: string;
+  /** What the payer paid, a two-place decimal string. */
+  amount: string;
+  payer: SandboxPersonWire;
+  paidAt: string;
+}
+
 export interface SandboxChargeWire {
   id: string;
   txid: string;
@@ -37,12 +61,15 @@ export interface SandboxChargeWire {
   currency: 'BRL';
   description: string | null;
   externalId: string;
-  debtor: { document: string; name: string };
+  recipient: SandboxPersonWire;
+  /** The BR Code; its field 62-05 carries the charge's txid. */
   pixCopiaECola: string;
   notificationUrl: string;
   createdAt: string;
   expiresAt: string;
   paidAt: string | null;
+  /** The Pix that paid the charge, once one did (the BCB's `pix[]`, one entry); null before. */
+  pix: SandboxPixWire | null;
   /**
    * The charge's refunds, oldest first, present once it has any (as the BCB's `pix[].devolucoes`):
    * those the gateway asked for and those made outside it.
@@ -128,7 +155,8 @@ export interface SandboxEventBody {
   event: SandboxEventType;
   id: string;
   created_at: string;
-  data: { id: string; txid: string; amount: number; status: SandboxChargeStatus };
+  /** `pix`: on `payment.confirmed`, the Pix that paid (as on the charge). */
+  data: { id: string; txid: string; amount: number; status: SandboxChargeStatus; pix?: SandboxPixWire };
 }
 
 /** The refund events the sandbox posts when a refund settles (`data.amount`: the refund's amount). */

@@ -1,6 +1,7 @@
 import { reaisToCents } from '../../domain/money';
 import { isRefundEvent, PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType, refundEventType } from '../../domain/provider-event';
 import { WebhookParseError } from '../provider-adapter';
+import { readSandboxPix } from './sandbox-pix';
 import { readSandboxRefund, sandboxRefundReport } from './sandbox-refunds';
 
 function parseJson(text: unknown): unknown {
@@ -45,7 +46,12 @@ export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEven
   const amountCents = reaisToCents(data.amount);
   if (amountCents === undefined) throw new WebhookParseError('data.amount must be a non-negative amount with at most 2 decimal places.', 'data.amount');
   const type = event.event as ProviderEventType;
-  if (!isRefundEvent(type)) return { eventId: id, type, paymentRef, amountCents, occurredAt };
+  if (!isRefundEvent(type)) {
+    // The paying Pix comes with a confirmation only: it is kept on the payment when it becomes paid.
+    const pix = type === 'payment.confirmed' ? readSandboxPix(data.pix) : null;
+    if (typeof pix === 'string') throw new WebhookParseError(`data.${pix}.`, 'data.pix');
+    return { eventId: id, type, paymentRef, amountCents, occurredAt, ...(pix ? { pix } : {}) };
+  }
   return { ...refundEvent(type, data.refund), paymentRef, occurredAt };
 }
 

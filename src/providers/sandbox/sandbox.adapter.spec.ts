@@ -62,7 +62,7 @@ const wireCharge = (overrides: Record<string, unknown> = {}) => ({
   currency: 'BRL',
   description: 'Pedido 1234',
   externalId: 'order-1234',
-  debtor: request.debtor,
+  recipient: request.debtor,
   pixCopiaECola: '00020126…6304ABCD',
   notificationUrl: request.notificationUrl,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -127,7 +127,7 @@ describe('SandboxAdapter', () => {
         currency: 'BRL',
         description: 'Pedido 1234',
         externalId: 'order-1234',
-        debtor: { document: '12345678909', name: 'Ana Souza' },
+        recipient: { document: '12345678909', name: 'Ana Souza' },
         expiresIn: 3600,
         notificationUrl: request.notificationUrl,
       });

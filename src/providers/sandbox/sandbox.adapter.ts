@@ -26,6 +26,7 @@ import { jsonOf } from '../transport/answers';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, type SandboxRefundBody, wireAmountToCents } from './sandbox-api';
 import { parseSandboxEvent } from './sandbox-events';
+import { readSandboxPix } from './sandbox-pix';
 import { readSandboxRefund, sandboxProviderRefund, sandboxRefundReport } from './sandbox-refunds';
 import { sandboxDescriptor } from './sandbox-descriptor';
 import type { SandboxSettings } from './sandbox-settings';
@@ -150,7 +151,8 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
       currency: request.currency,
       description: request.description,
       externalId: request.externalId,
-      debtor: { document: request.debtor.document, name: request.debtor.name },
+      // The gateway's debtor is its API's recipient: the sandbox speaks the merchant's word.
+      recipient: { document: request.debtor.document, name: request.debtor.name },
       expiresIn: request.expiresInSeconds,
       notificationUrl: request.notificationUrl,
       // A stored account's events are signed with its own secret; the built-in account's with the
@@ -305,7 +307,10 @@ function toProviderCharge(response: OutboundAnswer, operation: Operation): Provi
   if (paidAt === undefined) throw malformed('paidAt is not a date');
   const refunds = readRefunds(charge.refunds);
   if (typeof refunds === 'string') throw malformed(refunds);
+  const pix = readSandboxPix(charge.pix);
+  if (typeof pix === 'string') throw malformed(pix);
   return {
+    ...(pix ? { pix } : {}),
     refunds,
     providerPaymentId: charge.id,
     txid: charge.txid,

@@ -9,6 +9,7 @@ import { apiFieldErrors, initialValues, MerchantFields, MerchantFormValues, vali
 import { MerchantAccounts } from './merchant-accounts';
 import { builtInProviders, useCatalogue } from './provider-account-form';
 import { TestEvent } from './delivery-bits';
+import { MerchantTestModeNotice } from './test-mode';
 
 type Dialog =
   { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
@@ -61,6 +62,7 @@ export function MerchantDetail({ id }: { id: string }) {
         reactivated="The merchant is active again: its keys work."
       />
       {!m.active && <Notice kind="warning">This merchant is inactive: every request with its keys is refused (INVALID_MERCHANT_KEY) until it is reactivated.</Notice>}
+      <MerchantTestModeNotice merchant={m} accounts={accounts.data} />
 
       <div className="grid-2">
         <div className="stack">

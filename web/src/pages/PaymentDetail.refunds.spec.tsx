@@ -307,7 +307,7 @@ describe('PaymentDetail: refunds and cancellation', () => {
       api.on('GET /payments/{id}', { ...pending(), status: 'cancelled', can_cancel: false });
       await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel payment' }));
       expect((await screen.findByRole('status')).textContent).toContain('The payment was cancelled at the PSP: it can no longer be paid.');
-      await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 cancelled'));
+      await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 cancelled test'));
       expect(screen.queryByRole('button', { name: 'Cancel payment' })).toBeNull();
       expect(api.requests('POST /payments/{id}/cancel')[0]!.params.id).toBe('pay_1');
     });
@@ -320,7 +320,7 @@ describe('PaymentDetail: refunds and cancellation', () => {
       await userEvent.click(within(dialog('Cancel this payment?')).getByRole('button', { name: 'Cancel payment' }));
       expect((await screen.findByRole('alert')).textContent).toContain('It was paid before it could be cancelled.');
       expect(screen.queryByRole('dialog')).toBeNull();
-      await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 paid'));
+      await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 paid test'));
       expect(screen.getByRole('button', { name: 'Refund' })).toBeTruthy();
     });
 

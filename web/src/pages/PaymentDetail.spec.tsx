@@ -14,7 +14,7 @@ describe('PaymentDetail', () => {
   it("heads the page with the amount, status, order and merchant, then the payment's details", async () => {
     api.on('GET /payments/{id}', paymentDetail({ id: 'pay_1', amount: 10.5, status: 'pending', externalId: 'order-1', merchantId: 'mer_ana' }));
     render(<PaymentDetail id="pay_1" />);
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('R$\u00a010,50 pending');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('R$\u00a010,50 pending test');
     expect((await screen.findByRole('link', { name: 'Loja da Ana' })).getAttribute('href')).toBe('/admin/merchants/mer_ana');
     expect(screen.getByText('123.456.789-09')).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'BR Code (Pix copia e cola)' })).toHaveProperty('value', paymentDetail().pix.copyPaste);
@@ -123,25 +123,79 @@ describe('PaymentDetail', () => {
     expect(api.requests('POST /webhook-deliveries/{id}/redeliver')[0]!.params.id).toBe('dlv_7');
   });
 
-  it('makes the sandbox send an event for a pending payment, and shows the payment after it', async () => {
+  it('marks a payment charged through a test PSP "test" beside its status, and a live one not at all', async () => {
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', environment: 'production', status: 'paid' }));
+    const { unmount } = render(<PaymentDetail id="pay_1" />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('R$\u00a010,50 paid');
+    unmount();
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', environment: 'sandbox', status: 'paid' }));
+    render(<PaymentDetail id="pay_1" />);
+    const badge = within(await screen.findByRole('heading', { level: 1 })).getByText('test');
+    expect(badge.className).toBe('badge badge-test');
+  });
+
+  it('makes the test PSP pay a pending payment, and shows the payment after it', async () => {
     const pending = paymentDetail({ id: 'pay_1', merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'pending' });
     api.on('GET /payments/{id}', pending);
     api.on('POST /payments/{id}/simulate', { simulation: { eventId: 'evt_sbx_1', delivered: true, status: 200, charge: {} }, payment: { ...pending, status: 'paid' } });
     render(<PaymentDetail id="pay_1" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Simulate confirm' }));
-    expect((await screen.findByRole('status')).textContent).toContain('The sandbox sent payment.confirmed to the gateway; the payment is now paid.');
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 paid');
-    expect(screen.getByText('This payment is paid: simulations apply to pending payments.')).toBeTruthy();
+    const panel = (await screen.findByRole('heading', { name: 'Test PSP' })).closest('section')!;
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Simulate payment', 'Simulate expiry', 'Simulate failure', 'Simulate cancel']);
+    await userEvent.click(within(panel).getByRole('button', { name: 'Simulate payment' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Simulate payment: the test PSP sent payment.confirmed to the gateway; the payment is now paid.');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a010,50 paid test');
+    // Paid, what is left to simulate is a refund at the PSP.
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Simulate refund at the PSP']);
     expect(api.requests('POST /payments/{id}/simulate').map((r) => r.body)).toEqual([{ event: 'payment.confirmed' }]);
   });
 
-  it("says when the gateway did not take the sandbox's event", async () => {
+  it.each([
+    ['Simulate expiry', 'payment.expired', 'expired'],
+    ['Simulate failure', 'payment.failed', 'failed'],
+  ] as const)('%s sends %s, and the page shows the payment %s', async (label, event, status) => {
+    const pending = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'pending' });
+    api.on('GET /payments/{id}', pending);
+    api.on('POST /payments/{id}/simulate', { simulation: { eventId: 'evt_sbx_1', delivered: true, status: 200, charge: {} }, payment: { ...pending, status } });
+    render(<PaymentDetail id="pay_1" />);
+    await userEvent.click(await screen.findByRole('button', { name: label }));
+    expect((await screen.findByRole('status')).textContent).toContain(`the payment is now ${status}`);
+    expect(api.requests('POST /payments/{id}/simulate').map((r) => r.body)).toEqual([{ event }]);
+    expect(
+      screen.getByText(`This payment is ${status}: nothing is left to simulate (a pending payment can be paid, expire, fail or be cancelled; a paid one refunded).`),
+    ).toBeTruthy();
+  });
+
+  it('simulates a refund at the PSP of a paid payment', async () => {
+    const paid = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'paid' });
+    api.on('GET /payments/{id}', paid);
+    api.on('POST /payments/{id}/simulate', {
+      simulation: { eventId: 'evt_sbx_2', delivered: true, status: 200, charge: {} },
+      payment: { ...paid, status: 'refunded', refundedAmount: 10.5 },
+    });
+    render(<PaymentDetail id="pay_1" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Simulate refund at the PSP' }));
+    expect((await screen.findByRole('status')).textContent).toContain('the payment is now refunded');
+    expect(api.requests('POST /payments/{id}/simulate').map((r) => r.body)).toEqual([{ event: 'payment.refunded' }]);
+  });
+
+  it("says when the gateway did not take the test PSP's event, and when the simulation was refused", async () => {
     const pending = paymentDetail({ merchantId: 'mer_ana', provider: 'sandbox', can_simulate: true, status: 'pending' });
     api.on('GET /payments/{id}', pending);
     api.on('POST /payments/{id}/simulate', { simulation: { eventId: 'evt_sbx_1', delivered: false, status: 401, charge: {} }, payment: pending });
     render(<PaymentDetail id="pay_1" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Simulate expire' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('The sandbox sent payment.expired, but the gateway answered 401.');
+    await userEvent.click(await screen.findByRole('button', { name: 'Simulate expiry' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Simulate expiry: the test PSP sent payment.expired, but the gateway answered 401.');
+    api.on('POST /payments/{id}/simulate', new Failure(409, { code: 'CONFLICT', message: 'The provider "efi" cannot simulate events: only test providers can.' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Simulate cancel' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('only test providers can'));
   });
 
   it('offers no simulation for a payment of another provider', async () => {

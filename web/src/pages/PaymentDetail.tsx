@@ -4,24 +4,18 @@ import { formatDate, formatDateSeconds, formatDocument, formatMoney } from '../f
 import { Link } from '../router';
 import type { CreatedRefund, Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
 import { RecordUnloaded } from '../record';
-import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, messageOf, useLoad } from '../ui';
+import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, useLoad } from '../ui';
 import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
 import { orphansPending, PaymentAttempts } from './payment-attempts';
 import { CancelDialog, RefundDialog } from './payment-actions';
 import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
-
-const SIMULATIONS = [
-  { event: 'payment.confirmed', label: 'Simulate confirm', kind: 'primary' as const },
-  { event: 'payment.expired', label: 'Simulate expire', kind: 'secondary' as const },
-  { event: 'payment.cancelled', label: 'Simulate cancel', kind: 'secondary' as const },
-];
+import { SimulatePanel, TestBadge } from './test-mode';
 
 export function PaymentDetail({ id }: { id: string }) {
   const detail = useLoad(() => api<Detail>('GET', `/payments/${encodeURIComponent(id)}`), [id]);
   const [merchant, setMerchant] = useState<Merchant>();
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
-  const [simulating, setSimulating] = useState<string>();
   const [dialog, setDialog] = useState<'refund' | 'cancel'>();
   // The refund the operator just asked for: its notice follows it as the page reads it again.
   const [asked, setAsked] = useState<CreatedRefund>();
@@ -59,24 +53,6 @@ export function PaymentDetail({ id }: { id: string }) {
 
   if (!p) return <RecordUnloaded title="Payment" error={detail.error} back={{ to: '/admin/payments', label: 'Back to payments' }} />;
 
-  const simulate = async (event: string) => {
-    setSimulating(event);
-    setNotice(undefined);
-    try {
-      const result = await api<{ payment: Detail; simulation: { delivered: boolean; status: number | null } }>('POST', `/payments/${p.id}/simulate`, { event });
-      detail.setData(result.payment);
-      setNotice(
-        result.simulation.delivered
-          ? { ok: true, text: `The sandbox sent ${event} to the gateway; the payment is now ${result.payment.status}.` }
-          : { ok: false, text: `The sandbox sent ${event}, but the gateway answered ${result.simulation.status ?? 'nothing'}.` },
-      );
-    } catch (e) {
-      setNotice({ ok: false, text: messageOf(e) });
-    } finally {
-      setSimulating(undefined);
-    }
-  };
-
   return (
     <>
       <div className="crumbs">
@@ -86,6 +62,7 @@ export function PaymentDetail({ id }: { id: string }) {
         title={
           <>
             {formatMoney(p.amount)} <Badge value={p.status} />
+            <TestBadge environment={p.environment} />
           </>
         }
         subtitle={
@@ -148,22 +125,13 @@ export function PaymentDetail({ id }: { id: string }) {
         </Notice>
       )}
       {p.can_simulate && (
-        <Card title="Sandbox" className="card-sandbox">
-          {p.status === 'pending' ? (
-            <>
-              <p className="muted small">Make the simulated PSP send a real, signed event for this payment, as a bank would.</p>
-              <div className="button-row">
-                {SIMULATIONS.map((s) => (
-                  <Button key={s.event} kind={s.kind} busy={simulating === s.event} disabled={!!simulating} onClick={() => void simulate(s.event)}>
-                    {s.label}
-                  </Button>
-                ))}
-              </div>
-            </>
-          ) : (
-            <p className="muted small">This payment is {p.status.replace(/_/g, ' ')}: simulations apply to pending payments.</p>
-          )}
-        </Card>
+        <SimulatePanel
+          payment={p}
+          onSimulated={(payment, outcome) => {
+            if (payment) detail.setData(payment);
+            setNotice(outcome);
+          }}
+        />
       )}
 
       <div className="grid-2">

@@ -29,18 +29,20 @@ describe('Payments', () => {
     await screen.findByRole('table', { name: 'Payments' });
     await waitFor(() => expect(tableRows('Payments')[0]![2]).toBe('Loja da Bia'));
     expect(tableRows('Payments')).toEqual([
-      [formatDate(payment().createdAt), 'order-1pay_1', 'Loja da Bia', 'R$\u00a01.234,50', 'paid sandbox'],
-      [formatDate(payment().createdAt), 'order-2pay_2', 'mer_gone', 'R$\u00a010,50', 'pending sandbox'],
+      [formatDate(payment().createdAt), 'order-1pay_1', 'Loja da Bia', 'R$\u00a01.234,50', 'paid test'],
+      [formatDate(payment().createdAt), 'order-2pay_2', 'mer_gone', 'R$\u00a010,50', 'pending test'],
     ]);
     expect(listed()).toEqual([{ limit: '20' }]);
   });
 
-  it('shows the environment of the account that charged each payment', async () => {
+  it('marks the payments charged through a test PSP "test", and live ones not at all', async () => {
     const live = payment({ id: 'pay_live', externalId: 'order-live', merchantId: 'mer_ana', status: 'paid', environment: 'production' });
     api.on('GET /payments', page([live, payment({ id: 'pay_old', externalId: 'order-old', merchantId: 'mer_ana' })]));
     render(<Payments />);
     await screen.findByRole('table', { name: 'Payments' });
-    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid production', 'pending sandbox']);
+    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid', 'pending test']);
+    expect(screen.getByText('test').className).toBe('badge badge-test');
+    expect(screen.getByText('test').getAttribute('title')).toMatch(/no real money/);
   });
 
   it('asks the API for the chosen filters, the dates as whole local days, and keeps them in the URL', async () => {
@@ -95,8 +97,8 @@ describe('Payments', () => {
     render(<Payments />);
     await screen.findByRole('table', { name: 'Payments' });
     expect(tableRows('Payments').map((cells) => cells.slice(3))).toEqual([
-      ['R$\u00a010,50R$\u00a03,50 refunded', 'partially refunded sandbox'],
-      ['R$\u00a010,50R$\u00a010,50 refunded', 'refunded sandbox'],
+      ['R$\u00a010,50R$\u00a03,50 refunded', 'partially refunded test'],
+      ['R$\u00a010,50R$\u00a010,50 refunded', 'refunded test'],
     ]);
     expect(screen.getByText('partially refunded').className).toBe('badge badge-violet');
   });

@@ -4,7 +4,7 @@ import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
 import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
-import { EnvironmentBadge } from './provider-account-form';
+import { TestBadge, TestPaymentDialog } from './test-mode';
 
 interface Filters {
   merchant_id: string;
@@ -49,6 +49,7 @@ export function Payments() {
   const [draft, setDraft] = useState<Filters>(applied);
   const [errors, setErrors] = useState<Partial<Record<keyof Filters, string>>>({});
   const [previous, setPrevious] = useState<string[]>([]);
+  const [creating, setCreating] = useState(false);
   const key = search.toString();
 
   useEffect(() => setDraft(filtersFrom(new URLSearchParams(key))), [key]);
@@ -86,7 +87,16 @@ export function Payments() {
 
   return (
     <>
-      <PageHeader title="Payments" subtitle="Newest first, across all merchants." />
+      <PageHeader
+        title="Payments"
+        subtitle="Newest first, across all merchants."
+        actions={
+          <Button onClick={() => setCreating(true)} disabled={!merchants.data}>
+            New test payment
+          </Button>
+        }
+      />
+      {creating && merchants.data && <TestPaymentDialog merchants={merchants.data.items} onClose={() => setCreating(false)} />}
       <form className="filters card" onSubmit={onSubmit(apply)} noValidate aria-label="Filter payments">
         <Field label="Merchant" htmlFor="f-merchant">
           <select id="f-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
@@ -172,7 +182,8 @@ export function Payments() {
                     </div>
                   </td>
                   <td data-label="Status">
-                    <Badge value={p.status} /> <EnvironmentBadge environment={p.environment} />
+                    <Badge value={p.status} />
+                    <TestBadge environment={p.environment} />
                   </td>
                 </tr>
               ))}

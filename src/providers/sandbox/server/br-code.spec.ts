@@ -2,7 +2,8 @@ import { parsePix } from 'pix-utils';
 import { crc16Ccitt, emvFields, hasValidCrc } from '../../../testing/emv';
 import { SANDBOX_MERCHANT_CITY, SANDBOX_MERCHANT_NAME, SANDBOX_PIX_KEY, sandboxBrCode } from './br-code';
 
-const REFERENCE = 'SBX0123456789ABCDEF012345';
+/** A charge's txid, longer than the 25 characters the manual gives 62-05: the sandbox writes it whole. */
+const REFERENCE = 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2Ex';
 
 describe('sandbox BR Code', () => {
   it('computes CRC16-CCITT like the BR Code manual (check value of "123456789" is 29B1)', () => {

@@ -7,19 +7,57 @@ import { createStaticPix, hasError } from 'pix-utils';
 export const SANDBOX_PIX_KEY = '3f8e2b7a-9c41-4d5e-8a26-71b0c4d9e513';
 export const SANDBOX_MERCHANT_NAME = 'PIX GATEWAY SANDBOX';
 export const SANDBOX_MERCHANT_CITY = 'SAO PAULO';
-/** BR Code field 62-05 (reference label) holds at most 25 characters, shorter than a Pix txid. */
-export const BR_CODE_REFERENCE_LENGTH = 25;
 
-/** A static BR Code ("Pix copia e cola", EMV MPM with CRC16) for `amountCents` on the sandbox key. */
-export function sandboxBrCode(reference: string, amountCents: number): string {
+/**
+ * A static BR Code ("Pix copia e cola", EMV MPM with CRC16) for `amountCents` on the sandbox key,
+ * whose field 62-05 is the charge's txid.
+ *
+ * The BR Code manual caps 62-05 at 25 characters, shorter than a charge's txid (26 to 35), and a
+ * real PSP's code for a charge is dynamic: it carries a location URL and `***`, the txid being in
+ * the payload behind the URL. The sandbox serves no such location, so it writes the whole txid in
+ * 62-05 (an EMV length field holds up to 99): whoever reads the code (pix-utils, a merchant's test)
+ * finds the payment's `pix.txid` in it, rather than a reference of the sandbox's own.
+ */
+export function sandboxBrCode(txid: string, amountCents: number): string {
   const pix = createStaticPix({
     merchantName: SANDBOX_MERCHANT_NAME,
     merchantCity: SANDBOX_MERCHANT_CITY,
     pixKey: SANDBOX_PIX_KEY,
-    txid: reference,
+    // pix-utils refuses a reference longer than 25: the txid replaces it below.
+    txid: '***',
     // pix-utils writes the amount with toFixed(2), which is exact for whole centavos.
     transactionAmount: amountCents / 100,
   });
   if (hasError(pix)) throw new Error(`pix-utils refused the sandbox BR Code: ${pix.message}`);
-  return pix.toBRCode();
+  return withReference(pix.toBRCode(), txid);
+}
+
+/** The code with field 62 holding only 05 = `reference`, and its CRC (field 63, last) computed again. */
+function withReference(code: string, reference: string): string {
+  if (!/^[a-zA-Z0-9]{1,99}$/.test(reference)) throw new Error('A BR Code reference is 1 to 99 letters or digits');
+  let out = '';
+  let at = 0;
+  while (at < code.length) {
+    const start = at;
+    const id = code.slice(at, at + 2);
+    at += 4 + Number(code.slice(at + 2, at + 4));
+    // 62 is written again below, 63 (the CRC) computed again.
+    if (id !== '62' && id !== '63') out += code.slice(start, at);
+  }
+  const body = `${out}${tlv('62', tlv('05', reference))}6304`;
+  return body + crc16(body);
+}
+
+function tlv(id: string, value: string): string {
+  return `${id}${String(value.length).padStart(2, '0')}${value}`;
+}
+
+/** CRC16-CCITT-FALSE (poly 0x1021, init 0xFFFF), as BR Code field 63 uses. */
+function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
 }

@@ -1,5 +1,5 @@
 import { centsToDecimalString } from '../../../domain/money';
-import type { SandboxChargeStatus, SandboxChargeWire } from '../sandbox-api';
+import type { SandboxChargeStatus, SandboxChargeWire, SandboxPersonWire, SandboxPixWire } from '../sandbox-api';
 import { refundToWire, type StoredRefund } from './refunds';
 
 export interface StoredCharge {
@@ -9,7 +9,7 @@ export interface StoredCharge {
   amountCents: number;
   description: string | null;
   externalId: string;
-  debtor: { document: string; name: string };
+  recipient: SandboxPersonWire;
   pixCopiaECola: string;
   notificationUrl: string;
   /** The secret this charge's events are signed with, when its account has one; never shown. */
@@ -17,6 +17,8 @@ export interface StoredCharge {
   createdAt: Date;
   expiresAt: Date;
   paidAt: Date | null;
+  /** The Pix that paid it, set when a payment is simulated; kept if the charge later moves on (refunded). */
+  pix: SandboxPixWire | null;
   /** Oldest first: the API's and those made outside it. */
   refunds: StoredRefund[];
 }
@@ -107,12 +109,13 @@ export function toWire(charge: StoredCharge): SandboxChargeWire {
     currency: 'BRL',
     description: charge.description,
     externalId: charge.externalId,
-    debtor: charge.debtor,
+    recipient: charge.recipient,
     pixCopiaECola: charge.pixCopiaECola,
     notificationUrl: charge.notificationUrl,
     createdAt: charge.createdAt.toISOString(),
     expiresAt: charge.expiresAt.toISOString(),
     paidAt: charge.paidAt ? charge.paidAt.toISOString() : null,
+    pix: charge.pix,
     // Listed once there are any, as the BCB lists a Pix's devolucoes.
     ...(charge.refunds.length > 0 ? { refunds: charge.refunds.map(refundToWire) } : {}),
   };

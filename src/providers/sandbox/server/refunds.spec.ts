@@ -14,12 +14,18 @@ function paidCharge(amountCents = 1000): StoredCharge {
     amountCents,
     description: null,
     externalId: 'order-1',
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    recipient: { document: '12345678909', name: 'Ana Souza' },
     pixCopiaECola: '000201…',
     notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
     createdAt: new Date(NOW),
     expiresAt: new Date(NOW + 3600_000),
     paidAt: new Date(NOW),
+    pix: {
+      endToEndId: 'E99999999202601011200abcdefghijk',
+      amount: (amountCents / 100).toFixed(2),
+      payer: { document: '12345678909', name: 'Ana Souza' },
+      paidAt: new Date(NOW).toISOString(),
+    },
     refunds: [],
   };
 }

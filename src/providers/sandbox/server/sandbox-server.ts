@@ -16,10 +16,11 @@ import {
   statusAfterEvent,
   wireAmountToCents,
 } from '../sandbox-api';
-import { BR_CODE_REFERENCE_LENGTH, sandboxBrCode } from './br-code';
+import { sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
 import { notifier } from './notifier';
+import { sandboxEndToEndId, simulatedPayer } from './pix-payment';
 import { refundRoutes, refundWhole } from './refund-routes';
 import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './refunds';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
@@ -201,7 +202,17 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       if (type === 'payment.refunded') refundWhole(store, charge, now);
       // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
       charge.status = statusAfterEvent(type);
+      const reported = amount === undefined ? charge.amountCents : wireAmountToCents(amount)!;
       if (type === 'payment.confirmed' && !charge.paidAt) charge.paidAt = new Date(now);
+      // The Pix that paid, as a PSP reports it: once per charge (a second confirmation is the same Pix).
+      if (type === 'payment.confirmed' && !charge.pix) {
+        charge.pix = {
+          endToEndId: sandboxEndToEndId(charge.paidAt!),
+          amount: centsToDecimalString(reported),
+          payer: simulatedPayer(charge.recipient),
+          paidAt: charge.paidAt!.toISOString(),
+        };
+      }
       const event: SandboxEventBody = {
         event: type,
         id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
@@ -209,8 +220,9 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
         data: {
           id: charge.id,
           txid: charge.txid,
-          amount: centsToReais(amount === undefined ? charge.amountCents : wireAmountToCents(amount)!),
+          amount: centsToReais(reported),
           status: charge.status,
+          ...(type === 'payment.confirmed' && charge.pix ? { pix: charge.pix } : {}),
         },
       };
       const delivery = await deliver(charge.notificationUrl, charge.webhookSecret ?? options.webhookSecret, event, request.log);
@@ -258,8 +270,6 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       };
     }
     const id = `sbx_${randomUUID().replaceAll('-', '')}`;
-    // The BR Code's reference field is shorter than a txid, so it carries the sandbox's own reference.
-    const reference = `SBX${id.slice(4, 4 + BR_CODE_REFERENCE_LENGTH - 3)}`.toUpperCase();
     const charge: StoredCharge = {
       id,
       txid: body.txid,
@@ -267,13 +277,14 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       amountCents,
       description: body.description ?? null,
       externalId: body.externalId,
-      debtor: { document: body.debtor.document, name: body.debtor.name },
-      pixCopiaECola: sandboxBrCode(reference, amountCents),
+      recipient: { document: body.recipient.document, name: body.recipient.name },
+      pixCopiaECola: sandboxBrCode(body.txid, amountCents),
       notificationUrl: body.notificationUrl,
       webhookSecret: body.webhookSecret,
       createdAt: new Date(now),
       expiresAt: new Date(now + body.expiresIn * 1000),
       paidAt: null,
+      pix: null,
       refunds: [],
     };
     store.add(charge);

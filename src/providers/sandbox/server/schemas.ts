@@ -1,5 +1,7 @@
 import { SANDBOX_EVENTS, SANDBOX_FAILURE_MODES, SANDBOX_FAILURE_OPERATIONS } from '../sandbox-api';
 
+const PERSON_SCHEMA = { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } } as const;
+
 /** The JSON schemas of the sandbox's charge routes: Fastify validates requests and writes answers by them. */
 export const CHARGE_SCHEMA = {
   type: 'object',
@@ -11,12 +13,16 @@ export const CHARGE_SCHEMA = {
     currency: { type: 'string' },
     description: { type: ['string', 'null'] },
     externalId: { type: 'string' },
-    debtor: { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } },
+    recipient: PERSON_SCHEMA,
     pixCopiaECola: { type: 'string' },
     notificationUrl: { type: 'string' },
     createdAt: { type: 'string' },
     expiresAt: { type: 'string' },
     paidAt: { type: ['string', 'null'] },
+    pix: {
+      type: ['object', 'null'],
+      properties: { endToEndId: { type: 'string' }, amount: { type: 'string' }, payer: PERSON_SCHEMA, paidAt: { type: 'string' } },
+    },
     // Refunds are written as they are (refundToWire), so the schema does not drop their fields.
     refunds: { type: 'array', items: { type: 'object', additionalProperties: true } },
   },
@@ -24,7 +30,7 @@ export const CHARGE_SCHEMA = {
 
 export const CREATE_BODY_SCHEMA = {
   type: 'object',
-  required: ['txid', 'amount', 'currency', 'externalId', 'debtor', 'expiresIn', 'notificationUrl'],
+  required: ['txid', 'amount', 'currency', 'externalId', 'recipient', 'expiresIn', 'notificationUrl'],
   properties: {
     // BCB: a txid is 26 to 35 characters of [a-zA-Z0-9].
     txid: { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$' },
@@ -33,7 +39,7 @@ export const CREATE_BODY_SCHEMA = {
     currency: { type: 'string', enum: ['BRL'] },
     description: { type: ['string', 'null'], maxLength: 140 },
     externalId: { type: 'string', minLength: 1, maxLength: 64 },
-    debtor: {
+    recipient: {
       type: 'object',
       required: ['document', 'name'],
       properties: {
