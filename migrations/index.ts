@@ -8,6 +8,7 @@ import { AccountScopedEvents1795500000000 } from './1795500000000-AccountScopedE
 import { PaymentRecipientEmail1795600000000 } from './1795600000000-PaymentRecipientEmail';
 import { PaymentAttempts1795610000000 } from './1795610000000-PaymentAttempts';
 import { Refunds1795700000000 } from './1795700000000-Refunds';
+import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const ALL_MIGRATIONS = [
   PaymentRecipientEmail1795600000000,
   PaymentAttempts1795610000000,
   Refunds1795700000000,
+  ApiKeyLastUsed1795810000000,
 ];
