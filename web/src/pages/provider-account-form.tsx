@@ -548,7 +548,7 @@ export function CertificateExpiry({ iso }: { iso: string | null }) {
   const { days, state } = certificateExpiry(iso);
   return (
     <span className="cert-expiry">
-      {formatDateOnly(iso)} {state === 'expired' && <Badge value="failed" label="expired" />}
+      <span>{formatDateOnly(iso)}</span> {state === 'expired' && <Badge value="failed" label="expired" />}
       {state === 'soon' && <Badge value="pending" label={days === 0 ? 'expires today' : `expires in ${days} day${days === 1 ? '' : 's'}`} />}
     </span>
   );
