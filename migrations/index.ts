@@ -9,6 +9,7 @@ import { PaymentRecipientEmail1795600000000 } from './1795600000000-PaymentRecip
 import { PaymentAttempts1795610000000 } from './1795610000000-PaymentAttempts';
 import { Refunds1795700000000 } from './1795700000000-Refunds';
 import { DeliveryAttemptAnswers1795800000000 } from './1795800000000-DeliveryAttemptAnswers';
+import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const ALL_MIGRATIONS = [
   PaymentAttempts1795610000000,
   Refunds1795700000000,
   DeliveryAttemptAnswers1795800000000,
+  ApiKeyLastUsed1795810000000,
 ];

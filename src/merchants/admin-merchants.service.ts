@@ -41,7 +41,13 @@ function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary, provide
 }
 
 function toApiKeyView(key: ApiKeySummary): ApiKeyView {
-  return { id: key.id, prefix: key.prefix, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt === null ? null : key.revokedAt.toISOString() };
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt === null ? null : key.lastUsedAt.toISOString(),
+    revoked_at: key.revokedAt === null ? null : key.revokedAt.toISOString(),
+  };
 }
 
 /**

@@ -33,7 +33,27 @@ export class ApiKeyView {
   @ApiProperty({ example: 'key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3' }) id: string;
   @ApiProperty({ example: 'mk_live_AbCd', description: 'The first 12 characters of the key, to recognise it.' }) prefix: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the key last authenticated a request, to the minute (recorded at most once a minute); null: never used.',
+  })
+  last_used_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revoked_at: string | null;
+}
+
+/** The key a merchant's request authenticated with, as the merchant reads it: never the key itself. */
+export class CurrentApiKeyView {
+  @ApiProperty({ example: 'key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3' }) id: string;
+  @ApiProperty({ example: 'mk_live_AbCd', description: 'The first 12 characters of the key, to recognise it.' }) prefix: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the key last authenticated a request, this one included, to the minute: it is recorded at most once a minute, so it can be up to a minute behind.',
+  })
+  last_used_at: string;
 }
 
 /** A newly issued key: the one response that contains it. */

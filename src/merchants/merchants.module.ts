@@ -10,6 +10,8 @@ import { ApiKey } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';
 import { Merchant } from './merchant.entity';
 import { MerchantRepository } from './merchant.repository';
+import { MerchantApiKeysController } from './merchant-api-keys.controller';
+import { MerchantApiKeysService } from './merchant-api-keys.service';
 
 /**
  * Merchants and their keys. MerchantAuthService resolves an X-Merchant-Key; AuthModule binds the
@@ -18,8 +20,8 @@ import { MerchantRepository } from './merchant.repository';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Merchant, ApiKey]), ProvidersModule, ProviderAccountsModule],
-  controllers: [AdminMerchantsController],
-  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy, AdminMerchantsService],
+  controllers: [AdminMerchantsController, MerchantApiKeysController],
+  providers: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy, AdminMerchantsService, MerchantApiKeysService],
   exports: [MerchantRepository, ApiKeyRepository, MerchantAuthService, WebhookUrlPolicy],
 })
 export class MerchantsModule {}

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TestApp } from '../helpers/test-app';
 import { DESKTOP, launchBrowser, nav, PHONE, screenshot, signIn } from './browser';
 
@@ -157,5 +158,66 @@ describe('provider accounts (Chromium)', () => {
     await page.getByRole('heading', { name: /Simulada/ }).waitFor();
     // The provider's label comes with the catalogue, read by the account's page.
     await page.locator('.fields').first().getByText('Sandbox (simulated PSP)').waitFor();
+  });
+
+  it('fits the accounts table in its container at desktop widths, with Check and Copy in reach, and the certificate badge inside its card at phone width', async () => {
+    // The widest rows a page shows: long names, a certificate about to expire, a failed check's detail.
+    const created = [];
+    for (const [name, secret] of [
+      ['Cooperativa de Crédito dos Produtores Rurais — conta principal', psp.clientSecret],
+      ['Banco Teste com um nome bem comprido — homologação', 'a-wrong-client-secret'],
+    ] as const) {
+      const res = await t.admin.POST('/admin/api/provider-accounts', {
+        body: pixApiAccountBody(psp, { name, credentials: { ...pixApiAccountBody(psp).credentials, client_secret: secret } }),
+      });
+      expect(res.status).toBe(201);
+      created.push(res.data!);
+    }
+    // As test set-up, a certificate expiring in 29 days: the longest badge the column shows.
+    await t.dataSource.query(`UPDATE provider_accounts SET credentials_summary = credentials_summary || jsonb_build_object('certificateExpiresAt', $2::text) WHERE id = $1`, [
+      created[0]!.id,
+      new Date(Date.now() + 29.5 * 24 * 3600 * 1000).toISOString(),
+    ]);
+
+    // Signed in already when the tests above ran first; not when this one runs alone.
+    await page.goto(`${t.url}/admin`);
+    await page.getByLabel('Email').or(nav(page, 'Overview')).first().waitFor();
+    if (await page.getByLabel('Email').isVisible()) await signIn(page, t.url);
+    const table = page.getByRole('table', { name: 'Provider accounts' });
+    for (const width of [DESKTOP.width, 1024]) {
+      await page.setViewportSize({ width, height: DESKTOP.height });
+      await page.goto(`${t.url}/admin/provider-accounts`);
+      const row = table.getByRole('row').filter({ hasText: 'Banco Teste com um nome bem comprido' });
+      await row.getByRole('button', { name: 'Check' }).click();
+      await row.getByText(/failed\s*\d+ ms/).waitFor();
+      await table.getByText('expires in 29 days').waitFor();
+
+      // The table is no wider than the card around it: nothing is cut off or needs a scroll.
+      const fit = await table.evaluate((el) => ({ table: el.getBoundingClientRect().width, card: el.closest('.card')!.getBoundingClientRect().width }));
+      expect(fit.table).toBeLessThanOrEqual(fit.card);
+      const card = (await table.evaluate((el) => el.closest('.card')!.getBoundingClientRect().right))!;
+      for (const button of [...(await table.getByRole('button', { name: 'Check' }).all()), ...(await table.getByRole('button', { name: 'Copy' }).all())]) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(card);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
+      await screenshot(page, `desktop-provider-accounts-${width}`);
+    }
+
+    // At phone width each row is a card: the certificate's badge stays inside it.
+    await page.setViewportSize(PHONE);
+    await page.goto(`${t.url}/admin/provider-accounts`);
+    const badge = table.getByText('expires in 29 days');
+    await badge.waitFor();
+    const cell = await badge.evaluate((el) => {
+      const row = el.closest('tr')!.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      return { left: box.left, right: box.right, rowLeft: row.left, rowRight: row.right };
+    });
+    expect(cell.left).toBeGreaterThanOrEqual(cell.rowLeft);
+    expect(cell.right).toBeLessThanOrEqual(cell.rowRight);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(page, 'phone-provider-accounts-long');
+    await page.setViewportSize(DESKTOP);
   });
 });

@@ -364,7 +364,7 @@ describe('admin API: merchants and keys (HTTP)', () => {
       await expectAccepted(paymentId, issued.key);
 
       const listed = await listKeys(merchant.id);
-      expect(listed.data).toEqual([{ id: issued.id, prefix: issued.prefix, created_at: issued.created_at, revoked_at: null }]);
+      expect(listed.data).toEqual([{ id: issued.id, prefix: issued.prefix, created_at: issued.created_at, last_used_at: expect.any(String), revoked_at: null }]);
       expect(listed.text).not.toContain(issued.key);
     });
 

@@ -50,6 +50,21 @@ describe('payment validation (HTTP)', () => {
     expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
   });
 
+  it('names each missing required field once, "<field> is required", and no other message for it', async () => {
+    const { currency: _currency, externalId: _externalId, ...rest } = paymentBody();
+    const res = await post(rest, { 'idempotency-key': 'missing-fields' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.fields).toEqual([
+      { field: 'currency', message: 'currency is required' },
+      { field: 'externalId', message: 'externalId is required' },
+    ]);
+    const empty = await post({}, { 'idempotency-key': 'missing-all' });
+    expect(empty.body.error.details.fields).toEqual(
+      ['amount', 'currency', 'recipientDocument', 'recipientName', 'externalId'].map((field) => ({ field, message: `${field} is required` })),
+    );
+  });
+
   it('accepts the edges: 0.01, the maximum, a CNPJ, a trimmed 140-character name, no description', async () => {
     const bodies = [
       paymentBody({ amount: 0.01 }),

@@ -5,6 +5,7 @@ import { AdminSessionRepository, NewSession } from '../../src/dashboard/admin-se
 import { generateApiKey } from '../../src/merchants/api-key-material';
 import type { ApiKey } from '../../src/merchants/api-key.entity';
 import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
+import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
 import { MerchantRepository } from '../../src/merchants/merchant.repository';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
@@ -43,7 +44,11 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
     it('finds an active key of an active merchant by its hash, with the merchant it authenticates', async () => {
       const { merchant, key, hash } = await merchantWithKey({ provider: 'sandbox' });
       const match = await keys.findActiveByKeyHash(hash);
-      expect(match).toEqual({ apiKey: expect.objectContaining({ id: key.id }), merchant: expect.objectContaining({ id: merchant.id, name: merchant.name, provider: 'sandbox' }) });
+      expect(match).toEqual({
+        apiKey: expect.objectContaining({ id: key.id }),
+        merchant: expect.objectContaining({ id: merchant.id, name: merchant.name, provider: 'sandbox' }),
+        useDue: true,
+      });
       expect(Buffer.from(match!.apiKey.keyHash).equals(hash)).toBe(true);
       expect(await keys.findActiveByKeyHash(generateApiKey().hash)).toBeNull();
     });
@@ -94,6 +99,64 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
         { id: first.id, revoked: true },
       ]);
       for (const k of listed!) expect((k as Partial<ApiKey>).keyHash).toBeUndefined();
+    });
+
+    describe('last use', () => {
+      const lastUsedAt = async (id: string) => (await ctx.dataSource.query(`SELECT last_used_at FROM api_keys WHERE id = $1`, [id]))[0].last_used_at as Date | null;
+      /** Moves a key's recorded last use back (a use long ago), as test set-up: no test waits a minute. */
+      const usedAgo = (id: string, seconds: number) => ctx.dataSource.query(`UPDATE api_keys SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1`, [id, seconds]);
+
+      it('records a use once, then not again within the minute, and again once the minute has passed', async () => {
+        const { key, hash } = await merchantWithKey();
+        expect(key.lastUsedAt).toBeNull();
+        expect(await keys.recordUse(key.id)).toBe(true);
+        const first = await lastUsedAt(key.id);
+        expect(first).toBeInstanceOf(Date);
+        expect(await keys.findActiveByKeyHash(hash)).toMatchObject({ useDue: false });
+        expect(await keys.recordUse(key.id)).toBe(false);
+        expect(await lastUsedAt(key.id)).toEqual(first);
+
+        await usedAgo(key.id, 50);
+        expect(await keys.findActiveByKeyHash(hash)).toMatchObject({ useDue: false });
+        expect(await keys.recordUse(key.id)).toBe(false);
+
+        await usedAgo(key.id, 61);
+        expect(await keys.findActiveByKeyHash(hash)).toMatchObject({ useDue: true });
+        expect(await keys.recordUse(key.id)).toBe(true);
+        expect(await keys.findActiveByKeyHash(hash)).toMatchObject({ useDue: false });
+      });
+
+      it('writes a due use once when several requests record it at the same time', async () => {
+        const { key } = await merchantWithKey();
+        const written = await Promise.all(Array.from({ length: 6 }, () => keys.recordUse(key.id)));
+        expect(written.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('is written by authentication at most once a minute, and listed with the key', async () => {
+        const auth = await ctx.get(MerchantAuthService, [ApiKeyRepository]);
+        const { merchant } = await merchantWithKey();
+        const material = generateApiKey();
+        const key = (await keys.insertIfMerchantExists({ id: newId('key'), merchantId: merchant.id, keyHash: material.hash, prefix: material.prefix }))!;
+
+        await auth.authenticate(material.key);
+        const first = await lastUsedAt(key.id);
+        expect(first).toBeInstanceOf(Date);
+        await auth.authenticate(material.key);
+        expect(await lastUsedAt(key.id)).toEqual(first);
+
+        await usedAgo(key.id, 120);
+        const old = await lastUsedAt(key.id);
+        await auth.authenticate(material.key);
+        expect((await lastUsedAt(key.id))!.getTime()).toBeGreaterThan(old!.getTime() + 60_000);
+
+        const listed = await keys.listForMerchant(merchant.id);
+        const mine = listed!.find((k) => k.id === key.id)!;
+        const other = listed!.find((k) => k.id !== key.id)!;
+        expect(mine.lastUsedAt).toEqual(await lastUsedAt(key.id));
+        expect(other.lastUsedAt).toBeNull();
+        expect(await keys.findForMerchant(merchant.id, key.id)).toMatchObject({ id: key.id, prefix: key.prefix, lastUsedAt: mine.lastUsedAt });
+        expect(await keys.findForMerchant(newId('mer'), key.id)).toBeNull();
+      });
     });
   });
 

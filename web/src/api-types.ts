@@ -703,6 +703,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the API key in use
+         * @description The key this request was sent with: its id, prefix, creation and last use (to the minute). Before rotating keys, read it with each key to see which are still in use.
+         */
+        get: operations["MerchantApiKeysController_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -937,8 +957,29 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute (recorded at most once a minute); null: never used.
+             */
+            last_used_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;
+        };
+        CurrentApiKeyView: {
+            /** @example key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3 */
+            id: string;
+            /**
+             * @description The first 12 characters of the key, to recognise it.
+             * @example mk_live_AbCd
+             */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, this one included, to the minute: it is recorded at most once a minute, so it can be up to a minute behind.
+             */
+            last_used_at: string;
         };
         CredentialsSummaryView: {
             /** @example Client_Id_4f1c… */
@@ -5511,6 +5552,67 @@ export interface operations {
             };
             /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    MerchantApiKeysController_current: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["CurrentApiKeyView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

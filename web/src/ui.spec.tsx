@@ -153,6 +153,16 @@ describe('CopyButton and SecretReveal', () => {
     await userEvent.click(screen.getByRole('button', { name: 'I have stored it safely' }));
     expect(onClose).toHaveBeenCalledTimes(1);
   });
+
+  it('says what the gateway keeps of each: a hash of a key, a signing secret encrypted (it signs with it)', () => {
+    const { unmount } = render(<SecretReveal title="New API key" what="API key" value="mk_live_AbCd1234" onClose={jest.fn()} />);
+    expect(screen.getByRole('dialog').textContent).toContain('keeps only a hash of it');
+    unmount();
+    render(<SecretReveal title="New webhook signing secret" what="signing secret" value="whsec_abc" onClose={jest.fn()} />);
+    const text = screen.getByRole('dialog').textContent;
+    expect(text).toContain('keeps it encrypted, to sign the events it sends');
+    expect(text).not.toContain('fingerprint');
+  });
 });
 
 describe('messageOf', () => {

@@ -213,8 +213,17 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
+/**
+ * What the gateway keeps of each secret it shows once: an API key only as a hash (it need only
+ * recognise it), a signing secret encrypted (it must read it back to sign every event).
+ */
+const KEPT = {
+  'API key': 'The gateway keeps only a hash of it, so it cannot show it again; if it is lost, issue a new key.',
+  'signing secret': 'The gateway keeps it encrypted, to sign the events it sends, and never shows it again; if it is lost, generate a new one.',
+} as const;
+
 /** A secret the gateway shows only once: the value, a copy button, and a warning that says so. */
-export function SecretReveal({ title, value, what, onClose }: { title: string; value: string; what: string; onClose: () => void }) {
+export function SecretReveal({ title, value, what, onClose }: { title: string; value: string; what: keyof typeof KEPT; onClose: () => void }) {
   return (
     <Modal
       title={title}
@@ -226,7 +235,7 @@ export function SecretReveal({ title, value, what, onClose }: { title: string; v
       }
     >
       <Notice kind="warning">
-        <strong>Copy this {what} now. It will not be shown again.</strong> The gateway keeps only a fingerprint of it; if it is lost, issue a new one.
+        <strong>Copy this {what} now. It will not be shown again.</strong> {KEPT[what]}
       </Notice>
       <div className="secret-row">
         <code className="secret" data-testid="revealed-secret" onFocus={(e) => selectAll(e.currentTarget)} tabIndex={0}>

@@ -1,12 +1,20 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, FieldError } from '../errors/app-error';
 
-/** Flattens class-validator's tree into one entry per bad field, named by its path (`recipient.name`). */
+/**
+ * Flattens class-validator's tree into entries named by their path (`recipient.name`). A field that
+ * is absent fails every rule it has, and their messages ("must be a string", "must be
+ * \"BRL\"") would not say what is wrong: it gets the one message "<field> is required" instead.
+ * Optional fields are never reported absent (@IsOptional skips them).
+ */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) out.push({ field, message });
+    const messages = Object.values(error.constraints ?? {});
+    const absent = error.value === undefined && !error.constraints?.whitelistValidation;
+    if (absent && messages.length > 0) out.push({ field, message: `${field} is required` });
+    else for (const message of messages) out.push({ field, message });
     if (error.children?.length) out.push(...flattenValidationErrors(error.children, field));
   }
   return out;
@@ -24,7 +32,8 @@ export class AppValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
+      // The value is read only to tell an absent field (flattenValidationErrors); it never reaches a response or a log.
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => AppError.validation(flattenValidationErrors(errors)),
     });
   }

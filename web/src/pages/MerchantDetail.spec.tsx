@@ -2,6 +2,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { accountHealth, merchant, providerAccount, providerCatalogue } from '../../test/factories';
 import { useFakeApi, validationFailure } from '../../test/fake-api';
+import { tableRows } from '../../test/dom';
+import { formatDate } from '../format';
 import { MerchantDetail } from './MerchantDetail';
 
 // The merchant form's submission on the merchant's page (merchant-form.tsx holds its rules), and
@@ -35,12 +37,35 @@ describe('MerchantDetail', () => {
     api.on('PATCH /merchants/{id}', validationFailure([{ field: 'provider', message: 'provider must be a registered provider' }]));
     render(<MerchantDetail id="mer_ana" />);
     const form = await settings();
-    await userEvent.clear(form.getByLabelText('Provider'));
-    await userEvent.type(form.getByLabelText('Provider'), 'efi');
+    // The provider is chosen among those the gateway runs (the catalogue's built-in ones), once they are read.
+    await form.findByRole('option', { name: 'Simulated PSP' });
+    await userEvent.selectOptions(form.getByLabelText('Provider'), 'simulated');
     await userEvent.click(form.getByRole('button', { name: 'Save changes' }));
     expect((await form.findByRole('alert')).textContent).toBe('Please check: provider must be a registered provider.');
     expect(form.getByText('provider must be a registered provider')).toBeTruthy();
-    expect(form.getByLabelText('Provider')).toHaveProperty('value', 'efi');
+    expect(form.getByLabelText('Provider')).toHaveProperty('value', 'simulated');
+    expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ provider: 'simulated' }]);
+  });
+
+  it("lists each key's last use: never, within the last minute, or how long ago, with the date on hover", async () => {
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const old = ago(3 * 3600_000);
+    api.on('GET /merchants/{id}/api-keys', [
+      { id: 'key_new', prefix: 'mk_live_NeWk', created_at: ago(60_000), last_used_at: null, revoked_at: null },
+      { id: 'key_now', prefix: 'mk_live_NoWk', created_at: ago(86400_000), last_used_at: ago(20_000), revoked_at: null },
+      { id: 'key_old', prefix: 'mk_live_OlDk', created_at: ago(5 * 86400_000), last_used_at: old, revoked_at: ago(3600_000) },
+    ]);
+    render(<MerchantDetail id="mer_ana" />);
+    await screen.findByRole('table', { name: 'API keys' });
+    const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
+    const column = headers.indexOf('Last used');
+    expect(column).toBeGreaterThan(0);
+    expect(tableRows('API keys').map((cells) => [cells[0], cells[column]])).toEqual([
+      ['mk_live_NeWk…', 'never'],
+      ['mk_live_NoWk…', 'within the last minute'],
+      ['mk_live_OlDk…', '3 h ago'],
+    ]);
+    expect(screen.getByText('3 h ago').getAttribute('title')).toBe(formatDate(old));
   });
 
   it('sends a test event to the webhook URL and shows what the endpoint answered', async () => {

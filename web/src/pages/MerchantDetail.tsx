@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api';
-import { formatDate } from '../format';
+import { formatDate, relative } from '../format';
 import { Link } from '../router';
 import type { ApiKey, IssuedApiKey, Merchant, ProviderAccount } from '../types';
 import { RecordHeader, RecordUnloaded, SettingsCard, useRecord } from '../record';
@@ -108,6 +108,7 @@ export function MerchantDetail({ id }: { id: string }) {
                   <tr>
                     <th>Prefix</th>
                     <th>Created</th>
+                    <th>Last used</th>
                     <th>Status</th>
                     <th />
                   </tr>
@@ -119,6 +120,9 @@ export function MerchantDetail({ id }: { id: string }) {
                         {k.prefix}…
                       </td>
                       <td data-label="Created">{formatDate(k.created_at)}</td>
+                      <td data-label="Last used">
+                        <LastUsed iso={k.last_used_at} />
+                      </td>
                       <td data-label="Status">{k.revoked_at ? <Badge value="revoked" label={`revoked ${formatDate(k.revoked_at)}`} /> : <Badge value="active" />}</td>
                       <td className="actions-cell">
                         {!k.revoked_at && (
@@ -132,7 +136,11 @@ export function MerchantDetail({ id }: { id: string }) {
                 </tbody>
               </table>
             )}
-            {activeKeys.length > 1 && <p className="muted small">Several keys are active: revoke the old one once the merchant has switched to the new one.</p>}
+            {activeKeys.length > 1 && (
+              <p className="muted small">
+                Several keys are active: revoke the old one once the merchant has switched to the new one and its last use stops moving (it is recorded to the minute).
+              </p>
+            )}
           </Card>
 
           <Card title="Webhook signing secret">
@@ -204,4 +212,14 @@ export function MerchantDetail({ id }: { id: string }) {
       {dialog?.kind === 'reveal-secret' && <SecretReveal title="New webhook signing secret" what="signing secret" value={dialog.secret} onClose={() => setDialog(undefined)} />}
     </>
   );
+}
+
+/**
+ * A key's last use, recorded to the minute: how long ago (what rotation asks: is it still in use?),
+ * the date on hover. A time a little ahead of this browser's clock is "just now", not "in 5 s".
+ */
+export function LastUsed({ iso }: { iso: string | null }) {
+  if (!iso) return <span className="muted">never</span>;
+  const ago = Date.now() - new Date(iso).getTime();
+  return <span title={formatDate(iso)}>{ago < 60_000 ? 'within the last minute' : relative(iso)}</span>;
 }

@@ -81,9 +81,9 @@ describe('Merchants', () => {
       const dialog = await open();
       await userEvent.type(within(dialog).getByLabelText('Name'), ' Loja Nova ');
       await userEvent.type(within(dialog).getByLabelText('Webhook URL'), 'https://nova.example/pix');
-      // The providers a merchant without accounts can use are suggested, from the catalogue.
-      await waitFor(() => expect([...dialog.querySelectorAll('datalist option')].map((o) => o.getAttribute('value'))).toEqual(['simulated']));
-      await userEvent.type(within(dialog).getByLabelText('Provider'), 'simulated');
+      // The providers a merchant without accounts can use are the choices, from the catalogue (its built-in ones).
+      await waitFor(() => expect([...within(dialog).getByLabelText<HTMLSelectElement>('Provider').options].map((o) => o.value)).toEqual(['', 'simulated']));
+      await userEvent.selectOptions(within(dialog).getByLabelText('Provider'), 'simulated');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Create merchant' }));
       const reveal = await screen.findByRole('dialog', { name: 'Loja Nova created: webhook signing secret' });
       expect(reveal.textContent).toContain('whsec_MfKQ9r8GKYqrTwjU');

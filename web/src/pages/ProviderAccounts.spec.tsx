@@ -35,11 +35,11 @@ describe('ProviderAccounts', () => {
     await screen.findByText('Banco A');
     const HEALTHY = 'circuit closed no failures in the last hourCheck';
     expect(tableRows('Provider accounts')).toEqual([
-      ['A — Lojapa_efi', 'Banco A', 'production', 'active', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', HEALTHY],
-      ['BBpa_soon', 'Banco B', 'sandbox', 'inactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, HEALTHY],
-      ['Cooppa_old', 'Cooperativa', 'sandbox', 'active', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, HEALTHY],
+      ['A — Lojapa_efi', 'Banco A', 'productionactive', `${day(efi.credentials_summary.certificate_expires_at)} `, 'https://gw.example/webhooks/banco-a/pa_efiCopy', HEALTHY],
+      ['BBpa_soon', 'Banco B', 'sandboxinactive', `${day(soon.credentials_summary.certificate_expires_at)} expires in 10 days`, `${soon.webhook_url}Copy`, HEALTHY],
+      ['Cooppa_old', 'Cooperativa', 'sandboxactive', `${day(expired.credentials_summary.certificate_expires_at)} expired`, `${expired.webhook_url}Copy`, HEALTHY],
       // A provider the catalogue no longer lists is shown by its name.
-      ['Sem certificadopa_none', 'retired', 'sandbox', 'active', '—', `${none.webhook_url}Copy`, HEALTHY],
+      ['Sem certificadopa_none', 'retired', 'sandboxactive', '—', `${none.webhook_url}Copy`, HEALTHY],
     ]);
     expect(screen.getByRole('link', { name: 'BB' }).getAttribute('href')).toBe('/admin/provider-accounts/pa_soon');
   });
@@ -54,7 +54,7 @@ describe('ProviderAccounts', () => {
     ]);
     render(<ProviderAccounts />);
     await screen.findByRole('table', { name: 'Provider accounts' });
-    expect(tableRows('Provider accounts').map((cells) => cells[6])).toEqual([
+    expect(tableRows('Provider accounts').map((cells) => cells[5])).toEqual([
       'circuit closed no failures in the last hourCheck',
       'circuit half-open 1 failure in the last hourCheck',
       'circuit open 12 failures in the last hourCheck',
@@ -101,7 +101,7 @@ describe('ProviderAccounts', () => {
     await userEvent.click(within(row('Ruim')).getByRole('button', { name: 'Check' }));
     await userEvent.click(within(row('Sumida')).getByRole('button', { name: 'Check' }));
     await waitFor(() =>
-      expect(tableRows().map((cells) => cells[6])).toEqual([
+      expect(tableRows().map((cells) => cells[5])).toEqual([
         'circuit closed no failures in the last hourCheckok 84 ms',
         'circuit closed no failures in the last hourCheckfailed 1203 mstoken request failed: HTTP 401',
         'circuit closed no failures in the last hourCheckProvider account not found.',

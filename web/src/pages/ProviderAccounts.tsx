@@ -63,13 +63,13 @@ export function ProviderAccounts() {
       {loading && !data && <Spinner />}
       {data?.length === 0 && <Empty>No provider accounts yet. Add one with the credentials your PSP issued, then choose it on a merchant's page.</Empty>}
       {data && data.length > 0 && (
-        <div className="card card-flush">
+        // Sized to fit the page's width (styles.css, "Provider accounts"); below that, it scrolls rather than hide Check and Copy.
+        <div className="card card-flush table-scroll">
           <table className="table table-cards table-accounts" aria-label="Provider accounts">
             <thead>
               <tr>
                 <th>Name</th>
                 <th>Provider</th>
-                <th>Environment</th>
                 <th>Status</th>
                 <th>Certificate expires</th>
                 <th>Webhook URL</th>
@@ -90,11 +90,11 @@ export function ProviderAccounts() {
                       </div>
                     </td>
                     <td data-label="Provider">{providerLabel(catalogue.data, a.provider)}</td>
-                    <td data-label="Environment">
-                      <EnvironmentBadge environment={a.environment} />
-                    </td>
                     <td data-label="Status">
-                      <Badge value={a.active ? 'active' : 'inactive'} />
+                      <div className="badge-stack">
+                        <EnvironmentBadge environment={a.environment} />
+                        <Badge value={a.active ? 'active' : 'inactive'} />
+                      </div>
                     </td>
                     <td data-label="Certificate expires">
                       <CertificateExpiry iso={a.credentials_summary.certificate_expires_at} />

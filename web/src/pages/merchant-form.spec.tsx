@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { merchant } from '../../test/factories';
 import { ApiError } from '../api';
 import type { Merchant } from '../types';
-import { apiFieldErrors, initialValues, MerchantFields, MerchantFormErrors, useMerchantForm, validateMerchant } from './merchant-form';
+import { apiFieldErrors, type ProviderChoice, initialValues, MerchantFields, MerchantFormErrors, useMerchantForm, validateMerchant } from './merchant-form';
 
 const valid = { name: 'Loja da Ana', webhook_url: 'https://shop.example.com/pix', provider: 'sandbox' };
 
@@ -26,13 +26,6 @@ describe('validateMerchant', () => {
     const long = `https://shop.example.com/${'a'.repeat(2030)}`;
     expect(validateMerchant({ ...valid, webhook_url: long }).webhook_url).toBe('The address can have at most 2048 characters.');
   });
-
-  it('wants a provider name the gateway could have registered', () => {
-    const message = 'A provider name is lower-case letters, digits, - or _ (for example "sandbox").';
-    expect(validateMerchant({ ...valid, provider: 'Sandbox' }).provider).toBe(message);
-    expect(validateMerchant({ ...valid, provider: '1bank' }).provider).toBe(message);
-    expect(validateMerchant({ ...valid, provider: 'my_bank-2' }).provider).toBeUndefined();
-  });
 });
 
 describe('apiFieldErrors and initialValues', () => {
@@ -48,17 +41,48 @@ describe('apiFieldErrors and initialValues', () => {
   });
 });
 
-function Form({ from, errors = {} }: { from?: Merchant; errors?: MerchantFormErrors }) {
+function Form({ from, errors = {}, providers }: { from?: Merchant; errors?: MerchantFormErrors; providers?: ProviderChoice[] }) {
   const form = useMerchantForm(from);
   return (
     <>
-      <MerchantFields idPrefix="m" values={form.values} errors={errors} onChange={form.setValues} />
+      <MerchantFields idPrefix="m" values={form.values} errors={errors} onChange={form.setValues} providers={providers} />
       <output>{JSON.stringify(form.values)}</output>
     </>
   );
 }
 
 describe('MerchantFields', () => {
+  const RUN = [
+    { name: 'sandbox', label: 'Sandbox (simulated PSP)' },
+    { name: 'mercadopago', label: 'Mercado Pago' },
+  ];
+  const options = () => [...screen.getByLabelText<HTMLSelectElement>('Provider').options].map((o) => [o.value, o.textContent]);
+
+  it('offers the providers the gateway runs, and the default, as a choice rather than free text', async () => {
+    render(<Form from={merchant({ name: 'Loja', webhook_url: null, provider: null })} providers={RUN} />);
+    expect(screen.getByLabelText('Provider').tagName).toBe('SELECT');
+    expect(options()).toEqual([
+      ['', "The gateway's default"],
+      ['sandbox', 'Sandbox (simulated PSP)'],
+      ['mercadopago', 'Mercado Pago'],
+    ]);
+    await userEvent.selectOptions(screen.getByLabelText('Provider'), 'mercadopago');
+    expect(JSON.parse(screen.getByRole('status').textContent).provider).toBe('mercadopago');
+  });
+
+  it("keeps a merchant's provider the gateway no longer runs as a choice, said so, and its value while the list loads", () => {
+    const { unmount } = render(<Form from={merchant({ name: 'Loja', webhook_url: null, provider: 'retired' })} providers={RUN} />);
+    expect(options().at(-1)).toEqual(['retired', 'retired (not run by this gateway)']);
+    expect(screen.getByLabelText('Provider')).toHaveProperty('value', 'retired');
+    unmount();
+    render(<Form from={merchant({ name: 'Loja', webhook_url: null, provider: 'sandbox' })} />);
+    expect(options()).toEqual([
+      ['', "The gateway's default"],
+      ['sandbox', 'sandbox'],
+    ]);
+    expect(screen.getByLabelText('Provider')).toHaveProperty('value', 'sandbox');
+  });
+
   it("shows the merchant's values, and the changes typed", async () => {
     render(<Form from={merchant({ name: 'Loja', webhook_url: null, provider: 'sandbox' })} />);
     expect(screen.getByLabelText('Name')).toHaveProperty('value', 'Loja');

@@ -15,7 +15,7 @@ export function initialValues(merchant?: Merchant): MerchantFormValues {
   return { name: merchant?.name ?? '', webhook_url: merchant?.webhook_url ?? '', provider: merchant?.provider ?? '' };
 }
 
-/** The same rules the API applies to shape; the API still has the last word (URL policy, known providers). */
+/** The same rules the API applies to shape; the API still has the last word (URL policy). The provider is a choice, not typed. */
 export function validateMerchant(values: MerchantFormValues): MerchantFormErrors {
   const errors: MerchantFormErrors = {};
   const name = values.name.trim();
@@ -32,8 +32,6 @@ export function validateMerchant(values: MerchantFormValues): MerchantFormErrors
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) errors.webhook_url = 'Enter a full http:// or https:// address, or leave it empty.';
     else if (url.length > 2048) errors.webhook_url = 'The address can have at most 2048 characters.';
   }
-  const provider = values.provider.trim();
-  if (provider && !/^[a-z][a-z0-9_-]{0,31}$/.test(provider)) errors.provider = 'A provider name is lower-case letters, digits, - or _ (for example "sandbox").';
   return errors;
 }
 
@@ -43,21 +41,29 @@ export function apiFieldErrors(error: unknown): MerchantFormErrors {
   return { name: error.fieldMessage('name'), webhook_url: error.fieldMessage('webhook_url'), provider: error.fieldMessage('provider') };
 }
 
+/** A provider a merchant can be charged through without accounts: the catalogue's `built_in` ones. */
+export interface ProviderChoice {
+  name: string;
+  label: string;
+}
+
 export function MerchantFields({
   values,
   errors,
   onChange,
   idPrefix,
-  providers = [],
+  providers,
 }: {
   values: MerchantFormValues;
   errors: MerchantFormErrors;
   onChange: (values: MerchantFormValues) => void;
   idPrefix: string;
-  /** The providers a merchant can be charged through without accounts (the catalogue's `built_in`), as suggestions. */
-  providers?: readonly string[];
+  /** The providers this gateway runs (GET /providers, `built_in`); undefined while they load. */
+  providers?: readonly ProviderChoice[];
 }) {
-  const set = (key: keyof MerchantFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => onChange({ ...values, [key]: event.target.value });
+  const set = (key: keyof MerchantFormValues) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange({ ...values, [key]: event.target.value });
+  // The merchant's current provider stays a choice even when the gateway no longer runs it (or the list has not loaded), so that opening the form changes nothing.
+  const unlisted = values.provider && !providers?.some((p) => p.name === values.provider) ? values.provider : undefined;
   return (
     <>
       <Field label="Name" htmlFor={`${idPrefix}-name`} error={errors.name}>
@@ -74,13 +80,16 @@ export function MerchantFields({
           aria-invalid={!!errors.webhook_url}
         />
       </Field>
-      <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider} hint="Leave empty to use the gateway's default provider.">
-        <input id={`${idPrefix}-provider`} list="known-providers" placeholder="default" value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider} />
-        <datalist id="known-providers">
-          {providers.map((name) => (
-            <option key={name} value={name} />
+      <Field label="Provider" htmlFor={`${idPrefix}-provider`} error={errors.provider} hint="Used while the merchant has no provider accounts.">
+        <select id={`${idPrefix}-provider`} value={values.provider} onChange={set('provider')} aria-invalid={!!errors.provider}>
+          <option value="">The gateway&apos;s default</option>
+          {providers?.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.label}
+            </option>
           ))}
-        </datalist>
+          {unlisted && <option value={unlisted}>{providers ? `${unlisted} (not run by this gateway)` : unlisted}</option>}
+        </select>
       </Field>
     </>
   );

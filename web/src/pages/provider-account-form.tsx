@@ -27,9 +27,9 @@ export function takesCertificate(provider: ProviderDescriptor): boolean {
   return provider.credentials.some((field) => field.kind === 'pem' || field.kind === 'pkcs12');
 }
 
-/** The providers a merchant without accounts can be charged through: suggestions for its `provider`. */
-export function builtInProviders(catalogue: readonly ProviderDescriptor[] | undefined): string[] {
-  return (catalogue ?? []).filter((provider) => provider.built_in).map((provider) => provider.name);
+/** The providers a merchant without accounts can be charged through: the choices of its `provider`, undefined while the catalogue loads. */
+export function builtInProviders(catalogue: readonly ProviderDescriptor[] | undefined): { name: string; label: string }[] | undefined {
+  return catalogue?.filter((provider) => provider.built_in).map(({ name, label }) => ({ name, label }));
 }
 
 export const ENVIRONMENT_LABELS: Record<AccountEnvironment, string> = { sandbox: 'Sandbox', production: 'Production' };
@@ -548,7 +548,7 @@ export function CertificateExpiry({ iso }: { iso: string | null }) {
   const { days, state } = certificateExpiry(iso);
   return (
     <span className="cert-expiry">
-      {formatDateOnly(iso)} {state === 'expired' && <Badge value="failed" label="expired" />}
+      <span>{formatDateOnly(iso)}</span> {state === 'expired' && <Badge value="failed" label="expired" />}
       {state === 'soon' && <Badge value="pending" label={days === 0 ? 'expires today' : `expires in ${days} day${days === 1 ? '' : 's'}`} />}
     </span>
   );
