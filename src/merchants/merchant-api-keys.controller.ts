@@ -20,7 +20,9 @@ export class MerchantApiKeysController {
     description:
       'The key this request was sent with: its id, prefix, creation and last use (to the minute). Before rotating keys, read it with each key to see which are still in use.',
   })
-  @ApiEnvelopeResponse(200, CurrentApiKeyView)
+  @ApiEnvelopeResponse(200, CurrentApiKeyView, {
+    example: { id: 'key_3kTMd9Q2xLr8VbN1cZp4Wf7A', prefix: 'mk_live_AbCd', created_at: '2026-11-01T12:00:00.000Z', last_used_at: '2026-11-26T11:59:30.000Z' },
+  })
   @ApiErrorResponses(ErrorCode.INTERNAL_ERROR)
   current(@CurrentMerchant() merchant: AuthenticatedMerchant): Promise<CurrentApiKeyView> {
     return this.keys.current(merchant);

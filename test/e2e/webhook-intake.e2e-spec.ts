@@ -255,6 +255,7 @@ describe('webhook intake (HTTP)', () => {
         status_code: 503,
         latency_ms: 42,
         error: 'HTTP 503',
+        response_excerpt: null,
       });
     });
 
