@@ -7,8 +7,7 @@ import { decodeCursor, toPage } from '../common/http/cursor';
 import { hasIdShape, newId } from '../common/ids';
 import { DeliverySender } from './delivery-sender';
 import { DELIVERY_NUDGE, type DeliveryNudge } from './delivery-nudge';
-import type { DeliveryAnswerView, DeliveryDetailView, DeliveryPage, DeliveryView, TestEventResultView } from './dto/delivery.view';
-import type { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
+import { type DeliveryDetailView, type DeliveryPage, type DeliveryView, type TestEventResultView, toAnswerView } from './dto/delivery.view';
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { DeliveryWithMerchant, WebhookDeliveryRepository } from './webhook-delivery.repository';
@@ -31,18 +30,6 @@ function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
     request_id: delivery.requestId,
     created_at: delivery.createdAt.toISOString(),
     updated_at: delivery.updatedAt.toISOString(),
-  };
-}
-
-function toAnswerView(attempt: WebhookDeliveryAttempt): DeliveryAnswerView {
-  return {
-    attempt: attempt.attempt,
-    attempted_at: attempt.attemptedAt.toISOString(),
-    url: attempt.url,
-    status_code: attempt.statusCode,
-    latency_ms: attempt.latencyMs,
-    error: attempt.error,
-    response_excerpt: attempt.responseExcerpt,
   };
 }
 

@@ -1,3 +1,4 @@
+import { toAnswerView } from '../deliveries/dto/delivery.view';
 import type { Refund } from '../payments/refunds/refund.entity';
 import { RefundRepository } from '../payments/refunds/refund.repository';
 import { toAdminRefundView } from '../payments/refunds/refund.view';
@@ -64,17 +65,7 @@ export class AdminPaymentEventsService {
         request_id: delivery.requestId,
         created_at: delivery.createdAt.toISOString(),
         updated_at: delivery.updatedAt.toISOString(),
-        attempts: attempts
-          .filter((attempt) => attempt.deliveryId === delivery.id)
-          .map((attempt) => ({
-            attempt: attempt.attempt,
-            attempted_at: attempt.attemptedAt.toISOString(),
-            url: attempt.url,
-            status_code: attempt.statusCode,
-            latency_ms: attempt.latencyMs,
-            error: attempt.error,
-            response_excerpt: attempt.responseExcerpt,
-          })),
+        attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id).map(toAnswerView),
       })),
       attempts: paymentAttempts.map(toAttemptView),
       refunds: refunds.map(toAdminRefundView),

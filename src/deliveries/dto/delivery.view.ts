@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { WebhookDeliveryAttempt } from '../webhook-delivery-attempt.entity';
 
 /** One forward of one event to one merchant, as the admin API lists it. */
 export class DeliveryView {
@@ -85,4 +86,17 @@ export class TestEventResultView {
   @ApiPropertyOptional({ type: String, nullable: true, example: '{"received":true}', description: 'The start of the answer body: at most 1 KiB of UTF-8.' }) response_excerpt:
     string | null;
   @ApiProperty({ format: 'date-time' }) sent_at: string;
+}
+
+/** One attempt as the admin API shows it, on a delivery's detail and a payment's. */
+export function toAnswerView(attempt: WebhookDeliveryAttempt): DeliveryAnswerView {
+  return {
+    attempt: attempt.attempt,
+    attempted_at: attempt.attemptedAt.toISOString(),
+    url: attempt.url,
+    status_code: attempt.statusCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+    response_excerpt: attempt.responseExcerpt,
+  };
 }

@@ -11,6 +11,14 @@ const CREDENTIALS_DESCRIPTION =
   'Depends on `provider` (docs/providers.md). Pix API PSPs: `{client_id, client_secret, certificate_pem, private_key_pem, ca_pem?}` or `{client_id, client_secret, pkcs12_base64, pkcs12_password?, ca_pem?}`, plus what the bank requires. Checked before anything is stored; never returned.';
 
 /** Body of `POST /admin/api/provider-accounts`. Unknown fields are refused. */
+/** A Pix API account's credentials, as Swagger UI shows them (never real ones). */
+const CREDENTIALS_EXAMPLE = {
+  client_id: 'Client_Id_4f2a9c',
+  client_secret: 'Client_Secret_8d1e7b',
+  certificate_pem: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
+  private_key_pem: '-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----',
+};
+
 export class CreateProviderAccountDto {
   @ApiProperty({ example: 'Efí — Loja da Ana', minLength: 1, maxLength: 200 })
   @trim
@@ -50,12 +58,7 @@ export class CreateProviderAccountDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    example: {
-      client_id: 'Client_Id_4f2a9c',
-      client_secret: 'Client_Secret_8d1e7b',
-      certificate_pem: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
-      private_key_pem: '-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----',
-    },
+    example: CREDENTIALS_EXAMPLE,
     description: CREDENTIALS_DESCRIPTION,
   })
   @IsObject()
@@ -98,12 +101,7 @@ export class UpdateProviderAccountDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    example: {
-      client_id: 'Client_Id_4f2a9c',
-      client_secret: 'Client_Secret_8d1e7b',
-      certificate_pem: '-----BEGIN CERTIFICATE-----\nMIID…\n-----END CERTIFICATE-----',
-      private_key_pem: '-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----',
-    },
+    example: CREDENTIALS_EXAMPLE,
     description: CREDENTIALS_DESCRIPTION,
   })
   @IsOptional()
