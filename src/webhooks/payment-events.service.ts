@@ -8,7 +8,7 @@ import { decideEvent } from './event-decision';
 import { EventWriter } from './event-writer';
 import { forwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
-import { isRefundEvent, type ProviderEvent, type RefundReport } from '../domain/provider-event';
+import { isRefundEvent, type ProviderEvent, refundEventType, type RefundReport } from '../domain/provider-event';
 import type { RefundStatus } from '../domain/refund';
 import { gatewayRefundEventId, type RefundNewsContext, RefundEventsService } from './refund-events.service';
 
@@ -98,10 +98,16 @@ export class PaymentEventsService {
       externalOrigin: 'psp',
       failureReason: outcome.failureReason,
     };
-    const type = outcome.status === 'pending' ? 'refund.pending' : outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed';
     return this.apply(
       payment.provider,
-      { eventId: gatewayRefundEventId(refundId, outcome.status), type, paymentRef: payment.id, amountCents: outcome.amountCents, occurredAt: new Date(), refund },
+      {
+        eventId: gatewayRefundEventId(refundId, outcome.status),
+        type: refundEventType(outcome.status),
+        paymentRef: payment.id,
+        amountCents: outcome.amountCents,
+        occurredAt: new Date(),
+        refund,
+      },
       { source: 'gateway', requestId, payload: { refundId, outcome }, accountId: payment.providerAccountId, refundId },
     );
   }
@@ -131,7 +137,7 @@ export class PaymentEventsService {
         outcome: result.outcome,
         paymentId: locked.payment.id,
         status: locked.payment.status,
-        forward: result.forwarded ? 'queued' : 'none',
+        forward: result.forward,
         note: result.note,
       };
     }
@@ -139,7 +145,8 @@ export class PaymentEventsService {
     if (locked && event.type === 'payment.refunded' && isRefundable(locked.payment.status) && wholeAmount) {
       // The whole payment went back at the PSP: the refunds it amounts to, each recorded and forwarded.
       const results = await this.refunds.applyWholeIn(tx, locked, news);
-      const first = results.find((result) => result.kind === 'recorded');
+      const recorded = results.filter((result) => result.kind === 'recorded');
+      const first = recorded[0];
       if (!first) return { kind: 'duplicate' };
       return {
         kind: 'recorded',
@@ -147,7 +154,7 @@ export class PaymentEventsService {
         outcome: 'applied',
         paymentId: locked.payment.id,
         status: locked.payment.status,
-        forward: results.some((result) => result.kind === 'recorded' && result.forwarded) ? 'queued' : 'none',
+        forward: recorded.some((result) => result.forward === 'queued') ? 'queued' : first.forward,
         note: null,
       };
     }

@@ -9,7 +9,7 @@ import type { Refund } from '../payments/refunds/refund.entity';
 import { RefundRepository } from '../payments/refunds/refund.repository';
 import { EventWriter } from './event-writer';
 import { type ForwardedPayment, forwardBody, refundForwardBody } from './forward-body';
-import type { EventSource } from './payment-event.entity';
+import type { EventForward, EventSource } from './payment-event.entity';
 import { decideRefund } from './refund-decision';
 
 /** Where news of a refund came from, and what to keep with it. */
@@ -27,7 +27,7 @@ export interface RefundNewsContext {
 }
 
 export type RefundNewsResult =
-  { kind: 'duplicate' } | { kind: 'recorded'; eventId: string; outcome: 'applied' | 'ignored' | 'amount_mismatch'; refundId: string; note: string | null; forwarded: boolean };
+  { kind: 'duplicate' } | { kind: 'recorded'; eventId: string; outcome: 'applied' | 'ignored' | 'amount_mismatch'; refundId: string; note: string | null; forward: EventForward };
 
 /**
  * The refunds' bookkeeping (docs/api.md, Refunds): applies what a PSP reports of one refund to a
@@ -50,12 +50,8 @@ export class RefundEventsService {
     const decision = decideRefund(payment, known, report);
     const refundId = known?.id ?? newId('ref');
     const now = new Date();
-    const settled = decision.outcome === 'applied' && decision.refund !== 'pending';
-    const after: ForwardedPayment = {
-      ...payment,
-      status: decision.outcome === 'applied' && decision.payment ? decision.payment.status : payment.status,
-      refundedAmountCents: decision.outcome === 'applied' && decision.payment ? decision.payment.refundedAmountCents : payment.refundedAmountCents,
-    };
+    const moved = decision.outcome === 'applied' ? decision.payment : null;
+    const after: ForwardedPayment = { ...payment, ...moved };
     const origin = known?.origin ?? report.externalOrigin;
     const refundAfter = {
       id: refundId,
@@ -68,6 +64,8 @@ export class RefundEventsService {
       createdAt: known?.createdAt ?? now,
       updatedAt: now,
     };
+    // What the merchant hears once the refund settles: its outcome (a refund still pending says nothing).
+    const merchantEvent = decision.outcome !== 'applied' || decision.refund === 'pending' ? null : decision.refund === 'succeeded' ? 'refund.succeeded' : 'refund.failed';
     const recorded = await this.writer.record(
       tx,
       {
@@ -86,12 +84,8 @@ export class RefundEventsService {
         requestId: context.requestId,
         payload: context.payload,
         refundId,
-        forward: settled
-          ? {
-              type: refundAfter.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
-              webhookUrl: locked.webhookUrl,
-              body: (eventId, createdAt) => refundForwardBody(eventId, refundAfter.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', createdAt, refundAfter, after),
-            }
+        forward: merchantEvent
+          ? { type: merchantEvent, webhookUrl: locked.webhookUrl, body: (eventId, createdAt) => refundForwardBody(eventId, merchantEvent, createdAt, refundAfter, after) }
           : undefined,
       },
       context.requestId,
@@ -101,7 +95,7 @@ export class RefundEventsService {
     if (decision.outcome !== 'applied') {
       // A report that moves nothing still tells the PSP's id of a refund whose answer was lost.
       if (known?.providerRefundId === null) await this.refunds.update(tx, known.id, { status: known.status, providerRefundId: report.providerRefundId, at: now });
-      return { kind: 'recorded', eventId: recorded.eventId, outcome: decision.outcome, refundId, note: decision.note, forwarded: false };
+      return { kind: 'recorded', eventId: recorded.eventId, outcome: decision.outcome, refundId, note: decision.note, forward: recorded.forward };
     }
     if (known) {
       await this.refunds.update(tx, known.id, { status: decision.refund, providerRefundId: report.providerRefundId, failureReason: refundAfter.failureReason, at: now });
@@ -127,12 +121,12 @@ export class RefundEventsService {
         createdAt: now,
       });
     }
-    if (decision.payment) {
-      await this.payments.setRefunded(tx, payment.id, decision.payment.status, decision.payment.refundedAmountCents, recorded.createdAt);
+    if (moved) {
+      await this.payments.setRefunded(tx, payment.id, moved.status, moved.refundedAmountCents, recorded.createdAt);
       await this.recordPaymentMove(tx, locked, after, context, `${context.eventId}#payment`);
       Object.assign(payment, { status: after.status, refundedAmountCents: after.refundedAmountCents });
     }
-    return { kind: 'recorded', eventId: recorded.eventId, outcome: 'applied', refundId, note: null, forwarded: recorded.forward === 'queued' };
+    return { kind: 'recorded', eventId: recorded.eventId, outcome: 'applied', refundId, note: null, forward: recorded.forward };
   }
 
   /**
