@@ -86,10 +86,11 @@ export class RefundsService {
         this.assertRefundable(locked.payment);
         const existing = await this.refunds.findForUpdate(tx, refundId);
         if (existing?.status === 'pending') return existing;
-        // A first try the PSP refused outright holds nothing; the retry asks again for what is left now.
+        // A first try the PSP refused outright holds nothing; the retry asks again for the same amount
+        // (the PSP's key is the refund's, so its amount must not change), if it is still left.
         const held = await this.refunds.heldCents(tx, payment.id);
         const available = locked.payment.amountCents - held;
-        const amount = asked ?? available;
+        const amount = existing?.amountCents ?? asked ?? available;
         this.assertAvailable(amount, available, acting, locked.payment);
         const now = this.clock.now();
         if (existing) {

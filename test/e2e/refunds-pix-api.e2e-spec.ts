@@ -186,6 +186,18 @@ describe('refunds and cancellation through a Pix API account', () => {
     expect(again.status).toBe(201);
   });
 
+  it('retries a refused refund with its key for the amount it first asked, refusing it once less is left', async () => {
+    const { payment } = await paidPayment(10);
+    const key = randomBytes(8).toString('hex');
+    psp.fail({ kind: 'problem', status: 400, path: '/devolucao/', method: 'PUT' });
+    expect((await refund(payment.id, {}, key)).status).toBe(502);
+    expect((await refund(payment.id, { amount: 3 })).status).toBe(201);
+    const before = devolucaoRequests();
+    const retried = await refund(payment.id, {}, key);
+    expect(retried.error).toMatchObject({ code: 'REFUND_EXCEEDS_AVAILABLE', details: { available: 7 } });
+    expect(devolucaoRequests()).toBe(before);
+  });
+
   it('retries a refund whose answer was lost with the same key: the same devolução, never a second', async () => {
     const { payment, endToEndId } = await paidPayment(10);
     const key = randomBytes(8).toString('hex');
