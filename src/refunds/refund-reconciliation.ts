@@ -3,7 +3,6 @@ import { PeriodicJob } from '../common/jobs/periodic-job';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
-import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Refund } from '../payments/refunds/refund.entity';
 import { RefundRepository } from '../payments/refunds/refund.repository';
 import { UpstreamError } from '../providers/provider-adapter';
@@ -37,7 +36,6 @@ export class RefundReconciliation implements OnApplicationBootstrap, BeforeAppli
   constructor(
     private readonly refunds: RefundRepository,
     private readonly service: RefundsService,
-    private readonly metrics: GatewayMetrics,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {
@@ -80,24 +78,9 @@ export class RefundReconciliation implements OnApplicationBootstrap, BeforeAppli
     const requestId = randomUUID();
     try {
       const acting = await this.service.acting(refund);
-      let answer;
-      if (refund.providerRefundId === null) {
-        if (!acting.adapter.refund) throw new Error(`The provider "${refund.provider}" cannot refund.`);
-        answer = await this.service.send(acting, refund, requestId);
-      } else {
-        if (!acting.adapter.getRefund) throw new Error(`The provider "${refund.provider}" cannot read refunds back.`);
-        const read = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_refund', () =>
-          acting.adapter.getRefund!(acting.account, {
-            refundId: refund.id,
-            endToEndId: refund.endToEndId,
-            providerRefundId: refund.providerRefundId,
-            charge: { txid: refund.txid, providerPaymentId: refund.providerPaymentId, paymentId: refund.paymentId },
-          }),
-        );
-        if (read.status !== 'pending') await this.service.settle(refund, read, requestId, true);
-        answer = read;
-      }
-      if (answer && answer.status !== 'pending') return 'settled';
+      // No id of the PSP's yet: the request never got an answer, so it is asked again (same id, same refund).
+      const answer = refund.providerRefundId === null ? await this.service.send(acting, refund, requestId) : await this.service.readBack(acting, refund, requestId);
+      if (answer.status !== 'pending') return 'settled';
       await this.later(refund);
       return 'pending';
     } catch (error) {

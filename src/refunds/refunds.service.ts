@@ -21,7 +21,7 @@ import { RefundRepository } from '../payments/refunds/refund.repository';
 import { toRefundView, type RefundView } from '../payments/refunds/refund.view';
 import { type ActingAccount, AccountResolver } from '../providers/provider-accounts/account-resolver';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
-import { type ProviderRefund, UpstreamError } from '../providers/provider-adapter';
+import { type ChargeLookup, type ProviderRefund, UpstreamError } from '../providers/provider-adapter';
 import { PaymentEventsService, type RefundOutcome } from '../webhooks/payment-events.service';
 import type { CreateRefundDto } from './dto/create-refund.dto';
 
@@ -151,13 +151,15 @@ export class RefundsService {
    * refund, giving its amount back, and is rethrown for the 502; anything ambiguous leaves it
    * pending for reconciliation, which asks again with the same id.
    */
-  async send(acting: ActingAccount, refund: Refund, requestId: string): Promise<ProviderRefund | null> {
+  async send(acting: ActingAccount, refund: Refund, requestId: string): Promise<ProviderRefund> {
+    if (!acting.adapter.refund) throw new Error(`The provider "${refund.provider}" cannot refund.`);
+    const refundAt = acting.adapter.refund.bind(acting.adapter);
     let answer: ProviderRefund;
     try {
       answer = await this.metrics.timeProviderCall(acting.metricsLabel, 'refund', () =>
-        acting.adapter.refund!(acting.account, {
+        refundAt(acting.account, {
           refundId: refund.id,
-          charge: { txid: refund.txid, providerPaymentId: refund.providerPaymentId, paymentId: refund.paymentId },
+          charge: chargeOf(refund),
           endToEndId: refund.endToEndId,
           amountCents: refund.amountCents,
           reason: refund.reason,
@@ -176,6 +178,17 @@ export class RefundsService {
     }
     await this.settle(refund, answer, requestId, true);
     return answer;
+  }
+
+  /** Reads a refund the PSP answered back from it (reconciliation), and applies it once it settled. */
+  async readBack(acting: ActingAccount, refund: Refund, requestId: string): Promise<ProviderRefund> {
+    if (!acting.adapter.getRefund) throw new Error(`The provider "${refund.provider}" cannot read refunds back.`);
+    const getRefund = acting.adapter.getRefund.bind(acting.adapter);
+    const read = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_refund', () =>
+      getRefund(acting.account, { refundId: refund.id, endToEndId: refund.endToEndId, providerRefundId: refund.providerRefundId, charge: chargeOf(refund) }),
+    );
+    if (read.status !== 'pending') await this.settle(refund, read, requestId, true);
+    return read;
   }
 
   /** Applies what the PSP says of a refund: its own id while pending, the refund's settlement otherwise. */
@@ -257,4 +270,9 @@ export class RefundsService {
     if (cents === undefined || cents <= 0) throw AppError.validation([{ field: 'amount', message: 'amount must be greater than 0 with at most 2 decimal places' }]);
     return cents;
   }
+}
+
+/** The charge a refund returns money of, as adapters look it up. */
+function chargeOf(refund: Refund): ChargeLookup {
+  return { txid: refund.txid, providerPaymentId: refund.providerPaymentId, paymentId: refund.paymentId };
 }
