@@ -28,11 +28,15 @@ export class MerchantPage {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) next_cursor: string | null;
 }
 
-/** An API key as listed: never the key itself. */
-export class ApiKeyView {
+/** What identifies an API key wherever it is shown: never the key itself. */
+class ApiKeyIdentityView {
   @ApiProperty({ example: 'key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3' }) id: string;
   @ApiProperty({ example: 'mk_live_AbCd', description: 'The first 12 characters of the key, to recognise it.' }) prefix: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+/** An API key as listed: never the key itself. */
+export class ApiKeyView extends ApiKeyIdentityView {
   @ApiProperty({
     type: String,
     format: 'date-time',
@@ -44,10 +48,7 @@ export class ApiKeyView {
 }
 
 /** The key a merchant's request authenticated with, as the merchant reads it: never the key itself. */
-export class CurrentApiKeyView {
-  @ApiProperty({ example: 'key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3' }) id: string;
-  @ApiProperty({ example: 'mk_live_AbCd', description: 'The first 12 characters of the key, to recognise it.' }) prefix: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+export class CurrentApiKeyView extends ApiKeyIdentityView {
   @ApiProperty({
     type: String,
     format: 'date-time',
