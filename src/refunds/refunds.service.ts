@@ -231,7 +231,7 @@ export class RefundsService {
     try {
       return await this.accounts.forPayment(payment);
     } catch (error) {
-      rethrowProviderFailure(error, this.failure(payment, 'account'));
+      rethrowProviderFailure(error, this.failure(payment, 'open account'));
     }
   }
 
@@ -243,6 +243,8 @@ export class RefundsService {
       accountId: payment.providerAccountId,
       paymentId: payment.id,
       logger: this.logger,
+      // Names the call in the warning, which would otherwise say only `call`.
+      action: what,
       providerReason: what === 'refund',
     };
   }
