@@ -79,8 +79,8 @@ function eventFor(status: PaymentStatus): PaymentEventType | null {
       return 'payment.cancelled';
     case 'paid':
     case 'partially_refunded':
-      return 'payment.confirmed';
     case 'refunded':
+      // Paid meanwhile: the payment is confirmed; any refund at the PSP arrives as its own news.
       return 'payment.confirmed';
     case 'expired':
       return 'payment.expired';
