@@ -1,102 +1,52 @@
 /**
- * `npm run bench`: the gateway and the sandbox PSP as separate processes, driven with autocannon.
+ * `npm run bench [scenario …]`: the gateway measured black-box over HTTP, beside the floor (a
+ * hand-written Fastify + `pg` app doing the same work, bench/floor.ts), on PostgreSQL and on the
+ * embedded database. docs/performance.md says what each scenario does and what its figures mean.
  *
- * 1. Direct call to the sandbox PSP (`POST /charges`): the baseline a gateway adds to.
- * 2. `POST /v1/payments/create` through the gateway, on the embedded database, then on PostgreSQL
- *    when DATABASE_URL is set: requests/s, p50/p99, and the latency the gateway adds at p50.
- * 3. The event path (when the webhook pipeline is present): events/s accepted at
- *    `POST /webhooks/sandbox`, and intake-to-merchant latency (p50/p99) at a steady rate.
- *
- * Added latency is measured twice: at full load (50 connections, where it is mostly queueing once
- * the gateway's CPU is saturated) and with one connection (what a single request pays).
- *
- * Figures are printed, never asserted. Options (env): BENCH_DURATION (s, default 10),
- * BENCH_CONNECTIONS (default 50), BENCH_EVENT_RATE (events/s, default 500), BENCH_EVENTS=false
- * to skip the event path.
+ * Scenarios: create, read, callbacks, scale, workers (all by default; name some to run only them).
+ * PostgreSQL is measured when BENCH_DATABASE_URL or DATABASE_URL is set (in a scratch database
+ * created beside it and dropped after); BENCH_DATABASES=postgres,embedded picks databases.
+ * Options (env): BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (default 32),
+ * BENCH_CALLBACKS (burst size, default 10000), BENCH_EVENT_RATE (events/s, default 500),
+ * BENCH_SCALE_ROWS (default 1000000). Figures are printed, never asserted.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo, createServer as createNetServer } from 'node:net';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import { seedPayments, withSql } from './seed';
 
-const ROOT = resolve(__dirname, '../..');
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
+const SCENARIOS = ['create', 'read', 'callbacks', 'scale', 'workers'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+type Kind = 'postgres' | 'embedded';
+
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
-
-interface Figures {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(ROOT, script)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') console.error(`${script} exited with ${code ?? signal}`);
-  });
-  return child;
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
-
-function figures(label: string, result: autocannon.Result): Figures {
-  return {
-    label,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
-
-async function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((done, fail) => {
-    // A run is bounded by `amount` when given, otherwise by BENCH_DURATION.
-    const bound = options.amount === undefined ? { duration: DURATION } : {};
-    autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, result) => (error ? fail(error) : done(result)));
-  });
-}
-
-/** The credential the standalone sandbox requires and the gateway's adapter presents. */
 const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
+const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 10_000);
+const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
+/** Another checkout's build to measure instead of this one (its bench is this one's), for before-and-after figures. */
+const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
+const SCALE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
+
+const table = new Table([
+  { title: 'scenario', width: 34 },
+  { title: 'database', width: 8 },
+  { title: 'req/s', width: 7, right: true },
+  { title: 'p50 ms', width: 6, right: true },
+  { title: 'p99 ms', width: 6, right: true },
+  { title: 'floor/s', width: 7, right: true },
+  { title: 'ratio', width: 5, right: true },
+  { title: 'CPU ms/req', width: 13, right: true },
+  { title: 'RSS MB', width: 11, right: true },
+  { title: 'notes', width: 30 },
+]);
+/** Figures kept for the ratios printed later (embedded against PostgreSQL). */
+const measured = new Map<string, number>();
 
 const paymentBody = () =>
   JSON.stringify({
@@ -108,231 +58,361 @@ const paymentBody = () =>
     externalId: `bench-${randomBytes(6).toString('hex')}`,
   });
 
-async function benchSandboxDirect(sandboxUrl: string, connections = CONNECTIONS): Promise<Figures> {
-  const result = await load({
-    connections,
-    url: `${sandboxUrl}/charges`,
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (req) => {
-          const txid = randomBytes(16).toString('hex');
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', 'idempotency-key': txid, authorization: `Bearer ${SANDBOX_API_TOKEN}` },
-            body: JSON.stringify({
-              txid,
-              amount: '10.50',
-              currency: 'BRL',
-              description: 'Bench',
-              externalId: `bench-${txid.slice(0, 8)}`,
-              recipient: { document: '12345678909', name: 'Ana Souza' },
-              expiresIn: 3600,
-              notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
-            }),
-          };
-        },
-      },
-    ],
-  });
-  return figures(`sandbox PSP, direct POST /charges (${connections} conn.)`, result);
+interface Gateway {
+  kind: Kind;
+  url: string;
+  process: ChildProcess;
+  dataDir: string;
+  databaseUrl?: string;
+  apiKey: string;
+  merchantId: string;
 }
 
-async function adminPost<T>(gatewayUrl: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${gatewayUrl}${path}`, {
-    method: 'POST',
+async function admin<T>(url: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}${path}`, {
+    method,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = (await res.json()) as { data?: unknown };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data as T;
 }
 
-async function benchGatewayCreates(gatewayUrl: string, apiKey: string, label: string, connections = CONNECTIONS): Promise<Figures> {
-  const result = await load({
-    connections,
-    url: `${gatewayUrl}/v1/payments/create`,
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          headers: { 'content-type': 'application/json', 'x-merchant-key': apiKey, 'idempotency-key': randomBytes(12).toString('hex') },
-          body: paymentBody(),
-        }),
-      },
-    ],
-  });
-  return figures(label, result);
+async function startGateway(
+  kind: Kind,
+  sandboxUrl: string,
+  options: { databaseUrl?: string; dataDir?: string; workers?: number } = {},
+): Promise<Omit<Gateway, 'apiKey' | 'merchantId'>> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-bench-'));
+  const child = startProcess(
+    'dist/src/main.js',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: kind === 'postgres' ? options.databaseUrl! : '',
+      ADMIN_API_TOKEN: ADMIN_TOKEN,
+      ADMIN_EMAIL: 'bench@example.com',
+      ADMIN_PASSWORD: 'bench-password-123',
+      SECRETS_KEY: 'b'.repeat(64),
+      SANDBOX_BASE_URL: sandboxUrl,
+      SANDBOX_API_TOKEN,
+      SANDBOX_ENABLED: 'false',
+      RATE_LIMIT_PER_SECOND: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      ...(options.workers ? { WORKERS: String(options.workers) } : {}),
+    },
+    GATEWAY_ROOT,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health`);
+  return { kind, url, process: child, dataDir, databaseUrl: options.databaseUrl };
 }
 
-/** A merchant endpoint that records when each forwarded event arrives. */
+async function createOne(gw: Gateway): Promise<{ id: string }> {
+  const res = await fetch(`${gw.url}/v1/payments/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-merchant-key': gw.apiKey, 'idempotency-key': randomBytes(12).toString('hex') },
+    body: paymentBody(),
+  });
+  if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+  return ((await res.json()) as { data: { id: string } }).data;
+}
+
+/** Creates at full load; returns the figures and the ids of what was created. */
+async function createLoad(url: string, apiKey: string, pid?: number): Promise<{ figures: Figures; ids: string[] }> {
+  const ids: string[] = [];
+  const figures = await load(
+    {
+      url: `${url}/v1/payments/create`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-merchant-key': apiKey, 'idempotency-key': randomBytes(12).toString('hex') },
+            body: paymentBody(),
+          }),
+          onResponse: (status, body) => {
+            if (status === 201) ids.push((JSON.parse(body) as { data: { id: string } }).data.id);
+          },
+        },
+      ],
+    },
+    pid,
+  );
+  return { figures, ids };
+}
+
+async function readLoad(url: string, apiKey: string, paths: string[], pid?: number): Promise<Figures> {
+  let next = 0;
+  return load({ url, requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length], headers: { 'x-merchant-key': apiKey } }) }] }, pid);
+}
+
+function mb(m: { rssMb: number; peakMb: number } | undefined): string | undefined {
+  return m ? `${m.rssMb.toFixed(0)} (pk ${m.peakMb.toFixed(0)})` : undefined;
+}
+
+function problems(f: Figures): string {
+  return f.non2xx || f.errors ? `non-2xx ${f.non2xx}, errors ${f.errors}` : '';
+}
+
+/** The gateway's CPU per request, and the floor's beside it: the cost ratio that contention on a small machine does not blur. */
+function cpuColumn(f: Figures, floor?: Figures): string | undefined {
+  if (f.cpuMs === undefined) return undefined;
+  return floor?.cpuMs === undefined ? f.cpuMs.toFixed(2) : `${f.cpuMs.toFixed(2)} / ${floor.cpuMs.toFixed(2)}`;
+}
+
+function report(name: string, kind: Kind, f: Figures, extra: { floor?: Figures; memory?: string; notes?: string } = {}): void {
+  measured.set(`${name}/${kind}`, f.rps);
+  const vsPostgres = kind === 'embedded' && measured.has(`${name}/postgres`) ? `${(f.rps / measured.get(`${name}/postgres`)!).toFixed(2)}× PostgreSQL` : '';
+  table.row([
+    name,
+    kind,
+    f.rps.toFixed(0),
+    f.p50,
+    f.p99,
+    extra.floor?.rps.toFixed(0),
+    extra.floor ? (f.rps / extra.floor.rps).toFixed(2) : undefined,
+    cpuColumn(f, extra.floor),
+    extra.memory,
+    [extra.notes, vsPostgres, problems(f), extra.floor && problems(extra.floor) ? `floor: ${problems(extra.floor)}` : ''].filter(Boolean).join('; '),
+  ]);
+}
+
+/** A merchant endpoint that notes when each forwarded event arrives, by payment id. */
 async function startReceiver(): Promise<{ server: Server; url: string; arrivals: Map<string, number> }> {
   const arrivals = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const now = performance.now();
       try {
-        const event = JSON.parse(body) as { data?: { id?: string } };
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { id?: string } };
         if (event.data?.id) arrivals.set(event.data.id, now);
       } catch {
-        /* ignore */
+        /* not an event */
       }
       res.writeHead(204).end();
     });
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrivals };
 }
 
-async function createPayments(gatewayUrl: string, apiKey: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  const worker = async () => {
-    while (ids.length < count) {
-      const res = await fetch(`${gatewayUrl}/v1/payments/create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-merchant-key': apiKey, 'idempotency-key': randomBytes(12).toString('hex') },
-        body: paymentBody(),
-      });
-      const json = (await res.json()) as { data?: { id: string } };
-      if (res.status === 201 && json.data) ids.push(json.data.id);
-      else throw new Error(`creating a payment for the event bench failed: ${res.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-  return ids.slice(0, count);
-}
-
 const eventBody = (paymentId: string) => JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
 
-async function benchEvents(gatewayUrl: string, apiKey: string, merchantId: string, label: string): Promise<string[]> {
-  const probe = await fetch(`${gatewayUrl}/webhooks/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  if (probe.status === 404) return [`${label}: the webhook pipeline is not present; event path skipped`];
+async function waitForArrivals(arrivals: Map<string, number>, expected: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (arrivals.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** Pending payments for the callback scenario, written by SQL (the embedded gateway is restarted around it). */
+async function pendingPayments(gw: Gateway, count: number, sandboxUrl: string): Promise<{ gw: Gateway; ids: string[] }> {
+  const template = await createOne(gw);
+  if (gw.kind === 'postgres') return { gw, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true })) };
+  await stop(gw.process);
+  const ids = await withSql({ dataDir: gw.dataDir }, (sql) => seedPayments(sql, template.id, count, { returnIds: true }));
+  const restarted = await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir });
+  return { gw: { ...gw, ...restarted }, ids };
+}
+
+async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
   const receiver = await startReceiver();
   try {
-    await fetch(`${gatewayUrl}/admin/api/merchants/${merchantId}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhook_url: receiver.url }),
-    });
-    // Intake throughput: as fast as it goes, each event confirming a distinct pending payment.
-    const intakePayments = await createPayments(gatewayUrl, apiKey, Math.min(20_000, 1500 * DURATION));
-    let next = 0;
-    const intake = await load({
-      url: `${gatewayUrl}/webhooks/sandbox`,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => {
-            const id = intakePayments[next++ % intakePayments.length]!;
-            return { ...req, headers: { 'content-type': 'application/json' }, body: eventBody(id) };
-          },
-        },
-      ],
-    });
-    const intakeFigures = figures(`${label}: events accepted at POST /webhooks/sandbox`, intake);
-    await new Promise((r) => setTimeout(r, 3000)); // let the deliveries of the burst drain
+    await admin(gwIn.url, 'PATCH', `/admin/api/merchants/${gwIn.merchantId}`, { webhook_url: receiver.url });
+    const steadyCount = EVENT_RATE * Math.min(DURATION, 5);
+    const seeded = await pendingPayments(gwIn, CALLBACKS + steadyCount, sandboxUrl);
+    const gw = seeded.gw;
+    const burstIds = seeded.ids.slice(0, CALLBACKS);
+    const steadyIds = seeded.ids.slice(CALLBACKS);
 
-    // Intake to merchant at a steady rate.
-    const steadyPayments = await createPayments(gatewayUrl, apiKey, EVENT_RATE * DURATION);
+    // Throughput: every event confirms a distinct pending payment; it counts once it reaches the merchant.
+    let next = 0;
+    const started = performance.now();
+    const accepted = await load(
+      {
+        url: `${gw.url}/webhooks/sandbox`,
+        method: 'POST',
+        amount: burstIds.length,
+        requests: [{ setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: eventBody(burstIds[next++]!) }) }],
+      },
+      gw.process.pid,
+    );
+    await waitForArrivals(receiver.arrivals, burstIds.length, 60_000);
+    const last = Math.max(...burstIds.map((id) => receiver.arrivals.get(id) ?? 0));
+    const forwarded = burstIds.filter((id) => receiver.arrivals.has(id)).length;
+    const perSecond = forwarded / ((last - started) / 1000);
+    report(
+      'callbacks: burst, to the merchant',
+      gw.kind,
+      { ...accepted, rps: perSecond },
+      {
+        memory: mb(memoryOf(gw.process.pid)),
+        notes: `${forwarded}/${burstIds.length} forwarded; intake ${accepted.rps.toFixed(0)}/s`,
+      },
+    );
+
+    // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
     const sentAt = new Map<string, number>();
     let index = 0;
     receiver.arrivals.clear();
-    await load({
-      url: `${gatewayUrl}/webhooks/sandbox`,
+    const steady = await load({
+      url: `${gw.url}/webhooks/sandbox`,
       method: 'POST',
       overallRate: EVENT_RATE,
       connections: Math.min(CONNECTIONS, EVENT_RATE),
-      amount: steadyPayments.length,
+      amount: steadyIds.length,
       requests: [
         {
           setupRequest: (req) => {
-            const id = steadyPayments[index++ % steadyPayments.length]!;
+            const id = steadyIds[index++]!;
             sentAt.set(id, performance.now());
             return { ...req, headers: { 'content-type': 'application/json' }, body: eventBody(id) };
           },
         },
       ],
     });
-    const deadline = Date.now() + 15_000;
-    while (receiver.arrivals.size < sentAt.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const latencies = [...sentAt].flatMap(([id, start]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - start] : [])).sort((a, b) => a - b);
-    const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! : NaN);
-    return [
-      row(intakeFigures),
-      `${label}: intake to merchant at ${EVENT_RATE} events/s: p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms ` +
-        `(${latencies.length}/${sentAt.size} delivered within the wait)`,
-    ];
+    await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
+    const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
+    const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : NaN);
+    table.row([
+      `callbacks: ${EVENT_RATE}/s, callback to merchant`,
+      gw.kind,
+      steady.rps.toFixed(0),
+      pct(50),
+      pct(99),
+      undefined,
+      undefined,
+      mb(memoryOf(gw.process.pid)),
+      [`${latencies.length}/${sentAt.size} forwarded`, problems(steady)].filter(Boolean).join('; '),
+    ]);
+    return gw;
   } finally {
     receiver.server.close();
   }
 }
 
-function row(f: Figures): string {
-  const problems = f.non2xx || f.errors ? ` (non-2xx ${f.non2xx}, errors ${f.errors})` : '';
-  return `${f.label.padEnd(58)} ${f.rps.toFixed(0).padStart(6)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${problems}`;
+/** Reads by id, and the newest page, at 10 thousand payments and then at SCALE_ROWS (PostgreSQL). */
+async function scale(gw: Gateway, ids: string[]): Promise<void> {
+  const template = ids[0] ?? (await createOne(gw)).id;
+  const readIds = ids.length ? ids.slice(0, 1000) : [template];
+  const byId = readIds.map((id) => `/v1/payments/${id}`);
+  const count = await withSql({ url: gw.databaseUrl! }, async (sql) => Number((await sql('SELECT count(*) AS n FROM payments'))[0]!.n));
+  const stages = [10_000, SCALE_ROWS];
+  let base: number | undefined;
+  let have = count;
+  for (const rows of stages) {
+    if (have < rows) {
+      const seedStarted = performance.now();
+      await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template, rows - have, { fillerQr: true }));
+      if (rows > 10_000) console.log(`  (seeded ${rows - have} payments in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`);
+      have = rows;
+    }
+    const f = await readLoad(gw.url, gw.apiKey, byId, gw.process.pid);
+    base ??= f.rps;
+    report(`scale: read by id at ${rows.toLocaleString('en')} rows`, gw.kind, f, {
+      notes: rows === stages[0] ? 'baseline' : `${(base / f.rps).toFixed(2)}× slower than at 10,000`,
+    });
+    const list = await readLoad(gw.url, gw.apiKey, ['/v1/payments?limit=20', `/v1/payments?externalId=bench-none`], gw.process.pid);
+    report(`scale: list + find at ${rows.toLocaleString('en')}`, gw.kind, list, { notes: 'newest 20, and by externalId' });
+  }
 }
 
-async function benchDatabase(kind: 'embedded' | 'postgres', sandboxUrl: string, direct: Figures, directSingle: Figures): Promise<string[]> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
-  const gatewayUrl = `http://127.0.0.1:${port}`;
-  const gateway = startProcess('dist/src/main.js', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...(kind === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL! } : { DATABASE_URL: '' }),
-    ADMIN_API_TOKEN: ADMIN_TOKEN,
-    ADMIN_EMAIL: 'bench@example.com',
-    ADMIN_PASSWORD: 'bench-password-123',
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    SANDBOX_BASE_URL: sandboxUrl,
-    SANDBOX_API_TOKEN,
-    SANDBOX_ENABLED: 'false',
-    RATE_LIMIT_PER_SECOND: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-  });
+async function bootstrap(gw: Omit<Gateway, 'apiKey' | 'merchantId'>): Promise<Gateway> {
+  const merchant = await admin<{ id: string }>(gw.url, 'POST', '/admin/api/merchants', { name: 'Bench' });
+  const key = await admin<{ key: string }>(gw.url, 'POST', `/admin/api/merchants/${merchant.id}/api-keys`);
+  return { ...gw, apiKey: key.key, merchantId: merchant.id };
+}
+
+async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: string, databaseUrl?: string): Promise<void> {
+  let gw = await bootstrap(await startGateway(kind, sandboxUrl, { databaseUrl }));
+  const floorPort = await freePort();
+  const floor =
+    kind === 'postgres' && (chosen.has('create') || chosen.has('read'))
+      ? startProcess('dist/bench/floor.js', { PORT: String(floorPort), DATABASE_URL: databaseUrl!, UPSTREAM_URL: sandboxUrl, UPSTREAM_TOKEN: SANDBOX_API_TOKEN })
+      : undefined;
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
   try {
-    await waitFor(`${gatewayUrl}/health`);
-    const merchant = await adminPost<{ id: string }>(gatewayUrl, '/admin/api/merchants', { name: 'Bench' });
-    const key = await adminPost<{ key: string }>(gatewayUrl, `/admin/api/merchants/${merchant.id}/api-keys`);
-    const creates = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (${CONNECTIONS} conn.)`);
-    const single = await benchGatewayCreates(gatewayUrl, key.key, `gateway (${kind}), POST /v1/payments/create (1 conn.)`, 1);
-    const lines = [
-      row(creates),
-      `${`gateway (${kind}) adds at p50, ${CONNECTIONS} conn.`.padEnd(58)} ${(creates.p50 - direct.p50).toFixed(1)} ms over the direct sandbox call`,
-      row(single),
-      `${`gateway (${kind}) adds at p50, 1 conn.`.padEnd(58)} ${(single.p50 - directSingle.p50).toFixed(1)} ms over the direct sandbox call`,
-    ];
-    if (process.env.BENCH_EVENTS !== 'false') lines.push(...(await benchEvents(gatewayUrl, key.key, merchant.id, `gateway (${kind})`)));
-    return lines;
+    if (floor) await waitFor(`${floorUrl}/health`);
+    let created: string[] = [];
+    if (chosen.has('create')) {
+      const floorFigures = floor ? (await createLoad(floorUrl, gw.apiKey, floor.pid)).figures : undefined;
+      const { figures, ids } = await createLoad(gw.url, gw.apiKey, gw.process.pid);
+      created = ids;
+      report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(memoryOf(gw.process.pid)) });
+    }
+    if (chosen.has('read')) {
+      if (created.length === 0) for (let i = 0; i < 200; i++) created.push((await createOne(gw)).id);
+      const paths = created.slice(0, 5000).map((id) => `/v1/payments/${id}`);
+      const floorFigures = floor ? await readLoad(floorUrl, gw.apiKey, paths, floor.pid) : undefined;
+      report('read: GET /v1/payments/:id', kind, await readLoad(gw.url, gw.apiKey, paths, gw.process.pid), { floor: floorFigures, memory: mb(memoryOf(gw.process.pid)) });
+    }
+    if (floor) await stop(floor);
+    if (chosen.has('callbacks')) gw = await callbacks(gw, sandboxUrl);
+    if (chosen.has('scale')) {
+      if (kind === 'postgres') await scale(gw, created);
+      else console.log('  (scale runs on PostgreSQL only)');
+    }
+    if (chosen.has('workers') && kind === 'postgres') await workers(gw, sandboxUrl);
   } finally {
-    await stop(gateway);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (floor) await stop(floor);
+    await stop(gw.process);
+    rmSync(gw.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Creates/s with WORKERS=1 and WORKERS=2 (node:cluster) on one PostgreSQL. */
+async function workers(current: Gateway, sandboxUrl: string): Promise<void> {
+  await stop(current.process);
+  let one: number | undefined;
+  for (const n of [1, 2]) {
+    const started = await startGateway('postgres', sandboxUrl, { databaseUrl: current.databaseUrl, workers: n });
+    try {
+      const { figures } = await createLoad(started.url, current.apiKey, started.process.pid);
+      one ??= figures.rps;
+      report(`workers: create, WORKERS=${n}`, 'postgres', figures, { notes: n === 1 ? `${availableParallelism()} cores here` : `${(figures.rps / one).toFixed(2)}× WORKERS=1` });
+    } finally {
+      await stop(started.process);
+    }
   }
 }
 
 async function main(): Promise<void> {
+  const asked = process.argv.slice(2).filter((a) => a !== '--');
+  const unknown = asked.filter((a) => !(SCENARIOS as readonly string[]).includes(a));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+  const chosen = new Set<Scenario>(asked.length ? (asked as Scenario[]) : SCENARIOS);
+  const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
+  const kinds = (process.env.BENCH_DATABASES?.split(',') ?? (databaseUrl ? ['postgres', 'embedded'] : ['embedded'])) as Kind[];
+  if (kinds.includes('postgres') && !databaseUrl) throw new Error('BENCH_DATABASES names postgres: set BENCH_DATABASE_URL (or DATABASE_URL)');
+
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandbox = startProcess('dist/src/providers/sandbox/server/standalone.js', { SANDBOX_PORT: String(sandboxPort), SANDBOX_API_TOKEN, LOG_LEVEL: 'warn' });
+  const started = performance.now();
   try {
     await waitFor(`${sandboxUrl}/health`);
-    console.log(`bench: ${DURATION}s per run, ${CONNECTIONS} connections, node ${process.version}`);
-    const direct = await benchSandboxDirect(sandboxUrl);
-    const directSingle = await benchSandboxDirect(sandboxUrl, 1);
-    console.log(row(direct));
-    console.log(row(directSingle));
-    const kinds: ('embedded' | 'postgres')[] = process.env.DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+    console.log(`bench: ${[...chosen].join(', ')}; ${DURATION} s per run, ${CONNECTIONS} connections, node ${process.version}, ${availableParallelism()} cores`);
     for (const kind of kinds) {
-      const result = await benchDatabase(kind, sandboxUrl, direct, directSingle);
-      result.forEach((line) => console.log(line));
+      if (kind === 'postgres') {
+        const scratch = await scratchDatabase(databaseUrl!);
+        try {
+          await benchDatabase('postgres', chosen, sandboxUrl, scratch.url);
+        } finally {
+          await scratch.drop();
+        }
+      } else {
+        await benchDatabase('embedded', chosen, sandboxUrl);
+      }
     }
-    if (!process.env.DATABASE_URL) console.log('(set DATABASE_URL=postgres://… to measure on PostgreSQL too)');
+    if (!databaseUrl) console.log('(set BENCH_DATABASE_URL=postgres://… to measure PostgreSQL and the floor too)');
+    console.log(`bench: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await stop(sandbox);
   }

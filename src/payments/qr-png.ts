@@ -26,6 +26,11 @@ export function renderQrPngDataUrl(text: string): string {
   // every split of the text) cost about half of the symbol's time for a BR Code, to save one
   // version (53 to 57 modules a side), which phones read just as well.
   const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+  return qrModulesToPngDataUrl(modules);
+}
+
+/** A symbol's modules (from `QRCode.create`) as a 1-bit greyscale PNG data URL, with the quiet zone. */
+export function qrModulesToPngDataUrl(modules: QRCode.BitMatrix): string {
   const side = (modules.size + 2 * QUIET_ZONE) * SCALE;
   const stride = Math.ceil(side / 8) + 1; // filter byte + packed bits
   const raw = Buffer.alloc(stride * side, 0);

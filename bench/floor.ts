@@ -1,0 +1,200 @@
+/**
+ * The floor: what a competent hand-written Fastify + `pg` handler does for the same requests, with
+ * none of the gateway's framework, so the benchmark can say how much the gateway costs over it
+ * (docs/performance.md, The floor). It uses the gateway's own tables, migrated by the gateway.
+ *
+ * create: looks the key up, inserts the idempotency row, makes one HTTP call to the upstream (the
+ *         same sandbox PSP the gateway calls, over a keep-alive agent), builds the QR symbol with
+ *         the same library (its default options) and inserts the payment with the stored response
+ *         in one statement.
+ * read:   looks the key up and reads the payment.
+ *
+ * Env: PORT, DATABASE_URL, UPSTREAM_URL, UPSTREAM_TOKEN, DATABASE_POOL_SIZE (default 20, as the gateway).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import QRCode from 'qrcode';
+import { qrModulesToPngDataUrl } from '../src/payments/qr-png';
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const upstream = new URL(process.env.UPSTREAM_URL!);
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Merchant {
+  id: string;
+  provider: string | null;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const base62 = (length: number) => Array.from(randomBytes(length), (b) => BASE62[b % 62]).join('');
+
+async function merchantOf(req: FastifyRequest, reply: FastifyReply): Promise<Merchant | undefined> {
+  const key = req.headers['x-merchant-key'];
+  if (typeof key !== 'string') {
+    void reply.code(401).send({ success: false, error: { code: 'MISSING_MERCHANT_KEY' } });
+    return undefined;
+  }
+  const { rows } = await pool.query<Merchant>(
+    `SELECT m.id, m.provider FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.active`,
+    [createHash('sha256').update(key).digest()],
+  );
+  if (!rows[0]) void reply.code(401).send({ success: false, error: { code: 'INVALID_MERCHANT_KEY' } });
+  return rows[0];
+}
+
+function postJson(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: upstream.hostname,
+        port: upstream.port,
+        path,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          authorization: `Bearer ${process.env.UPSTREAM_TOKEN}`,
+          'idempotency-key': (body as { txid: string }).txid,
+        },
+        timeout: 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          if ((res.statusCode ?? 500) >= 300) return reject(new Error(`upstream answered ${res.statusCode}`));
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+const view = (row: Record<string, unknown>) => ({
+  id: row.id,
+  status: row.status,
+  amount: Number(row.amount_cents) / 100,
+  currency: row.currency,
+  description: row.description,
+  externalId: row.external_id,
+  recipient: { document: row.recipient_document, name: row.recipient_name, email: row.recipient_email ?? null },
+  pix: { txid: row.txid, copyPaste: row.pix_copy_paste, qrCodePng: row.pix_qr_png, expiresAt: (row.expires_at as Date).toISOString(), endToEndId: row.end_to_end_id ?? null },
+  provider: row.provider,
+  environment: row.environment,
+  providerPaymentId: row.provider_payment_id,
+  createdAt: (row.created_at as Date).toISOString(),
+  updatedAt: (row.updated_at as Date).toISOString(),
+  paidAt: row.paid_at ? (row.paid_at as Date).toISOString() : null,
+  refundedAmount: Number(row.refunded_amount_cents ?? 0) / 100,
+  paidAmount: row.paid_amount_cents === null || row.paid_amount_cents === undefined ? null : Number(row.paid_amount_cents) / 100,
+  payer: null,
+});
+
+const app = Fastify({ logger: false });
+
+app.post('/v1/payments/create', async (req, reply) => {
+  const merchant = await merchantOf(req, reply);
+  if (!merchant) return reply;
+  const key = req.headers['idempotency-key'] as string;
+  const body = req.body as { amount: number; description?: string; externalId: string; recipientDocument: string; recipientName: string; recipientEmail?: string };
+  const amountCents = Math.round(body.amount * 100);
+  const paymentId = `pay_${base62(24)}`;
+  const txid = base62(32);
+  const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  const claimed = await pool.query(
+    `INSERT INTO idempotency_records (merchant_id, key, request_hash, request_path, state, locked_until, payment_id, txid, expires_at)
+     VALUES ($1, $2, $3, '/v1/payments/create', 'in_progress', now() + interval '60 seconds', $4, $5, now() + interval '24 hours')
+     ON CONFLICT (merchant_id, key) DO NOTHING RETURNING attempt`,
+    [merchant.id, key, requestHash, paymentId, txid],
+  );
+  if (claimed.rowCount === 0) return reply.code(409).send({ success: false, error: { code: 'IDEMPOTENCY_IN_PROGRESS' } });
+  const charge = await postJson('/charges', {
+    txid,
+    amount: (amountCents / 100).toFixed(2),
+    currency: 'BRL',
+    description: body.description ?? null,
+    externalId: body.externalId,
+    recipient: { document: body.recipientDocument, name: body.recipientName },
+    expiresIn: 3600,
+    notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
+  });
+  const copyPaste = charge.pixCopiaECola as string;
+  const qrCodePng = qrModulesToPngDataUrl(QRCode.create(copyPaste, { errorCorrectionLevel: 'M' }).modules);
+  const now = new Date();
+  const row = {
+    id: paymentId,
+    status: 'pending',
+    amount_cents: amountCents,
+    currency: 'BRL',
+    description: body.description ?? null,
+    external_id: body.externalId,
+    recipient_document: body.recipientDocument,
+    recipient_name: body.recipientName,
+    recipient_email: body.recipientEmail ?? null,
+    txid,
+    pix_copy_paste: copyPaste,
+    pix_qr_png: qrCodePng,
+    expires_at: new Date(charge.expiresAt as string),
+    provider: 'sandbox',
+    environment: 'sandbox',
+    provider_payment_id: charge.id,
+    created_at: now,
+    updated_at: now,
+    paid_at: null,
+  };
+  const text = JSON.stringify({ success: true, data: view(row), request_id: randomUUID(), provider: 'sandbox' });
+  await pool.query(
+    `WITH done AS (
+       UPDATE idempotency_records SET state = 'completed', locked_until = NULL, response_status = 201, response_body = $1
+        WHERE merchant_id = $2 AND key = $3 AND state = 'in_progress' RETURNING 1)
+     INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document, recipient_name,
+                           recipient_email, method, provider, environment, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
+                           expires_at, created_at, updated_at, refunded_amount_cents)
+     SELECT $4, $2, $5, $6, 'BRL', $7, $8, $9, $10, $11, 'pix', 'sandbox', 'sandbox', $12, $13, $14, $15, $16, $17, $17, 0
+      WHERE EXISTS (SELECT 1 FROM done)`,
+    [
+      text,
+      merchant.id,
+      key,
+      paymentId,
+      row.status,
+      amountCents,
+      row.description,
+      row.external_id,
+      row.recipient_document,
+      row.recipient_name,
+      row.recipient_email,
+      row.provider_payment_id,
+      txid,
+      copyPaste,
+      qrCodePng,
+      row.expires_at,
+      now,
+    ],
+  );
+  return reply.code(201).header('content-type', 'application/json; charset=utf-8').send(text);
+});
+
+app.get('/v1/payments/:id', async (req, reply) => {
+  const merchant = await merchantOf(req, reply);
+  if (!merchant) return reply;
+  const { rows } = await pool.query(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [(req.params as { id: string }).id, merchant.id]);
+  if (!rows[0]) return reply.code(404).send({ success: false, error: { code: 'NOT_FOUND' } });
+  return reply
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify({ success: true, data: view(rows[0]), request_id: randomUUID(), provider: rows[0].provider }));
+});
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

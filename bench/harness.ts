@@ -1,0 +1,151 @@
+/** What every benchmark scenario shares: processes, load, figures, memory, and a scratch database. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer as createNetServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+
+export const ROOT = resolve(__dirname, '../..');
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+export interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** Requests answered in all. */
+  total: number;
+  /** CPU milliseconds the measured process spent per request, when a process was named. */
+  cpuMs?: number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const server = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export function startProcess(script: string, env: Record<string, string>, root = ROOT): ChildProcess {
+  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') console.error(`${script} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs autocannon; bounded by `amount` when given, otherwise by BENCH_DURATION. With `pid`, also the CPU that process spent per request. */
+export async function load(options: autocannon.Options, pid?: number): Promise<Figures> {
+  const cpuBefore = cpuSecondsOf(pid);
+  const bound = options.amount === undefined ? { duration: DURATION } : {};
+  const result = await new Promise<autocannon.Result>((done, fail) => {
+    autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, res) => (error ? fail(error) : done(res)));
+  });
+  const cpuMs = pid === undefined ? undefined : ((cpuSecondsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+    cpuMs,
+  };
+}
+
+/** A process's resident memory now and at its peak, in MB (Linux /proc). */
+export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc; clock ticks of 10 ms). */
+export function cpuSecondsOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * A database of its own on the PostgreSQL server of `url`, dropped afterwards, so that the benchmark
+ * neither reads nor changes what is in the database it was pointed at.
+ */
+export async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pix_gateway_bench_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Prints a table: the header once, then each row as it is measured. */
+export class Table {
+  private printed = false;
+  constructor(private readonly columns: { title: string; width: number; right?: boolean }[]) {}
+
+  row(cells: (string | number | undefined)[]): void {
+    if (!this.printed) {
+      this.printed = true;
+      console.log(this.format(this.columns.map((c) => c.title)));
+      console.log(this.columns.map((c) => '-'.repeat(c.width)).join('  '));
+    }
+    console.log(this.format(cells));
+  }
+
+  private format(cells: (string | number | undefined)[]): string {
+    return this.columns
+      .map((column, i) => {
+        const cell = cells[i] === undefined ? '' : String(cells[i]);
+        return column.right ? cell.padStart(column.width) : cell.padEnd(column.width);
+      })
+      .join('  ');
+  }
+}
