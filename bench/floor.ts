@@ -185,7 +185,7 @@ app.post('/v1/payments/create', async (req, reply) => {
 app.get('/v1/payments/:id', async (req, reply) => {
   const merchant = await merchantOf(req, reply);
   if (!merchant) return reply;
-  const { rows } = await pool.query(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [(req.params as { id: string }).id, merchant.id]);
+  const { rows } = await pool.query<Record<string, unknown>>(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [(req.params as { id: string }).id, merchant.id]);
   if (!rows[0]) return reply.code(404).send({ success: false, error: { code: 'NOT_FOUND' } });
   return reply
     .header('content-type', 'application/json; charset=utf-8')
