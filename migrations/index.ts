@@ -10,6 +10,7 @@ import { PaymentAttempts1795610000000 } from './1795610000000-PaymentAttempts';
 import { Refunds1795700000000 } from './1795700000000-Refunds';
 import { DeliveryAttemptAnswers1795800000000 } from './1795800000000-DeliveryAttemptAnswers';
 import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
+import { ChangeNotifications1795820000000 } from './1795820000000-ChangeNotifications';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const ALL_MIGRATIONS = [
   Refunds1795700000000,
   DeliveryAttemptAnswers1795800000000,
   ApiKeyLastUsed1795810000000,
+  ChangeNotifications1795820000000,
 ];

@@ -2,18 +2,25 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Client } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
 
 export const IN_MEMORY_DATA_DIR = ':memory:';
+export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
 
 /** What the data source needs, and what must be closed after it (TypeORM does not close PGlite). */
 export interface DatabaseSetup {
   kind: 'postgres' | 'embedded';
   options: DataSourceOptions;
   close(): Promise<void>;
+  /**
+   * LISTENs on `channel`: `onPayload` gets each notification's payload, `onLost` is called once if
+   * the listening connection is lost. Resolves with the function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
 }
 
 /**
@@ -43,6 +50,7 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
         extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway' },
       },
       close: async () => undefined,
+      listen: (channel, onPayload, onLost) => listenOnPostgres(config.databaseUrl!.reveal(), channel, onPayload, onLost),
     };
   }
   const inMemory = config.dataDir === IN_MEMORY_DATA_DIR;
@@ -66,6 +74,13 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
       poolSize: 1,
       extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
     },
+    // One session holds the embedded database: it hears its own NOTIFYs, and it is never lost while open.
+    listen: async (channel, onPayload) => {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     close: async () => {
       try {
         if (!pglite.closed) await pglite.close();
@@ -73,5 +88,31 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
         lock?.release();
       }
     },
+  };
+}
+
+/** A connection of its own (not the pool's: a pooled connection is handed to other queries) that LISTENs on PostgreSQL. */
+async function listenOnPostgres(url: string, channel: string, onPayload: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>> {
+  const client = new Client({ connectionString: url, application_name: 'pix-gateway-changes' });
+  let closing = false;
+  const lost = () => {
+    if (!closing) onLost();
+  };
+  client.on('error', lost);
+  client.on('end', lost);
+  client.on('notification', (message) => {
+    if (message.channel === channel) onPayload(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    closing = true;
+    await client.end();
   };
 }

@@ -3,9 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseHealth } from './database-health';
-import { createDatabaseSetup, DatabaseSetup } from './database-options';
-
-export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
+import { ChangeFeed } from './change-feed';
+import { createDatabaseSetup, DATABASE_SETUP, DatabaseSetup } from './database-options';
 
 /** Arbitrary, fixed key for the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_KEY = 724_119_001;
@@ -33,8 +32,8 @@ export async function runMigrations(dataSource: DataSource, kind: DatabaseSetup[
 
 @Global()
 @Module({
-  providers: [{ provide: DATABASE_SETUP, inject: [AppConfig], useFactory: (config: AppConfig) => createDatabaseSetup(config) }],
-  exports: [DATABASE_SETUP],
+  providers: [{ provide: DATABASE_SETUP, inject: [AppConfig], useFactory: (config: AppConfig) => createDatabaseSetup(config) }, ChangeFeed],
+  exports: [DATABASE_SETUP, ChangeFeed],
 })
 class DatabaseSetupModule {}
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { ChangeFeed } from '../database/change-feed';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
 import { ApiKey } from './api-key.entity';
 import { Merchant } from './merchant.entity';
@@ -14,6 +15,8 @@ export interface ActiveKeyMatch {
   merchant: Pick<Merchant, 'id' | 'name' | 'provider'>;
   /** Whether the key's `last_used_at` is unset or over a minute old by the database's clock: recordUse is then due. */
   useDue: boolean;
+  /** The key's `last_used_at`, for deciding when the next use is due without asking again. */
+  lastUsedAt: Date | null;
 }
 
 /** How often at most a key's last use is written: the time a merchant reads is this much behind at worst. */
@@ -24,18 +27,20 @@ const SUMMARY_COLUMNS = 'id, prefix, created_at, last_used_at, revoked_at';
 /** Every query of the `api_keys` table. */
 @Injectable()
 export class ApiKeyRepository {
-  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   /**
    * The key with this hash if it is not revoked and its merchant is active: one query on the
-   * key_hash index, run on every merchant request (no cache), so a revocation or a deactivation
-   * takes effect at once in every process. It also says whether the key's last use is due to be
-   * written, so that most requests cost no second query.
+   * key_hash index (MerchantAuthService keeps its answers while the ChangeFeed is live). It also
+   * says whether the key's last use is due to be written, so that most requests cost no second query.
    */
   async findActiveByKeyHash(keyHash: Buffer): Promise<ActiveKeyMatch | null> {
     const [row] = await sqlRows<Record<string, unknown>>(
       this.keys.manager,
-      `SELECT k.id, k.key_hash, m.id AS m_id, m.name AS m_name, m.provider AS m_provider,
+      `SELECT k.id, k.key_hash, k.last_used_at, m.id AS m_id, m.name AS m_name, m.provider AS m_provider,
               (k.last_used_at IS NULL OR k.last_used_at < now() - ${LAST_USE_RESOLUTION}) AS use_due
          FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.active`,
@@ -46,6 +51,7 @@ export class ApiKeyRepository {
       apiKey: hydrate(this.keys.manager, ApiKey, row),
       merchant: hydrate(this.keys.manager, Merchant, row, 'm_'),
       useDue: row.use_due === true,
+      lastUsedAt: (row.last_used_at as Date | null) ?? null,
     };
   }
 
@@ -117,6 +123,8 @@ export class ApiKeyRepository {
         RETURNING ${SUMMARY_COLUMNS}`,
       [keyId, merchantId],
     );
+    // This process's key cache forgets at once; the others when the commit's notification reaches them.
+    this.changes.changed('api_keys');
     return revoked ?? null;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
+import { ChangeFeed } from '../database/change-feed';
 import { hydrate, sqlRows } from '../database/sql';
 import { Merchant } from './merchant.entity';
 
@@ -39,7 +40,10 @@ function likePattern(term: string): string {
 /** Every query of the `merchants` table. */
 @Injectable()
 export class MerchantRepository {
-  constructor(@InjectRepository(Merchant) private readonly merchants: Repository<Merchant>) {}
+  constructor(
+    @InjectRepository(Merchant) private readonly merchants: Repository<Merchant>,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   /** Inserts a merchant; created_at and updated_at are the database's. */
   async insert(merchant: Pick<Merchant, 'id'> & MerchantSettable): Promise<MerchantSummary> {
@@ -92,6 +96,7 @@ export class MerchantRepository {
         WHERE id = $1 RETURNING ${SUMMARY_COLUMNS}`,
       [id, ...properties.map((property) => changes[property])],
     );
+    this.changes.changed('merchants');
     return row ? this.summary(row) : null;
   }
 

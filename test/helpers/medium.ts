@@ -9,6 +9,7 @@ import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { AdminSession } from '../../src/dashboard/admin-session.entity';
+import { ChangeFeed } from '../../src/database/change-feed';
 import { createDatabaseSetup, DatabaseSetup } from '../../src/database/database-options';
 import { runMigrations } from '../../src/database/database.module';
 import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
@@ -44,6 +45,11 @@ export const ENTITIES = [
 /** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */
 export class MediumContext extends Factories {
   private readonly modules: TestingModule[] = [];
+  /**
+   * The modules' change feed. Not started: lookups read through to the database, as in a process
+   * whose feed is not listening; a spec about the caches starts it (`await ctx.changes.start()`).
+   */
+  readonly changes: ChangeFeed;
 
   constructor(
     dataSource: DataSource,
@@ -53,6 +59,7 @@ export class MediumContext extends Factories {
     private readonly dropDatabase: () => Promise<void>,
   ) {
     super(dataSource, new SecretBox(config));
+    this.changes = new ChangeFeed(setup);
   }
 
   /**
@@ -76,6 +83,7 @@ export class MediumContext extends Factories {
 
   async close(): Promise<void> {
     for (const moduleRef of this.modules) await moduleRef.close();
+    await this.changes.onApplicationShutdown();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.setup.close();
     await this.dropDatabase();
@@ -89,6 +97,7 @@ export class MediumContext extends Factories {
       { provide: AppConfig, useValue: this.config },
       { provide: Clock, useValue: this.clock },
       { provide: SecretBox, useValue: this.secrets },
+      { provide: ChangeFeed, useValue: this.changes },
     ];
     return { module: MediumGivens, global: true, providers, exports: providers };
   }

@@ -4,6 +4,7 @@ import type { SecretBox } from '../../common/crypto/secret-box';
 import type { AppConfig } from '../../config/app-config';
 import type { ProviderAdapters } from '../provider-adapters';
 import { newId } from '../../common/ids';
+import { ChangeFeed } from '../../database/change-feed';
 import { AccountResolver, type RouteStep } from './account-resolver';
 import type { ProviderAccount } from './provider-account.entity';
 import type { MerchantProviderAccountRepository, ProviderAccountRepository } from './provider-account.repository';
@@ -18,6 +19,7 @@ describe('AccountResolver.environmentAllowed', () => {
       config as AppConfig,
       {} as Clock,
       {} as AccountBreakers,
+      new ChangeFeed({ listen: () => Promise.reject(new Error('not listening')) }),
     );
 
   it.each([
@@ -54,6 +56,7 @@ describe('AccountResolver.routeForMerchant', () => {
       { isProduction, allowHomologationAccounts: false, defaultProvider: 'sandbox', publicBaseUrl: 'https://pix.example' } as AppConfig,
       { now: () => new Date() },
       { guard: (_id: string, a: unknown) => a } as unknown as AccountBreakers,
+      new ChangeFeed({ listen: () => Promise.reject(new Error('not listening')) }),
     );
   const ids = (steps: RouteStep[]) => steps.map((step) => ('acting' in step ? step.acting.accountId : `unusable:${step.unusable.accountId}`));
   const merchant = { id: 'mer_x', provider: null };

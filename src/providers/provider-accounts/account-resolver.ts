@@ -4,6 +4,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { hasIdShape } from '../../common/ids';
 import { AppConfig } from '../../config/app-config';
+import { ChangeFeed, LiveCache } from '../../database/change-feed';
 import { type Account, type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
 import { AccountUnusableError } from '../provider-errors';
@@ -53,6 +54,9 @@ export interface MerchantRouting {
 export class AccountResolver {
   /** The last parse of each account's credentials, reused for the same version of the row while its certificate is valid. */
   private readonly parsedCredentials = new ParsedCredentialsCache();
+  /** Each merchant's account ids, and the account rows, kept while the ChangeFeed is live (docs/architecture.md, Lookup caches). */
+  private readonly routeIds: LiveCache<string, string[]>;
+  private readonly rows: LiveCache<string, ProviderAccount | null>;
 
   constructor(
     private readonly accounts: ProviderAccountRepository,
@@ -62,7 +66,12 @@ export class AccountResolver {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly breakers: AccountBreakers,
-  ) {}
+    changes: ChangeFeed,
+  ) {
+    this.routeIds = new LiveCache(changes, ['merchant_provider_accounts'], { ttlMs: 60_000, maxEntries: 10_000 });
+    // Unknown ids are not kept: a callback's URL names any id it likes.
+    this.rows = new LiveCache(changes, ['provider_accounts'], { ttlMs: 60_000, maxEntries: 10_000, keep: (row) => row !== null });
+  }
 
   /**
    * Where a merchant's payments are charged, in routing order (docs/providers.md, Routing): its
@@ -71,8 +80,8 @@ export class AccountResolver {
    */
   async routeForMerchant(merchant: MerchantRouting): Promise<RouteStep[]> {
     const steps: RouteStep[] = [];
-    for (const accountId of await this.accountLists.listForMerchant(merchant.id)) {
-      const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
+    for (const accountId of await this.routeIds.get(merchant.id, () => this.accountLists.listForMerchant(merchant.id))) {
+      const account = await this.row(accountId);
       if (!account?.active) continue;
       try {
         steps.push({ acting: this.usable(account) });
@@ -101,7 +110,7 @@ export class AccountResolver {
   /** What a payment was charged through, to read it back or act on it: its stored account (active or not), else its provider's built-in account. */
   async forPayment(payment: { provider: string; providerAccountId: string | null }): Promise<ActingAccount> {
     if (payment.providerAccountId === null) return this.builtInOrUnusable(payment.provider);
-    const account = await this.accounts.findById(payment.providerAccountId);
+    const account = await this.row(payment.providerAccountId);
     if (!account)
       throw new AccountUnusableError('provider_unavailable', payment.providerAccountId, payment.provider, `The provider account ${payment.providerAccountId} no longer exists.`);
     return this.open(account);
@@ -119,14 +128,14 @@ export class AccountResolver {
       if (!builtIn) throw AppError.notFound(`No provider named "${provider}".`);
       return builtIn;
     }
-    const account = hasIdShape(accountId, 'pa') ? await this.accounts.findById(accountId) : null;
+    const account = await this.row(accountId);
     if (account?.provider !== provider || !account.active) throw AppError.notFound('No such provider account.');
     return this.open(account);
   }
 
   /** A stored account by id, active or not (the operator's check and webhook registration); unknown ids are NOT_FOUND. */
   async byId(id: string): Promise<ActingAccount> {
-    const account = hasIdShape(id, 'pa') ? await this.accounts.findById(id) : null;
+    const account = await this.row(id);
     if (!account) throw AppError.notFound('Provider account not found.');
     return this.open(account);
   }
@@ -148,6 +157,12 @@ export class AccountResolver {
   /** Production refuses homologation hosts unless ALLOW_HOMOLOGATION_ACCOUNTS says otherwise. */
   environmentAllowed(environment: AccountEnvironment): boolean {
     return environment === 'production' || !this.config.isProduction || this.config.allowHomologationAccounts;
+  }
+
+  /** A stored account's row (never changed by the caller: it may be shared through the cache). */
+  private row(id: string): Promise<ProviderAccount | null> {
+    if (!hasIdShape(id, 'pa')) return Promise.resolve(null);
+    return this.rows.get(id, () => this.accounts.findById(id));
   }
 
   /** Forgets what was parsed for an account (it was deleted). */

@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { ChangeFeed } from '../../database/change-feed';
 import { sqlRows } from '../../database/sql';
 import { MerchantProviderAccount, ProviderAccount } from './provider-account.entity';
 
 /** Every query of the `provider_accounts` table. */
 @Injectable()
 export class ProviderAccountRepository {
-  constructor(@InjectRepository(ProviderAccount) private readonly accounts: Repository<ProviderAccount>) {}
+  constructor(
+    @InjectRepository(ProviderAccount) private readonly accounts: Repository<ProviderAccount>,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   async insert(account: ProviderAccount): Promise<void> {
     await this.accounts.insert(account);
+    this.changes.changed('provider_accounts');
   }
 
   findById(id: string): Promise<ProviderAccount | null> {
@@ -27,7 +32,9 @@ export class ProviderAccountRepository {
   }
 
   async save(account: ProviderAccount): Promise<ProviderAccount> {
-    return this.accounts.save(account);
+    const saved = await this.accounts.save(account);
+    this.changes.changed('provider_accounts');
+    return saved;
   }
 
   /**
@@ -35,8 +42,8 @@ export class ProviderAccountRepository {
    * was charged through it. The row is locked first: linking it to a merchant (whose foreign key
    * takes a share lock on it) waits, so nothing starts using it between the check and the delete.
    */
-  deleteUnlessUsed(id: string): Promise<AccountDeletion> {
-    return this.accounts.manager.transaction(async (tx) => {
+  async deleteUnlessUsed(id: string): Promise<AccountDeletion> {
+    const deletion = await this.accounts.manager.transaction(async (tx): Promise<AccountDeletion> => {
       const locked = await sqlRows<{ id: string }>(tx, `SELECT id FROM provider_accounts WHERE id = $1 FOR UPDATE`, [id]);
       if (locked.length === 0) return { kind: 'not_found' };
       const [usage] = await sqlRows<{ merchants: string[]; pending: number }>(
@@ -49,6 +56,8 @@ export class ProviderAccountRepository {
       await tx.query(`DELETE FROM provider_accounts WHERE id = $1`, [id]);
       return { kind: 'deleted' };
     });
+    if (deletion.kind === 'deleted') this.changes.changed('provider_accounts');
+    return deletion;
   }
 }
 
@@ -57,7 +66,10 @@ export type AccountDeletion = { kind: 'deleted' } | { kind: 'not_found' } | { ki
 /** Every query of the `merchant_provider_accounts` table: each merchant's ordered account list. */
 @Injectable()
 export class MerchantProviderAccountRepository {
-  constructor(@InjectRepository(MerchantProviderAccount) private readonly links: Repository<MerchantProviderAccount>) {}
+  constructor(
+    @InjectRepository(MerchantProviderAccount) private readonly links: Repository<MerchantProviderAccount>,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   /** The merchant's account ids, first choice first. */
   async listForMerchant(merchantId: string): Promise<string[]> {
@@ -87,5 +99,6 @@ export class MerchantProviderAccountRepository {
           accountIds.map((accountId, position) => ({ merchantId, position, accountId })),
         );
     });
+    this.changes.changed('merchant_provider_accounts');
   }
 }
