@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { closeGracefully, createApp } from './app';
 import { bannerLines } from './banner';
 import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
@@ -33,6 +32,8 @@ async function main(): Promise<void> {
 
 /** The gateway in this process: the one process, or one cluster worker. */
 async function serve({ config, generated }: LoadedConfig): Promise<void> {
+  // Loaded here, not at the top: a cluster primary never builds the app, and skips loading it.
+  const { closeGracefully, createApp } = await import('./app.js');
   let app;
   try {
     app = await createApp(config);
