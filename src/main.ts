@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { bannerLines } from './banner';
 import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
+import { answerPrimaryCollections } from './metrics/cluster-metrics';
 
 /** Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a provider's), or the error. */
 function bootFailureLines(error: unknown): string[] {
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
 
 /** The gateway in this process: the one process, or one cluster worker. */
 async function serve({ config, generated }: LoadedConfig): Promise<void> {
+  answerPrimaryCollections();
   // Loaded here, not at the top: a cluster primary never builds the app, and skips loading it.
   const { closeGracefully, createApp } = await import('./app.js');
   let app;

@@ -33,14 +33,23 @@ function isMessage<T extends { type: string }>(message: unknown, type: T['type']
 }
 
 /**
- * In a cluster worker: `registry` is what this worker contributes when the primary collects. Nothing
- * outside a worker (one process, or the tests' several apps in one process).
+ * In a cluster worker, first thing: answer the primary's collection requests from now on, with no
+ * series until contributeToClusterMetrics names the app's registry. The primary waits for every
+ * connected worker, so one still booting (a replacement, say) that did not answer would fail every
+ * scrape meanwhile, after clusterMetrics()'s 5 s.
  */
+export function answerPrimaryCollections(): void {
+  if (!cluster.isWorker) return;
+  // Until setRegistries, prom-client answers with its global registry, which the gateway leaves empty.
+  // Constructing one is what installs the worker's answer (prom-client's lib/cluster.js); it does so once.
+  new AggregatorRegistry();
+}
+
+/** In a cluster worker: `registry` is what this worker contributes when the primary collects. Nothing outside a worker (one process, or the tests' several apps in one process). */
 export function contributeToClusterMetrics(registry: Registry): void {
   if (!cluster.isWorker) return;
   AggregatorRegistry.setRegistries([registry]);
-  // Constructing one is what installs the worker's answer to the primary's collection requests (prom-client's lib/cluster.js).
-  new AggregatorRegistry();
+  answerPrimaryCollections();
 }
 
 /** Whether this process is a cluster worker, whose scrapes are answered by askPrimaryForMetrics. */

@@ -111,11 +111,12 @@ describeOn('postgres', 'several processes share one database')('the gateway on t
       () => gw.output(),
       (output) => output.includes(`Worker ${victim} exited (killed by SIGKILL); starting another in 500 ms`),
     );
-    // A third process serves requests: the new worker.
+    // A third process serves requests: the new worker. Scrapes meanwhile, while it boots, still answer.
     const shop = await apiClients(gw.url, adminToken).admin.newMerchant();
     await eventually(
       async () => {
         expect(await createOnNewConnection(shop.apiKey)).toBe(201);
+        expect((await http(gw.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
         return [...pidsServing('/v1/payments/create', 201)];
       },
       (pids) => pids.length === 3,
