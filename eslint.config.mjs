@@ -12,7 +12,8 @@ import tseslint from 'typescript-eslint';
 
 // The layers of src/, from the bottom (docs/architecture.md, "Modules"). A folder imports only from
 // its own folder and from layers below it; folders in one layer do not import each other. The
-// bootstrap (app.ts, app.module.ts, main.ts) sits above them all.
+// bootstrap (app.ts, app.module.ts, main.ts, with the cluster primary, cluster.ts, and the banner, banner.ts)
+// sits above them all.
 const LAYERS = [
   ['domain'],
   ['config'],
@@ -32,7 +33,7 @@ const layerZones = LAYERS.flatMap((layer, rank) =>
     target: `./src/${folder}`,
     from: [...LAYERS.slice(rank + 1).flat(), ...layer.filter((other) => other !== folder)]
       .map((above) => `./src/${above}`)
-      .concat('./src/app.ts', './src/app.module.ts', './src/main.ts'),
+      .concat('./src/app.ts', './src/app.module.ts', './src/main.ts', './src/cluster.ts', './src/banner.ts'),
     message: `src/${folder} imports only from layers below it (docs/architecture.md, "Modules"): move what both need down instead.`,
   })),
 );

@@ -49,6 +49,7 @@ const onPostgres = (project, testMatch = project.testMatch) => ({
 // embedded one only.
 const BOTH_DATABASES = [
   'auth-throttling-redis',
+  'cluster',
   'crash-safety',
   'delivery-answers',
   'health',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: runs the built gateway, building first only when there is no build (`npm run build`
 // after a change; `npm run start:dev` rebuilds on every change). The gateway runs in this process,
-// so SIGTERM and SIGINT reach its own graceful shutdown.
+// so SIGTERM and SIGINT reach its own graceful shutdown (with WORKERS > 1 this process is the cluster
+// primary, which has its workers shut down; they run dist/src/main.js themselves, not this script).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');

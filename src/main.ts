@@ -1,38 +1,60 @@
 import 'reflect-metadata';
-import { closeGracefully, createApp } from './app';
-import { ConfigError, loadConfig, LOCAL_SECRETS_FILE } from './config/load-config';
+import cluster from 'node:cluster';
+import { bannerLines } from './banner';
+import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
+import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
+import { answerPrimaryCollections } from './metrics/cluster-metrics';
 
-/** Settings refused at boot, by loadConfig or by a module that checks its own (a provider's): one line each. */
-function exitOnConfigError(error: unknown): void {
-  if (!(error instanceof ConfigError)) return;
-  for (const problem of error.problems) console.error(`config: ${problem}`);
+/** Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a provider's), or the error. */
+function bootFailureLines(error: unknown): string[] {
+  if (error instanceof ConfigError) return error.problems.map((problem) => `config: ${problem}`);
+  return [`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}`];
+}
+
+/** Stops the boot. A cluster worker hands its lines to the primary, which prints them once for all workers. */
+async function failBoot(error: unknown): Promise<never> {
+  const lines = bootFailureLines(error);
+  if (cluster.isWorker) await reportBootFailure(lines);
+  else for (const line of lines) console.error(line);
   process.exit(1);
 }
 
 async function main(): Promise<void> {
-  let loaded;
+  let loaded: LoadedConfig;
   try {
     loaded = loadConfig(process.env);
   } catch (error) {
-    exitOnConfigError(error);
-    throw error;
+    return failBoot(error);
   }
-  const { config, generated } = loaded;
+  // WORKERS > 1: this process forks the workers and serves nothing itself (src/cluster.ts).
+  if (loaded.config.workers > 1 && cluster.isPrimary) return runPrimary(loaded, __filename);
+  await serve(loaded);
+}
+
+/** The gateway in this process: the one process, or one cluster worker. */
+async function serve({ config, generated }: LoadedConfig): Promise<void> {
+  answerPrimaryCollections();
+  // Loaded here, not at the top: a cluster primary never builds the app, and skips loading it.
+  const { closeGracefully, createApp } = await import('./app.js');
   let app;
   try {
     app = await createApp(config);
   } catch (error) {
-    exitOnConfigError(error);
-    throw error;
+    return failBoot(error);
   }
   // On SIGTERM/SIGINT: stop accepting connections, let requests and deliveries in flight finish
   // (at most SHUTDOWN_TIMEOUT_MS), close the database, exit 0. A second signal exits at once, and
-  // so does a shutdown that hangs well past its bound.
+  // so does a shutdown that hangs well past its bound. A cluster worker is told by its primary,
+  // which says so once for all of them; a terminal's Ctrl-C also signals the worker itself, which
+  // is not a second signal.
   let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1);
+  const shutdown = (signal: NodeJS.Signals, fromPrimary = false) => {
+    if (closing) {
+      if (fromPrimary) return;
+      process.exit(1);
+    }
     closing = true;
-    console.log(`${signal} received: finishing requests and deliveries in flight (at most ${config.shutdownTimeoutMs} ms), then closing the database`);
+    if (!cluster.isWorker) console.log(`${signal} received: finishing requests and deliveries in flight (at most ${config.shutdownTimeoutMs} ms), then closing the database`);
     setTimeout(() => {
       console.error('Shutdown did not finish in time; exiting');
       process.exit(1);
@@ -47,21 +69,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  if (cluster.isWorker) process.on('message', (message) => isShutdownRequest(message) && shutdown('SIGTERM', true));
   await app.listen({ port: config.port, host: config.host });
-
-  const base = `http://localhost:${config.port}`;
-  const lines = [
-    `Pix gateway listening on http://${config.host}:${config.port}`,
-    `  database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`,
-    `  API docs: ${base}/docs    dashboard: ${base}/admin    health: ${base}/health`,
-  ];
-  if (generated.includes('adminApiToken')) lines.push(`  admin API token (shown once, kept in ${config.dataDir}/${LOCAL_SECRETS_FILE}): ${config.adminApiToken.reveal()}`);
-  if (generated.includes('adminPassword')) lines.push(`  dashboard login (shown once): ${config.adminEmail} / ${config.adminPassword.reveal()}`);
-  if (generated.includes('secretsKey')) lines.push(`  generated SECRETS_KEY into ${config.dataDir}/${LOCAL_SECRETS_FILE}; set SECRETS_KEY yourself in production`);
-  console.log(lines.join('\n'));
+  // A worker's primary prints the banner once, when every worker listens.
+  if (!cluster.isWorker) console.log(bannerLines(config, generated).join('\n'));
 }
 
-main().catch((error) => {
-  console.error(`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(failBoot);

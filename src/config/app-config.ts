@@ -93,6 +93,8 @@ export class AppConfig {
   readonly environment: Secret<Readonly<Record<string, string | undefined>>>;
   /** On SIGTERM, how long requests and deliveries in flight may take to finish before the process closes anyway. */
   readonly shutdownTimeoutMs: number;
+  /** WORKERS: processes serving the gateway on this machine (src/cluster.ts); 1 is a single process with no cluster primary. */
+  readonly workers: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);

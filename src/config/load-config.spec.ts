@@ -1,9 +1,9 @@
 import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../testing/config-env';
 import { ConfigError, loadConfig } from './load-config';
 
-function problems(env: Record<string, string | undefined>): string[] {
+function problems(env: Record<string, string | undefined>, cores?: number): string[] {
   try {
-    loadConfig(env, { persistGenerated: false });
+    loadConfig(env, { persistGenerated: false, ...(cores ? { cores: () => cores } : {}) });
     return [];
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
@@ -78,5 +78,35 @@ describe('loadConfig', () => {
     expect(config.redisUrl?.reveal()).toBe('redis://127.0.0.1:6379');
     expect(String(config.metricsToken)).toBe('[secret]');
     expect(config.shutdownTimeoutMs).toBe(10_000);
+  });
+
+  describe('WORKERS', () => {
+    const DB = { DATA_DIR: ':memory:', DATABASE_URL: 'postgres://gw@db:5432/gw' };
+    const workers = (value: string | undefined, env: Record<string, string> = DB, cores = 8) =>
+      loadConfig({ ...env, WORKERS: value }, { persistGenerated: false, cores: () => cores }).config.workers;
+
+    it('is one process unless told, on either database', () => {
+      expect(workers(undefined)).toBe(1);
+      expect(workers('')).toBe(1);
+      expect(workers('1', { DATA_DIR: ':memory:' })).toBe(1);
+    });
+
+    it('takes a count, or auto for the cores Node may use', () => {
+      expect(workers('4')).toBe(4);
+      expect(workers(' 2 ')).toBe(2);
+      expect(workers('auto', DB, 6)).toBe(6);
+      expect(workers('AUTO', DB, 3)).toBe(3);
+      // One core: auto is one process, which the embedded database allows.
+      expect(workers('auto', { DATA_DIR: ':memory:' }, 1)).toBe(1);
+    });
+
+    it.each(['0', '-2', '1.5', 'many', '257'])('refuses %j in one line', (value) => {
+      expect(problems({ ...DB, WORKERS: value })).toEqual([`WORKERS must be a whole number from 1 to 256, or auto, got "${value}".`]);
+    });
+
+    it('refuses more than one process on the embedded database', () => {
+      expect(problems({ DATA_DIR: ':memory:', WORKERS: '2' })).toEqual(['WORKERS=2 requires DATABASE_URL: the embedded database serves one process.']);
+      expect(problems({ DATA_DIR: ':memory:', WORKERS: 'auto' }, 4)).toEqual(['WORKERS=auto (4 processes) requires DATABASE_URL: the embedded database serves one process.']);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../domain/retry-schedule';
@@ -93,6 +94,33 @@ function parseTrustProxy(env: Env, problems: string[]): false | number | string[
   return entries;
 }
 
+/** Most processes WORKERS may ask for: well past any machine's cores, low enough that a typo cannot fork thousands. */
+export const MAX_WORKERS = 256;
+
+/**
+ * WORKERS: how many processes serve the gateway (src/cluster.ts); a whole number, or `auto` for the
+ * cores Node may use. More than one needs PostgreSQL: the embedded database belongs to one process.
+ */
+function parseWorkers(env: Env, databaseUrl: string | undefined, problems: string[], cores: () => number): number {
+  const raw = env.WORKERS?.trim().toLowerCase();
+  let workers: number;
+  if (raw === 'auto') workers = Math.min(cores(), MAX_WORKERS);
+  else {
+    const before = problems.length;
+    workers = parseIntStrict(env, 'WORKERS', 1, problems, 1, MAX_WORKERS);
+    if (problems.length > before) {
+      // One line that names both spellings, instead of parseIntStrict's whole-number line.
+      problems.splice(before, problems.length - before, `WORKERS must be a whole number from 1 to ${MAX_WORKERS}, or auto, got "${env.WORKERS}".`);
+      return 1;
+    }
+  }
+  if (workers > 1 && !databaseUrl) {
+    const asked = raw === 'auto' ? `auto (${workers} processes)` : String(workers);
+    problems.push(`WORKERS=${asked} requires DATABASE_URL: the embedded database serves one process.`);
+  }
+  return workers;
+}
+
 function readLocalSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, LOCAL_SECRETS_FILE);
   if (!existsSync(file)) return {};
@@ -109,7 +137,7 @@ function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
  * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
  * refuses insecure settings with one line each). Throws ConfigError listing every problem.
  */
-export function loadConfig(env: Env = process.env, options: { persistGenerated?: boolean } = {}): LoadedConfig {
+export function loadConfig(env: Env = process.env, options: { persistGenerated?: boolean; cores?: () => number } = {}): LoadedConfig {
   const problems: string[] = [];
   const nodeEnvRaw = (env.NODE_ENV ?? 'development').trim();
   const nodeEnv: NodeEnv = nodeEnvRaw === 'production' ? 'production' : nodeEnvRaw === 'test' ? 'test' : 'development';
@@ -187,6 +215,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     metricsToken: metricsToken ? new Secret(metricsToken) : undefined,
     trustProxy: parseTrustProxy(env, problems),
     shutdownTimeoutMs: parseIntStrict(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, problems, 0, 600_000),
+    workers: parseWorkers(env, databaseUrl, problems, options.cores ?? availableParallelism),
     environment: new Secret({ ...env }),
   };
   if (problems.length) throw new ConfigError(problems);

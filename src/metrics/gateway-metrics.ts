@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { UpstreamError } from '../providers/provider-adapter';
+import { askPrimaryForMetrics, contributeToClusterMetrics, metricsAreClustered } from './cluster-metrics';
 
 export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
 export type ProviderOperation = 'create_charge' | 'get_charge' | 'cancel_charge' | 'refund' | 'get_refund' | 'health';
@@ -84,6 +85,8 @@ export class GatewayMetrics {
     name: 'routing_circuit_state',
     help: "State of each provider account's circuit breaker in this process: 0 closed, 1 half-open, 2 open.",
     labelNames: ['account'] as const,
+    // With several workers, each has its own breakers: the worst state any of them holds.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
@@ -91,6 +94,8 @@ export class GatewayMetrics {
   readonly routingOrphansPending = new Gauge({
     name: 'routing_orphan_cancellations_pending',
     help: 'Charges left at a PSP by an ambiguous attempt that the orphan job has yet to settle (cancel, or find absent or paid).',
+    // Read from the database by every worker's job: one count, not one per worker.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
@@ -108,10 +113,13 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    contributeToClusterMetrics(this.registry);
     const readBacklog = () => this.readBacklog();
     new Gauge({
       name: 'webhook_deliveries_waiting',
       help: 'Forwards not yet delivered nor failed for good (status pending), across all merchants.',
+      // Every worker reads the same table: with several, one value, not their sum.
+      aggregator: 'max',
       registers: [this.registry],
       async collect() {
         const backlog = await readBacklog();
@@ -121,6 +129,7 @@ export class GatewayMetrics {
     new Gauge({
       name: 'webhook_deliveries_oldest_waiting_age_seconds',
       help: 'Age of the oldest forward still waiting to be delivered (0 when none waits).',
+      aggregator: 'max',
       registers: [this.registry],
       async collect() {
         const backlog = await readBacklog();
@@ -134,9 +143,10 @@ export class GatewayMetrics {
     this.backlogSource = source;
   }
 
-  /** The exposition text, and its content type. */
+  /** The exposition text, and its content type: with WORKERS > 1, every worker's series summed (./cluster-metrics.ts). */
   async scrape(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const body = metricsAreClustered() ? await askPrimaryForMetrics() : await this.registry.metrics();
+    return { contentType: this.registry.contentType, body };
   }
 
   /** Times `call` as one provider call of `account`; the outcome is `ok`, the upstream failure's kind (timeout, network, http, malformed), or `error`. */
