@@ -1,5 +1,5 @@
 import { randomBase62 } from '../common/ids';
-import { safeEqual, sha256 } from '../common/crypto/hash';
+import { sha256 } from '../common/crypto/hash';
 
 export const API_KEY_PREFIX = 'mk_live_';
 export const API_KEY_DISPLAY_LENGTH = 12;
@@ -22,9 +22,4 @@ export function hashApiKey(key: string): Buffer {
 /** Cheap shape check before touching the database. */
 export function looksLikeApiKey(value: string): boolean {
   return KEY_SHAPE.test(value);
-}
-
-/** Constant-time comparison of a presented key with a stored hash. */
-export function apiKeyMatches(presented: string, storedHash: Buffer): boolean {
-  return safeEqual(hashApiKey(presented), storedHash);
 }

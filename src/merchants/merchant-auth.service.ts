@@ -3,7 +3,9 @@ import type { AuthenticatedMerchant, MerchantKeyResolver } from '../auth/merchan
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ChangeFeed, LiveCache } from '../database/change-feed';
-import { apiKeyMatches, hashApiKey, looksLikeApiKey } from './api-key-material';
+import { Clock } from '../domain/clock';
+import { safeEqual } from '../common/crypto/hash';
+import { hashApiKey, looksLikeApiKey } from './api-key-material';
 import { type ActiveKeyMatch, ApiKeyRepository } from './api-key.repository';
 
 /** How often at most a key's last use is written (ApiKeyRepository.recordUse holds the same minute). */
@@ -31,6 +33,7 @@ export class MerchantAuthService implements MerchantKeyResolver {
   constructor(
     private readonly keys: ApiKeyRepository,
     changes: ChangeFeed,
+    private readonly clock: Clock,
   ) {
     this.cache = new LiveCache(changes, ['api_keys', 'merchants'], { ttlMs: 60_000, maxEntries: 10_000, keep: (match) => match !== null });
   }
@@ -44,8 +47,8 @@ export class MerchantAuthService implements MerchantKeyResolver {
       loaded = true;
       return this.keys.findActiveByKeyHash(hash);
     });
-    // The cache is keyed by the hash, so a hit already compared it; the comparison stays constant-time either way.
-    if (!match || !apiKeyMatches(presented, match.apiKey.keyHash)) throw new AppError(ErrorCode.INVALID_MERCHANT_KEY);
+    // Found by its hash through an index or a map; compared again in constant time, as every key comparison is.
+    if (!match || !safeEqual(hash, match.apiKey.keyHash)) throw new AppError(ErrorCode.INVALID_MERCHANT_KEY);
     await this.noteUse(match, loaded);
     return { id: match.merchant.id, name: match.merchant.name, provider: match.merchant.provider, apiKeyId: match.apiKey.id };
   }
@@ -53,7 +56,7 @@ export class MerchantAuthService implements MerchantKeyResolver {
   /** Writes the key's last use when a minute has passed since the last write this process knows of. */
   private async noteUse(match: ActiveKeyMatch, fromDatabase: boolean): Promise<void> {
     const keyId = match.apiKey.id;
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (fromDatabase && !match.useDue) {
       this.lastUse.set(keyId, match.lastUsedAt?.getTime() ?? now);
       return;

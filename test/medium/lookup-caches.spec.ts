@@ -87,7 +87,7 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
     await otherFeed.start();
     try {
       const otherKeys = new ApiKeyRepository(ctx.dataSource.getRepository(ApiKey) as Repository<ApiKey>, otherFeed);
-      const other = new MerchantAuthService(otherKeys, otherFeed);
+      const other = new MerchantAuthService(otherKeys, otherFeed, ctx.clock);
       const lookups = jest.spyOn(otherKeys, 'findActiveByKeyHash');
       await other.authenticate(issued.key);
       await other.authenticate(issued.key);
