@@ -1,10 +1,20 @@
 import { crc32, deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import QRCode, { type QRCode as QrSymbol, type QRCodeMaskPattern } from 'qrcode';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Pixels per QR module, and the quiet zone in modules (the standard asks for 4). */
 const SCALE = 4;
 const QUIET_ZONE = 4;
+/**
+ * The mask, fixed rather than chosen per symbol. qrcode's automatic choice applies and scores all
+ * eight masks (the standard's penalty rules): 0.75 to 0.86 ms of the ~1.05 ms a code took, against
+ * ~0.07 ms for one mask, so a code now renders in ~0.27 ms. Any mask decodes; the penalty only
+ * steers away from patterns that can confuse a reader. Mask 2 (dark columns every third module) is
+ * the one automatic choice picked for 82% of 3000 varied BR Codes, its penalty is on average 1% above
+ * the best mask's (at worst 27%; the other masks average 14% to 43% above). qr-png.spec.ts decodes
+ * thousands of codes rendered with it.
+ */
+export const QR_MASK_PATTERN: QRCodeMaskPattern = 2;
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -15,17 +25,22 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
+/** The symbol `renderQrPngDataUrl` draws: exported for its tests, which check the mask. */
+export function qrSymbol(text: string): QrSymbol {
+  // One byte-mode segment: qrcode's search for the smallest mix of modes (a shortest-path over
+  // every split of the text) cost about half of the symbol's time for a BR Code, to save one
+  // version (53 to 57 modules a side), which phones read just as well.
+  return QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', maskPattern: QR_MASK_PATTERN });
+}
+
 /**
  * The QR code of `text` as a PNG data URL. `qrcode` builds the symbol (encoding, error correction,
- * mask choice); the PNG is written here as a 1-bit greyscale image because `qrcode`'s own PNG
+ * masking, with the fixed mask above); the PNG is written here as a 1-bit greyscale image because `qrcode`'s own PNG
  * renderer (through pngjs, RGBA) took ~10 ms per code against ~0.1 ms for this, and a QR is
  * rendered on every payment creation.
  */
 export function renderQrPngDataUrl(text: string): string {
-  // One byte-mode segment: qrcode's search for the smallest mix of modes (a shortest-path over
-  // every split of the text) cost about half of the symbol's time for a BR Code, to save one
-  // version (53 to 57 modules a side), which phones read just as well.
-  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+  const { modules } = qrSymbol(text);
   const side = (modules.size + 2 * QUIET_ZONE) * SCALE;
   const stride = Math.ceil(side / 8) + 1; // filter byte + packed bits
   const raw = Buffer.alloc(stride * side, 0);
