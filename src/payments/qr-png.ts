@@ -48,10 +48,11 @@ export function renderQrPngDataUrl(text: string): string {
   const row = Buffer.alloc(stride);
   for (let my = -QUIET_ZONE; my < modules.size + QUIET_ZONE; my++) {
     row.fill(0);
-    for (let x = 0; x < side; x++) {
-      const mx = Math.floor(x / SCALE) - QUIET_ZONE;
+    for (let mx = -QUIET_ZONE; mx < modules.size + QUIET_ZONE; mx++) {
       const dark = my >= 0 && mx >= 0 && mx < modules.size && my < modules.size && modules.get(my, mx) === 1;
-      if (!dark) row[1 + (x >> 3)]! |= 0x80 >> (x & 7); // 1 = white in 1-bit greyscale
+      if (dark) continue;
+      // 1 = white in 1-bit greyscale; the module's SCALE pixels.
+      for (let x = (mx + QUIET_ZONE) * SCALE, end = x + SCALE; x < end; x++) row[1 + (x >> 3)]! |= 0x80 >> (x & 7);
     }
     for (let copy = 0; copy < SCALE; copy++) row.copy(raw, ((my + QUIET_ZONE) * SCALE + copy) * stride);
   }
