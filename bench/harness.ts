@@ -20,6 +20,8 @@ export interface Figures {
   total: number;
   /** CPU milliseconds the measured process spent per request, when a process was named. */
   cpuMs?: number;
+  /** The measured process's largest resident memory seen during the run (sampled every 100 ms), in MB. */
+  rssMb?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -63,10 +65,15 @@ export async function stop(child: ChildProcess): Promise<void> {
 /** Runs autocannon; bounded by `amount` when given, otherwise by BENCH_DURATION. With `pid`, also the CPU that process spent per request. */
 export async function load(options: autocannon.Options, pid?: number): Promise<Figures> {
   const cpuBefore = cpuSecondsOf(pid);
+  let rssMb: number | undefined;
+  const sampler = setInterval(() => {
+    const now = memoryOf(pid)?.rssMb;
+    if (now !== undefined) rssMb = Math.max(rssMb ?? 0, now);
+  }, 100);
   const bound = options.amount === undefined ? { duration: DURATION } : {};
   const result = await new Promise<autocannon.Result>((done, fail) => {
     autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, res) => (error ? fail(error) : done(res)));
-  });
+  }).finally(() => clearInterval(sampler));
   const cpuMs = pid === undefined ? undefined : ((cpuSecondsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   return {
     rps: result.requests.average,
@@ -76,6 +83,7 @@ export async function load(options: autocannon.Options, pid?: number): Promise<F
     errors: result.errors + result.timeouts,
     total: result.requests.total,
     cpuMs,
+    rssMb,
   };
 }
 

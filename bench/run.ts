@@ -152,8 +152,10 @@ async function readLoad(url: string, apiKey: string, paths: string[], pid?: numb
   return load({ url, requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length], headers: { 'x-merchant-key': apiKey } }) }] }, pid);
 }
 
-function mb(m: { rssMb: number; peakMb: number } | undefined): string | undefined {
-  return m ? `${m.rssMb.toFixed(0)} (pk ${m.peakMb.toFixed(0)})` : undefined;
+/** The most the process held during the run, and its peak since it started (which includes start-up and earlier runs). */
+function mb(f: Figures, pid: number | undefined): string | undefined {
+  const peak = memoryOf(pid)?.peakMb;
+  return f.rssMb === undefined ? undefined : `${f.rssMb.toFixed(0)} (pk ${peak?.toFixed(0) ?? '?'})`;
 }
 
 function problems(f: Figures): string {
@@ -253,7 +255,7 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
       gw.kind,
       { ...accepted, rps: perSecond },
       {
-        memory: mb(memoryOf(gw.process.pid)),
+        memory: mb(accepted, gw.process.pid),
         notes: `${forwarded}/${burstIds.length} forwarded; intake ${accepted.rps.toFixed(0)}/s`,
       },
     );
@@ -262,22 +264,25 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
     const sentAt = new Map<string, number>();
     let index = 0;
     receiver.arrivals.clear();
-    const steady = await load({
-      url: `${gw.url}/webhooks/sandbox`,
-      method: 'POST',
-      overallRate: EVENT_RATE,
-      connections: Math.min(CONNECTIONS, EVENT_RATE),
-      amount: steadyIds.length,
-      requests: [
-        {
-          setupRequest: (req) => {
-            const id = steadyIds[index++]!;
-            sentAt.set(id, performance.now());
-            return { ...req, headers: { 'content-type': 'application/json' }, body: eventBody(id) };
+    const steady = await load(
+      {
+        url: `${gw.url}/webhooks/sandbox`,
+        method: 'POST',
+        overallRate: EVENT_RATE,
+        connections: Math.min(CONNECTIONS, EVENT_RATE),
+        amount: steadyIds.length,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const id = steadyIds[index++]!;
+              sentAt.set(id, performance.now());
+              return { ...req, headers: { 'content-type': 'application/json' }, body: eventBody(id) };
+            },
           },
-        },
-      ],
-    });
+        ],
+      },
+      gw.process.pid,
+    );
     await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
     const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
     const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : NaN);
@@ -289,7 +294,8 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
       pct(99),
       undefined,
       undefined,
-      mb(memoryOf(gw.process.pid)),
+      cpuColumn(steady),
+      mb(steady, gw.process.pid),
       [`${latencies.length}/${sentAt.size} forwarded`, problems(steady)].filter(Boolean).join('; '),
     ]);
     return gw;
@@ -345,13 +351,14 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
       const floorFigures = floor ? (await createLoad(floorUrl, gw.apiKey, floor.pid)).figures : undefined;
       const { figures, ids } = await createLoad(gw.url, gw.apiKey, gw.process.pid);
       created = ids;
-      report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(memoryOf(gw.process.pid)) });
+      report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
     }
     if (chosen.has('read')) {
       if (created.length === 0) for (let i = 0; i < 200; i++) created.push((await createOne(gw)).id);
       const paths = created.slice(0, 5000).map((id) => `/v1/payments/${id}`);
       const floorFigures = floor ? await readLoad(floorUrl, gw.apiKey, paths, floor.pid) : undefined;
-      report('read: GET /v1/payments/:id', kind, await readLoad(gw.url, gw.apiKey, paths, gw.process.pid), { floor: floorFigures, memory: mb(memoryOf(gw.process.pid)) });
+      const figures = await readLoad(gw.url, gw.apiKey, paths, gw.process.pid);
+      report('read: GET /v1/payments/:id', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
     }
     if (floor) await stop(floor);
     if (chosen.has('callbacks')) gw = await callbacks(gw, sandboxUrl);

@@ -11,6 +11,14 @@ import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
 export const IN_MEMORY_DATA_DIR = ':memory:';
 export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
 
+/**
+ * PostgreSQL's 128 MB of shared buffers live inside PGlite's WebAssembly memory, which never
+ * shrinks: 16 MB took a gateway under create load from ~650 MB to ~470 MB resident, and the
+ * embedded database's pages stay in the operating system's file cache (docs/performance.md, Memory).
+ */
+// Start parameters, not `postgresqlconf`: that option rewrites postgresql.conf whole, losing initdb's settings (TimeZone UTC among them).
+const EMBEDDED_TUNING = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+
 /** What the data source needs, and what must be closed after it (TypeORM does not close PGlite). */
 export interface DatabaseSetup {
   kind: 'postgres' | 'embedded';
@@ -61,7 +69,7 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
       });
   let pglite: PGlite;
   try {
-    pglite = inMemory ? new PGlite() : new PGlite(join(config.dataDir, 'pgdata'));
+    pglite = inMemory ? new PGlite(EMBEDDED_TUNING) : new PGlite(join(config.dataDir, 'pgdata'), EMBEDDED_TUNING);
     await pglite.waitReady;
   } catch (error) {
     lock?.release();
