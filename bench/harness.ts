@@ -1,6 +1,6 @@
 /** What every benchmark scenario shares: processes, load, figures, memory, and a scratch database. */
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -33,8 +33,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function startProcess(script: string, env: Record<string, string>, root = ROOT): ChildProcess {
-  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function startProcess(script: string, env: Record<string, string>, root = ROOT, nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') console.error(`${script} exited with ${code ?? signal}`);
   });
@@ -99,16 +99,32 @@ export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: numb
   }
 }
 
-/** CPU seconds (user + system) a process has used so far (Linux /proc; clock ticks of 10 ms). */
+/** The fields of /proc/<pid>/stat after the command's closing parenthesis (state is the first). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process and its children (a cluster primary's workers), by /proc. */
+function processTree(pid: number): number[] {
+  const children = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((child) => statFields(child)?.[1] === String(pid));
+  return [pid, ...children];
+}
+
+/** CPU seconds (user + system) a process and its children have used so far (Linux /proc; clock ticks of 10 ms). */
 export function cpuSecondsOf(pid: number | undefined): number {
   if (pid === undefined) return NaN;
-  try {
-    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
+  // utime and stime are the 12th and 13th fields after the command.
+  return processTree(pid).reduce((sum, p) => {
+    const fields = statFields(p);
+    return fields ? sum + (Number(fields[11]) + Number(fields[12])) / 100 : sum;
+  }, 0);
 }
 
 /**

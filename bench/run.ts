@@ -31,6 +31,8 @@ const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 10_000);
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
 /** Another checkout's build to measure instead of this one (its bench is this one's), for before-and-after figures. */
 const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
+/** Node's flags for the gateway, as `npm start` passes them (BENCH_NODE_FLAGS overrides, for comparing). */
+const GATEWAY_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const SCALE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 
 const table = new Table([
@@ -47,6 +49,18 @@ const table = new Table([
 ]);
 /** Figures kept for the ratios printed later (embedded against PostgreSQL). */
 const measured = new Map<string, number>();
+
+/** The issue's goals, each with what was measured against it, printed at the end. */
+interface Goal {
+  goal: string;
+  value: number;
+  met: boolean;
+  shown: string;
+}
+const goals: Goal[] = [];
+function goal(text: string, value: number, met: (v: number) => boolean, shown = value.toFixed(2)): void {
+  if (Number.isFinite(value)) goals.push({ goal: text, value, met: met(value), shown });
+}
 
 const paymentBody = () =>
   JSON.stringify({
@@ -106,6 +120,7 @@ async function startGateway(
       ...(options.workers ? { WORKERS: String(options.workers) } : {}),
     },
     GATEWAY_ROOT,
+    GATEWAY_NODE_FLAGS,
   );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/health`);
@@ -170,7 +185,10 @@ function cpuColumn(f: Figures, floor?: Figures): string | undefined {
 
 function report(name: string, kind: Kind, f: Figures, extra: { floor?: Figures; memory?: string; notes?: string } = {}): void {
   measured.set(`${name}/${kind}`, f.rps);
-  const vsPostgres = kind === 'embedded' && measured.has(`${name}/postgres`) ? `${(f.rps / measured.get(`${name}/postgres`)!).toFixed(2)}× PostgreSQL` : '';
+  const onPostgres = measured.get(`${name}/postgres`);
+  const vsPostgres = kind === 'embedded' && onPostgres ? `${(f.rps / onPostgres).toFixed(2)}× PostgreSQL` : '';
+  if (kind === 'embedded' && onPostgres && /^(create|read):/.test(name)) goal(`${name.split(':')[0]}: embedded ≥ 0.5× PostgreSQL`, f.rps / onPostgres, (v) => v >= 0.5);
+  if (extra.floor) goal(`${name.split(':')[0]}: ≥ 1.0× the floor (PostgreSQL)`, f.rps / extra.floor.rps, (v) => v >= 1);
   table.row([
     name,
     kind,
@@ -260,6 +278,8 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
       },
     );
 
+    goal(`callbacks applied and forwarded (${gw.kind}) ≥ 1,000/s`, perSecond, (v) => v >= 1000, `${perSecond.toFixed(0)}/s`);
+
     // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
     const sentAt = new Map<string, number>();
     let index = 0;
@@ -286,6 +306,7 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
     await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
     const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
     const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : NaN);
+    goal(`callback to merchant p99 at ${EVENT_RATE}/s (${gw.kind}) < 250 ms`, pct(99), (v) => v < 250, `${pct(99)} ms`);
     table.row([
       `callbacks: ${EVENT_RATE}/s, callback to merchant`,
       gw.kind,
@@ -352,6 +373,7 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
       const { figures, ids } = await createLoad(gw.url, gw.apiKey, gw.process.pid);
       created = ids;
       report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
+      if (figures.rssMb !== undefined) goal(`RSS under the create load (${kind}) ≤ 300 MB`, figures.rssMb, (v) => v <= 300, `${figures.rssMb.toFixed(0)} MB`);
     }
     if (chosen.has('read')) {
       if (created.length === 0) for (let i = 0; i < 200; i++) created.push((await createOne(gw)).id);
@@ -384,6 +406,7 @@ async function workers(current: Gateway, sandboxUrl: string): Promise<void> {
       const { figures } = await createLoad(started.url, current.apiKey, started.process.pid);
       one ??= figures.rps;
       report(`workers: create, WORKERS=${n}`, 'postgres', figures, { notes: n === 1 ? `${availableParallelism()} cores here` : `${(figures.rps / one).toFixed(2)}× WORKERS=1` });
+      if (n === 2) goal(`creates with WORKERS=2 ≥ 1.7× WORKERS=1 (${availableParallelism()} cores)`, figures.rps / one, (v) => v >= 1.7);
     } finally {
       await stop(started.process);
     }
@@ -419,6 +442,10 @@ async function main(): Promise<void> {
       }
     }
     if (!databaseUrl) console.log('(set BENCH_DATABASE_URL=postgres://… to measure PostgreSQL and the floor too)');
+    if (goals.length) {
+      console.log('\ngoals (docs/performance.md):');
+      for (const g of goals) console.log(`  ${g.met ? 'met    ' : 'not met'}  ${g.goal.padEnd(58)} ${g.shown}`);
+    }
     console.log(`bench: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await stop(sandbox);

@@ -9,7 +9,7 @@ import { testDatabase } from '../helpers/test-env';
   });
   afterAll(() => ctx.close());
 
-  const show = async (setting: string) => Object.values(((await ctx.dataSource.query(`SHOW ${setting}`)) as Record<string, string>[])[0]!)[0];
+  const show = async (setting: string) => Object.values((await ctx.dataSource.query<Record<string, string>[]>(`SHOW ${setting}`))[0]!)[0];
 
   it('keeps 16 MB of shared buffers in its WebAssembly memory, and initdb’s other settings as they were', async () => {
     expect(await show('shared_buffers')).toBe('16MB');

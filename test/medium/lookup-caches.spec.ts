@@ -1,4 +1,3 @@
-import type { Repository } from 'typeorm';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { AppError } from '../../src/common/errors/app-error';
 import { ChangeFeed } from '../../src/database/change-feed';
@@ -86,7 +85,7 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
     const otherFeed = new ChangeFeed(await createDatabaseSetup(ctx.config));
     await otherFeed.start();
     try {
-      const otherKeys = new ApiKeyRepository(ctx.dataSource.getRepository(ApiKey) as Repository<ApiKey>, otherFeed);
+      const otherKeys = new ApiKeyRepository(ctx.dataSource.getRepository(ApiKey), otherFeed);
       const other = new MerchantAuthService(otherKeys, otherFeed, ctx.clock);
       const lookups = jest.spyOn(otherKeys, 'findActiveByKeyHash');
       await other.authenticate(issued.key);
