@@ -22,12 +22,18 @@ export interface AgentPoolOptions {
  * the same credentials share an agent; new credentials for the account get a new one.
  */
 export function mtlsFingerprint(material: MtlsMaterial): string {
+  // Asked on every call of the account: the same parsed credentials are hashed once.
+  const known = fingerprints.get(material);
+  if (known !== undefined) return known;
   const hash = createHash('sha256');
   for (const part of [material.certificatePem, material.privateKeyPem, material.caPem ?? '']) {
     hash.update(String(part.length)).update(':').update(part);
   }
-  return hash.digest('base64url').slice(0, 22);
+  const fingerprint = hash.digest('base64url').slice(0, 22);
+  fingerprints.set(material, fingerprint);
+  return fingerprint;
 }
+const fingerprints = new WeakMap<MtlsMaterial, string>();
 
 type AnyAgent = HttpAgent | HttpsAgent;
 

@@ -5,10 +5,10 @@ export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'POST' | 'DELETE';
 /** What an account presents and trusts on every call to its PSP, token calls included. */
 export interface MtlsMaterial {
   /** The client certificate, PEM; may carry its chain after the leaf. */
-  certificatePem: string;
-  privateKeyPem: string;
+  readonly certificatePem: string;
+  readonly privateKeyPem: string;
   /** Extra CA certificates to trust besides the system's (a PSP whose server chain is not public). */
-  caPem: string | null;
+  readonly caPem: string | null;
 }
 
 /**
