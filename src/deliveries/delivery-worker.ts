@@ -40,7 +40,10 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   /** The poll, with the lifecycle every background job shares; a nudge claims at once in between. */
   private readonly poll: PeriodicJob;
   private running = false;
+  /** Attempts whose POST is under way: DELIVERY_CONCURRENCY bounds these. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts answered and waiting for their group commit; they no longer hold a slot. */
+  private readonly unrecorded = new Set<Promise<void>>();
   private claiming?: Promise<void>;
   /** Set when there may be due work that has not been claimed yet (a nudge, a tick, a full claim). */
   private wanted = false;
@@ -81,7 +84,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const drained = (async () => {
       await this.claiming;
       await Promise.allSettled([...this.inFlight]);
-      await this.recording;
+      await Promise.allSettled([...this.unrecorded]);
       return 'drained' as const;
     })();
     const result = await within(drained, this.config.shutdownTimeoutMs, () => 'timeout' as const);
@@ -100,10 +103,13 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   /**
    * Claims as many deliveries as there are free slots. While others are in flight it waits for a
    * quarter of the slots to be free, so a busy worker claims in batches rather than one statement
-   * per finished attempt; an idle worker claims at once.
+   * per finished attempt; an idle worker claims at once. While a whole batch of answered attempts
+   * waits to be recorded, it claims nothing more: the database is behind, and the leases of what
+   * is waiting must not lapse.
    */
   private claimMore(): void {
     if (!this.running || this.claiming || !this.wanted) return;
+    if (this.unrecorded.size >= MAX_RECORD_BATCH) return; // a finished recording calls back here
     const free = this.config.deliveryConcurrency - this.inFlight.size;
     if (free <= 0 || (this.inFlight.size > 0 && free < Math.ceil(this.config.deliveryConcurrency / 4))) return; // a finishing attempt calls back here
     this.wanted = false;
@@ -121,9 +127,16 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       });
   }
 
+  /**
+   * A slot is held while the POST is under way, not while its attempt is recorded: the group
+   * commit runs behind the sends, and the lease keeps the delivery this process's until then.
+   */
   private start(claim: ClaimedDelivery): void {
-    const task = this.deliver(claim)
-      .catch((error: unknown) => this.logger.error({ err: error, delivery_id: claim.id }, 'Recording a delivery attempt failed; it is retried when its lease lapses'))
+    const task = this.send(claim)
+      .then((answered) => {
+        if (answered) this.settle(answered);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error, delivery_id: claim.id }, 'A delivery attempt failed; it is retried when its lease lapses'))
       .finally(() => {
         this.inFlight.delete(task);
         this.claimMore();
@@ -131,23 +144,40 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     this.inFlight.add(task);
   }
 
-  private async deliver(claim: ClaimedDelivery): Promise<void> {
+  /** One POST and what it decides; null when shutdown stopped waiting meanwhile (the lease decides then). */
+  private async send(claim: ClaimedDelivery): Promise<RecordedAttempt | null> {
     const attempt = claim.attempts + 1;
     // The real time, not the Clock's: it is the signature's timestamp, which the merchant checks against its own clock.
     const attemptedAt = new Date();
     const result = await this.sender.send(claim, attemptedAt);
-    if (this.abandoned) return;
+    if (this.abandoned) return null;
     const outcome = decideOutcome(attempt, result, this.policy, this.clock.now());
-    let current: boolean;
-    try {
-      current = await this.record({ claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome });
-    } finally {
-      // Counted once recorded (or once recording failed), never before: a scrape that sees an
-      // attempt counted sees its delivery's new state in the backlog gauges too.
-      this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
-    }
-    if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
-    else this.logAttempt(claim, attempt, result, outcome);
+    return { claim, attempt, attemptedAt, url: claim.webhookUrl, result, outcome };
+  }
+
+  /** Records an answered attempt (group commit), then counts and logs it. */
+  private settle(answered: RecordedAttempt): void {
+    const { claim, attempt, result, outcome } = answered;
+    // Counted once recorded (or once recording failed), never before: a scrape that sees an
+    // attempt counted sees its delivery's new state in the backlog gauges too.
+    const count = () => this.metrics.deliveryAttempts.inc({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status });
+    const task = this.record(answered)
+      .then(
+        (current) => {
+          count();
+          if (!current) this.logger.warn({ delivery_id: claim.id, attempt }, 'Lease lapsed during the attempt; another process owns this delivery now');
+          else this.logAttempt(claim, attempt, result, outcome);
+        },
+        (error: unknown) => {
+          count();
+          this.logger.error({ err: error, delivery_id: claim.id }, 'Recording a delivery attempt failed; it is retried when its lease lapses');
+        },
+      )
+      .finally(() => {
+        this.unrecorded.delete(task);
+        this.claimMore();
+      });
+    this.unrecorded.add(task);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { afterCursorSql, CursorPosition, microsecondsSql } from '../common/http/cursor';
 import { newId } from '../common/ids';
 import { hydrate, sqlRows } from '../database/sql';
@@ -9,12 +9,6 @@ import type { DeliveryBacklog } from '../metrics/gateway-metrics';
 import type { Payment } from '../payments/payment.entity';
 import type { AttemptOutcome, AttemptResult } from './attempt-outcome';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
-
-/**
- * A forward to queue, in the transaction that applied its event (the transactional outbox): stored
- * at `at`, due at `dueAt` (the gateway's Clock, which decides due-ness; see claimDueSkipLocked).
- */
-export type NewDelivery = Pick<WebhookDelivery, 'id' | 'eventId' | 'merchantId' | 'paymentId' | 'eventType' | 'requestId' | 'body'> & { at: Date; dueAt: Date };
 
 /**
  * A delivery this process holds until `lockedUntil`, with what is needed to send it: the merchant's
@@ -65,14 +59,8 @@ const WITH_MERCHANT = `
 export class WebhookDeliveryRepository {
   constructor(@InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>) {}
 
-  /** Queues a delivery inside the caller's transaction. */
-  async enqueue(tx: EntityManager, delivery: NewDelivery): Promise<void> {
-    await tx.query(
-      `INSERT INTO webhook_deliveries (id, event_id, merchant_id, payment_id, event_type, request_id, body, status, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'pending', $9, $8, $8)`,
-      [delivery.id, delivery.eventId, delivery.merchantId, delivery.paymentId, delivery.eventType, delivery.requestId, JSON.stringify(delivery.body), delivery.at, delivery.dueAt],
-    );
-  }
+  // Deliveries are queued with their event, by the statement that stores it
+  // (PaymentEventRepository.insertWithOutbox): one round trip for the whole outbox.
 
   /** A payment's deliveries, oldest first. */
   listForPayment(paymentId: string): Promise<WebhookDelivery[]> {

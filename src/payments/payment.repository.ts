@@ -6,7 +6,6 @@ import { newId } from '../common/ids';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
 import type { PaymentStatus } from '../domain/payment-status';
 import { Payment } from './payment.entity';
-import type { PixPaymentDetails } from '../domain/provider-event';
 
 /** The idempotency claim a new payment completes (see IdempotencyService). */
 export interface CompletingClaim {
@@ -196,20 +195,6 @@ export class PaymentRepository {
   /** Records a settled refund on a payment the caller holds locked: its refunded amount and the status that follows. */
   async setRefunded(tx: EntityManager, id: string, status: PaymentStatus, refundedAmountCents: number, updatedAt: Date): Promise<void> {
     await tx.query(`UPDATE payments SET status = $2, refunded_amount_cents = $3, updated_at = $4 WHERE id = $1`, [id, status, refundedAmountCents, updatedAt]);
-  }
-
-  /**
-   * Moves a payment the caller holds locked (see lockForProviderEvent), keeping what the PSP
-   * confirmed about the paying Pix; details already recorded are never overwritten.
-   */
-  async setStatus(tx: EntityManager, id: string, status: PaymentStatus, paidAt: Date | null, updatedAt: Date, pix?: PixPaymentDetails): Promise<void> {
-    await tx.query(
-      `UPDATE payments SET status = $2, paid_at = $3, updated_at = $4,
-              end_to_end_id = coalesce(end_to_end_id, $5), paid_amount_cents = coalesce(paid_amount_cents, $6),
-              payer_name = coalesce(payer_name, $7), payer_document_masked = coalesce(payer_document_masked, $8)
-        WHERE id = $1`,
-      [id, status, paidAt, updatedAt, pix?.endToEndId ?? null, pix?.paidAmountCents ?? null, pix?.payer?.name ?? null, pix?.payer?.documentMasked ?? null],
-    );
   }
 
   /** Payments across merchants, newest first: `limit + 1` rows from the cursor on, each with its exact position. */

@@ -3,10 +3,9 @@ import { EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
 import { Clock } from '../domain/clock';
 import type { MerchantEventType } from '../domain/provider-event';
-import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
-import type { ForwardBody } from './forward-body';
+import type { UndatedForwardBody } from './forward-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
-import { PaymentEventRepository } from './payment-event.repository';
+import { PaymentEventRepository, type PaymentMove } from './payment-event.repository';
 
 /** One row of a payment's history, and what the merchant is told about it (if anything). */
 export interface EventRecord {
@@ -26,8 +25,10 @@ export interface EventRecord {
   requestId: string;
   payload: unknown;
   refundId?: string | null;
-  /** What the merchant receives, when the event is applied and forwarded: its type, and its body once the row's time is known. */
-  forward?: { type: MerchantEventType; webhookUrl: string | null; body: (eventId: string, createdAt: Date) => ForwardBody };
+  /** What the merchant receives, when the event is applied and forwarded: its type, and its body given the gateway's event id. */
+  forward?: { type: MerchantEventType; webhookUrl: string | null; body: (eventId: string) => UndatedForwardBody };
+  /** The payment's new status, when the event moves it: written with the event (the payment is locked by the caller). */
+  move?: PaymentMove;
 }
 
 export interface Recorded {
@@ -45,47 +46,49 @@ export interface Recorded {
 export class EventWriter {
   constructor(
     private readonly events: PaymentEventRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
     private readonly clock: Clock,
   ) {}
 
+  /** One statement: the event, its delivery and the payment's move (PaymentEventRepository.insertWithOutbox). */
   async record(tx: EntityManager, record: EventRecord, requestId: string): Promise<Recorded | null> {
     const eventId = newId('evt');
     const forward: EventForward = !record.forward ? 'none' : record.forward.webhookUrl ? 'queued' : 'no_webhook_url';
-    const createdAt = await this.events.insertUnlessDuplicate(tx, {
-      id: eventId,
-      provider: record.provider,
-      providerAccountId: record.accountId,
-      providerEventId: record.providerEventId,
-      type: record.type,
-      source: record.source,
-      paymentId: record.paymentId,
-      merchantId: record.merchantId,
-      outcome: record.outcome,
-      fromStatus: record.fromStatus,
-      toStatus: record.toStatus,
-      amountCents: record.amountCents,
-      forward,
-      note: record.note,
-      requestId: record.requestId,
-      payload: record.payload,
-      refundId: record.refundId ?? null,
-    });
-    if (!createdAt) return null;
-    if (forward === 'queued' && record.forward && record.paymentId && record.merchantId) {
-      await this.deliveries.enqueue(tx, {
-        id: newId('dlv'),
-        eventId,
-        merchantId: record.merchantId,
+    const delivery =
+      forward === 'queued' && record.forward && record.paymentId && record.merchantId
+        ? {
+            id: newId('dlv'),
+            eventType: record.forward.type,
+            requestId,
+            body: record.forward.body(eventId),
+            // Due at once by the Clock the delivery worker judges due-ness by.
+            dueAt: this.clock.now(),
+          }
+        : null;
+    const createdAt = await this.events.insertWithOutbox(
+      tx,
+      {
+        id: eventId,
+        provider: record.provider,
+        providerAccountId: record.accountId,
+        providerEventId: record.providerEventId,
+        type: record.type,
+        source: record.source,
         paymentId: record.paymentId,
-        eventType: record.forward.type,
-        requestId,
-        body: record.forward.body(eventId, createdAt),
-        at: createdAt,
-        // Due at once by the Clock the delivery worker judges due-ness by.
-        dueAt: this.clock.now(),
-      });
-    }
+        merchantId: record.merchantId,
+        outcome: record.outcome,
+        fromStatus: record.fromStatus,
+        toStatus: record.toStatus,
+        amountCents: record.amountCents,
+        forward,
+        note: record.note,
+        requestId: record.requestId,
+        payload: record.payload,
+        refundId: record.refundId ?? null,
+      },
+      delivery,
+      record.paymentId ? (record.move ?? null) : null,
+    );
+    if (!createdAt) return null;
     return { eventId, createdAt, forward };
   }
 }

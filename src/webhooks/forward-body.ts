@@ -49,12 +49,18 @@ function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
   };
 }
 
+/**
+ * A body before its event is stored: `created_at` is the event row's time, which the statement
+ * storing the event and its delivery fills in (PaymentEventRepository.insertWithOutbox).
+ */
+export type UndatedForwardBody = Omit<ForwardBody, 'created_at'>;
+
 /** `payment` is the payment as the event left it. */
-export function forwardBody(eventId: string, type: MerchantEventType, createdAt: Date, payment: ForwardedPayment): ForwardBody {
-  return { event: type, id: eventId, created_at: createdAt.toISOString(), data: paymentData(payment) };
+export function forwardBody(eventId: string, type: MerchantEventType, payment: ForwardedPayment): UndatedForwardBody {
+  return { event: type, id: eventId, data: paymentData(payment) };
 }
 
 /** A refund event's body: the refund as settled, and its payment as the refund left it. */
-export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', createdAt: Date, refund: RefundFields, payment: ForwardedPayment): ForwardBody {
-  return { event: type, id: eventId, created_at: createdAt.toISOString(), data: { ...toRefundView(refund), payment: paymentData(payment) } };
+export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', refund: RefundFields, payment: ForwardedPayment): UndatedForwardBody {
+  return { event: type, id: eventId, data: { ...toRefundView(refund), payment: paymentData(payment) } };
 }

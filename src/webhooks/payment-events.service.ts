@@ -186,8 +186,9 @@ export class PaymentEventsService {
         payload: context.payload,
         forward:
           applied && target && forwarded
-            ? { type: forwarded, webhookUrl: locked!.webhookUrl, body: (eventId, createdAt) => forwardBody(eventId, forwarded, createdAt, { ...payment, status: target, paidAt }) }
+            ? { type: forwarded, webhookUrl: locked!.webhookUrl, body: (eventId) => forwardBody(eventId, forwarded, { ...payment, status: target, paidAt }) }
             : undefined,
+        move: applied && target ? { status: target, paidAt, pix: target === 'paid' ? event.pix : undefined } : undefined,
       },
       context.requestId,
     );
@@ -195,7 +196,6 @@ export class PaymentEventsService {
     const base = { kind: 'recorded' as const, eventId: recorded.eventId, outcome: decision.outcome, forward: recorded.forward, note: decision.note };
     if (!payment) return { ...base, paymentId: null, status: null };
     if (!applied || !target) return { ...base, paymentId: payment.id, status: payment.status };
-    await this.payments.setStatus(tx, payment.id, target, paidAt, recorded.createdAt, target === 'paid' ? event.pix : undefined);
     return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
   }
 }

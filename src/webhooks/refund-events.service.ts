@@ -85,7 +85,7 @@ export class RefundEventsService {
         payload: context.payload,
         refundId,
         forward: merchantEvent
-          ? { type: merchantEvent, webhookUrl: locked.webhookUrl, body: (eventId, createdAt) => refundForwardBody(eventId, merchantEvent, createdAt, refundAfter, after) }
+          ? { type: merchantEvent, webhookUrl: locked.webhookUrl, body: (eventId) => refundForwardBody(eventId, merchantEvent, refundAfter, after) }
           : undefined,
       },
       context.requestId,
@@ -184,7 +184,7 @@ export class RefundEventsService {
         note: null,
         requestId: context.requestId,
         payload: null,
-        forward: { type, webhookUrl: locked.webhookUrl, body: (id, createdAt) => forwardBody(id, type, createdAt, after) },
+        forward: { type, webhookUrl: locked.webhookUrl, body: (id) => forwardBody(id, type, after) },
       },
       context.requestId,
     );
