@@ -359,6 +359,12 @@ async function bootstrap(gw: Omit<Gateway, 'apiKey' | 'merchantId'>): Promise<Ga
 
 async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: string, databaseUrl?: string): Promise<void> {
   let gw = await bootstrap(await startGateway(kind, sandboxUrl, { databaseUrl }));
+  if (kind === 'embedded') {
+    // Measured as it runs from its second start on: the first creates the database (initdb), once
+    // per installation, and the memory that takes is not the gateway's at work.
+    await stop(gw.process);
+    gw = { ...gw, ...(await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir })) };
+  }
   const floorPort = await freePort();
   const floor =
     kind === 'postgres' && (chosen.has('create') || chosen.has('read'))
