@@ -7,7 +7,7 @@
  * PostgreSQL is measured when BENCH_DATABASE_URL or DATABASE_URL is set (in a scratch database
  * created beside it and dropped after); BENCH_DATABASES=postgres,embedded picks databases.
  * Options (env): BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (default 32),
- * BENCH_CALLBACKS (burst size, default 10000), BENCH_EVENT_RATE (events/s, default 500),
+ * BENCH_CALLBACKS (burst size, default 5000), BENCH_EVENT_RATE (events/s, default 500),
  * BENCH_SCALE_ROWS (default 1000000). Figures are printed, never asserted.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,7 +27,7 @@ type Kind = 'postgres' | 'embedded';
 
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
-const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 10_000);
+const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 5_000);
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
 /** Another checkout's build to measure instead of this one (its bench is this one's), for before-and-after figures. */
 const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
@@ -289,7 +289,8 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
         url: `${gw.url}/webhooks/sandbox`,
         method: 'POST',
         overallRate: EVENT_RATE,
-        connections: Math.min(CONNECTIONS, EVENT_RATE),
+        // Enough connections that the rate is offered even when a callback takes 200 ms: the row's req/s is what the gateway took.
+        connections: Math.max(1, Math.ceil(EVENT_RATE / 5)),
         amount: steadyIds.length,
         requests: [
           {
@@ -306,7 +307,7 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
     await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
     const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
     const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : NaN);
-    goal(`callback to merchant p99 at ${EVENT_RATE}/s (${gw.kind}) < 250 ms`, pct(99), (v) => v < 250, `${pct(99)} ms`);
+    goal(`callback to merchant p99 at ${EVENT_RATE}/s (${gw.kind}) < 250 ms`, pct(99), (v) => v < 250, `${pct(99)} ms (took ${steady.rps.toFixed(0)}/s)`);
     table.row([
       `callbacks: ${EVENT_RATE}/s, callback to merchant`,
       gw.kind,
@@ -342,12 +343,12 @@ async function scale(gw: Gateway, ids: string[]): Promise<void> {
       have = rows;
     }
     const f = await readLoad(gw.url, gw.apiKey, byId, gw.process.pid);
+    const first = base === undefined;
     base ??= f.rps;
-    report(`scale: read by id at ${rows.toLocaleString('en')} rows`, gw.kind, f, {
-      notes: rows === stages[0] ? 'baseline' : `${(base / f.rps).toFixed(2)}× slower than at 10,000`,
-    });
+    report(`scale: read by id at ${have.toLocaleString('en')} rows`, gw.kind, f, { notes: first ? 'baseline' : `${(base / f.rps).toFixed(2)}× slower than the first` });
+    if (!first) goal(`reads by id at ${have.toLocaleString('en')} rows ≤ 1.2× slower than at 10,000`, base / f.rps, (v) => v <= 1.2);
     const list = await readLoad(gw.url, gw.apiKey, ['/v1/payments?limit=20', `/v1/payments?externalId=bench-none`], gw.process.pid);
-    report(`scale: list + find at ${rows.toLocaleString('en')}`, gw.kind, list, { notes: 'newest 20, and by externalId' });
+    report(`scale: list + find at ${have.toLocaleString('en')}`, gw.kind, list, { notes: 'newest 20, and by externalId' });
   }
 }
 
@@ -389,11 +390,11 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
       report('read: GET /v1/payments/:id', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
     }
     if (floor) await stop(floor);
-    if (chosen.has('callbacks')) gw = await callbacks(gw, sandboxUrl);
     if (chosen.has('scale')) {
       if (kind === 'postgres') await scale(gw, created);
       else console.log('  (scale runs on PostgreSQL only)');
     }
+    if (chosen.has('callbacks')) gw = await callbacks(gw, sandboxUrl);
     if (chosen.has('workers') && kind === 'postgres') await workers(gw, sandboxUrl);
   } finally {
     if (floor) await stop(floor);
