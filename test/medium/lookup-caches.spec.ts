@@ -1,4 +1,3 @@
-import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { AppError } from '../../src/common/errors/app-error';
 import { ChangeFeed } from '../../src/database/change-feed';
 import { createDatabaseSetup } from '../../src/database/database-options';
@@ -6,12 +5,9 @@ import { AdminMerchantsService } from '../../src/merchants/admin-merchants.servi
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
 import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
-import { MerchantRepository } from '../../src/merchants/merchant.repository';
-import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
-import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProvidersModule } from '../../src/providers/providers.module';
-import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { MediumContext, newMediumContext } from '../helpers/medium';
+import { MERCHANT_SERVICES } from '../helpers/merchant-services';
 import { testDatabase } from '../helpers/test-env';
 
 /** Resolves with the next change `feed` hears of `table`. */
@@ -36,20 +32,7 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
   beforeAll(async () => {
     ctx = await newMediumContext();
     await ctx.changes.start();
-    const moduleRef = await ctx.module(
-      [
-        AdminMerchantsService,
-        MerchantAuthService,
-        MerchantRepository,
-        ApiKeyRepository,
-        WebhookUrlPolicy,
-        ProviderAccountRepository,
-        MerchantProviderAccountRepository,
-        AccountResolver,
-        AccountBreakers,
-      ],
-      [ProvidersModule],
-    );
+    const moduleRef = await ctx.module(MERCHANT_SERVICES, [ProvidersModule]);
     merchants = moduleRef.get(AdminMerchantsService);
     auth = moduleRef.get(MerchantAuthService);
     keys = moduleRef.get(ApiKeyRepository);

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { SecretBox } from '../../src/common/crypto/secret-box';
-import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import { AppError } from '../../src/common/errors/app-error';
 import { ErrorCode } from '../../src/common/errors/error-codes';
 import { AdminMerchantsService } from '../../src/merchants/admin-merchants.service';
 import { MerchantAuthService } from '../../src/merchants/merchant-auth.service';
-import { ApiKeyRepository } from '../../src/merchants/api-key.repository';
-import { MerchantRepository } from '../../src/merchants/merchant.repository';
-import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
-import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProvidersModule } from '../../src/providers/providers.module';
 import { MediumContext, newMediumContext } from '../helpers/medium';
+import { MERCHANT_SERVICES } from '../helpers/merchant-services';
 import { testDatabase } from '../helpers/test-env';
 
 /** The error code a promise rejects with, or 'ok'. */
@@ -31,20 +26,7 @@ describe(`merchants and API keys (${testDatabase()} database)`, () => {
   let auth: MerchantAuthService;
   beforeAll(async () => {
     ctx = await newMediumContext();
-    const moduleRef = await ctx.module(
-      [
-        AdminMerchantsService,
-        MerchantAuthService,
-        MerchantRepository,
-        ApiKeyRepository,
-        ProviderAccountRepository,
-        MerchantProviderAccountRepository,
-        AccountResolver,
-        AccountBreakers,
-        WebhookUrlPolicy,
-      ],
-      [ProvidersModule],
-    );
+    const moduleRef = await ctx.module(MERCHANT_SERVICES, [ProvidersModule]);
     merchants = moduleRef.get(AdminMerchantsService);
     auth = moduleRef.get(MerchantAuthService);
   });
