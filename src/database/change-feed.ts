@@ -5,6 +5,8 @@ import { DATABASE_SETUP, type DatabaseSetup } from './database-options';
 export const CHANGE_CHANNEL = 'gateway_changes';
 /** How long after losing the listening connection it is opened again. */
 const RECONNECT_MS = 1_000;
+/** How long shutdown waits for the listening connection to close. */
+const STOP_WAIT_MS = 1_000;
 
 /** A table that changed, or null for "anything may have changed" (the feed was lost and is back). */
 export type ChangeListener = (table: string | null) => void;
@@ -35,7 +37,11 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
     this.stopped = true;
     clearTimeout(this.reconnect);
     this.listening = false;
-    await this.unlisten?.().catch(() => undefined);
+    // Bounded: a listening connection slow to say goodbye must not hold up closing the pool after it.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)));
+    await Promise.race([this.unlisten?.().catch(() => undefined), bound]);
+    clearTimeout(timer);
   }
 
   /** Starts listening (once); caches stay read-through until this succeeds. */

@@ -48,6 +48,7 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
         apiKey: expect.objectContaining({ id: key.id }),
         merchant: expect.objectContaining({ id: merchant.id, name: merchant.name, provider: 'sandbox' }),
         useDue: true,
+        lastUsedAt: null,
       });
       expect(Buffer.from(match!.apiKey.keyHash).equals(hash)).toBe(true);
       expect(await keys.findActiveByKeyHash(generateApiKey().hash)).toBeNull();
