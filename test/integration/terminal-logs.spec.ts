@@ -205,7 +205,11 @@ describe('warnings a gateway process writes as JSON', () => {
       upstream_status: 422,
     });
     expect(warning.msg).toMatch(/^Provider sandbox create charge failed for payment pay_\w+ \(built-in account\): HTTP 422/);
-    const access = jsonLines().find((line) => line.route === '/v1/payments/create' && line.status === 502);
+    // The access line is written once the answer is sent, which may be after the client has it.
+    const access = await eventually(
+      () => jsonLines().find((line) => line.route === '/v1/payments/create' && line.status === 502),
+      () => gw.output(),
+    );
     expect(access).toMatchObject({ error_code: 'PAYMENT_CREATE_FAILED' });
     for (const secret of [CPF, CPF.replace(/\D/g, ''), merchant.apiKey, TEST_ADMIN_TOKEN]) expect(gw.output()).not.toContain(secret);
   });
