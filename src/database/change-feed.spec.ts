@@ -84,3 +84,23 @@ describe('LiveCache', () => {
     expect(calls.count).toBe(2);
   });
 });
+
+describe('ChangeFeed', () => {
+  it('listens once when started twice at the same time, and closes a connection that opens after shutdown', async () => {
+    let listens = 0;
+    let closed = 0;
+    let open: () => void = () => undefined;
+    const feed = new ChangeFeed({
+      listen: () => {
+        listens++;
+        return new Promise((resolve) => (open = () => resolve(() => Promise.resolve(void closed++))));
+      },
+    });
+    const first = feed.start();
+    const second = feed.start();
+    await feed.onApplicationShutdown();
+    open();
+    await Promise.all([first, second]);
+    expect({ listens, closed, live: feed.live }).toEqual({ listens: 1, closed: 1, live: false });
+  });
+});

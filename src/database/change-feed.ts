@@ -26,6 +26,7 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
   private reconnect?: NodeJS.Timeout;
   private stopped = false;
   private listening = false;
+  private starting?: Promise<void>;
 
   constructor(@Inject(DATABASE_SETUP) private readonly setup: Pick<DatabaseSetup, 'listen'>) {}
 
@@ -44,16 +45,23 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
     clearTimeout(timer);
   }
 
-  /** Starts listening (once); caches stay read-through until this succeeds. */
-  async start(): Promise<void> {
-    if (this.listening || this.stopped) return;
-    this.stopped = false;
+  /** Starts listening (once; a call while one is under way waits for it); caches stay read-through until this succeeds. */
+  start(): Promise<void> {
+    if (this.listening || this.stopped) return Promise.resolve();
+    this.starting ??= this.listen().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async listen(): Promise<void> {
     try {
-      this.unlisten = await this.setup.listen(
+      const unlisten = await this.setup.listen(
         CHANGE_CHANNEL,
         (table) => this.emit(table),
         () => this.lost(),
       );
+      // Shut down while connecting: the connection must not outlive the process's shutdown.
+      if (this.stopped) return void (await unlisten().catch(() => undefined));
+      this.unlisten = unlisten;
       this.listening = true;
       // Whatever changed before the feed listened is unknown: nothing cached survives it.
       this.emit(null);
