@@ -3,6 +3,7 @@ import { type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
 import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
+import { brCodeCrc } from '../../domain/br-code';
 
 /*
  * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an
@@ -79,16 +80,6 @@ const MONEY = /^\d{1,10}\.\d{2}$/;
 const END_TO_END_ID = /^[a-zA-Z0-9]{32}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/** CRC-16/CCITT-FALSE, as the BR Code's field 63 carries it (four upper-case hex digits). */
-function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
-}
-
 /**
  * An EMV MPM payload as the PSP gave it: payload format 01 first, and a CRC (field 63, last) that
  * matches. The adapter never rebuilds a BR Code; it refuses to hand on one no payer's app would read.
@@ -96,7 +87,7 @@ function crc16(text: string): string {
 export function isBrCode(text: string): boolean {
   if (!text.startsWith('000201') || text.length < 16 || text.length > 512) return false;
   const crc = text.slice(-4);
-  return text.slice(-8, -4) === '6304' && crc16(text.slice(0, -4)) === crc.toUpperCase();
+  return text.slice(-8, -4) === '6304' && brCodeCrc(text.slice(0, -4)) === crc.toUpperCase();
 }
 
 /** "10.50" → 1050, or undefined for anything that is not the standard's money. */

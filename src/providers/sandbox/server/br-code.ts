@@ -1,4 +1,5 @@
 import { createStaticPix, hasError } from 'pix-utils';
+import { brCodeCrc } from '../../../domain/br-code';
 
 /**
  * The sandbox's receiving account. A fixed random EVP key (the UUID kind of Pix key), so codes are
@@ -45,19 +46,9 @@ function withReference(code: string, reference: string): string {
     if (id !== '62' && id !== '63') out += code.slice(start, at);
   }
   const body = `${out}${tlv('62', tlv('05', reference))}6304`;
-  return body + crc16(body);
+  return body + brCodeCrc(body);
 }
 
 function tlv(id: string, value: string): string {
   return `${id}${String(value.length).padStart(2, '0')}${value}`;
-}
-
-/** CRC16-CCITT-FALSE (poly 0x1021, init 0xFFFF), as BR Code field 63 uses. */
-function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, '0');
 }
