@@ -53,13 +53,12 @@ const measured = new Map<string, number>();
 /** The goals, each with what was measured against it, printed at the end. */
 interface Goal {
   goal: string;
-  value: number;
   met: boolean;
   shown: string;
 }
 const goals: Goal[] = [];
 function goal(text: string, value: number, met: (v: number) => boolean, shown = value.toFixed(2)): void {
-  if (Number.isFinite(value)) goals.push({ goal: text, value, met: met(value), shown });
+  if (Number.isFinite(value)) goals.push({ goal: text, met: met(value), shown });
 }
 
 const paymentBody = () =>
