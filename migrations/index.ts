@@ -11,6 +11,7 @@ import { Refunds1795700000000 } from './1795700000000-Refunds';
 import { DeliveryAttemptAnswers1795800000000 } from './1795800000000-DeliveryAttemptAnswers';
 import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
 import { ChangeNotifications1795820000000 } from './1795820000000-ChangeNotifications';
+import { Recurrences1795900000000 } from './1795900000000-Recurrences';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const ALL_MIGRATIONS = [
   DeliveryAttemptAnswers1795800000000,
   ApiKeyLastUsed1795810000000,
   ChangeNotifications1795820000000,
+  Recurrences1795900000000,
 ];

@@ -1,6 +1,7 @@
 import type { PaymentStatus } from '../domain/payment-status';
 import type { PaymentEventType, PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
 import type { ProviderDescriptor } from './provider-descriptor';
+import type { RecurringCapability, RecurringProvider } from './recurring';
 
 /**
  * The provider interface that carries real PSPs (docs/providers.md): every call names the provider
@@ -71,6 +72,12 @@ export interface ProviderAdapter<C = unknown> {
    */
   simulateEvent?(account: Account<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
 
+  /**
+   * Pix Automático (src/providers/recurring.ts): present exactly when `capabilities.recurring` is.
+   * Its registerWebhook above also registers the recurrences' and recurring charges' callbacks.
+   */
+  readonly recurring?: RecurringProvider<C>;
+
   /** Releases what the adapter holds (kept-alive connections per account) at shutdown. */
   close?(): void;
 }
@@ -99,6 +106,8 @@ export interface ProviderCapabilities {
   registerWebhook: boolean;
   /** Who chooses the txid: the gateway (Pix API `PUT /cob/{txid}`) or the PSP (Mercado Pago). */
   txid: 'gateway' | 'provider';
+  /** Pix Automático, when the provider offers it: its lead time and the page that says so. */
+  recurring?: RecurringCapability;
 }
 
 export type AccountEnvironment = 'sandbox' | 'production';

@@ -1,4 +1,5 @@
 import type { AccountEnvironment } from '../provider-adapter';
+import type { RecurringCapability } from '../recurring';
 import type { MtlsMaterial } from '../transport/transport';
 
 /**
@@ -88,6 +89,11 @@ export interface PixApiProfile {
   };
   /** Where the charge's BR Code comes, in the order looked at (the standard's `pixCopiaECola` first). */
   readonly copyPasteFields: readonly string[];
+  /**
+   * Pix Automático through this API (`/locrec`, `/rec`, `/solicrec`, `/cobr`): declared only with the
+   * bank's page that says it offers it, and the lead time for charges that page documents.
+   */
+  readonly recurring?: RecurringCapability;
   /** Headers on every API call (not the token call). */
   headers?(context: RequestContext): Record<string, string>;
   /** Query parameters on every API call (not the token call). */
