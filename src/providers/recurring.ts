@@ -163,9 +163,16 @@ export interface ProviderRecurringCharge {
   providerRecurrenceId: string;
   /**
    * The charge as a whole: `scheduled` while an attempt may still settle it; `failed` when the
-   * last attempt failed (the core decides whether to retry); never `retrying`, which is the core's.
+   * last attempt failed, whether or not the PSP still holds the charge `open` (the core decides
+   * whether to ask for a retry); never `retrying`, which is the core's.
    */
   status: Exclude<RecurringChargeStatus, 'retrying'>;
+  /**
+   * Whether the PSP still holds the charge open (the Pix API's CobR `CRIADA` or `ATIVA`), so that
+   * after a failed attempt a retry may still be asked for; false once the PSP has closed it
+   * (`REJEITADA`, `EXPIRADA`, `CANCELADA`, `CONCLUIDA`).
+   */
+  open: boolean;
   amountCents: number;
   dueDate: string;
   attempts: ProviderAttempt[];
