@@ -1,3 +1,4 @@
+import { BCB_LEAD_TIME } from './banks/pix-automatico';
 import { type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from './profile';
 
 /**
@@ -12,4 +13,7 @@ export const PIX_API: PixApiProfile = {
   apiBase: { production: null, sandbox: null },
   tokenUrl: { production: null, sandbox: null },
   token: { clientAuth: 'basic', encoding: 'form', scopes: STANDARD_SCOPES, grantTypeIn: 'body' },
+  // The standard defines Pix Automático (/locrec, /rec, /solicrec, /cobr, /webhookrec, /webhookcobr; API Pix 2.9.0): https://bacen.github.io/pix-api/
+  // A PSP that follows it takes charges in the Central Bank's window, 2 to 10 days ahead (banks/pix-automatico.ts).
+  recurring: { leadTime: BCB_LEAD_TIME, source: 'https://bacen.github.io/pix-api/' },
 };

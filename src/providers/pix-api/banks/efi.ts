@@ -1,4 +1,5 @@
 import { type PixApiProfile, STANDARD_PROFILE } from '../profile';
+import { BCB_LEAD_TIME } from './pix-automatico';
 
 /**
  * Efí Bank (formerly Gerencianet). Its Pix API is the standard under `/v2`, with JSON token requests
@@ -27,5 +28,8 @@ export const EFI: PixApiProfile = {
   ],
   // PUT /cob/{txid} and devolução answer 201; PUT /webhook/{chave} 201 (2023 build of the page): https://dev.efipay.com.br/docs/api-pix/webhooks/
   answers: { createCharge: 201, refund: 201, cancelCharge: 200, registerWebhook: 201 },
+  // Pix Automático through this API: /v2/locrec, /v2/rec, /v2/solicrec, /v2/cobr (with /retentativa/:data), /v2/webhookrec, /v2/webhookcobr on the same host, the standard's scopes ("POST /v2/rec Requires authorization for the scope: rec.write"): https://dev.efipay.com.br/en/docs/api-pix/pix-automatico/ · https://github.com/efipay/sdk-node-apis-efi/blob/master/src/lib/constants.js
+  // No lead time of Efí's own found on its page (read in part here): the Central Bank's 2 to 10 days (banks/pix-automatico.ts).
+  recurring: { leadTime: BCB_LEAD_TIME, source: 'https://dev.efipay.com.br/en/docs/api-pix/pix-automatico/' },
   webhookHeaders: (credentials): Record<string, string> => (credentials.extras.skip_mtls_checking === true ? { 'x-skip-mtls-checking': 'true' } : {}),
 };

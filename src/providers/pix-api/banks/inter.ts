@@ -1,4 +1,5 @@
 import { type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
+import { BCB_LEAD_TIME } from './pix-automatico';
 
 /**
  * Banco Inter. Certificates come as a .crt and a .key without a password; `conta_corrente` is needed
@@ -19,6 +20,9 @@ export const INTER: PixApiProfile = {
   extras: [{ name: 'conta_corrente', kind: 'string', required: false, label: 'Conta corrente', help: 'Only for an API application tied to more than one account.' }],
   // PUT /webhook/{chave} answers 204 (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
   answers: { createCharge: 201, refund: 201, cancelCharge: 200, registerWebhook: 204 },
+  // Pix Automático through the Pix API ("o usuário recebedor enviará periodicamente as informações das cobranças recorrentes ao seu PSP, utilizando-se para isso da API Pix"; the standard's errors): https://developers.inter.co/references/pix-automatico
+  // No lead time of Inter's own found on its page (read in part here): the Central Bank's 2 to 10 days (banks/pix-automatico.ts).
+  recurring: { leadTime: BCB_LEAD_TIME, source: 'https://developers.inter.co/references/pix-automatico' },
   headers: ({ credentials }): Record<string, string> => (typeof credentials.extras.conta_corrente === 'string' ? { 'x-conta-corrente': credentials.extras.conta_corrente } : {}),
   // Phone keys without "+" in /webhook/{chave} (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
   webhookKey: (chave) => (/^\+\d+$/.test(chave) ? chave.slice(1) : chave),

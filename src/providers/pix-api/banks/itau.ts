@@ -19,5 +19,6 @@ export const ITAU: PixApiProfile = {
   // Five-minute tokens, mTLS in production: https://devportal.itau.com.br/autenticacao-documentacao
   token: { clientAuth: 'body', encoding: 'form', scopes: null, grantTypeIn: 'body' },
   // A fresh x-correlationID on every call (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPItau.pas
+  // No `recurring`: no Itaú page offering Pix Automático through this API was found.
   headers: () => ({ 'x-correlationID': randomUUID() }),
 };

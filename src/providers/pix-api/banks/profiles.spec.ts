@@ -4,6 +4,7 @@ import { BB } from './bb';
 import { EFI } from './efi';
 import { INTER } from './inter';
 import { ITAU } from './itau';
+import { BCB_LEAD_TIME, BCB_PIX_AUTOMATICO_RULES } from './pix-automatico';
 import { SANTANDER } from './santander';
 import { SICOOB } from './sicoob';
 import { SICREDI } from './sicredi';
@@ -23,6 +24,29 @@ describe('the registry', () => {
       for (const url of [api, token]) if (url !== null) expect(new URL(url).protocol).toBe('https:');
     }
     expect(profile.copyPasteFields[0]).toBe('pixCopiaECola');
+  });
+});
+
+describe('Pix Automático', () => {
+  it('is declared by pix-api, Efí and Inter only: the profiles with a page saying so (docs/providers.md, Pix Automático)', () => {
+    expect(PIX_API_PROFILES.filter((profile) => profile.recurring !== undefined).map((profile) => profile.name)).toEqual(['pix-api', 'efi', 'inter']);
+  });
+
+  it.each(PIX_API_PROFILES.filter((profile) => profile.recurring !== undefined).map((profile) => [profile.name, profile.recurring!] as const))(
+    '%s: an https page and a lead time in whole days, min ≤ max',
+    (_, recurring) => {
+      expect(new URL(recurring.source).protocol).toBe('https:');
+      const { minDays, maxDays } = recurring.leadTime;
+      expect(Number.isInteger(minDays) && Number.isInteger(maxDays)).toBe(true);
+      expect(minDays).toBeGreaterThanOrEqual(0);
+      expect(minDays).toBeLessThanOrEqual(maxDays);
+    },
+  );
+
+  it("the Central Bank's window: sent 2 to 10 calendar days before the due date", () => {
+    expect(BCB_LEAD_TIME).toEqual({ minDays: 2, maxDays: 10 });
+    for (const profile of [EFI, INTER]) expect(profile.recurring?.leadTime).toEqual(BCB_LEAD_TIME);
+    expect(new URL(BCB_PIX_AUTOMATICO_RULES).hostname).toBe('www.bcb.gov.br');
   });
 });
 

@@ -22,5 +22,6 @@ export const SICOOB: PixApiProfile = {
   // Devolução seen answering 200 (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSicoob.pas
   answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // `client_id` header on every Pix call: https://github.com/Suporte-APIs-Sicoob/apis-python/blob/main/api-pix/cobranca-imediata/criar-cobranca.py
+  // No `recurring`: Sicoob's SDK document lists the scopes rec.*, cobr.*, solicrec.*, locr.* and the recurrence bodies, but no /rec or /cobr route: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml
   headers: ({ credentials }) => ({ client_id: credentials.clientId }),
 };

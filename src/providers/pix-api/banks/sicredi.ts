@@ -19,5 +19,6 @@ export const SICREDI: PixApiProfile = {
   // Devolução answers 200 where the standard says 201 (third-party, ambiguous): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSicredi.pas
   answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // cob/{txid} (PUT, PATCH, GET) on /api/v3: https://github.com/laddertech/pypix-api/blob/main/pypix_api/banks/sicredi.py (RESOURCE_ITEM_VERSIONS)
+  // No `recurring`: no Sicredi page offering Pix Automático through this API was found.
   routeBase: (operation, base) => (operation === 'create charge' || operation === 'read charge' || operation === 'cancel charge' ? base.replace(/\/api\/v2$/, '/api/v3') : base),
 };
