@@ -26,6 +26,7 @@ const LAYERS = [
   ['payments'],
   ['deliveries'],
   ['webhooks'],
+  ['recurrences'],
   ['reconciliation', 'refunds', 'dashboard', 'health'],
 ];
 const layerZones = LAYERS.flatMap((layer, rank) =>

@@ -23,6 +23,7 @@ import { ProviderAccountsModule } from './providers/provider-accounts/provider-a
 import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
 import { ProvidersModule } from './providers/providers.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { RecurrencesModule } from './recurrences/recurrences.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -46,6 +47,7 @@ export class AppModule {
         ProviderCatalogueModule,
         PaymentsModule,
         WebhooksModule,
+        RecurrencesModule,
         DeliveriesModule,
         ReconciliationModule,
         RefundsModule,

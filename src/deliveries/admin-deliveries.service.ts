@@ -19,6 +19,7 @@ function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
     event_type: delivery.eventType,
     event_id: delivery.eventId,
     payment_id: delivery.paymentId,
+    recurrence_id: delivery.recurrenceId,
     merchant_id: delivery.merchantId,
     merchant_name: merchant.name,
     webhook_url: merchant.webhookUrl,

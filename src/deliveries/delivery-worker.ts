@@ -190,6 +190,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     const fields = {
       delivery_id: claim.id,
       payment_id: claim.paymentId,
+      recurrence_id: claim.recurrenceId,
       merchant_id: claim.merchantId,
       event_type: claim.eventType,
       attempt,
@@ -204,14 +205,14 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     if (outcome.status === 'failed') {
       this.logger.warn(
         { ...fields, error: reason, next_attempt_at: null },
-        `Webhook ${claim.eventType} for payment ${claim.paymentId} failed for good at attempt ${attempt}: ${reason}`,
+        `Webhook ${claim.eventType} for ${subjectOf(claim)} failed for good at attempt ${attempt}: ${reason}`,
       );
       return;
     }
     const next = new Date(this.clock.now().getTime() + (outcome.retryInMs ?? 0)).toISOString();
     this.logger.warn(
       { ...fields, error: reason, next_attempt_at: next },
-      `Webhook ${claim.eventType} for payment ${claim.paymentId} failed (attempt ${attempt}: ${reason}); retrying at ${next}`,
+      `Webhook ${claim.eventType} for ${subjectOf(claim)} failed (attempt ${attempt}: ${reason}); retrying at ${next}`,
     );
   }
 
@@ -255,4 +256,9 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
         this.scheduleRecording();
       });
   }
+}
+
+/** What a delivery's event is about, for log lines: `payment pay_…` or `recurrence rec_…`. */
+function subjectOf(claim: ClaimedDelivery): string {
+  return claim.paymentId ? `payment ${claim.paymentId}` : `recurrence ${claim.recurrenceId}`;
 }

@@ -15,7 +15,7 @@ import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
  * URL and secret now, not when the event arrived (a fixed URL helps the next retry), and the
  * provider the payment is held at.
  */
-export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'merchantId'> & {
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'recurrenceId' | 'merchantId'> & {
   /** The lease, also the fencing token when the attempt is recorded. */
   lockedUntil: Date;
 } & Pick<Merchant, 'webhookUrl' | 'webhookSigningSecretEnc'> &
@@ -49,7 +49,7 @@ export interface DeliveryWithMerchant {
 }
 
 const WITH_MERCHANT = `
-  SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.merchant_id, d.attempts, d.next_attempt_at, d.last_status_code,
+  SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.recurrence_id, d.merchant_id, d.attempts, d.next_attempt_at, d.last_status_code,
          d.last_error, d.delivered_at, d.request_id, d.created_at, d.updated_at,
          m.name AS m_name, m.webhook_url AS m_webhook_url, ${microsecondsSql('d.created_at')} AS created_us
     FROM webhook_deliveries d JOIN merchants m ON m.id = d.merchant_id`;
@@ -92,14 +92,16 @@ export class WebhookDeliveryRepository {
        )
        UPDATE webhook_deliveries d
           SET locked_until = date_trunc('milliseconds', now()) + make_interval(secs => $2::double precision / 1000)
-         FROM due, merchants m, payments p
-        WHERE d.id = due.id AND m.id = d.merchant_id AND p.id = d.payment_id
-       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, d.payment_id, d.merchant_id,
-                 m.webhook_url AS m_webhook_url, m.webhook_signing_secret_enc AS m_webhook_signing_secret_enc, p.provider AS p_provider`,
+         FROM due, merchants m
+        WHERE d.id = due.id AND m.id = d.merchant_id
+       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, d.payment_id, d.recurrence_id, d.merchant_id,
+                 m.webhook_url AS m_webhook_url, m.webhook_signing_secret_enc AS m_webhook_signing_secret_enc,
+                 coalesce((SELECT p.provider FROM payments p WHERE p.id = d.payment_id),
+                          (SELECT r.provider FROM recurrences r WHERE r.id = d.recurrence_id)) AS p_provider`,
       [limit, leaseMs, now],
     );
     return rows.map((row) => {
-      const { id, eventType, requestId, body, attempts, lockedUntil, paymentId, merchantId } = hydrate(this.deliveries.manager, WebhookDelivery, row);
+      const { id, eventType, requestId, body, attempts, lockedUntil, paymentId, recurrenceId, merchantId } = hydrate(this.deliveries.manager, WebhookDelivery, row);
       return {
         id,
         eventType,
@@ -107,6 +109,7 @@ export class WebhookDeliveryRepository {
         body,
         attempts,
         paymentId,
+        recurrenceId,
         merchantId,
         lockedUntil: lockedUntil!,
         webhookUrl: row.m_webhook_url as string | null,

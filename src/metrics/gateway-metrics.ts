@@ -106,6 +106,17 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Recurring charges that reached an outcome (docs/recurrences.md): paid, failed, retrying, cancelled, expired. */
+  readonly recurringChargeOutcomes = new Counter({
+    name: 'recurring_charge_outcomes_total',
+    help: 'Recurring charges (Pix Automático) by provider and the outcome they reached: paid, failed, retrying, cancelled, expired.',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Where the recurrences gauge reads from (the recurrences module registers it). */
+  private recurrenceCountSource?: () => Promise<{ status: string; count: number }[]>;
+
   /** Where the backlog gauges read from; until one is registered they stay at 0. */
   private backlogSource?: () => Promise<DeliveryBacklog>;
   /** One backlog read per scrape, shared by the two gauges that report it. */
@@ -126,6 +137,20 @@ export class GatewayMetrics {
         if (backlog) this.set(backlog.waiting);
       },
     });
+    const readRecurrences = () => this.recurrenceCountSource?.().catch(() => null) ?? Promise.resolve(null);
+    new Gauge({
+      name: 'recurrences',
+      help: 'Recurrences (Pix Automático authorizations) by status, across all merchants.',
+      labelNames: ['status'] as const,
+      aggregator: 'max',
+      registers: [this.registry],
+      async collect() {
+        const counts = await readRecurrences();
+        if (!counts) return;
+        this.reset();
+        for (const { status, count } of counts) this.set({ status }, count);
+      },
+    });
     new Gauge({
       name: 'webhook_deliveries_oldest_waiting_age_seconds',
       help: 'Age of the oldest forward still waiting to be delivered (0 when none waits).',
@@ -136,6 +161,11 @@ export class GatewayMetrics {
         if (backlog) this.set(backlog.oldestAgeSeconds);
       },
     });
+  }
+
+  /** Reads recurrences per status for the `recurrences` gauge at each scrape. */
+  setRecurrenceCountSource(source: () => Promise<{ status: string; count: number }[]>): void {
+    this.recurrenceCountSource = source;
   }
 
   /** Reads the delivery backlog for the two backlog gauges at each scrape (the deliveries module registers it). */

@@ -79,6 +79,11 @@ export class PaymentRepository {
     return payment ?? null;
   }
 
+  /** Stores a payment made on the way to something else (a recurrence's first payment), whose request completes its own idempotency record. */
+  async insert(payment: Payment): Promise<void> {
+    await this.payments.createQueryBuilder().insert().into(Payment).values(payment).orIgnore().execute();
+  }
+
   findById(id: string): Promise<Payment | null> {
     return this.payments.findOneBy({ id });
   }

@@ -13,6 +13,12 @@ export interface AppErrorOptions {
   /** Extra response headers (e.g. Retry-After). */
   headers?: Record<string, string>;
   cause?: unknown;
+  /**
+   * 422 instead of the table's 400 for a VALIDATION_ERROR about what the request asks of the
+   * merchant's set-up rather than its shape (a recurrence for a merchant none of whose providers
+   * offers Pix Automático: docs/api.md).
+   */
+  status?: 422;
 }
 
 /**
@@ -24,6 +30,7 @@ export class AppError extends Error {
   readonly details?: Record<string, unknown>;
   readonly upstreamStatus?: number;
   readonly headers?: Record<string, string>;
+  private readonly statusOverride?: number;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERROR_TABLE[code].message, { cause: options.cause });
@@ -32,10 +39,11 @@ export class AppError extends Error {
     this.details = options.details;
     this.upstreamStatus = options.upstreamStatus;
     this.headers = options.headers;
+    this.statusOverride = options.status;
   }
 
   get status(): number {
-    return ERROR_TABLE[this.code].status;
+    return this.statusOverride ?? ERROR_TABLE[this.code].status;
   }
 
   static validation(fields: FieldError[], message?: string): AppError {

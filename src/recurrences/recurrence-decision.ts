@@ -1,0 +1,63 @@
+import {
+  canChargeMove,
+  canRecurrenceMove,
+  chargeEventFor,
+  nextRetryDate,
+  recurrenceEventFor,
+  type RecurrenceEventType,
+  type RecurrenceStatus,
+  type RecurringChargeEventType,
+  type RecurringChargeStatus,
+  type RetryPolicy,
+} from '../domain/recurrence';
+import type { ProviderRecurrence, ProviderRecurringCharge } from '../providers/recurring';
+
+export interface RecurrenceDecision {
+  /** The status it moves to, or null when the news changes nothing (or is not a move allowed). */
+  to: RecurrenceStatus | null;
+  event: RecurrenceEventType | null;
+  note: string | null;
+}
+
+/** What a PSP's word about a recurrence does to the one the gateway holds. Pure. */
+export function decideRecurrence(current: RecurrenceStatus, news: ProviderRecurrence): RecurrenceDecision {
+  if (news.status === current) return { to: null, event: null, note: null };
+  if (!canRecurrenceMove(current, news.status)) return { to: null, event: null, note: `A recurrence cannot move from ${current} to ${news.status}.` };
+  return { to: news.status, event: recurrenceEventFor(news.status), note: null };
+}
+
+export type ChargeDecision =
+  /** The charge moves (and the merchant hears of it when `event` is set). */
+  | { kind: 'move'; to: RecurringChargeStatus; event: RecurringChargeEventType | null }
+  /** An attempt failed and the policy allows another: the charge is `retrying`, and the PSP is asked for one on `date`. */
+  | { kind: 'retry'; date: string }
+  /** Nothing moves; the attempts are still recorded. */
+  | { kind: 'none'; note: string | null };
+
+/**
+ * What a PSP's word about a charge does to the one the gateway holds. Pure. A failed attempt under
+ * `three_in_seven_days` is retried while the PSP still holds the charge open, fewer than three
+ * retries were asked for, a date within the due date + 7 days remains, and no retry asked for is
+ * still to be attempted (the PSP lists one attempt per try; `retries` counts what the gateway asked).
+ */
+export function decideCharge(
+  current: { status: RecurringChargeStatus; retries: number; dueDate: string },
+  policy: RetryPolicy,
+  news: ProviderRecurringCharge,
+  today: string,
+): ChargeDecision {
+  if (news.status === 'failed') {
+    const tried = news.attempts.length;
+    const retryAskedNotYetTried = tried <= current.retries;
+    if (retryAskedNotYetTried && current.status === 'retrying') return { kind: 'none', note: null };
+    if (policy === 'three_in_seven_days' && news.open && (current.status === 'scheduled' || current.status === 'retrying')) {
+      const last = news.attempts[news.attempts.length - 1]?.date ?? current.dueDate;
+      const date = nextRetryDate(current.dueDate, last, today, current.retries);
+      if (date !== null) return { kind: 'retry', date };
+    }
+  }
+  if (news.status === 'scheduled') return { kind: 'none', note: null };
+  if (news.status === current.status) return { kind: 'none', note: null };
+  if (!canChargeMove(current.status, news.status)) return { kind: 'none', note: `A recurring charge cannot move from ${current.status} to ${news.status}.` };
+  return { kind: 'move', to: news.status, event: chargeEventFor(news.status) };
+}

@@ -1,0 +1,97 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicJob } from '../common/jobs/periodic-job';
+import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { Clock } from '../domain/clock';
+import { AccountResolver } from '../providers/provider-accounts/account-resolver';
+import type { NewsContext } from './recurrence-events.service';
+import { RecurrenceRepository } from './recurrence.repository';
+import { RecurringChargeRepository } from './recurring-charge.repository';
+import { RecurringIntakeService } from './recurring-intake.service';
+
+const BATCH = 50;
+/** The lease a claimed row holds while it is read back: long enough for a slow PSP. */
+const LEASE_MS = 5 * 60_000;
+
+export interface RecurrenceReconciliationSummary {
+  checked: number;
+  applied: number;
+  failed: number;
+}
+
+/**
+ * Reads back, on the reconciliation timer (RECONCILE_* settings, as payments), the recurrences
+ * still waiting for the payer or active (a payer who cancels at their bank is seen even if the
+ * callback is lost) and the charges past their due date or waiting for a retry, and applies what
+ * changed through the same path as callbacks.
+ */
+@Injectable()
+export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('RecurrenceReconciliation');
+  private readonly job: PeriodicJob;
+
+  constructor(
+    config: AppConfig,
+    private readonly recurrences: RecurrenceRepository,
+    private readonly charges: RecurringChargeRepository,
+    private readonly accounts: AccountResolver,
+    private readonly intake: RecurringIntakeService,
+    private readonly clock: Clock,
+  ) {
+    this.job = new PeriodicJob({
+      name: 'Recurrence reconciliation run',
+      intervalMs: config.jobIntervalMs,
+      logger: this.logger,
+      run: async () => {
+        const summary = await this.runOnce();
+        if (summary.applied || summary.failed) this.logger.log(summary, `Recurrences reconciled: ${summary.checked} checked, ${summary.applied} applied, ${summary.failed} failed`);
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.job.stop();
+  }
+
+  async runOnce(): Promise<RecurrenceReconciliationSummary> {
+    const summary: RecurrenceReconciliationSummary = { checked: 0, applied: 0, failed: 0 };
+    const now = this.clock.now();
+    const context = (provider: string, accountId: string | null): NewsContext => ({ provider, accountId, source: 'reconciliation', requestId: newId('evt'), payload: null });
+    for (const recurrence of await this.recurrences.claimDueForReconciliationSkipLocked(now, BATCH, LEASE_MS)) {
+      summary.checked++;
+      if (!recurrence.providerRecurrenceId) continue;
+      try {
+        const acting = await this.accounts.forPayment({ provider: recurrence.provider, providerAccountId: recurrence.providerAccountId });
+        const read = await acting.adapter.recurring!.getRecurrence(acting.account, { providerRecurrenceId: recurrence.providerRecurrenceId });
+        const result = await this.intake.apply(
+          acting,
+          { kind: 'recurrence', eventId: `${read.providerRecurrenceId}:${read.status}`, recurrence: read },
+          context(acting.provider, acting.accountId),
+        );
+        if (result.kind === 'recorded') summary.applied++;
+      } catch (error) {
+        summary.failed++;
+        this.logger.warn({ recurrence_id: recurrence.id, err: error }, `Could not read back recurrence ${recurrence.id}`);
+      }
+    }
+    for (const charge of await this.charges.claimDueForReconciliationSkipLocked(now, BATCH, LEASE_MS)) {
+      summary.checked++;
+      try {
+        const recurrence = (await this.recurrences.findById(charge.recurrenceId))!;
+        const acting = await this.accounts.forPayment({ provider: recurrence.provider, providerAccountId: recurrence.providerAccountId });
+        const read = await acting.adapter.recurring!.getCharge(acting.account, { txid: charge.txid });
+        const eventId = `${read.txid}:${read.status}:${read.attempts.length}:${read.attempts.at(-1)?.status ?? ''}`;
+        const result = await this.intake.apply(acting, { kind: 'charge', eventId, charge: read }, context(acting.provider, acting.accountId));
+        if (result.kind === 'recorded') summary.applied++;
+      } catch (error) {
+        summary.failed++;
+        this.logger.warn({ charge_id: charge.id, err: error }, `Could not read back recurring charge ${charge.id}`);
+      }
+    }
+    return summary;
+  }
+}
