@@ -8,6 +8,7 @@ import { ChangeFeed, LiveCache } from '../../database/change-feed';
 import { type Account, type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-adapters';
 import { AccountUnusableError } from '../provider-errors';
+import type { ReceiverAccount } from '../recurring';
 import { AccountBreakers } from '../routing/account-breakers';
 import { ParsedCredentialsCache } from './parsed-credentials-cache';
 import { ProviderAccount } from './provider-account.entity';
@@ -31,6 +32,8 @@ export interface ActingAccount {
   notificationUrl: string;
   /** The `account` label of provider-call metrics: the account's id, or the provider's name for its built-in account. */
   metricsLabel: string;
+  /** TEMPORARY (rec-dashboard, only to compile): arrives with rec-receiver-account's merge. */
+  receiverAccount?: ReceiverAccount | null;
 }
 
 /**
