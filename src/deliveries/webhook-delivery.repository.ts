@@ -67,6 +67,11 @@ export class WebhookDeliveryRepository {
     return this.deliveries.find({ where: { paymentId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** A recurrence's deliveries (its charges' included), oldest first. */
+  listForRecurrence(recurrenceId: string): Promise<WebhookDelivery[]> {
+    return this.deliveries.find({ where: { recurrenceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   // Delivery worker: two statements. Neither holds a transaction across the HTTP call, so the
   // embedded database's single connection is never tied up waiting for a merchant; and each handles
   // many deliveries at once, so the database work per forward stays small at hundreds per second.

@@ -7,6 +7,8 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AdminRecurrencesController } from './admin-recurrences.controller';
+import { AdminRecurrencesService } from './admin-recurrences.service';
 import { RecurrenceEvent } from './recurrence-event.entity';
 import { RecurrenceEventRepository } from './recurrence-event.repository';
 import { RecurrenceEventsService } from './recurrence-events.service';
@@ -31,7 +33,7 @@ import { RecurringIntakeService } from './recurring-intake.service';
     DeliveriesModule,
     WebhooksModule,
   ],
-  controllers: [RecurrencesController, RecurringCallbacksController],
+  controllers: [RecurrencesController, RecurringCallbacksController, AdminRecurrencesController],
   providers: [
     RecurrenceRepository,
     RecurringChargeRepository,
@@ -40,6 +42,7 @@ import { RecurringIntakeService } from './recurring-intake.service';
     RecurrencesService,
     RecurringIntakeService,
     RecurrenceReconciliation,
+    AdminRecurrencesService,
   ],
   exports: [RecurrenceRepository, RecurringChargeRepository, RecurrenceEventRepository, RecurrencesService, RecurrenceEventsService],
 })

@@ -55,6 +55,7 @@ type BodyRoute = { [R in Route]: BodyOf<R> extends undefined ? never : R }[Route
 const QUERY_PARAMETERS: { [R in QueryRoute]: Record<keyof RawQuery<R>, true> } = {
   'GET /merchants': { q: true, limit: true, cursor: true },
   'GET /payments': { merchant_id: true, status: true, external_id: true, created_from: true, created_to: true, limit: true, cursor: true },
+  'GET /recurrences': { merchant_id: true, status: true, external_id: true, limit: true, cursor: true },
   'GET /webhook-deliveries': { status: true, merchant_id: true, limit: true, cursor: true },
   'GET /stats': { day_start: true },
 };
@@ -65,6 +66,8 @@ const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
   'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true },
   'POST /payments/{id}/simulate': { event: true, amount: true },
   'POST /payments/{id}/refunds': { amount: true, reason: true },
+  'POST /recurrences/{id}/simulate': { action: true },
+  'POST /recurring-charges/{id}/simulate': { action: true },
   'POST /test-payments': { merchantId: true, amount: true, description: true },
   'POST /session': { email: true, password: true },
 };
