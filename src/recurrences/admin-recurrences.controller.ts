@@ -21,7 +21,7 @@ import { ListAdminRecurrencesQuery, SimulateRecurrenceDto, SimulateRecurringChar
 
 const SIMULATE_NOTE =
   'The test PSP posts its callback to the gateway, which applies it through the normal intake (read back, deduplicated, the event forwarded to the ' +
-  "merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; " +
+  'merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; ' +
   "an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).";
 
 /** Pix Automático for the operator (docs/dashboard.md, Recurrences). */

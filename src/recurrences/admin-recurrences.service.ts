@@ -108,8 +108,10 @@ export class AdminRecurrencesService {
       rethrowProviderFailure(error, failure);
     }
     const simulate = acting.adapter.recurring?.simulate?.bind(acting.adapter.recurring);
-    if (!simulate) throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${recurrence.provider}" cannot simulate the payer's side of a recurrence: only test providers can.` });
-    if (recurrence.providerRecurrenceId === null) throw new AppError(ErrorCode.CONFLICT, { message: 'This recurrence has no counterpart at its provider to simulate anything on.' });
+    if (!simulate)
+      throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${recurrence.provider}" cannot simulate the payer's side of a recurrence: only test providers can.` });
+    if (recurrence.providerRecurrenceId === null)
+      throw new AppError(ErrorCode.CONFLICT, { message: 'This recurrence has no counterpart at its provider to simulate anything on.' });
     let answer: SimulatedEventResult;
     try {
       answer = await simulate(acting.account, request(recurrence.providerRecurrenceId));
