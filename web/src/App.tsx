@@ -12,12 +12,15 @@ import { PaymentDetail } from './pages/PaymentDetail';
 import { Payments } from './pages/Payments';
 import { ProviderAccountDetail } from './pages/ProviderAccountDetail';
 import { ProviderAccounts } from './pages/ProviderAccounts';
+import { RecurrenceDetail } from './pages/RecurrenceDetail';
+import { Recurrences } from './pages/Recurrences';
 
 const NAV = [
   { to: '/admin', label: 'Overview', match: (p: string) => p === '/admin' },
   { to: '/admin/merchants', label: 'Merchants', match: (p: string) => p.startsWith('/admin/merchants') },
   { to: '/admin/provider-accounts', label: 'Provider accounts', match: (p: string) => p.startsWith('/admin/provider-accounts') },
   { to: '/admin/payments', label: 'Payments', match: (p: string) => p.startsWith('/admin/payments') },
+  { to: '/admin/recurrences', label: 'Recurrences', match: (p: string) => p.startsWith('/admin/recurrences') },
   { to: '/admin/deliveries', label: 'Deliveries', match: (p: string) => p.startsWith('/admin/deliveries') },
 ];
 
@@ -25,6 +28,7 @@ function route(path: string) {
   const merchant = /^\/admin\/merchants\/([^/]+)$/.exec(path);
   const payment = /^\/admin\/payments\/([^/]+)$/.exec(path);
   const account = /^\/admin\/provider-accounts\/([^/]+)$/.exec(path);
+  const recurrence = /^\/admin\/recurrences\/([^/]+)$/.exec(path);
   if (path === '/admin') return <Overview />;
   if (path === '/admin/merchants') return <Merchants />;
   if (merchant) return <MerchantDetail id={decodeURIComponent(merchant[1]!)} />;
@@ -32,6 +36,8 @@ function route(path: string) {
   if (account) return <ProviderAccountDetail id={decodeURIComponent(account[1]!)} />;
   if (path === '/admin/payments') return <Payments />;
   if (payment) return <PaymentDetail id={decodeURIComponent(payment[1]!)} />;
+  if (path === '/admin/recurrences') return <Recurrences />;
+  if (recurrence) return <RecurrenceDetail id={decodeURIComponent(recurrence[1]!)} />;
   if (path === '/admin/deliveries') return <Deliveries />;
   return (
     <div className="card">

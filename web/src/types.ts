@@ -77,3 +77,23 @@ export type RefundRequest = Schemas['CreateRefundDto'];
 export type CreatedRefund = Schemas['RefundView'];
 /** A payment as `POST …/cancel` answers it. */
 export type PaymentView = Schemas['PaymentView'];
+
+// Pix Automático (docs/dashboard.md, Recurrences): a payer's authorization to be debited each cycle, and each cycle's charge.
+export type Recurrence = Schemas['AdminRecurrenceView'];
+export type RecurrenceDetail = Schemas['AdminRecurrenceDetailView'];
+export type RecurrenceStatus = Recurrence['status'];
+export const RECURRENCE_STATUSES = ['pending_authorization', 'active', 'rejected', 'expired', 'cancelled', 'ended'] as const satisfies readonly RecurrenceStatus[];
+export const RECURRENCE_STATUS_LABELS: Record<RecurrenceStatus, string> = {
+  pending_authorization: 'Waiting for the payer',
+  active: 'Active',
+  rejected: 'Rejected',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  ended: 'Ended',
+};
+export type Frequency = Recurrence['frequency'];
+export type RecurringCharge = Schemas['RecurringChargeView'];
+export type RecurrenceEvent = Schemas['RecurrenceEventView'];
+export type RecurrenceSimulation = Schemas['SimulateRecurrenceDto']['action'];
+export type ChargeSimulation = Schemas['SimulateRecurringChargeDto']['action'];
+export type RecurringSimulationResult = Schemas['RecurringSimulationResultView'];

@@ -44,6 +44,12 @@ const STATUS_TONE: Record<string, string> = {
   refunded: 'blue',
   partially_refunded: 'violet',
   succeeded: 'green',
+  // Recurrences and their charges (docs/dashboard.md, Recurrences).
+  pending_authorization: 'amber',
+  scheduled: 'amber',
+  retrying: 'amber',
+  rejected: 'red',
+  ended: 'gray',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

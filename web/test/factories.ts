@@ -138,6 +138,7 @@ export function listedDelivery(overrides: Partial<Schemas['DeliveryView']> = {})
     event_type: 'payment.confirmed',
     event_id: 'evt_000000000000000000000001',
     payment_id: 'pay_000000000000000000000001',
+    recurrence_id: null,
     merchant_id: 'mer_000000000000000000000001',
     merchant_name: 'Loja da Ana',
     webhook_url: 'https://shop.example.com/webhooks/pix',
@@ -332,4 +333,80 @@ export function providerCatalogue(): Descriptor[] {
       built_in: true,
     },
   ];
+}
+
+/** An active monthly recurrence of R$ 89,90 at the sandbox, as the admin list shows it. */
+export function recurrence(overrides: Partial<Schemas['AdminRecurrenceView']> = {}): Schemas['AdminRecurrenceView'] {
+  return {
+    id: next('rec'),
+    status: 'active',
+    externalId: 'subscription-881',
+    payer: { document: '12345678909', name: 'Ana Souza' },
+    contract: { id: 'plan-gold', description: 'Gym membership' },
+    frequency: 'monthly',
+    amount: 89.9,
+    minimumAmount: null,
+    startDate: '2024-05-10',
+    endDate: null,
+    retryPolicy: 'three_in_seven_days',
+    journey: 'qr',
+    authorization: null,
+    firstPaymentId: null,
+    cancelledBy: null,
+    provider: 'sandbox',
+    environment: 'sandbox',
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    merchant_id: 'mer_000000000000000000000001',
+    ...overrides,
+  };
+}
+
+export function recurrenceDetail(overrides: Partial<Schemas['AdminRecurrenceDetailView']> = {}): Schemas['AdminRecurrenceDetailView'] {
+  return { ...recurrence(), can_simulate: false, can_cancel: true, charges: [], events: [], deliveries: [], ...overrides };
+}
+
+/** A recurrence waiting for the payer, with its authorization QR. */
+export function pendingRecurrence(overrides: Partial<Schemas['AdminRecurrenceDetailView']> = {}): Schemas['AdminRecurrenceDetailView'] {
+  return recurrenceDetail({
+    status: 'pending_authorization',
+    authorization: { copyPaste: '00020126580014br.gov.bcb.pix2536pix.example.com/rec/abc6304ABCD', qrCodePng: 'data:image/png;base64,iVBORw0KGgo=', expiresAt: '2024-05-03T13:45:10.000Z' },
+    ...overrides,
+  });
+}
+
+export function recurringCharge(overrides: Partial<Schemas['RecurringChargeView']> = {}): Schemas['RecurringChargeView'] {
+  return {
+    id: next('rch'),
+    recurrenceId: 'rec_000000000000000000000001',
+    amount: 89.9,
+    dueDate: '2024-05-10',
+    description: 'May',
+    status: 'scheduled',
+    attempts: [{ date: '2024-05-10', status: 'scheduled', reason: null }],
+    endToEndId: null,
+    paidAt: null,
+    failureReason: null,
+    txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function recurrenceEvent(overrides: Partial<Schemas['RecurrenceEventView']> = {}): Schemas['RecurrenceEventView'] {
+  return {
+    id: next('evt'),
+    type: 'recurrence.authorized',
+    source: 'webhook',
+    recurring_charge_id: null,
+    from_status: 'pending_authorization',
+    to_status: 'active',
+    forward: 'queued',
+    note: null,
+    provider_event_id: 'sandbox:rec:1',
+    request_id: '00000000-0000-4000-8000-000000000001',
+    created_at: CREATED,
+    ...overrides,
+  };
 }

@@ -61,6 +61,22 @@ describe('Deliveries', () => {
     ]);
   });
 
+  it("links a recurrence's delivery to its recurrence", async () => {
+    lists({
+      failed: [
+        listedDelivery({ event_type: 'recurrence.authorized', payment_id: null, recurrence_id: 'rec_1', attempts: 8 }),
+        listedDelivery({ event_type: 'recurring_charge.paid', payment_id: null, recurrence_id: 'rec_1', attempts: 8 }),
+      ],
+    });
+    render(<Deliveries />);
+    await screen.findByRole('table', { name: 'failed deliveries' });
+    expect(tableRows('failed deliveries').map((cells) => [cells[1], cells[3]])).toEqual([
+      ['recurrence.authorized failed', 'rec_1'],
+      ['recurring_charge.paid failed', 'rec_1'],
+    ]);
+    expect(screen.getAllByRole('link', { name: 'rec_1' }).map((link) => link.getAttribute('href'))).toEqual(['/admin/recurrences/rec_1', '/admin/recurrences/rec_1']);
+  });
+
   it('says for each list what its emptiness means, and nothing about the other', async () => {
     lists({ failed: [listedDelivery()] });
     render(<Deliveries />);

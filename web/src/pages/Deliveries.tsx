@@ -110,7 +110,7 @@ function DeliveryList({ filter, titled, onNotice }: { filter: ListFilter; titled
                 <th>Created</th>
                 <th>Event</th>
                 <th>Merchant</th>
-                <th>Payment</th>
+                <th>Payment / recurrence</th>
                 <th>State</th>
                 <th>Last result</th>
                 <th />
@@ -129,10 +129,8 @@ function DeliveryList({ filter, titled, onNotice }: { filter: ListFilter; titled
                     <td data-label="Merchant">
                       <Link to={`/admin/merchants/${d.merchant_id}`}>{d.merchant_name}</Link>
                     </td>
-                    <td data-label="Payment">
-                      <Link to={`/admin/payments/${d.payment_id}`} className="mono small">
-                        {d.payment_id}
-                      </Link>
+                    <td data-label="About">
+                      <AboutLink delivery={d} />
                     </td>
                     <td data-label="State">{deliveryState(d, d.attempts)}</td>
                     <td data-label="Last result" className="wrap">
@@ -166,5 +164,16 @@ function DeliveryList({ filter, titled, onNotice }: { filter: ListFilter; titled
         </div>
       )}
     </section>
+  );
+}
+
+/** What a delivery's event is about: its payment, or its recurrence (a `recurrence.*` or `recurring_charge.*` event). */
+function AboutLink({ delivery: d }: { delivery: ListedDelivery }) {
+  const [to, id] = d.payment_id ? ['payments', d.payment_id] : d.recurrence_id ? ['recurrences', d.recurrence_id] : [];
+  if (!to || !id) return <span className="muted">—</span>;
+  return (
+    <Link to={`/admin/${to}/${id}`} className="mono small">
+      {id}
+    </Link>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from '../router';
 import type { CreatedRefund, Merchant, PaymentDetail as Detail, PaymentEvent, ProviderAccount, ProviderDescriptor } from '../types';
 import { RecordUnloaded } from '../record';
 import { Badge, Button, Card, CopyButton, Empty, Notice, PageHeader, useLoad } from '../ui';
-import { AttemptsTable, deliveryState, lastResult, RedeliverButton } from './delivery-bits';
+import { DeliveriesCard } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
 import { orphansPending, PaymentAttempts } from './payment-attempts';
 import { CancelDialog, RefundDialog } from './payment-actions';
@@ -221,34 +221,14 @@ export function PaymentDetail({ id }: { id: string }) {
 
       <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}</Card>
 
-      <Card title="Webhook deliveries">
-        {p.deliveries.length === 0 ? (
-          <Empty>{merchant && !merchant.webhook_url ? 'This merchant has no webhook URL: events are not forwarded.' : 'Nothing forwarded yet.'}</Empty>
-        ) : (
-          p.deliveries.map((d) => (
-            <div key={d.id} className="delivery" data-testid="delivery">
-              <div className="delivery-head">
-                <div>
-                  <strong>{d.event_type}</strong> <Badge value={d.status} />
-                  <div className="muted small">
-                    {deliveryState(d, d.attempt_count)} · last result: {lastResult(d)}
-                  </div>
-                </div>
-                {d.status !== 'delivered' && (
-                  <RedeliverButton
-                    delivery={d}
-                    onDone={(text, ok) => {
-                      setNotice({ text, ok });
-                      void detail.reload();
-                    }}
-                  />
-                )}
-              </div>
-              <AttemptsTable attempts={d.attempts ?? []} />
-            </div>
-          ))
-        )}
-      </Card>
+      <DeliveriesCard
+        deliveries={p.deliveries}
+        noWebhookUrl={!!merchant && !merchant.webhook_url}
+        onRedelivered={(text, ok) => {
+          setNotice({ text, ok });
+          void detail.reload();
+        }}
+      />
     </>
   );
 }

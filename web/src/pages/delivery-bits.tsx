@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { formatDateSeconds, relative } from '../format';
 import type { Delivery, DeliveryAnswer, DeliveryAttempt, DeliveryDetail, TestEventResult } from '../types';
-import { Badge, Button, CopyButton, Notice, Spinner, messageOf, useLoad } from '../ui';
+import { Badge, Button, Card, CopyButton, Empty, Notice, Spinner, messageOf, useLoad } from '../ui';
 
 /** What happens next to a delivery, in words. */
 export function deliveryState(d: Pick<Delivery, 'status' | 'delivered_at' | 'next_attempt_at'>, attempts: number): string {
@@ -180,5 +180,43 @@ export function TestEvent({ merchantId, merchantName }: { merchantId: string; me
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The forwards of one payment's or recurrence's events, each with its attempts, and Redeliver for
+ * those not delivered (`onRedelivered` says what came of it; the page reads itself again).
+ */
+export function DeliveriesCard({
+  deliveries,
+  noWebhookUrl,
+  onRedelivered,
+}: {
+  deliveries: Delivery[];
+  /** The merchant has no webhook URL: why nothing is forwarded. */
+  noWebhookUrl: boolean;
+  onRedelivered: (message: string, ok: boolean) => void;
+}) {
+  return (
+    <Card title="Webhook deliveries">
+      {deliveries.length === 0 ? (
+        <Empty>{noWebhookUrl ? 'This merchant has no webhook URL: events are not forwarded.' : 'Nothing forwarded yet.'}</Empty>
+      ) : (
+        deliveries.map((d) => (
+          <div key={d.id} className="delivery" data-testid="delivery">
+            <div className="delivery-head">
+              <div>
+                <strong>{d.event_type}</strong> <Badge value={d.status} />
+                <div className="muted small">
+                  {deliveryState(d, d.attempt_count)} · last result: {lastResult(d)}
+                </div>
+              </div>
+              {d.status !== 'delivered' && <RedeliverButton delivery={d} onDone={onRedelivered} />}
+            </div>
+            <AttemptsTable attempts={d.attempts ?? []} />
+          </div>
+        ))
+      )}
+    </Card>
   );
 }
