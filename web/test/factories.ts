@@ -370,7 +370,11 @@ export function recurrenceDetail(overrides: Partial<Schemas['AdminRecurrenceDeta
 export function pendingRecurrence(overrides: Partial<Schemas['AdminRecurrenceDetailView']> = {}): Schemas['AdminRecurrenceDetailView'] {
   return recurrenceDetail({
     status: 'pending_authorization',
-    authorization: { copyPaste: '00020126580014br.gov.bcb.pix2536pix.example.com/rec/abc6304ABCD', qrCodePng: 'data:image/png;base64,iVBORw0KGgo=', expiresAt: '2024-05-03T13:45:10.000Z' },
+    authorization: {
+      copyPaste: '00020126580014br.gov.bcb.pix2536pix.example.com/rec/abc6304ABCD',
+      qrCodePng: 'data:image/png;base64,iVBORw0KGgo=',
+      expiresAt: '2024-05-03T13:45:10.000Z',
+    },
     ...overrides,
   });
 }

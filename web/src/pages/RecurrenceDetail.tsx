@@ -186,7 +186,9 @@ function AuthorizationCard({ recurrence: r }: { recurrence: Detail }) {
       <div className="qr">
         <img src={qrCodePng} alt="QR code the payer scans to authorize the recurrence" width={200} height={200} />
       </div>
-      <p className="muted small">The payer scans it in their bank app and authorizes {recurrenceAmount(r)}. Valid until {formatDateSeconds(expiresAt)}.</p>
+      <p className="muted small">
+        The payer scans it in their bank app and authorizes {recurrenceAmount(r)}. Valid until {formatDateSeconds(expiresAt)}.
+      </p>
       <label className="label" htmlFor="rec-br-code">
         BR Code (Pix copia e cola)
       </label>

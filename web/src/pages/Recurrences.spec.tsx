@@ -89,7 +89,14 @@ describe('Recurrences', () => {
   });
 
   it("says why the list could not be read, in the API's words", async () => {
-    api.on('GET /recurrences', new Failure(400, { code: 'VALIDATION_ERROR', message: 'The request is invalid.', details: { fields: [{ field: 'cursor', message: 'cursor is not a cursor this API returned' }] } }));
+    api.on(
+      'GET /recurrences',
+      new Failure(400, {
+        code: 'VALIDATION_ERROR',
+        message: 'The request is invalid.',
+        details: { fields: [{ field: 'cursor', message: 'cursor is not a cursor this API returned' }] },
+      }),
+    );
     render(<Recurrences />);
     expect((await screen.findByRole('alert')).textContent).toBe('Please check: cursor is not a cursor this API returned.');
   });

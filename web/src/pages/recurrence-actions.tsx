@@ -89,8 +89,8 @@ export function RecurrenceSimulatePanel({ recurrence, simulation }: { recurrence
         </>
       ) : (
         <p className="muted small">
-          This recurrence is {recurrence.status.replace(/_/g, ' ')}: the payer has nothing left to answer (one waiting for the payer can be authorized, rejected or expire; an active one
-          cancelled by the payer).{charges && ' Its charges below can still be settled or failed.'}
+          This recurrence is {recurrence.status.replace(/_/g, ' ')}: the payer has nothing left to answer (one waiting for the payer can be authorized, rejected or expire; an
+          active one cancelled by the payer).{charges && ' Its charges below can still be settled or failed.'}
         </p>
       )}
     </Card>
@@ -138,8 +138,8 @@ export function CancelRecurrenceDialog({
       }
     >
       <p>
-        The authorization of {recurrenceAmount(recurrence)} from {recurrence.payer.name} is cancelled at {recurrence.provider} on the merchant&apos;s behalf: no further cycle can be
-        charged, and its charges not yet attempted are cancelled with it. The merchant receives recurrence.cancelled. This cannot be undone.
+        The authorization of {recurrenceAmount(recurrence)} from {recurrence.payer.name} is cancelled at {recurrence.provider} on the merchant&apos;s behalf: no further cycle can
+        be charged, and its charges not yet attempted are cancelled with it. The merchant receives recurrence.cancelled. This cannot be undone.
       </p>
       <Notice>{send.failure}</Notice>
     </Modal>
