@@ -16,6 +16,7 @@ import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { components } from '../../web/src/api-types';
 import { testPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
+import { brasiliaDate } from '../../src/domain/recurrence';
 
 export interface MerchantFixture {
   merchant: Merchant;
@@ -247,6 +248,20 @@ export function pixApiAccountBody<const O extends Record<string, unknown> = Reco
     token_url: psp.tokenUrl,
     pix_key: 'recebedor@example.com',
     credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+    ...overrides,
+  };
+}
+
+/** A valid `POST /v1/recurrences` body: a monthly fixed recurrence starting today in Brasília, QR journey. */
+export function recurrenceBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    externalId: `sub-${randomBytes(4).toString('hex')}`,
+    payer: { document: '123.456.789-09', name: 'Ana Souza' },
+    contract: { id: `plan-${randomBytes(3).toString('hex')}`, description: 'Gym membership' },
+    frequency: 'monthly',
+    amount: 89.9,
+    startDate: brasiliaDate(new Date()),
+    retryPolicy: 'none',
     ...overrides,
   };
 }
