@@ -177,6 +177,9 @@ describe('provider accounts (admin API)', () => {
     it.each([
       ['a string', 'ag 0001 cc 1234567', 'receiver_account'],
       ['an array', [receiver], 'receiver_account'],
+      ['a number', 5, 'receiver_account'],
+      ['an empty object', {}, 'receiver_account.conta'],
+      ['an agencia in an array', { ...receiver, agencia: ['0001'] }, 'receiver_account.agencia'],
       ['no agencia', { conta: '1234567', tipoConta: 'CORRENTE' }, 'receiver_account.agencia'],
       ['an agencia of 5 characters', { ...receiver, agencia: '00001' }, 'receiver_account.agencia'],
       ['an empty agencia', { ...receiver, agencia: '' }, 'receiver_account.agencia'],
