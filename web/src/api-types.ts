@@ -347,7 +347,7 @@ export interface paths {
         put?: never;
         /**
          * Create a provider account
-         * @description Credentials are checked for shape, then stored encrypted; they are never returned.
+         * @description Credentials are checked for shape, then stored encrypted; they are never returned. `receiver_account` (optional) is where recurring Pix charges settle: required before the first recurrence.
          */
         post: operations["AdminProviderAccountsController_create"];
         delete?: never;
@@ -376,7 +376,7 @@ export interface paths {
         head?: never;
         /**
          * Change a provider account
-         * @description Only the fields sent change; `credentials` is replaced whole. A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
+         * @description Only the fields sent change; `credentials` and `receiver_account` are each replaced whole (`receiver_account: null` removes it). A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
          */
         patch: operations["AdminProviderAccountsController_update"];
         trace?: never;
@@ -981,6 +981,17 @@ export interface components {
              */
             last_used_at: string;
         };
+        ReceiverAccountView: {
+            /** @example 0001 */
+            agencia: string;
+            /** @example 1234567 */
+            conta: string;
+            /**
+             * @example CORRENTE
+             * @enum {string}
+             */
+            tipoConta: "CORRENTE" | "POUPANCA" | "PAGAMENTO";
+        };
         CredentialsSummaryView: {
             /** @example Client_Id_4f1c… */
             client_id: string | null;
@@ -1027,12 +1038,32 @@ export interface components {
              * @example https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
              */
             webhook_url: string;
+            /** @description For recurring Pix: the account at this PSP where recurring charges settle; null until set (required before the first recurrence). */
+            receiver_account: components["schemas"]["ReceiverAccountView"] | null;
             credentials_summary: components["schemas"]["CredentialsSummaryView"];
             health: components["schemas"]["ProviderAccountHealthView"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        ReceiverAccountDto: {
+            /**
+             * @description The branch (agência).
+             * @example 0001
+             */
+            agencia: string;
+            /**
+             * @description The account number (conta), as the bank writes it.
+             * @example 1234567
+             */
+            conta: string;
+            /**
+             * @description CORRENTE (checking), POUPANCA (savings) or PAGAMENTO (payment account).
+             * @example CORRENTE
+             * @enum {string}
+             */
+            tipoConta: "CORRENTE" | "POUPANCA" | "PAGAMENTO";
         };
         CreateProviderAccountDto: {
             /** @example Efí — Loja da Ana */
@@ -1075,6 +1106,8 @@ export interface components {
             credentials: {
                 [key: string]: unknown;
             };
+            /** @description For recurring Pix (Pix Automático): the account at this PSP where recurring charges settle (the Pix API's `recebedor`). Required before the first recurrence; not secret. */
+            receiver_account?: components["schemas"]["ReceiverAccountDto"] | null;
         };
         UpdateProviderAccountDto: {
             name?: string;
@@ -1094,6 +1127,8 @@ export interface components {
             credentials?: {
                 [key: string]: unknown;
             };
+            /** @description For recurring Pix (Pix Automático): the account at this PSP where recurring charges settle (the Pix API's `recebedor`). Required before the first recurrence; not secret. Replaced whole; `null` removes it. */
+            receiver_account?: components["schemas"]["ReceiverAccountDto"] | null;
         };
         ProviderAccountCheckView: {
             ok: boolean;
