@@ -111,10 +111,12 @@ export class RecurrenceEventsService {
   /** A PSP's word about a recurring charge, read back from it. */
   async applyCharge(eventId: string, news: ProviderRecurringCharge, context: NewsContext): Promise<NewsResult> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const charge = await this.charges.lockByTxid(tx, news.txid);
-      if (!charge) return { kind: 'unmatched' } as const;
-      const locked = await this.recurrences.lockById(tx, charge.recurrenceId);
-      if (!locked || locked.recurrence.provider !== context.provider || locked.recurrence.providerAccountId !== context.accountId) return { kind: 'unmatched' } as const;
+      // The recurrence first, then the charge: the order the merchant's cancel takes them in.
+      const found = await this.charges.findByTxid(news.txid);
+      const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
+      const atThisAccount = locked?.recurrence.provider === context.provider && locked.recurrence.providerAccountId === context.accountId;
+      const charge = atThisAccount ? await this.charges.lockByTxid(tx, news.txid) : null;
+      if (!locked || !charge) return { kind: 'unmatched' } as const;
       return this.applyChargeIn(tx, locked, charge, eventId, news, context);
     });
     this.nudge(result);
@@ -170,7 +172,7 @@ export class RecurrenceEventsService {
   async recordRetryAsked(chargeId: string, answer: ProviderRecurringCharge): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const charge = await this.charges.lockByTxid(tx, answer.txid);
-      if (!charge || charge.id !== chargeId || charge.status !== 'retrying') return;
+      if (charge?.id !== chargeId || charge.status !== 'retrying') return;
       charge.retries += 1;
       charge.attempts = answer.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason }));
       charge.nextReconcileAt = this.nextChargeCheck(charge, this.clock.now(), false);
@@ -182,9 +184,10 @@ export class RecurrenceEventsService {
   /** The PSP refused a retry for good: the charge has failed. */
   async failCharge(chargeId: string, reason: string, context: NewsContext): Promise<NewsResult> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const charge = await this.charges.lockByTxid(tx, (await this.charges.findById(chargeId))?.txid ?? '');
-      if (!charge || isChargeFinal(charge.status)) return { kind: 'duplicate' } as const;
-      const locked = (await this.recurrences.lockById(tx, charge.recurrenceId))!;
+      const found = await this.charges.findById(chargeId);
+      const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
+      const charge = locked ? await this.charges.lockByTxid(tx, found.txid) : null;
+      if (!locked || !charge || isChargeFinal(charge.status)) return { kind: 'duplicate' } as const;
       const from = charge.status;
       charge.status = 'failed';
       charge.failureReason = reason;

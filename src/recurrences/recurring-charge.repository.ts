@@ -30,6 +30,10 @@ export class RecurringChargeRepository {
     return this.one('c.id = $1', [id]);
   }
 
+  findByTxid(txid: string): Promise<RecurringCharge | null> {
+    return this.one('c.txid = $1', [txid]);
+  }
+
   findForMerchant(merchantId: string, id: string): Promise<RecurringCharge | null> {
     return this.one('c.id = $1 AND c.merchant_id = $2', [id, merchantId]);
   }

@@ -81,7 +81,7 @@ describe('webhook delivery over HTTPS', () => {
         (items) => (items[0]?.attempts ?? 0) >= 1,
       );
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
-      const detail = await apiClients(gw.url).admin.GET('/admin/api/payments/{id}', { params: { path: { id: delivery!.payment_id } } });
+      const detail = await apiClients(gw.url).admin.GET('/admin/api/payments/{id}', { params: { path: { id: delivery!.payment_id! } } });
       expect(JSON.stringify(detail.data)).toMatch(/certificate/i);
       expect(receiver.received).toEqual([]);
     } finally {

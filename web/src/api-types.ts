@@ -243,6 +243,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{provider}/{account}/rec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's recurrence or recurring-charge callback
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         */
+        post: operations["RecurringCallbacksController_receiveForAccount[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/{account}/cobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider account's recurrence or recurring-charge callback
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         */
+        post: operations["RecurringCallbacksController_receiveForAccount[1]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/rec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a recurring callback for a provider's built-in account (the simulated PSP)
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         */
+        post: operations["RecurringCallbacksController_receive[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/cobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a recurring callback for a provider's built-in account (the simulated PSP)
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         */
+        post: operations["RecurringCallbacksController_receive[1]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/merchants": {
         parameters: {
             query?: never;
@@ -717,6 +797,131 @@ export interface paths {
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's recurrences
+         * @description Newest first, `{items, next_cursor}`; filter by `externalId` and `status`.
+         */
+        get: operations["RecurrencesController_list"];
+        put?: never;
+        /**
+         * Create a recurrence (ask the payer for a Pix Automático authorization)
+         * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
+         */
+        post: operations["RecurrencesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurrence
+         * @description Another merchant's recurrence, or an unknown id, is 404.
+         */
+        get: operations["RecurrencesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurrence
+         * @description Cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled (each `recurring_charge.cancelled`). Already ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT.
+         */
+        post: operations["RecurrencesController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recurrence's charges
+         * @description Oldest due date first.
+         */
+        get: operations["RecurrencesController_listCharges"];
+        put?: never;
+        /**
+         * Charge one cycle of an active recurrence
+         * @description One charge per cycle (a second in the same cycle is 409 PAYMENT_STATE_CONFLICT unless the first was cancelled or failed). `amount` is required for a variable recurrence (at least `minimumAmount`) and refused for a fixed one. `dueDate` before today, outside the recurrence's dates or outside the lead time of the account's bank is 400 VALIDATION_ERROR naming `dueDate`, with no call to the PSP. A recurrence that is not active is 409. Idempotent per Idempotency-Key.
+         */
+        post: operations["RecurrencesController_createCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurring-charges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a recurring charge */
+        get: operations["RecurrencesController_getCharge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurring-charges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurring charge
+         * @description Only before the day of its first settlement attempt (its due date); after, 409 PAYMENT_STATE_CONFLICT.
+         */
+        post: operations["RecurrencesController_cancelCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1997,6 +2202,297 @@ export interface components {
              */
             amount?: number;
         };
+        RecurrencePayerView: {
+            /**
+             * @description CPF or CNPJ without punctuation.
+             * @example 12345678909
+             */
+            document: string;
+            /** @example Ana Souza */
+            name: string;
+        };
+        RecurrenceContractView: {
+            /**
+             * @description The merchant's contract (the Pix API's `vinculo.contrato`).
+             * @example plan-gold-4471
+             */
+            id: string;
+            /** @example Gym membership, gold plan */
+            description?: string | null;
+        };
+        AuthorizationView: {
+            /**
+             * @description The authorization BR Code, the PSP's (`dadosQR.pixCopiaECola`).
+             * @example 00020126…6304ABCD
+             */
+            copyPaste: string;
+            /**
+             * @description QR image of copyPaste.
+             * @example data:image/png;base64,iVBORw0KGgo…
+             */
+            qrCodePng: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-27T12:00:00.000Z
+             */
+            expiresAt?: string | null;
+        };
+        RecurrenceView: {
+            /** @example rec_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
+            /** @example subscription-881 */
+            externalId: string;
+            payer: components["schemas"]["RecurrencePayerView"];
+            contract: components["schemas"]["RecurrenceContractView"];
+            /**
+             * @example monthly
+             * @enum {string}
+             */
+            frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+            /**
+             * @description Decimal reais: the fixed amount of each charge.
+             * @example 89.9
+             */
+            amount?: number | null;
+            /**
+             * @description Decimal reais: the floor of a variable recurrence.
+             * @example null
+             */
+            minimumAmount?: number | null;
+            /**
+             * @description Calendar day in Brasília.
+             * @example 2026-12-05
+             */
+            startDate: string;
+            /** @example null */
+            endDate?: string | null;
+            /**
+             * @example three_in_seven_days
+             * @enum {string}
+             */
+            retryPolicy: "none" | "three_in_seven_days";
+            /**
+             * @example qr
+             * @enum {string}
+             */
+            journey: "qr" | "qr_with_first_payment" | "request";
+            /** @description For the QR journeys while the payer has not answered. */
+            authorization?: components["schemas"]["AuthorizationView"] | null;
+            /**
+             * @description The payment the composite QR also pays (`qr_with_first_payment`).
+             * @example null
+             */
+            firstPaymentId?: string | null;
+            /**
+             * @description Who cancelled it, once cancelled.
+             * @example null
+             * @enum {string|null}
+             */
+            cancelledBy?: "merchant" | "payer" | "psp" | null;
+            /** @example efi */
+            provider: string;
+            /**
+             * @example production
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:05:00.000Z
+             */
+            updatedAt: string;
+        };
+        PayerAccountDto: {
+            /**
+             * @description The payer's bank, by its ISPB (8 digits).
+             * @example 60701190
+             */
+            ispbParticipante: string;
+            /**
+             * @description Branch, up to 4 digits.
+             * @example 2569
+             */
+            agencia?: string;
+            /**
+             * @description Account number, digits only (up to 20).
+             * @example 550689
+             */
+            conta: string;
+        };
+        RecurrencePayerDto: {
+            /**
+             * @description CPF or CNPJ of the payer; punctuation allowed; check digits verified.
+             * @example 123.456.789-09
+             */
+            document: string;
+            /** @example Ana Souza */
+            name: string;
+            /** @description Required for `journey: "request"`: the account the payer is asked from. */
+            account?: components["schemas"]["PayerAccountDto"];
+        };
+        RecurrenceContractDto: {
+            /**
+             * @description Your contract's id, shown to the payer in their bank (1–35 characters).
+             * @example plan-gold-4471
+             */
+            id: string;
+            /**
+             * @description What the payer is paying for, shown in their bank (up to 35 characters).
+             * @example Gym membership
+             */
+            description?: string | null;
+        };
+        FirstPaymentDto: {
+            /**
+             * @description Decimal reais paid now with the authorization.
+             * @example 89.9
+             */
+            amount: number;
+        };
+        CreateRecurrenceDto: {
+            /**
+             * @description Your subscription id: 1–64 characters of [A-Za-z0-9._:-].
+             * @example subscription-881
+             */
+            externalId: string;
+            payer: components["schemas"]["RecurrencePayerDto"];
+            contract: components["schemas"]["RecurrenceContractDto"];
+            /**
+             * @example monthly
+             * @enum {string}
+             */
+            frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+            /**
+             * @description Fixed amount of every charge, decimal reais. Exactly one of `amount` and `minimumAmount`.
+             * @example 89.9
+             */
+            amount?: number;
+            /**
+             * @description Variable recurrence: each charge states its amount, at least this. Exactly one of `amount` and `minimumAmount`.
+             * @example 50
+             */
+            minimumAmount?: number;
+            /**
+             * @description First day of the first cycle: today (in Brasília) or later.
+             * @example 2026-12-05
+             */
+            startDate: string;
+            /**
+             * @description Last day a charge may fall on; after startDate, or absent for no end.
+             * @example null
+             */
+            endDate?: string | null;
+            /**
+             * @description Default `none`.
+             * @example three_in_seven_days
+             * @enum {string}
+             */
+            retryPolicy?: "none" | "three_in_seven_days";
+            /**
+             * @description Default `qr`.
+             * @example qr
+             * @enum {string}
+             */
+            journey?: "qr" | "qr_with_first_payment" | "request";
+            /** @description Required for, and only for, `journey: "qr_with_first_payment"`. */
+            firstPayment?: components["schemas"]["FirstPaymentDto"];
+        };
+        RecurrencePageView: {
+            items: components["schemas"]["RecurrenceView"][];
+            next_cursor?: string | null;
+        };
+        ChargeAttemptView: {
+            /**
+             * @description The settlement date of the attempt.
+             * @example 2026-12-05
+             */
+            date: string;
+            /**
+             * @example failed
+             * @enum {string}
+             */
+            status: "scheduled" | "paid" | "failed" | "cancelled" | "expired";
+            /** @example AM04: insufficient funds */
+            reason?: string | null;
+        };
+        RecurringChargeView: {
+            /** @example rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H */
+            id: string;
+            /** @example rec_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            recurrenceId: string;
+            /**
+             * @description Decimal reais.
+             * @example 89.9
+             */
+            amount: number;
+            /**
+             * @description Calendar day in Brasília.
+             * @example 2026-12-05
+             */
+            dueDate: string;
+            /** @example December */
+            description?: string | null;
+            /**
+             * @example paid
+             * @enum {string}
+             */
+            status: "scheduled" | "retrying" | "paid" | "failed" | "cancelled" | "expired";
+            attempts: components["schemas"]["ChargeAttemptView"][];
+            /** @example E99999999202612051200abcdefghijk */
+            endToEndId?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-05T12:00:00.000Z
+             */
+            paidAt?: string | null;
+            /**
+             * @description Why it failed, once failed.
+             * @example null
+             */
+            failureReason?: string | null;
+            /**
+             * @description Pix transaction id.
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
+            txid: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-05T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateRecurringChargeDto: {
+            /**
+             * @description The day the payer's bank debits (Brasília), within the lead time the account's bank documents.
+             * @example 2026-12-05
+             */
+            dueDate: string;
+            /**
+             * @description Decimal reais: required for a variable recurrence (at least its minimumAmount), refused for a fixed one.
+             * @example 89.9
+             */
+            amount?: number;
+            /** @example December */
+            description?: string | null;
+        };
+        RecurringChargeListView: {
+            items: components["schemas"]["RecurringChargeView"][];
+        };
         DeliveryView: {
             /**
              * @description Also the Standard Webhooks `webhook-id`, the same on every attempt.
@@ -2009,8 +2505,16 @@ export interface components {
             event_type: string;
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             event_id: string;
-            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            payment_id: string;
+            /**
+             * @description The payment the event is about; null for a recurrence event.
+             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            payment_id: string | null;
+            /**
+             * @description The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.
+             * @example null
+             */
+            recurrence_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -2091,8 +2595,16 @@ export interface components {
             event_type: string;
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             event_id: string;
-            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            payment_id: string;
+            /**
+             * @description The payment the event is about; null for a recurrence event.
+             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            payment_id: string | null;
+            /**
+             * @description The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.
+             * @example null
+             */
+            recurrence_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -3584,6 +4096,258 @@ export interface operations {
             };
             /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "RecurringCallbacksController_receiveForAccount[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "RecurringCallbacksController_receiveForAccount[1]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "RecurringCallbacksController_receive[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "RecurringCallbacksController_receive[1]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INVALID_SIGNATURE`: The webhook signature is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5648,6 +6412,715 @@ export interface operations {
             };
             /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_list: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrencePageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per logical request (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurrenceDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_listCharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeListView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_createCharge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per logical request (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurringChargeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_getCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_cancelCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
