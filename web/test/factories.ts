@@ -138,6 +138,7 @@ export function listedDelivery(overrides: Partial<Schemas['DeliveryView']> = {})
     event_type: 'payment.confirmed',
     event_id: 'evt_000000000000000000000001',
     payment_id: 'pay_000000000000000000000001',
+    recurrence_id: null,
     merchant_id: 'mer_000000000000000000000001',
     merchant_name: 'Loja da Ana',
     webhook_url: 'https://shop.example.com/webhooks/pix',
