@@ -302,7 +302,7 @@ export function recurrenceRoutes(app: FastifyInstance, context: RecurrenceRoutes
   /** The composite QR's payment: its immediate charge paid and confirmed as `payment.confirmed` would (docs/sandbox.md, Events it sends). */
   async function payFirstPayment(txid: string, now: number, log: FastifyBaseLogger): Promise<void> {
     const charge = context.charges.findByTxid(txid, now);
-    if (!charge || charge.status !== 'ATIVA') return;
+    if (charge?.status !== 'ATIVA') return;
     recordPayment(charge, now, charge.amountCents);
     const event: SandboxEventBody = {
       event: 'payment.confirmed',
@@ -317,7 +317,8 @@ export function recurrenceRoutes(app: FastifyInstance, context: RecurrenceRoutes
   function recurrenceAmounts(body: SandboxCreateRecurrenceBody): { amountCents: number | null; minimumAmountCents: number | null } {
     const amount = body.amount ?? null;
     const minimum = body.minimumAmount ?? null;
-    if ((amount === null) === (minimum === null)) throw invalid('Exactly one of amount (fixed) and minimumAmount (variable) is required.', amount === null ? 'amount' : 'minimumAmount');
+    if ((amount === null) === (minimum === null))
+      throw invalid('Exactly one of amount (fixed) and minimumAmount (variable) is required.', amount === null ? 'amount' : 'minimumAmount');
     const cents = wireAmountToCents((amount ?? minimum)!)!;
     if (cents === 0) throw invalid('The amount must be greater than 0.00', amount === null ? 'minimumAmount' : 'amount');
     return amount === null ? { amountCents: null, minimumAmountCents: cents } : { amountCents: cents, minimumAmountCents: null };

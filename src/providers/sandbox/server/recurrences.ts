@@ -1,5 +1,17 @@
 import { centsToDecimalString } from '../../../domain/money';
-import { addDays, brasiliaDate, cycleOf, type DueDateProblem, dueDateProblem, type Frequency, type Journey, MAX_RETRIES, nextRetryDate, RETRY_WINDOW_DAYS, type RetryPolicy } from '../../../domain/recurrence';
+import {
+  addDays,
+  brasiliaDate,
+  cycleOf,
+  type DueDateProblem,
+  dueDateProblem,
+  type Frequency,
+  type Journey,
+  MAX_RETRIES,
+  nextRetryDate,
+  RETRY_WINDOW_DAYS,
+  type RetryPolicy,
+} from '../../../domain/recurrence';
 import type { SandboxPersonWire } from '../sandbox-api';
 import {
   SANDBOX_LEAD_TIME,
@@ -187,7 +199,9 @@ export function chargeRefusal(
   const problem = dueDateProblem(request.dueDate, today, recurrence, SANDBOX_LEAD_TIME);
   if (problem) return refused('DUE_DATE_REFUSED', `dueDate ${request.dueDate} ${DUE_DATE_WORDS[problem]}.`, 'dueDate');
   const cycle = cycleOf(recurrence.startDate, recurrence.frequency, request.dueDate);
-  const taken = others.find((other) => other.status !== 'CANCELADA' && other.status !== 'REJEITADA' && cycleOf(recurrence.startDate, recurrence.frequency, other.dueDate) === cycle);
+  const taken = others.find(
+    (other) => other.status !== 'CANCELADA' && other.status !== 'REJEITADA' && cycleOf(recurrence.startDate, recurrence.frequency, other.dueDate) === cycle,
+  );
   if (taken) return new SandboxHttpError(409, 'CYCLE_TAKEN', `Charge ${taken.txid} (due ${taken.dueDate}) already holds this cycle.`, 'dueDate');
   return null;
 }
