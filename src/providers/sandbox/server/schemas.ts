@@ -94,6 +94,7 @@ export const CREATE_RECURRENCE_SCHEMA = {
     contract: {
       type: 'object',
       required: ['id'],
+      // The Pix API's `vinculo.contrato` is at most 35 characters (https://github.com/bacen/pix-api/blob/1f1b568f6adf5b55a6268efbaf62802a14b01941/openapi.yaml).
       properties: { id: { type: 'string', minLength: 1, maxLength: 35 }, description: { type: ['string', 'null'], maxLength: 140 } },
     },
     debtor: CREATE_BODY_SCHEMA.properties.recipient,
