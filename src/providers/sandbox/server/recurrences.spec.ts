@@ -136,6 +136,11 @@ describe('the sandbox recurrence rules', () => {
       expect(retryRefusal(none, '2026-03-08', '2026-03-07')).toMatchObject({ code: 'RETRY_NOT_ALLOWED' });
     });
 
+    it('refuses once the recurrence is cancelled', () => {
+      const cancelled = failedOn(['2026-03-07'], { recurrence: recurrence({ status: 'CANCELADA', cancelledBy: 'USUARIO_PAGADOR' }) });
+      expect(retryRefusal(cancelled, '2026-03-08', '2026-03-07')).toMatchObject({ code: 'RECURRENCE_NOT_ACTIVE' });
+    });
+
     it('refuses while the last attempt has not failed, and on a closed charge', () => {
       expect(retryRefusal(charge(), '2026-03-08', TODAY)).toMatchObject({ code: 'ATTEMPT_NOT_FAILED' });
       expect(retryRefusal(failedOn(['2026-03-07'], { status: 'REJEITADA' }), '2026-03-08', '2026-03-07')).toMatchObject({ code: 'CHARGE_CLOSED' });

@@ -207,12 +207,14 @@ export function chargeRefusal(
 }
 
 /**
- * Why a retry dated `date` cannot be asked for today, or null: only under `three_in_seven_days`, on
- * an open charge whose last attempt failed, at most MAX_RETRIES, dated after the last attempt and
+ * Why a retry dated `date` cannot be asked for today, or null: only under `three_in_seven_days`,
+ * while the recurrence is authorized, on an open charge whose last attempt failed, at most MAX_RETRIES, dated after the last attempt and
  * after today, and no later than the due date plus RETRY_WINDOW_DAYS.
  */
 export function retryRefusal(charge: StoredRecurringCharge, date: string, today: string): SandboxHttpError | null {
   if (charge.recurrence.retryPolicy !== 'three_in_seven_days') return refused('RETRY_NOT_ALLOWED', "The recurrence's retry policy allows no retries.");
+  // A payer who cancelled (or a merchant) took the authorization away: nothing more can be debited.
+  if (charge.recurrence.status !== 'APROVADA') return refused('RECURRENCE_NOT_ACTIVE', `The recurrence is ${charge.recurrence.status}: no attempt can be added.`);
   if (charge.status !== 'ATIVA') return refused('CHARGE_CLOSED', `The charge is ${charge.status}: no attempt can be added.`);
   const last = currentAttempt(charge);
   if (last.status !== 'REJEITADA') return refused('ATTEMPT_NOT_FAILED', `The last attempt is ${last.status}: a retry follows a failed attempt only.`);
