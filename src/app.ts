@@ -241,6 +241,7 @@ const API_TAGS: readonly { name: string; description: string }[] = [
   { name: 'payments', description: 'Create Pix payments and read their status (merchant API key, `X-Merchant-Key`).' },
   { name: 'refunds', description: 'Refund a paid payment, in full or in part, and cancel a pending one (merchant API key).' },
   { name: 'api-keys', description: 'The calling API key: its prefix and when it was last used, for key rotation (merchant API key).' },
+  { name: 'recurrences', description: 'Pix Automático: ask a payer once for a recurring authorization, then charge each cycle (merchant API key).' },
   { name: 'webhooks', description: "Provider callbacks: where PSPs post their events. Not called by merchants; each provider's own authentication." },
   { name: 'admin', description: "The operator's API: merchants, API keys, provider accounts, payments across merchants, deliveries (admin token)." },
   { name: 'dashboard', description: "The dashboard's session and overview (sign-in cookie with CSRF token, or the admin token)." },

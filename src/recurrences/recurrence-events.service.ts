@@ -41,6 +41,8 @@ export type NewsResult =
 
 /** How long a recurrence waiting for the payer, or a charge past its due date, waits before it is read back again. */
 const ACTIVE_RECHECK_MS = 24 * 3_600_000;
+/** How often a charge past its due date that is still open is read back. */
+const OPEN_CHARGE_RECHECK_MS = 3_600_000;
 
 /**
  * The one place recurrences and their charges change after creation (docs/recurrences.md): the
@@ -111,10 +113,12 @@ export class RecurrenceEventsService {
   /** A PSP's word about a recurring charge, read back from it. */
   async applyCharge(eventId: string, news: ProviderRecurringCharge, context: NewsContext): Promise<NewsResult> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const charge = await this.charges.lockByTxid(tx, news.txid);
-      if (!charge) return { kind: 'unmatched' } as const;
-      const locked = await this.recurrences.lockById(tx, charge.recurrenceId);
-      if (!locked || locked.recurrence.provider !== context.provider || locked.recurrence.providerAccountId !== context.accountId) return { kind: 'unmatched' } as const;
+      // The recurrence first, then the charge: the order the merchant's cancel takes them in.
+      const found = await this.charges.findByTxid(news.txid, tx);
+      const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
+      const atThisAccount = locked?.recurrence.provider === context.provider && locked.recurrence.providerAccountId === context.accountId;
+      const charge = atThisAccount ? await this.charges.lockByTxid(tx, news.txid) : null;
+      if (!locked || !charge) return { kind: 'unmatched' } as const;
       return this.applyChargeIn(tx, locked, charge, eventId, news, context);
     });
     this.nudge(result);
@@ -170,7 +174,7 @@ export class RecurrenceEventsService {
   async recordRetryAsked(chargeId: string, answer: ProviderRecurringCharge): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const charge = await this.charges.lockByTxid(tx, answer.txid);
-      if (!charge || charge.id !== chargeId || charge.status !== 'retrying') return;
+      if (charge?.id !== chargeId || charge.status !== 'retrying') return;
       charge.retries += 1;
       charge.attempts = answer.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason }));
       charge.nextReconcileAt = this.nextChargeCheck(charge, this.clock.now(), false);
@@ -182,9 +186,10 @@ export class RecurrenceEventsService {
   /** The PSP refused a retry for good: the charge has failed. */
   async failCharge(chargeId: string, reason: string, context: NewsContext): Promise<NewsResult> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const charge = await this.charges.lockByTxid(tx, (await this.charges.findById(chargeId))?.txid ?? '');
-      if (!charge || isChargeFinal(charge.status)) return { kind: 'duplicate' } as const;
-      const locked = (await this.recurrences.lockById(tx, charge.recurrenceId))!;
+      const found = await this.charges.findById(chargeId, tx);
+      const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
+      const charge = locked ? await this.charges.lockByTxid(tx, found.txid) : null;
+      if (!locked || !charge || isChargeFinal(charge.status)) return { kind: 'duplicate' } as const;
       const from = charge.status;
       charge.status = 'failed';
       charge.failureReason = reason;
@@ -287,10 +292,11 @@ export class RecurrenceEventsService {
   }
 
   private nextChargeCheck(charge: RecurringCharge, now: Date, retryPending: boolean): Date {
-    // A retry still to be asked for is asked again soon; otherwise the charge is read back the day after its due date.
+    // A retry still to be asked for is asked again soon; otherwise the charge is read back the day
+    // after its due date, and then hourly while it stays open (its attempts run for up to a week).
     if (retryPending) return new Date(now.getTime() + 60_000);
     const dayAfterDue = new Date(`${charge.dueDate}T12:00:00-03:00`).getTime() + ACTIVE_RECHECK_MS;
-    return new Date(Math.max(dayAfterDue, now.getTime() + 60_000));
+    return new Date(Math.max(dayAfterDue, now.getTime() + OPEN_CHARGE_RECHECK_MS));
   }
 }
 

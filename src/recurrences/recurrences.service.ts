@@ -195,22 +195,24 @@ export class RecurrencesService {
     const key = requireIdempotencyKey(request.idempotencyKey);
     const recurrence = await this.mine(merchant.id, recurrenceId);
     request.state.provider = recurrence.provider;
-    if (recurrence.status !== 'active') throw this.stateConflict(`Charges are made only for an active recurrence; this one is ${recurrence.status}.`);
-    const amountCents = this.chargeAmount(recurrence, dto);
     const { acting, recurring } = await this.accountOf(recurrence);
-    const today = brasiliaDate(this.clock.now());
-    const lead = acting.adapter.capabilities.recurring!.leadTime;
-    const problem = dueDateProblem(dto.dueDate, today, recurrence, lead);
-    if (problem) throw AppError.validation([{ field: 'dueDate', message: dueDateMessage(problem, today, recurrence, lead) }]);
-    const cycle = cycleOf(recurrence.startDate, recurrence.frequency, dto.dueDate);
-    if (await this.charges.findLiveInCycle(recurrence.id, cycle)) throw this.cycleTaken();
-    const receiver = this.receiverOf(acting);
 
+    // The key first: a retry of a charge already made replays its answer, whatever the recurrence
+    // and the calendar say now; a refusal below releases the key (nothing is stored).
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') return outcome.response;
     const claim = outcome.claim;
     const chargeId = `rch_${claim.paymentId.slice('pay_'.length)}`;
     try {
+      if (recurrence.status !== 'active') throw this.stateConflict(`Charges are made only for an active recurrence; this one is ${recurrence.status}.`);
+      const amountCents = this.chargeAmount(recurrence, dto);
+      const today = brasiliaDate(this.clock.now());
+      const lead = acting.adapter.capabilities.recurring!.leadTime;
+      const problem = dueDateProblem(dto.dueDate, today, recurrence, lead);
+      if (problem) throw AppError.validation([{ field: 'dueDate', message: dueDateMessage(problem, today, recurrence, lead) }]);
+      const cycle = cycleOf(recurrence.startDate, recurrence.frequency, dto.dueDate);
+      if (await this.charges.findLiveInCycle(recurrence.id, cycle)) throw this.cycleTaken();
+      const receiver = this.receiverOf(acting);
       let made: ProviderRecurringCharge;
       try {
         made = await recurring.createCharge(acting.account, {

@@ -26,8 +26,13 @@ export class RecurringChargeRepository {
     }
   }
 
-  findById(id: string): Promise<RecurringCharge | null> {
-    return this.one('c.id = $1', [id]);
+  findById(id: string, tx?: EntityManager): Promise<RecurringCharge | null> {
+    return this.one('c.id = $1', [id], tx);
+  }
+
+  /** `tx` when the caller holds a transaction (the embedded database has one connection: a read beside it would wait for it). */
+  findByTxid(txid: string, tx?: EntityManager): Promise<RecurringCharge | null> {
+    return this.one('c.txid = $1', [txid], tx);
   }
 
   findForMerchant(merchantId: string, id: string): Promise<RecurringCharge | null> {
@@ -110,9 +115,9 @@ export class RecurringChargeRepository {
     return sqlRows(this.charges.manager, `SELECT status, count(*)::int AS count FROM recurring_charges GROUP BY status`);
   }
 
-  private async one(where: string, params: unknown[]): Promise<RecurringCharge | null> {
-    const rows = await sqlRows<Record<string, unknown>>(this.charges.manager, `SELECT ${CHARGE_COLUMNS} FROM recurring_charges c WHERE ${where}`, params);
-    return rows[0] ? hydrate(this.charges.manager, RecurringCharge, rows[0]) : null;
+  private async one(where: string, params: unknown[], tx: EntityManager = this.charges.manager): Promise<RecurringCharge | null> {
+    const rows = await sqlRows<Record<string, unknown>>(tx, `SELECT ${CHARGE_COLUMNS} FROM recurring_charges c WHERE ${where}`, params);
+    return rows[0] ? hydrate(tx, RecurringCharge, rows[0]) : null;
   }
 
   private async lockOne(tx: EntityManager, where: string, params: unknown[]): Promise<RecurringCharge | null> {

@@ -61,7 +61,7 @@ async function merchantWithPayments(gw: GatewayProcess, receiver: MerchantReceiv
   return { merchantId: merchant.id, paymentIds };
 }
 
-async function deliveriesOf(gw: GatewayProcess, merchantId: string, status: 'pending' | 'delivered' | 'failed'): Promise<{ id: string; payment_id?: string | null }[]> {
+async function deliveriesOf(gw: GatewayProcess, merchantId: string, status: 'pending' | 'delivered' | 'failed'): Promise<{ id: string; payment_id: string | null }[]> {
   const res = await apiClients(gw.url).admin.GET('/admin/api/webhook-deliveries', { params: { query: { merchant_id: merchantId, status, limit: 100 } } });
   if (!res.data) throw new Error(`listing deliveries failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.data.items;

@@ -1,3 +1,4 @@
+import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { testPki } from '../../src/testing/certificates';
 import type { components } from '../../web/src/api-types';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
@@ -130,6 +131,81 @@ describe('provider accounts (admin API)', () => {
     const bad = await patchAccount(created.id, { credentials: pemCredentials({ private_key_pem: pki.server.key }) });
     expect(bad.status).toBe(400);
     expect((await getAccount(created.id)).data).toEqual(renamed.data);
+  });
+
+  describe('receiver account (where recurring charges settle)', () => {
+    const receiver = { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' } as const;
+    const stored = async (id: string) => (await t.dataSource.query('SELECT receiver_account FROM provider_accounts WHERE id = $1', [id]))[0].receiver_account;
+    const acting = (id: string) => t.app.get(AccountResolver).byId(id);
+
+    it('is null until set, taken on create, shown on every read, and given to the core with the account', async () => {
+      const without = await newAccount();
+      expect(without.receiver_account).toBeNull();
+      expect((await acting(without.id)).receiverAccount).toBeNull();
+
+      const res = await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { receiver_account: receiver }) });
+      expect(res.status).toBe(201);
+      expect(res.data!.receiver_account).toEqual(receiver);
+      expect(await stored(res.data!.id)).toEqual(receiver);
+      expect((await getAccount(res.data!.id)).data!.receiver_account).toEqual(receiver);
+      expect((await t.admin.GET('/admin/api/provider-accounts')).data!.find((a) => a.id === res.data!.id)!.receiver_account).toEqual(receiver);
+      expect((await acting(res.data!.id)).receiverAccount).toEqual(receiver);
+    });
+
+    it('is replaced whole by PATCH, kept by a PATCH that does not name it, and removed by null; the core sees each change at once', async () => {
+      const created = await newAccount();
+      const set = await patchAccount(created.id, { receiver_account: receiver });
+      expect(set.status).toBe(200);
+      expect(set.data!.receiver_account).toEqual(receiver);
+      expect((await acting(created.id)).receiverAccount).toEqual(receiver);
+
+      const savings = { agencia: '9708', conta: '01268200000000000001', tipoConta: 'POUPANCA' } as const;
+      const replaced = await patchAccount(created.id, { receiver_account: savings });
+      expect(replaced.data!.receiver_account).toEqual(savings);
+      expect((await acting(created.id)).receiverAccount).toEqual(savings);
+
+      const renamed = await patchAccount(created.id, { name: 'Renomeada' });
+      expect(renamed.data!.receiver_account).toEqual(savings);
+
+      const cleared = await patchAccount(created.id, { receiver_account: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.data!.receiver_account).toBeNull();
+      expect(await stored(created.id)).toBeNull();
+      expect((await acting(created.id)).receiverAccount).toBeNull();
+    });
+
+    it.each([
+      ['a string', 'ag 0001 cc 1234567', 'receiver_account'],
+      ['an array', [receiver], 'receiver_account'],
+      ['a number', 5, 'receiver_account'],
+      ['an empty object', {}, 'receiver_account.conta'],
+      ['an agencia in an array', { ...receiver, agencia: ['0001'] }, 'receiver_account.agencia'],
+      ['no agencia', { conta: '1234567', tipoConta: 'CORRENTE' }, 'receiver_account.agencia'],
+      ['an agencia of 5 characters', { ...receiver, agencia: '00001' }, 'receiver_account.agencia'],
+      ['an empty agencia', { ...receiver, agencia: '' }, 'receiver_account.agencia'],
+      ['an agencia that is a number', { ...receiver, agencia: 1 }, 'receiver_account.agencia'],
+      ['no conta', { agencia: '0001', tipoConta: 'CORRENTE' }, 'receiver_account.conta'],
+      ['a conta of 21 characters', { ...receiver, conta: '1'.repeat(21) }, 'receiver_account.conta'],
+      ['no tipoConta', { agencia: '0001', conta: '1234567' }, 'receiver_account.tipoConta'],
+      ['an unknown tipoConta', { ...receiver, tipoConta: 'SALARIO' }, 'receiver_account.tipoConta'],
+      ["the document's own misspelt example", { ...receiver, tipoConta: 'POUPANÇA' }, 'receiver_account.tipoConta'],
+      ['an unknown field', { ...receiver, ispb: '00000000' }, 'receiver_account.ispb'],
+    ])('refuses %s with 400 naming the field, on create and PATCH, and stores nothing', async (_case, value, field) => {
+      const existing = await newAccount();
+      await patchAccount(existing.id, { receiver_account: receiver });
+      const before = await count();
+      const created = await call('POST', '/provider-accounts', account({ receiver_account: value }));
+      expect(created.status).toBe(400);
+      expect(created.body.error.code).toBe('VALIDATION_ERROR');
+      expect(created.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+      expect(await count()).toBe(before);
+
+      const patched = await call('PATCH', `/provider-accounts/${existing.id}`, { receiver_account: value, name: 'Outra' });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+      expect(await stored(existing.id)).toEqual(receiver);
+      expect((await getAccount(existing.id)).data).toMatchObject({ name: existing.name, receiver_account: receiver });
+    });
   });
 
   it('routes merchants to active accounts only: unknown or inactive ids are 400 and change nothing', async () => {

@@ -16,6 +16,9 @@ import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { components } from '../../web/src/api-types';
 import { testPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
+import { addDays, brasiliaDate } from '../../src/domain/recurrence';
+import { Recurrence } from '../../src/recurrences/recurrence.entity';
+import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 
 export interface MerchantFixture {
   merchant: Merchant;
@@ -55,6 +58,69 @@ export class Factories {
     const apiKeyId = newId('key');
     await this.dataSource.getRepository(ApiKey).insert({ id: apiKeyId, merchantId: merchant.id, keyHash: key.hash, prefix: key.prefix, revokedAt: null });
     return { merchant, apiKey: key.key, apiKeyId };
+  }
+
+  /** An active monthly recurrence of the merchant's at the sandbox's built-in account (override `status` for others). */
+  async newRecurrence(merchantId: string, overrides: Partial<Recurrence> = {}): Promise<Recurrence> {
+    const now = new Date();
+    const recurrence = Object.assign(new Recurrence(), {
+      id: newId('rec'),
+      merchantId,
+      provider: 'sandbox',
+      providerAccountId: null,
+      environment: 'sandbox',
+      providerRecurrenceId: `RR${randomBytes(13).toString('hex')}`.slice(0, 29),
+      externalId: `sub-${randomBytes(4).toString('hex')}`,
+      status: 'active',
+      payerDocument: '12345678909',
+      payerName: 'Ana Souza',
+      contractId: 'plan-1',
+      contractDescription: null,
+      frequency: 'monthly',
+      amountCents: 8990,
+      minimumAmountCents: null,
+      startDate: brasiliaDate(now),
+      endDate: null,
+      retryPolicy: 'none',
+      journey: 'qr',
+      firstPaymentId: null,
+      authorizationCopyPaste: null,
+      authorizationExpiresAt: null,
+      cancelledBy: null,
+      nextReconcileAt: null,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    } satisfies Recurrence);
+    await this.dataSource.getRepository(Recurrence).insert(recurrence);
+    return recurrence;
+  }
+
+  /** A scheduled charge of the recurrence, due in three days (cycle 0 unless overridden). */
+  async newRecurringCharge(recurrence: Pick<Recurrence, 'id' | 'merchantId'>, overrides: Partial<RecurringCharge> = {}): Promise<RecurringCharge> {
+    const now = new Date();
+    const charge = Object.assign(new RecurringCharge(), {
+      id: newId('rch'),
+      recurrenceId: recurrence.id,
+      merchantId: recurrence.merchantId,
+      txid: randomBytes(16).toString('hex'),
+      cycle: 0,
+      amountCents: 8990,
+      dueDate: addDays(brasiliaDate(now), 3),
+      description: null,
+      status: 'scheduled',
+      attempts: [],
+      retries: 0,
+      endToEndId: null,
+      paidAt: null,
+      failureReason: null,
+      nextReconcileAt: null,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    } satisfies RecurringCharge);
+    await this.dataSource.getRepository(RecurringCharge).insert(charge);
+    return charge;
   }
 
   /** A pending sandbox payment of the merchant's. */
@@ -247,6 +313,20 @@ export function pixApiAccountBody<const O extends Record<string, unknown> = Reco
     token_url: psp.tokenUrl,
     pix_key: 'recebedor@example.com',
     credentials: { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: psp.caPem },
+    ...overrides,
+  };
+}
+
+/** A valid `POST /v1/recurrences` body: a monthly fixed recurrence starting today in Brasília, QR journey. */
+export function recurrenceBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    externalId: `sub-${randomBytes(4).toString('hex')}`,
+    payer: { document: '123.456.789-09', name: 'Ana Souza' },
+    contract: { id: `plan-${randomBytes(3).toString('hex')}`, description: 'Gym membership' },
+    frequency: 'monthly',
+    amount: 89.9,
+    startDate: brasiliaDate(new Date()),
+    retryPolicy: 'none',
     ...overrides,
   };
 }

@@ -23,6 +23,9 @@ import { PaymentAttempt } from '../../src/payments/routing/payment-attempt.entit
 import { Refund } from '../../src/payments/refunds/refund.entity';
 import { MerchantProviderAccount, ProviderAccount } from '../../src/providers/provider-accounts/provider-account.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
+import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
+import { Recurrence } from '../../src/recurrences/recurrence.entity';
+import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, testDatabase, testEnv } from './test-env';
 
@@ -40,6 +43,9 @@ export const ENTITIES = [
   ProviderAccount,
   MerchantProviderAccount,
   AdminSession,
+  Recurrence,
+  RecurringCharge,
+  RecurrenceEvent,
 ];
 
 /** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */

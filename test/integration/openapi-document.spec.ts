@@ -137,7 +137,7 @@ describe('The OpenAPI document (/docs/json)', () => {
   });
 
   it("lists the merchant's payments first, health and operations last, each tag described", () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(['payments', 'refunds', 'api-keys', 'webhooks', 'admin', 'dashboard', 'operations', 'health']);
+    expect(document.tags.map((tag) => tag.name)).toEqual(['payments', 'refunds', 'api-keys', 'recurrences', 'webhooks', 'admin', 'dashboard', 'operations', 'health']);
     for (const tag of document.tags) expect(tag.description).toEqual(expect.any(String));
     const firstSeen = [...new Set(operations.map(({ operation }) => operation.tags![0]))];
     expect(firstSeen).toEqual(document.tags.map((tag) => tag.name));

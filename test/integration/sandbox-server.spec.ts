@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { brasiliaDate } from '../../src/domain/recurrence';
 import { sandboxChargeBody } from '../helpers/factories';
 import { WebhookReceiver } from '../providers/webhook-receiver';
 import { verifySandboxSignature } from '../../src/providers/sandbox/sandbox-signature';
@@ -290,6 +292,32 @@ describe('sandbox PSP server limits', () => {
     await app.close();
   });
 
+  it('with notificationUrlPrefix, refuses recurrences that would post their callbacks anywhere else', async () => {
+    const app = Fastify();
+    await app.register(sandboxServer, { ...OPEN, notificationUrlPrefix: 'https://pix.example.com/webhooks/' });
+    const post = (notificationUrl: string) => {
+      const recurrenceId = `rec_${randomBytes(6).toString('hex')}`;
+      const payload = {
+        recurrenceId,
+        contract: { id: 'c1' },
+        debtor: { document: '12345678909', name: 'Ana Souza' },
+        frequency: 'monthly',
+        amount: '49.90',
+        startDate: brasiliaDate(new Date()),
+        retryPolicy: 'none',
+        journey: 'qr',
+        expiresIn: 3600,
+        notificationUrl,
+      };
+      return app.inject({ method: 'POST', url: '/recurrences', payload, headers: { 'idempotency-key': recurrenceId } });
+    };
+    const refused = await post('http://169.254.169.254/latest/meta-data');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', field: 'notificationUrl' } });
+    expect((await post('https://pix.example.com/webhooks/sandbox')).statusCode).toBe(201);
+    await app.close();
+  });
+
   it('answers 401 in its own shape to every route but /health when authorize() refuses, before reading the body', async () => {
     const app = Fastify();
     await app.register(sandboxServer, { authorize: (request) => request.headers.authorization === 'Bearer let-me-in', allowPrivateNotificationUrls: true });
@@ -301,6 +329,11 @@ describe('sandbox PSP server limits', () => {
       { method: 'GET' as const, url: '/_control/charges' },
       { method: 'POST' as const, url: '/_control/failures', payload: { mode: 'http_500' } },
       { method: 'DELETE' as const, url: '/_control/failures' },
+      { method: 'POST' as const, url: '/recurrences', payload: {} },
+      { method: 'GET' as const, url: '/recurrences/sbxrec_1' },
+      { method: 'POST' as const, url: '/recurrences/sbxrec_1/simulate', payload: { action: 'authorize' } },
+      { method: 'PUT' as const, url: `/recurring-charges/${body.txid}`, payload: {} },
+      { method: 'POST' as const, url: `/recurring-charges/${body.txid}/retries/2026-03-10`, payload: {} },
       { method: 'GET' as const, url: '/nope' },
       { method: 'POST' as const, url: '/charges', payload: '{"not json', headers: { 'content-type': 'application/json' } },
     ];

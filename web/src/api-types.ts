@@ -183,6 +183,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's recurrences
+         * @description Newest first, `{items, next_cursor}`; filter by `externalId` and `status`.
+         */
+        get: operations["RecurrencesController_list"];
+        put?: never;
+        /**
+         * Create a recurrence (ask the payer for a Pix Automático authorization)
+         * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
+         */
+        post: operations["RecurrencesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurrence
+         * @description Another merchant's recurrence, or an unknown id, is 404.
+         */
+        get: operations["RecurrencesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurrence
+         * @description Cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled (each `recurring_charge.cancelled`). Already ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT.
+         */
+        post: operations["RecurrencesController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recurrence's charges
+         * @description Oldest due date first.
+         */
+        get: operations["RecurrencesController_listCharges"];
+        put?: never;
+        /**
+         * Charge one cycle of an active recurrence
+         * @description One charge per cycle (a second in the same cycle is 409 PAYMENT_STATE_CONFLICT unless the first was cancelled or failed). `amount` is required for a variable recurrence (at least `minimumAmount`) and refused for a fixed one. `dueDate` before today, outside the recurrence's dates or outside the lead time of the account's bank is 400 VALIDATION_ERROR naming `dueDate`, with no call to the PSP. A recurrence that is not active is 409. Idempotent per Idempotency-Key.
+         */
+        post: operations["RecurrencesController_createCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurring-charges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a recurring charge */
+        get: operations["RecurrencesController_getCharge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurring-charges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurring charge
+         * @description Only before the day of its first settlement attempt (its due date); after, 409 PAYMENT_STATE_CONFLICT.
+         */
+        post: operations["RecurrencesController_cancelCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{provider}": {
         parameters: {
             query?: never;
@@ -427,7 +552,7 @@ export interface paths {
         put?: never;
         /**
          * Create a provider account
-         * @description Credentials are checked for shape, then stored encrypted; they are never returned.
+         * @description Credentials are checked for shape, then stored encrypted; they are never returned. `receiver_account` (optional) is where recurring Pix charges settle: required before the first recurrence.
          */
         post: operations["AdminProviderAccountsController_create"];
         delete?: never;
@@ -456,7 +581,7 @@ export interface paths {
         head?: never;
         /**
          * Change a provider account
-         * @description Only the fields sent change; `credentials` is replaced whole. A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
+         * @description Only the fields sent change; `credentials` and `receiver_account` are each replaced whole (`receiver_account: null` removes it). A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
          */
         patch: operations["AdminProviderAccountsController_update"];
         trace?: never;
@@ -903,131 +1028,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/recurrences": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the merchant's recurrences
-         * @description Newest first, `{items, next_cursor}`; filter by `externalId` and `status`.
-         */
-        get: operations["RecurrencesController_list"];
-        put?: never;
-        /**
-         * Create a recurrence (ask the payer for a Pix Automático authorization)
-         * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
-         */
-        post: operations["RecurrencesController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/recurrences/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a recurrence
-         * @description Another merchant's recurrence, or an unknown id, is 404.
-         */
-        get: operations["RecurrencesController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/recurrences/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a recurrence
-         * @description Cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled (each `recurring_charge.cancelled`). Already ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT.
-         */
-        post: operations["RecurrencesController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/recurrences/{id}/charges": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A recurrence's charges
-         * @description Oldest due date first.
-         */
-        get: operations["RecurrencesController_listCharges"];
-        put?: never;
-        /**
-         * Charge one cycle of an active recurrence
-         * @description One charge per cycle (a second in the same cycle is 409 PAYMENT_STATE_CONFLICT unless the first was cancelled or failed). `amount` is required for a variable recurrence (at least `minimumAmount`) and refused for a fixed one. `dueDate` before today, outside the recurrence's dates or outside the lead time of the account's bank is 400 VALIDATION_ERROR naming `dueDate`, with no call to the PSP. A recurrence that is not active is 409. Idempotent per Idempotency-Key.
-         */
-        post: operations["RecurrencesController_createCharge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/recurring-charges/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a recurring charge */
-        get: operations["RecurrencesController_getCharge"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/recurring-charges/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a recurring charge
-         * @description Only before the day of its first settlement attempt (its due date); after, 409 PAYMENT_STATE_CONFLICT.
-         */
-        post: operations["RecurrencesController_cancelCharge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1286,6 +1286,17 @@ export interface components {
              */
             last_used_at: string;
         };
+        ReceiverAccountView: {
+            /** @example 0001 */
+            agencia: string;
+            /** @example 1234567 */
+            conta: string;
+            /**
+             * @example CORRENTE
+             * @enum {string}
+             */
+            tipoConta: "CORRENTE" | "POUPANCA" | "PAGAMENTO";
+        };
         CredentialsSummaryView: {
             /** @example Client_Id_4f1c… */
             client_id: string | null;
@@ -1332,12 +1343,32 @@ export interface components {
              * @example https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
              */
             webhook_url: string;
+            /** @description For recurring Pix: the account at this PSP where recurring charges settle; null until set (required before the first recurrence). */
+            receiver_account: components["schemas"]["ReceiverAccountView"] | null;
             credentials_summary: components["schemas"]["CredentialsSummaryView"];
             health: components["schemas"]["ProviderAccountHealthView"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        ReceiverAccountDto: {
+            /**
+             * @description The branch (agência).
+             * @example 0001
+             */
+            agencia: string;
+            /**
+             * @description The account number (conta), as the bank writes it.
+             * @example 1234567
+             */
+            conta: string;
+            /**
+             * @description CORRENTE (checking), POUPANCA (savings) or PAGAMENTO (payment account).
+             * @example CORRENTE
+             * @enum {string}
+             */
+            tipoConta: "CORRENTE" | "POUPANCA" | "PAGAMENTO";
         };
         CreateProviderAccountDto: {
             /** @example Efí — Loja da Ana */
@@ -1380,6 +1411,8 @@ export interface components {
             credentials: {
                 [key: string]: unknown;
             };
+            /** @description For recurring Pix (Pix Automático): the account at this PSP where recurring charges settle (the Pix API's `recebedor`). Required before the first recurrence; not secret. */
+            receiver_account?: components["schemas"]["ReceiverAccountDto"] | null;
         };
         UpdateProviderAccountDto: {
             name?: string;
@@ -1399,6 +1432,8 @@ export interface components {
             credentials?: {
                 [key: string]: unknown;
             };
+            /** @description For recurring Pix (Pix Automático): the account at this PSP where recurring charges settle (the Pix API's `recebedor`). Required before the first recurrence; not secret. Replaced whole; `null` removes it. */
+            receiver_account?: components["schemas"]["ReceiverAccountDto"] | null;
         };
         ProviderAccountCheckView: {
             ok: boolean;
@@ -2827,12 +2862,12 @@ export interface components {
              * @description The payment the event is about; null for a recurrence event.
              * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
              */
-            payment_id?: string | null;
+            payment_id: string | null;
             /**
              * @description The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.
              * @example null
              */
-            recurrence_id?: string | null;
+            recurrence_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -2917,12 +2952,12 @@ export interface components {
              * @description The payment the event is about; null for a recurrence event.
              * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
              */
-            payment_id?: string | null;
+            payment_id: string | null;
             /**
              * @description The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.
              * @example null
              */
-            recurrence_id?: string | null;
+            recurrence_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -4108,6 +4143,715 @@ export interface operations {
             };
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_list: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrencePageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per logical request (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurrenceDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurrenceView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_listCharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeListView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_createCharge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per logical request (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurringChargeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_getCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RecurrencesController_cancelCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringChargeView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7139,715 +7883,6 @@ export interface operations {
             };
             /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_list: {
-        parameters: {
-            query?: {
-                externalId?: string;
-                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurrencePageView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description One unique value per logical request (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateRecurrenceDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurrenceView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurrenceView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurrenceView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_listCharges: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringChargeListView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_createCharge: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description One unique value per logical request (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateRecurringChargeDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringChargeView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_getCharge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringChargeView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    RecurrencesController_cancelCharge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringChargeView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };

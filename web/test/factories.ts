@@ -179,6 +179,7 @@ export function providerAccount(overrides: Partial<ProviderAccount> = {}): Provi
     pix_key: 'recebedor@example.com',
     active: true,
     webhook_url: `https://gateway.example.com/webhooks/${provider}/${id}`,
+    receiver_account: null,
     credentials_summary: { client_id: 'Client_Id_4f1c', certificate_subject: 'CN=loja-da-ana, O=Loja da Ana', certificate_expires_at: daysFromNow(365) },
     health: { circuit: 'closed', consecutive_failures: 0, recent_failures: 0, last_failure_at: null, last_error: null },
     created_at: CREATED,

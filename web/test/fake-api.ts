@@ -62,8 +62,8 @@ const QUERY_PARAMETERS: { [R in QueryRoute]: Record<keyof RawQuery<R>, true> } =
 const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
   'POST /merchants': { name: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true, active: true },
   'PATCH /merchants/{id}': { name: true, active: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true },
-  'POST /provider-accounts': { name: true, provider: true, environment: true, base_url: true, token_url: true, pix_key: true, credentials: true },
-  'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true },
+  'POST /provider-accounts': { name: true, provider: true, environment: true, base_url: true, token_url: true, pix_key: true, credentials: true, receiver_account: true },
+  'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true, receiver_account: true },
   'POST /payments/{id}/simulate': { event: true, amount: true },
   'POST /payments/{id}/refunds': { amount: true, reason: true },
   'POST /recurrences/{id}/simulate': { action: true },

@@ -7,9 +7,9 @@ export class DeliveryView {
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
   @ApiProperty({ example: 'payment.confirmed' }) event_type: string;
   @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) event_id: string;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: 'The payment the event is about; null for a recurrence event.' })
+  @ApiProperty({ type: String, nullable: true, example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: 'The payment the event is about; null for a recurrence event.' })
   payment_id: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.' })
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.' })
   recurrence_id: string | null;
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchant_id: string;
   @ApiProperty({ example: 'Loja da Ana' }) merchant_name: string;

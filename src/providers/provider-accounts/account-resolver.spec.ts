@@ -43,6 +43,7 @@ describe('AccountResolver.routeForMerchant', () => {
       baseUrl: null,
       tokenUrl: null,
       pixKey: null,
+      receiverAccount: null,
       credentialsEnc: id,
       updatedAt: new Date(0),
       ...overrides,
@@ -76,5 +77,13 @@ describe('AccountResolver.routeForMerchant', () => {
     const steps = await resolver([], []).routeForMerchant(merchant);
     expect(steps).toHaveLength(1);
     expect('acting' in steps[0]! && steps[0].acting).toMatchObject({ accountId: null, provider: 'sandbox' });
+  });
+
+  it('gives the stored account’s receiver account, or null when it has none; a built-in account has none', async () => {
+    const receiver = { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' } as const;
+    const r = resolver([], [row(pa_a, { receiverAccount: receiver }), row(pa_b, { receiverAccount: null })]);
+    expect((await r.byId(pa_a)).receiverAccount).toEqual(receiver);
+    expect((await r.byId(pa_b)).receiverAccount).toBeNull();
+    expect((await r.forCallback('sandbox')).receiverAccount).toBeNull();
   });
 });

@@ -32,8 +32,12 @@ export interface ActingAccount {
   notificationUrl: string;
   /** The `account` label of provider-call metrics: the account's id, or the provider's name for its built-in account. */
   metricsLabel: string;
-  /** TEMPORARY (rec-dashboard, only to compile): arrives with rec-receiver-account's merge. */
-  receiverAccount?: ReceiverAccount | null;
+  /**
+   * Where the account's recurring charges settle (the Pix API's `recebedor` of every `/cobr`), as the
+   * operator set it; null until set, and always null for a provider's built-in account (a test PSP,
+   * which needs none). Read from the row the lookup cache holds, so a PATCH is seen like any other change.
+   */
+  receiverAccount: Readonly<ReceiverAccount> | null;
 }
 
 /**
@@ -192,6 +196,7 @@ export class AccountResolver {
       environment: builtIn.ref.environment,
       notificationUrl: `${this.config.publicBaseUrl}/webhooks/${provider}`,
       metricsLabel: provider,
+      receiverAccount: null,
     };
   }
 
@@ -223,6 +228,7 @@ export class AccountResolver {
       environment: row.environment,
       notificationUrl: this.webhookUrl(row),
       metricsLabel: row.id,
+      receiverAccount: row.receiverAccount,
     };
   }
 }

@@ -18,7 +18,11 @@ export class AdminProviderAccountsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a provider account', description: 'Credentials are checked for shape, then stored encrypted; they are never returned.' })
+  @ApiOperation({
+    summary: 'Create a provider account',
+    description:
+      'Credentials are checked for shape, then stored encrypted; they are never returned. `receiver_account` (optional) is where recurring Pix charges settle: required before the first recurrence.',
+  })
   @ApiEnvelopeResponse(201, ProviderAccountView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
   create(@Body() body: CreateProviderAccountDto): Promise<ProviderAccountView> {
@@ -45,7 +49,7 @@ export class AdminProviderAccountsController {
   @ApiOperation({
     summary: 'Change a provider account',
     description:
-      'Only the fields sent change; `credentials` is replaced whole. A change of `base_url` or `token_url` must bring `credentials` in the same ' +
+      'Only the fields sent change; `credentials` and `receiver_account` are each replaced whole (`receiver_account: null` removes it). A change of `base_url` or `token_url` must bring `credentials` in the same ' +
       'request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, ' +
       'follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is ' +
       'refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.',

@@ -17,6 +17,7 @@ function row(id: string, overrides: Partial<ProviderAccount> = {}): ProviderAcco
     tokenUrl: null,
     pixKey: 'recebedor@example.com',
     active: true,
+    receiverAccount: null,
     credentialsEnc: `v1.sealed-${id}`,
     credentialsSummary: {},
     createdAt: T0,

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { AccountEnvironment, CredentialsSummary } from '../provider-adapter';
+import type { ReceiverAccount } from '../recurring';
 
 /** One set of credentials at one PSP (docs/providers.md). The credentials themselves are sealed. */
 @Entity({ name: 'provider_accounts' })
@@ -13,6 +14,8 @@ export class ProviderAccount {
   @Column({ name: 'token_url', type: 'text', nullable: true }) tokenUrl: string | null;
   @Column({ name: 'pix_key', type: 'text', nullable: true }) pixKey: string | null;
   @Column({ type: 'boolean', default: true }) active: boolean;
+  /** Where its recurring charges settle (the Pix API's `recebedor`); null until the operator sets it. Not secret. */
+  @Column({ name: 'receiver_account', type: 'jsonb', nullable: true }) receiverAccount: ReceiverAccount | null;
   /** The credentials as JSON, sealed with SECRETS_KEY (SecretBox). Never returned, never logged. */
   @Column({ name: 'credentials_enc', type: 'text' }) credentialsEnc: string;
   @Column({ name: 'credentials_summary', type: 'jsonb' }) credentialsSummary: CredentialsSummary;

@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { AccountEnvironment } from '../provider-adapter';
+import type { ReceiverAccount } from '../recurring';
+import { RECEIVER_ACCOUNT_TYPES } from './receiver-account';
 
 export class CredentialsSummaryView {
   @ApiProperty({ type: String, nullable: true, example: 'Client_Id_4f1c…' }) client_id: string | null;
@@ -16,6 +18,13 @@ export class ProviderAccountHealthView {
   @ApiProperty({ type: String, nullable: true }) last_error: string | null;
 }
 
+/** Where the account's recurring charges settle (the Pix API's `recebedor`). */
+export class ReceiverAccountView {
+  @ApiProperty({ example: '0001' }) agencia: string;
+  @ApiProperty({ example: '1234567' }) conta: string;
+  @ApiProperty({ enum: RECEIVER_ACCOUNT_TYPES, example: 'CORRENTE' }) tipoConta: ReceiverAccount['tipoConta'];
+}
+
 /** A provider account as the admin API shows it: never its credentials. */
 export class ProviderAccountView {
   @ApiProperty({ example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }) id: string;
@@ -28,6 +37,12 @@ export class ProviderAccountView {
   @ApiProperty() active: boolean;
   @ApiProperty({ example: 'https://pix.example.com/webhooks/efi/pa_5hQm2Zt8KcV1xLr9BnW3dF7Y', description: "Where the PSP must post this account's events." })
   webhook_url: string;
+  @ApiProperty({
+    type: ReceiverAccountView,
+    nullable: true,
+    description: 'For recurring Pix: the account at this PSP where recurring charges settle; null until set (required before the first recurrence).',
+  })
+  receiver_account: ReceiverAccountView | null;
   @ApiProperty({ type: CredentialsSummaryView }) credentials_summary: CredentialsSummaryView;
   @ApiProperty({ type: ProviderAccountHealthView }) health: ProviderAccountHealthView;
   @ApiProperty({ format: 'date-time' }) created_at: string;

@@ -11,6 +11,7 @@ import { AccountResolver, type ActingAccount } from './account-resolver';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccount } from './provider-account.entity';
 import { ProviderAccountRepository } from './provider-account.repository';
+import { receiverAccountOf } from './receiver-account';
 import { Clock } from '../../domain/clock';
 import { AccountBreakers } from '../routing/account-breakers';
 import { AccountFailureRepository } from '../routing/account-failures.repository';
@@ -54,6 +55,7 @@ export class ProviderAccountsService {
       provider: adapter.name,
       ...settingsColumns(settings),
       active: true,
+      receiverAccount: dto.receiver_account ? receiverAccountOf(dto.receiver_account) : null,
       credentialsEnc: this.secrets.seal(JSON.stringify(dto.credentials)),
       credentialsSummary: adapter.summarizeCredentials(credentials),
       createdAt: now,
@@ -96,6 +98,8 @@ export class ProviderAccountsService {
     Object.assign(account, settingsColumns(settings), {
       name: dto.name ?? account.name,
       active: dto.active ?? account.active,
+      // Replaced whole; null removes it.
+      receiverAccount: dto.receiver_account === undefined ? account.receiverAccount : dto.receiver_account && receiverAccountOf(dto.receiver_account),
       credentialsSummary: adapter.summarizeCredentials(credentials),
       updatedAt: new Date(),
       ...(dto.credentials ? { credentialsEnc: this.secrets.seal(JSON.stringify(dto.credentials)) } : {}),
@@ -249,6 +253,7 @@ export class ProviderAccountsService {
       pix_key: account.pixKey,
       active: account.active,
       webhook_url: this.resolver.webhookUrl(account),
+      receiver_account: account.receiverAccount && receiverAccountOf(account.receiverAccount),
       credentials_summary: {
         client_id: summary.clientId ?? null,
         certificate_subject: summary.certificateSubject ?? null,

@@ -149,6 +149,21 @@ describe('SandboxAdapter', () => {
       expect(seen.map((sent) => sent.headers!.authorization)).toEqual(Array(3).fill('Bearer sandbox-api-token-0123456789'));
     });
 
+    it("sends Pix Automático's calls the same way: to the gateway's simulated PSP, with its token, on its channel and timeout", async () => {
+      const { adapter, account, seen } = adapterAnswering(() => ({ status: 404, body: { error: { code: 'RECURRENCE_NOT_FOUND', message: 'no' } } }), {
+        SANDBOX_API_TOKEN: 'sandbox-api-token-0123456789',
+      });
+      expect(adapter.capabilities.recurring).toEqual({ leadTime: { minDays: 2, maxDays: 10 }, source: 'docs/sandbox.md' });
+      await expect(adapter.recurring.getRecurrence(account, { providerRecurrenceId: 'sbxrec_1' })).rejects.toMatchObject({
+        upstreamStatus: 404,
+        providerCode: 'RECURRENCE_NOT_FOUND',
+        message: 'Sandbox get recurrence: HTTP 404 RECURRENCE_NOT_FOUND',
+      });
+      expect(seen[0]).toMatchObject({ label: 'Sandbox get recurrence', method: 'GET', timeoutMs: 2500, channel: { key: 'sandbox' } });
+      expect(seen[0]!.url.href).toBe(`${BASE_URL}/recurrences/sbxrec_1`);
+      expect(seen[0]!.headers!.authorization).toBe('Bearer sandbox-api-token-0123456789');
+    });
+
     it('without SANDBOX_API_TOKEN presents one derived from SECRETS_KEY: the same for every process, different per key', async () => {
       const tokenFor = async (key: string) => {
         const { adapter, account, seen } = adapterAnswering(() => ({ status: 200, body: { status: 'ok' } }), { SECRETS_KEY: key });

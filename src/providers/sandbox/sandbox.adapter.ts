@@ -23,12 +23,15 @@ import {
   WebhookAuthError,
 } from '../provider-adapter';
 import { jsonOf } from '../transport/answers';
+import { header, optionalDate, type SandboxRecurringOperation, unexpectedStatus } from './sandbox-http';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, type SandboxRefundBody, wireAmountToCents } from './sandbox-api';
 import { parseSandboxEvent } from './sandbox-events';
 import { readSandboxPix } from './sandbox-pix';
 import { readSandboxRefund, sandboxProviderRefund, sandboxRefundReport } from './sandbox-refunds';
 import { sandboxDescriptor } from './sandbox-descriptor';
+import { SandboxRecurring } from './sandbox-recurring';
+import { SANDBOX_LEAD_TIME } from './sandbox-recurring-api';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
 import type { ProviderEvent, RefundReport } from '../../domain/provider-event';
@@ -68,7 +71,7 @@ export function sandboxStatusToPaymentStatus(status: SandboxChargeStatus): Payme
 
 export { parseSandboxEvent } from './sandbox-events';
 
-type Operation = 'create' | 'get' | 'cancel' | 'refund' | 'get refund' | 'health' | 'simulate';
+type Operation = 'create' | 'get' | 'cancel' | 'refund' | 'get refund' | 'health' | 'simulate' | SandboxRecurringOperation;
 
 /** The built-in account's id: the provider's name (payments made through it have no provider account). */
 export const SANDBOX_BUILT_IN_ACCOUNT = 'sandbox';
@@ -82,7 +85,15 @@ export interface SandboxCredentials {
   webhookSecret: Secret | null;
 }
 
-const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: false, txid: 'gateway' };
+const SANDBOX_CAPABILITIES: ProviderCapabilities = {
+  refund: true,
+  partialRefund: true,
+  cancel: true,
+  registerWebhook: false,
+  txid: 'gateway',
+  // The Central Bank's 2-to-10-day rule, kept so merchants meet it before going live (docs/sandbox.md, Recurrences).
+  recurring: { leadTime: SANDBOX_LEAD_TIME, source: 'docs/sandbox.md' },
+};
 
 /**
  * Adapter for the sandbox PSP (its API: docs/sandbox.md), over the gateway's OutboundTransport.
@@ -93,6 +104,8 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund
 export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
   readonly capabilities = SANDBOX_CAPABILITIES;
+  /** Pix Automático at the simulated PSP (docs/sandbox.md, Recurrences). */
+  readonly recurring: SandboxRecurring;
   get descriptor(): ProviderDescriptor {
     return sandboxDescriptor(SANDBOX_CAPABILITIES, { baseUrl: this.settings.baseUrl, isProduction: this.options.isProduction });
   }
@@ -101,7 +114,12 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     private readonly transport: OutboundTransport,
     private readonly settings: SandboxSettings,
     private readonly options: { isProduction: boolean; timeoutMs: number },
-  ) {}
+  ) {
+    this.recurring = new SandboxRecurring((operation, method, path, data, headers) => this.call(operation, method, path, data, headers), {
+      isProduction: options.isProduction,
+      webhookSecretFor: accountWebhookSecret,
+    });
+  }
 
   builtInAccount(): Account<SandboxCredentials> {
     return {
@@ -155,9 +173,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
       recipient: { document: request.debtor.document, name: request.debtor.name },
       expiresIn: request.expiresInSeconds,
       notificationUrl: request.notificationUrl,
-      // A stored account's events are signed with its own secret; the built-in account's with the
-      // secret the simulated PSP was mounted with (SANDBOX_WEBHOOK_SECRET).
-      ...(account.id !== SANDBOX_BUILT_IN_ACCOUNT && account.credentials.webhookSecret ? { webhookSecret: account.credentials.webhookSecret.reveal() } : {}),
+      ...(accountWebhookSecret(account) ? { webhookSecret: accountWebhookSecret(account) } : {}),
     };
     const response = await this.call('create', 'POST', '/charges', body, { 'idempotency-key': request.txid });
     // 201 created, 200 the same txid again (the charge created by an earlier, maybe lost, attempt).
@@ -267,28 +283,17 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   }
 }
 
+/**
+ * A stored account's events are signed with its own secret; the built-in account's with the secret
+ * the simulated PSP was mounted with (SANDBOX_WEBHOOK_SECRET), so none is sent for it.
+ */
+function accountWebhookSecret(account: Account<SandboxCredentials>): string | undefined {
+  return account.id !== SANDBOX_BUILT_IN_ACCOUNT && account.credentials.webhookSecret ? account.credentials.webhookSecret.reveal() : undefined;
+}
+
 const trimSlashes = (url: string) => url.replace(/\/+$/, '');
 /** The sandbox finds a charge by its own id or by the txid, before the gateway learnt the id. */
 const chargeRef = (ref: ChargeLookup) => ref.providerPaymentId ?? ref.txid;
-
-/**
- * An answer of the wrong status: a non-2xx is an `http` failure carrying the sandbox's own error
- * code and message when its body has them (`{error:{code, message}}`); an unexpected 2xx is malformed.
- */
-function unexpectedStatus(operation: Operation, response: OutboundAnswer): UpstreamError {
-  const status = response.status;
-  if (status >= 200 && status < 300) return new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: unexpected HTTP ${status}`, upstreamStatus: status });
-  const error = (jsonOf(response) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  const code = typeof error?.code === 'string' ? error.code : undefined;
-  const message = typeof error?.message === 'string' ? error.message : undefined;
-  return new UpstreamError({
-    kind: 'http',
-    message: `Sandbox ${operation}: HTTP ${status}${code ? ` ${code}` : ''}`,
-    upstreamStatus: status,
-    providerCode: code,
-    providerMessage: message,
-  });
-}
 
 function toProviderCharge(response: OutboundAnswer, operation: Operation): ProviderCharge {
   const body = jsonOf(response);
@@ -339,19 +344,4 @@ function toSandboxRefund(response: OutboundAnswer, operation: Operation) {
   const refund = readSandboxRefund(jsonOf(response));
   if (typeof refund === 'string') throw new UpstreamError({ kind: 'malformed', message: `Sandbox ${operation}: ${refund}`, upstreamStatus: response.status });
   return refund;
-}
-
-/** null for null/absent, a Date for an ISO timestamp, undefined for anything else. */
-function optionalDate(value: unknown): Date | null | undefined {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-function header(headers: InboundWebhook['headers'], name: string): string | string[] | undefined {
-  if (name in headers) return headers[name];
-  // Node lower-cases header names; a hand-built request might not.
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  return key === undefined ? undefined : headers[key];
 }

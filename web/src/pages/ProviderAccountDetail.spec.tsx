@@ -199,6 +199,54 @@ describe('ProviderAccountDetail', () => {
     ]);
   });
 
+  it('shows the receiver account, changes it in a dialog, and removes it once confirmed', async () => {
+    const receiver = { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' } as const;
+    api.on('GET /provider-accounts/{id}', { ...efi, receiver_account: receiver });
+    api.on('PATCH /provider-accounts/{id}', ({ body }) => ({ ...efi, receiver_account: body.receiver_account ?? null, updated_at: '2024-05-03T10:00:00.000Z' }));
+    render(<ProviderAccountDetail id="pa_efi" />);
+    const card = within((await screen.findByRole('heading', { name: 'Recurring Pix' })).closest('section')!);
+    const value = (term: string) => card.getByText(term).nextElementSibling!.textContent;
+    expect([value('Branch'), value('Account'), value('Type')]).toEqual(['0001', '1234567', 'Checking (corrente)']);
+
+    await userEvent.click(card.getByRole('button', { name: 'Change' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Receiver account' }));
+    expect(dialog.getByLabelText('Branch (agência)')).toHaveProperty('value', '0001');
+    await userEvent.clear(dialog.getByLabelText('Account number (conta)'));
+    await userEvent.type(dialog.getByLabelText('Account number (conta)'), '7654321');
+    await userEvent.selectOptions(dialog.getByLabelText('Account type'), 'PAGAMENTO');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The receiver account is saved.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const updated = within(screen.getByRole('heading', { name: 'Recurring Pix' }).closest('section')!);
+    await userEvent.click(updated.getByRole('button', { name: 'Remove' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Remove the receiver account?' })).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('The receiver account is removed.')).toBeTruthy();
+    expect(within(screen.getByRole('heading', { name: 'Recurring Pix' }).closest('section')!).getByText(/No receiver account/)).toBeTruthy();
+    expect(api.requests('PATCH /provider-accounts/{id}').map((r) => r.body)).toEqual([
+      { receiver_account: { agencia: '0001', conta: '7654321', tipoConta: 'PAGAMENTO' } },
+      { receiver_account: null },
+    ]);
+  });
+
+  it('sets a receiver account: all three fields asked for, and a refusal beside its field', async () => {
+    api.on('PATCH /provider-accounts/{id}', validationFailure([{ field: 'receiver_account.agencia', message: 'agencia must be shorter than or equal to 4 characters' }]));
+    render(<ProviderAccountDetail id="pa_efi" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Set receiver account' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Receiver account' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByText('Give the branch number.')).toBeTruthy();
+    expect(dialog.getByText('Give the account number.')).toBeTruthy();
+    expect(api.requests('PATCH /provider-accounts/{id}')).toHaveLength(0);
+
+    await userEvent.type(dialog.getByLabelText('Branch (agência)'), '0001');
+    await userEvent.type(dialog.getByLabelText('Account number (conta)'), '1234567');
+    await userEvent.selectOptions(dialog.getByLabelText('Account type'), 'CORRENTE');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect((await dialog.findByRole('alert')).textContent).toBe('Please check: agencia must be shorter than or equal to 4 characters.');
+    expect(dialog.getByLabelText('Branch (agência)').getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('deactivates the account once confirmed', async () => {
     api.on('PATCH /provider-accounts/{id}', { ...efi, active: false });
     render(<ProviderAccountDetail id="pa_efi" />);

@@ -23,6 +23,7 @@ import {
   validateCredentials,
 } from './provider-account-form';
 import { HealthDetails } from './account-health';
+import { ReceiverAccountCard, takesRecurrences } from './provider-account-receiver';
 
 /** The settings an account's page can change: its provider and environment are fixed. */
 const SETTINGS = ['name', 'base_url', 'token_url', 'pix_key'] as const;
@@ -136,6 +137,13 @@ export function ProviderAccountDetail({ id }: { id: string }) {
               The PSP must post this account's events to this URL: "Register webhook" tells it so where its API allows, otherwise set it in the PSP's portal.
             </p>
           </Card>
+          {/* A gateway from before receiver accounts sends none: undefined. */}
+          {(!!a.receiver_account || takesRecurrences(catalogue.data ?? [], provider)) && (
+            <ReceiverAccountCard
+              account={a.receiver_account ?? null}
+              onSave={(receiver_account) => patch({ receiver_account }, receiver_account ? 'The receiver account is saved.' : 'The receiver account is removed.')}
+            />
+          )}
           {a.health && (
             <Card title="Health">
               <HealthDetails health={a.health} />

@@ -267,6 +267,46 @@ describe('ProviderAccounts', () => {
       });
     });
 
+    it('creates an account with its receiver account for recurring Pix, once all three of its fields are given', async () => {
+      api.on('POST /provider-accounts', providerAccount({ id: 'pa_rec' }));
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Simulada');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'simulated');
+      expect(dialog.getByRole('group', { name: 'Receiver account for recurring Pix (optional)' })).toBeTruthy();
+      await userEvent.type(dialog.getByLabelText('Account number (conta)'), ' 1234567 ');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect(dialog.getByText('Give the branch number.')).toBeTruthy();
+      expect(dialog.getByText('Choose the account type.')).toBeTruthy();
+      expect(api.requests('POST /provider-accounts')).toHaveLength(0);
+
+      await userEvent.type(dialog.getByLabelText('Branch (agência)'), '0001');
+      await userEvent.selectOptions(dialog.getByLabelText('Account type'), 'CORRENTE');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/provider-accounts/pa_rec'));
+      expect(api.requests('POST /provider-accounts')[0]!.body).toEqual({
+        name: 'Simulada',
+        provider: 'simulated',
+        environment: 'sandbox',
+        credentials: {},
+        receiver_account: { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' },
+      });
+    });
+
+    it("places the API's refusal of a receiver account field beside it", async () => {
+      api.on('POST /provider-accounts', validationFailure([{ field: 'receiver_account.conta', message: 'conta must be longer than or equal to 1 characters' }]));
+      const dialog = await open();
+      await userEvent.type(dialog.getByLabelText('Name'), 'Simulada');
+      await userEvent.selectOptions(dialog.getByLabelText('Provider'), 'simulated');
+      await userEvent.type(dialog.getByLabelText('Branch (agência)'), '0001');
+      await userEvent.type(dialog.getByLabelText('Account number (conta)'), '1');
+      await userEvent.selectOptions(dialog.getByLabelText('Account type'), 'POUPANCA');
+      await userEvent.click(dialog.getByRole('button', { name: 'Create account' }));
+      expect((await dialog.findByRole('alert')).textContent).toBe('Please check: conta must be longer than or equal to 1 characters.');
+      const conta = dialog.getByLabelText('Account number (conta)');
+      expect(conta.getAttribute('aria-invalid')).toBe('true');
+      expect(conta.closest('.field')!.querySelector('.field-error')!.textContent).toBe('conta must be longer than or equal to 1 characters');
+    });
+
     it('offers no new account while the list of providers cannot be read', async () => {
       api.on('GET /providers', new Failure(500, { code: 'INTERNAL_ERROR', message: 'Something went wrong.' }));
       api.on('GET /provider-accounts', []);

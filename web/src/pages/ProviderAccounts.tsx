@@ -22,6 +22,7 @@ import {
   validateCredentials,
 } from './provider-account-form';
 import { HealthSummary } from './account-health';
+import { emptyReceiver, ReceiverAccountFields, receiverBody, takesRecurrences, validateReceiver } from './provider-account-receiver';
 
 type Checking = { busy: true } | { busy: false; result?: ProviderAccountCheck; error?: string };
 
@@ -132,21 +133,29 @@ export function ProviderAccounts() {
 function CreateAccount({ catalogue, onClose }: { catalogue: ProviderDescriptor[]; onClose: () => void }) {
   const [values, setValues] = useState(emptyAccount);
   const [credentials, setCredentials] = useState(emptyCredentials);
+  const [receiver, setReceiver] = useState(emptyReceiver);
   const provider = findProvider(catalogue, values.provider);
+  const recurring = !!provider && takesRecurrences(catalogue, provider);
   const form = useSubmit({
     // Without a provider, validateAccount asks for one: nothing is sent.
-    check: () => ({ ...validateAccount(values, provider), ...(provider ? validateCredentials(credentials, provider) : {}) }),
+    check: () => ({
+      ...validateAccount(values, provider),
+      ...(provider ? validateCredentials(credentials, provider) : {}),
+      ...(recurring ? validateReceiver(receiver) : {}),
+    }),
     send: async () => {
       if (!provider) return;
       // Only the settings this provider takes, and only those filled in.
       const settings: Record<string, string> = {};
       for (const setting of provider.settings) if (values[setting.name].trim()) settings[setting.name] = values[setting.name].trim();
+      const receiverAccount = recurring ? receiverBody(receiver) : null;
       const created = await api<ProviderAccount>('POST', '/provider-accounts', {
         name: values.name.trim(),
         provider: provider.name,
         environment: values.environment,
         ...settings,
         credentials: credentialsBody(credentials, provider),
+        ...(receiverAccount ? { receiver_account: receiverAccount } : {}),
       });
       navigate(`/admin/provider-accounts/${created.id}`);
     },
@@ -162,6 +171,7 @@ function CreateAccount({ catalogue, onClose }: { catalogue: ProviderDescriptor[]
       ) : (
         <p className="muted small">Choose the provider to enter its settings and credentials: what they hold depends on the PSP.</p>
       )}
+      {recurring && <ReceiverAccountFields idPrefix="new-account" values={receiver} errors={form.errors} onChange={setReceiver} />}
       <p className="muted small">
         The credentials are checked, then stored encrypted. The gateway never shows them again
         {provider && takesCertificate(provider) ? ": only the client id and the certificate's subject and expiry." : '.'}

@@ -1,4 +1,4 @@
-import { createStaticPix, hasError } from 'pix-utils';
+import { createDynamicPix, createRecurrencePix, createStaticPix, hasError } from 'pix-utils';
 import { brCodeCrc } from '../../../domain/br-code';
 
 /**
@@ -51,4 +51,26 @@ function withReference(code: string, reference: string): string {
 
 function tlv(id: string, value: string): string {
   return `${id}${String(value.length).padStart(2, '0')}${value}`;
+}
+
+/**
+ * Where the sandbox's codes say a payload lives. The `.invalid` top-level domain is reserved
+ * (RFC 2606) so no app can fetch it: the sandbox serves no location, and its codes name one only so
+ * that they read as a PSP's do.
+ */
+export const SANDBOX_LOCATION_HOST = 'pix.sandbox.invalid';
+
+/**
+ * The authorization BR Code of a recurrence: dynamic, its Pix Automático location (field 80,
+ * `br.gov.bcb.pix` and the URL in 25) naming the recurrence, as pix-utils writes one
+ * (`createRecurrencePix`, `createDynamicPix` with `urlRec`: https://github.com/thalesog/pix-utils).
+ * With `firstPaymentTxid`, the composite code of the first-payment journey: field 26 also names the
+ * location of that immediate charge, which the same scan pays.
+ */
+export function sandboxRecurrenceBrCode(recurrenceId: string, firstPaymentTxid: string | null): string {
+  const urlRec = `${SANDBOX_LOCATION_HOST}/rec/${recurrenceId}`;
+  const base = { merchantName: SANDBOX_MERCHANT_NAME, merchantCity: SANDBOX_MERCHANT_CITY, urlRec };
+  const pix = firstPaymentTxid === null ? createRecurrencePix(base) : createDynamicPix({ ...base, url: `${SANDBOX_LOCATION_HOST}/cob/${firstPaymentTxid}` });
+  if (hasError(pix)) throw new Error(`pix-utils refused the sandbox recurrence BR Code: ${pix.message}`);
+  return pix.toBRCode();
 }

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { centsToDecimalString } from '../../../domain/money';
 import type { SandboxPersonWire } from '../sandbox-api';
+import type { StoredCharge } from './charge-store';
 
 /**
  * The payer's institution in the sandbox's end-to-end ids: eight digits like an ISPB, all nines so
@@ -26,4 +28,19 @@ export function sandboxEndToEndId(at: Date): string {
  */
 export function simulatedPayer(recipient: SandboxPersonWire): SandboxPersonWire {
   return { document: recipient.document, name: recipient.name };
+}
+
+/**
+ * A charge confirmed: paid (once: a second confirmation keeps the first time and Pix), and the Pix
+ * that paid it recorded as a PSP reports one, for `reportedCents`.
+ */
+export function recordPayment(charge: StoredCharge, now: number, reportedCents: number): void {
+  charge.status = 'CONCLUIDA';
+  charge.paidAt ??= new Date(now);
+  charge.pix ??= {
+    endToEndId: sandboxEndToEndId(charge.paidAt),
+    amount: centsToDecimalString(reportedCents),
+    payer: simulatedPayer(charge.recipient),
+    paidAt: charge.paidAt.toISOString(),
+  };
 }

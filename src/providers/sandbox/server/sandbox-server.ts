@@ -20,7 +20,9 @@ import { sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
 import { notifier } from './notifier';
-import { sandboxEndToEndId, simulatedPayer } from './pix-payment';
+import { recordPayment } from './pix-payment';
+import { recurrenceRoutes } from './recurrence-routes';
+import { RecurrenceStore } from './recurrences';
 import { refundRoutes, refundWhole } from './refund-routes';
 import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './refunds';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
@@ -150,15 +152,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
       const amountCents = wireAmountToCents(body.amount)!;
       if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
-      if (options.notificationUrlPrefix !== undefined && !body.notificationUrl.startsWith(options.notificationUrlPrefix)) {
-        throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
-      }
-      try {
-        await checkWebhookUrl(body.notificationUrl, urlPolicy);
-      } catch (error) {
-        if (error instanceof WebhookUrlRejectedError) throw invalid(`notificationUrl ${error.message}.`, 'notificationUrl');
-        throw error;
-      }
+      await checkNotificationUrl(body.notificationUrl);
 
       const failure = failures.take('create');
       if (failure && refuse(reply, failure.mode)) return reply;
@@ -203,16 +197,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
       // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
       charge.status = statusAfterEvent(type);
       const reported = amount === undefined ? charge.amountCents : wireAmountToCents(amount)!;
-      if (type === 'payment.confirmed' && !charge.paidAt) charge.paidAt = new Date(now);
       // The Pix that paid, as a PSP reports it: once per charge (a second confirmation is the same Pix).
-      if (type === 'payment.confirmed' && !charge.pix) {
-        charge.pix = {
-          endToEndId: sandboxEndToEndId(charge.paidAt!),
-          amount: centsToDecimalString(reported),
-          payer: simulatedPayer(charge.recipient),
-          paidAt: charge.paidAt!.toISOString(),
-        };
-      }
+      if (type === 'payment.confirmed') recordPayment(charge, now, reported);
       const event: SandboxEventBody = {
         event: type,
         id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
@@ -258,6 +244,28 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     refuse,
     failAfterActing,
   });
+
+  recurrenceRoutes(app, {
+    charges: store,
+    recurrences: new RecurrenceStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
+    clock,
+    deliver,
+    webhookSecret: options.webhookSecret,
+    checkNotificationUrl,
+  });
+
+  /** Refuses (400) a notification URL outside the prefix or the merchant-webhook URL policy. */
+  async function checkNotificationUrl(url: string): Promise<void> {
+    if (options.notificationUrlPrefix !== undefined && !url.startsWith(options.notificationUrlPrefix)) {
+      throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
+    }
+    try {
+      await checkWebhookUrl(url, urlPolicy);
+    } catch (error) {
+      if (error instanceof WebhookUrlRejectedError) throw invalid(`notificationUrl ${error.message}.`, 'notificationUrl');
+      throw error;
+    }
+  }
 
   /** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
   function createOrReplay(body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {

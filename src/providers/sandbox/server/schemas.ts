@@ -1,4 +1,6 @@
+import { FREQUENCIES, JOURNEYS, RETRY_POLICIES } from '../../../domain/recurrence';
 import { SANDBOX_EVENTS, SANDBOX_FAILURE_MODES, SANDBOX_FAILURE_OPERATIONS } from '../sandbox-api';
+import { SANDBOX_RECURRENCE_ACTIONS, SANDBOX_RECURRING_CHARGE_ACTIONS } from '../sandbox-recurring-api';
 
 const PERSON_SCHEMA = { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } } as const;
 
@@ -74,3 +76,91 @@ export const FAILURES_BODY_SCHEMA = {
 } as const;
 
 export const ID_PARAMS_SCHEMA = { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+
+// ---- Pix Automático (recurrence-routes.ts) ---------------------------------------------------
+
+const AMOUNT = { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' } as const;
+const DATE = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
+// BCB: a txid is 26 to 35 characters of [a-zA-Z0-9].
+const TXID = { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$' } as const;
+const NOTIFICATION_URL = { type: 'string', pattern: '^https?://', maxLength: 2048 } as const;
+const WEBHOOK_SECRET = { type: 'string', minLength: 16, maxLength: 256 } as const;
+
+export const CREATE_RECURRENCE_SCHEMA = {
+  type: 'object',
+  required: ['recurrenceId', 'contract', 'debtor', 'frequency', 'startDate', 'retryPolicy', 'journey', 'expiresIn', 'notificationUrl'],
+  properties: {
+    recurrenceId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+    contract: {
+      type: 'object',
+      required: ['id'],
+      // The Pix API's `vinculo.contrato` is at most 35 characters (https://github.com/bacen/pix-api/blob/1f1b568f6adf5b55a6268efbaf62802a14b01941/openapi.yaml).
+      properties: { id: { type: 'string', minLength: 1, maxLength: 35 }, description: { type: ['string', 'null'], maxLength: 140 } },
+    },
+    debtor: CREATE_BODY_SCHEMA.properties.recipient,
+    frequency: { type: 'string', enum: FREQUENCIES },
+    amount: { anyOf: [AMOUNT, { type: 'null' }] },
+    minimumAmount: { anyOf: [AMOUNT, { type: 'null' }] },
+    startDate: DATE,
+    endDate: { anyOf: [DATE, { type: 'null' }] },
+    retryPolicy: { type: 'string', enum: RETRY_POLICIES },
+    journey: { type: 'string', enum: JOURNEYS },
+    firstPaymentTxid: { anyOf: [TXID, { type: 'null' }] },
+    payerAccount: {
+      anyOf: [
+        {
+          type: 'object',
+          required: ['ispbParticipante', 'conta'],
+          properties: {
+            ispbParticipante: { type: 'string', pattern: '^\\d{8}$' },
+            agencia: { type: 'string', pattern: '^\\d{1,4}$' },
+            conta: { type: 'string', pattern: '^[0-9a-zA-Z]{1,20}$' },
+            cidadeCodigo: { type: 'string', pattern: '^\\d{7}$' },
+          },
+        },
+        { type: 'null' },
+      ],
+    },
+    // The payer has up to 30 days to authorize.
+    expiresIn: { type: 'integer', minimum: 1, maximum: 30 * 24 * 3600 },
+    notificationUrl: NOTIFICATION_URL,
+    webhookSecret: WEBHOOK_SECRET,
+  },
+} as const;
+
+export const CREATE_RECURRING_CHARGE_SCHEMA = {
+  type: 'object',
+  required: ['recurrenceId', 'dueDate', 'amount', 'receiverAccount', 'notificationUrl'],
+  properties: {
+    recurrenceId: { type: 'string', minLength: 1, maxLength: 64 },
+    dueDate: DATE,
+    amount: AMOUNT,
+    description: { type: ['string', 'null'], maxLength: 140 },
+    receiverAccount: {
+      type: 'object',
+      required: ['agencia', 'conta', 'tipoConta'],
+      properties: {
+        agencia: { type: 'string', pattern: '^\\d{1,4}$' },
+        conta: { type: 'string', pattern: '^[0-9a-zA-Z]{1,20}$' },
+        tipoConta: { type: 'string', enum: ['CORRENTE', 'POUPANCA', 'PAGAMENTO'] },
+      },
+    },
+    notificationUrl: NOTIFICATION_URL,
+    webhookSecret: WEBHOOK_SECRET,
+  },
+} as const;
+
+export const RECURRENCE_SIMULATE_SCHEMA = {
+  type: 'object',
+  required: ['action'],
+  properties: { action: { type: 'string', enum: SANDBOX_RECURRENCE_ACTIONS } },
+} as const;
+
+export const RECURRING_CHARGE_SIMULATE_SCHEMA = {
+  type: 'object',
+  required: ['action'],
+  properties: { action: { type: 'string', enum: SANDBOX_RECURRING_CHARGE_ACTIONS }, reason: { type: 'string', minLength: 1, maxLength: 140 } },
+} as const;
+
+export const TXID_PARAMS_SCHEMA = { type: 'object', properties: { txid: TXID } } as const;
+export const RETRY_PARAMS_SCHEMA = { type: 'object', properties: { txid: TXID, date: DATE } } as const;
