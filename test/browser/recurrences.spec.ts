@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newId } from '../../src/common/ids';
 import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
@@ -14,9 +12,6 @@ import { DESKTOP, launchBrowser, nav, PHONE, screenshot, signIn } from './browse
 
 /** Whether nothing sticks out sideways (phone width). */
 const fitsWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
-
-/** Whether this build's sandbox offers Pix Automático (as in test/e2e/admin-recurrences.e2e-spec.ts). */
-const SANDBOX_RECURRING = existsSync(join(__dirname, '../../src/providers/sandbox/sandbox-recurring.ts'));
 
 const AUTHORIZATION_BR_CODE =
   '00020126180014br.gov.bcb.pix5204000053039865802BR5910Academia X6009SAO PAULO62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac1200026304ABCD';
@@ -116,8 +111,7 @@ describe('recurrences (Chromium)', () => {
     expect(page.url()).toBe(`${t.url}/admin/recurrences/${active.id}`);
   });
 
-  const throughSandbox = SANDBOX_RECURRING ? it : (name: string) => it.todo(name);
-  throughSandbox('makes the sandbox authorize a new recurrence and settle its charge, then cancels it after asking', async () => {
+  it('makes the sandbox authorize a new recurrence and settle its charge, then cancels it after asking', async () => {
     const { apiKey } = await t.newMerchant({ name: 'Escola Y', provider: 'sandbox' });
     const today = brasiliaDate(new Date());
     const created = await t.merchant(apiKey).POST('/v1/recurrences', {

@@ -1,24 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { newId } from '../../src/common/ids';
 import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
 import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
-import { ProviderAdapters } from '../../src/providers/provider-adapters';
 import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { testPki } from '../../src/testing/certificates';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
-
-/**
- * Whether this build's sandbox offers Pix Automático (its adapter's `recurring`, with `simulate`).
- * Until it does, the flows through the simulated PSP are todos, and every other test here holds
- * either way: the rows they need are written straight to the database.
- */
-const SANDBOX_RECURRING = existsSync(join(__dirname, '../../src/providers/sandbox/sandbox-recurring.ts'));
 
 /**
  * The operator's side of Pix Automático (docs/dashboard.md, Recurrences): `GET /admin/api/recurrences`
@@ -245,9 +235,8 @@ describe('admin API: recurrences', () => {
           },
         ],
       });
-      // Whatever this build's sandbox offers: the buttons follow its adapter.
-      const sandbox = t.app.get(ProviderAdapters).find('sandbox')!;
-      expect(res.data).toMatchObject({ can_simulate: sandbox.recurring?.simulate !== undefined, can_cancel: sandbox.recurring !== undefined });
+      // The sandbox offers Pix Automático and simulates the payer's side.
+      expect(res.data).toMatchObject({ can_simulate: true, can_cancel: true });
     });
 
     it('shows the authorization QR while the payer has not answered, and none after', async () => {
@@ -344,8 +333,7 @@ describe('admin API: recurrences', () => {
       expect(noCharge).toMatchObject({ status: 404, error: { code: 'NOT_FOUND' } });
     });
 
-    const throughSandbox = SANDBOX_RECURRING ? it : (name: string) => it.todo(name);
-    throughSandbox('through the sandbox: authorize, then settle a charge, then cancel, each applied through the intake and shown on the page', async () => {
+    it('through the sandbox: authorize, then settle a charge, then cancel, each applied through the intake and shown on the page', async () => {
       const { merchant, apiKey } = await t.newMerchant({ provider: 'sandbox' });
       const today = brasiliaDate(new Date());
       const created = await t.merchant(apiKey).POST('/v1/recurrences', {
@@ -374,6 +362,10 @@ describe('admin API: recurrences', () => {
       expect(authorized.status).toBe(200);
       expect(authorized.data).toMatchObject({ simulation: { delivered: true }, recurrence: { status: 'active', authorization: null } });
       expect(authorized.data!.recurrence.events.map((e) => e.type)).toContain('recurrence.authorized');
+      // What the payer can no longer do, the PSP refuses, and the operator reads its reason; nothing changes.
+      const again = await admin().POST('/admin/api/recurrences/{id}/simulate', { params: { path: { id } }, body: { action: 'reject' } });
+      expect(again).toMatchObject({ status: 502, error: { code: 'UPSTREAM_ERROR', upstream_status: 409, details: { provider_message: expect.any(String) } } });
+      expect((await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id } } })).data!.status).toBe('active');
 
       const charge = await t.merchant(apiKey).POST('/v1/recurrences/{id}/charges', {
         params: { path: { id }, header: { 'Idempotency-Key': randomUUID() } },
