@@ -22,3 +22,22 @@ export function parseWebhookRegistration(profile: PixApiProfile, answer: Outboun
   if (answer.status !== 200 && answer.status !== 201 && answer.status !== 204) return pixApiFailure(labelOf(profile, 'register webhook'), answer);
   return undefined;
 }
+
+/**
+ * `PUT /webhookrec` and `PUT /webhookcobr` with the same URL as the Pix webhook: the PSP posts
+ * `{"recs":[…]}` to `<url>/rec` and `{"cobsr":[…]}` to `<url>/cobr` (the document's callbacks of
+ * those two routes), which the account's callback route tells apart by its path.
+ */
+export function registerRecurringWebhookCalls(profile: PixApiProfile, account: Account<PixApiCredentials>, url: string): ApiCall[] {
+  const headers = profile.webhookHeaders?.(account.credentials);
+  return [
+    { operation: 'register recurrence webhook', method: 'PUT', path: '/webhookrec', body: { webhookUrl: url }, headers },
+    { operation: 'register recurring charge webhook', method: 'PUT', path: '/webhookcobr', body: { webhookUrl: url }, headers },
+  ];
+}
+
+/** As parseWebhookRegistration, for the recurring webhooks (the document says 200). */
+export function parseRecurringWebhookRegistration(profile: PixApiProfile, call: ApiCall, answer: OutboundAnswer): undefined | UpstreamError {
+  if (answer.status !== 200 && answer.status !== 201 && answer.status !== 204) return pixApiFailure(labelOf(profile, call.operation), answer);
+  return undefined;
+}
