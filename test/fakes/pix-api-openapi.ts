@@ -205,6 +205,28 @@ export function authorizationRequestsRequireWhatTheyDefine(document: OpenApiDocu
   return changed;
 }
 
+/**
+ * A recurrence's and a recurring charge's `encerramento` is `oneOf` a `rejeicao` branch and a
+ * `cancelamento` branch, neither requiring its one property: any object matches both, so "exactly
+ * one" never holds and every ended recurrence or charge fails, the document's own examples
+ * included (recResponse5 and cobRResponse4, `encerramento: {cancelamento: {…}}`). Each branch
+ * requires its property.
+ */
+export function endingBranchesRequireTheirProperty(document: OpenApiDocument): number {
+  let changed = 0;
+  const schemas = document.components?.schemas ?? {};
+  for (const owner of [schemas.RecEncerramento, schemas.CobRAtualizacao] as (Node | undefined)[]) {
+    for (const branch of (owner?.properties?.encerramento?.oneOf ?? []) as Node[]) {
+      const names = Object.keys(branch.properties ?? {});
+      if (names.length === 1 && !branch.required) {
+        branch.required = names;
+        changed++;
+      }
+    }
+  }
+  return changed;
+}
+
 export interface Erratum {
   name: string;
   fix: (document: OpenApiDocument) => number;
@@ -221,6 +243,7 @@ export const ERRATA: readonly Erratum[] = [
   { name: 'recBaseRequiresWhatItDefines', fix: recBaseRequiresWhatItDefines },
   { name: 'payerIspbInsidePagador', fix: payerIspbInsidePagador },
   { name: 'authorizationRequestsRequireWhatTheyDefine', fix: authorizationRequestsRequireWhatTheyDefine },
+  { name: 'endingBranchesRequireTheirProperty', fix: endingBranchesRequireTheirProperty },
 ];
 
 /** The document with every erratum applied; `except` leaves some out (to show each is needed). */

@@ -80,6 +80,9 @@ export function parseReadRecurrence(profile: PixApiProfile, answer: OutboundAnsw
  */
 export function listRecurrencesCall(document: string, since: Date, now: Date, page: number): ApiCall {
   const seconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // `fim` a minute ahead: the lost recurrence may carry a time later than ours (the PSP's clock,
+  // or the part of this second our whole-second `fim` would cut off).
+  const until = new Date(now.getTime() + 60_000);
   const doc = documentOf(document);
   return {
     operation: 'list recurrences',
@@ -87,7 +90,7 @@ export function listRecurrencesCall(document: string, since: Date, now: Date, pa
     path: '/rec',
     query: {
       inicio: seconds(since),
-      fim: seconds(now),
+      fim: seconds(until),
       [doc.length === 11 ? 'cpf' : 'cnpj']: doc,
       'paginacao.paginaAtual': String(page),
       'paginacao.itensPorPagina': '1000',
