@@ -723,7 +723,14 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
    * with the GUI alone (no charge), no amount, the receiver's name and city.
    */
   const recurrenceOnlyHeader = (): string =>
-    emv('00', '01') + emv('26', emv('00', 'br.gov.bcb.pix')) + emv('52', '0000') + emv('53', '986') + emv('58', 'BR') + emv('59', merchantName) + emv('60', merchantCity) + emv('62', emv('05', '***'));
+    emv('00', '01') +
+    emv('26', emv('00', 'br.gov.bcb.pix')) +
+    emv('52', '0000') +
+    emv('53', '986') +
+    emv('58', 'BR') +
+    emv('59', merchantName) +
+    emv('60', merchantCity) +
+    emv('62', emv('05', '***'));
 
   const recLocations = new Map<number, Json>();
   const recs = new Map<string, Json>();
@@ -750,7 +757,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const usableLocation = (id: number, idRec?: string): Reply | Json => {
     const location = recLocations.get(id);
     if (!location) return recProblem('O location referenciado por rec.loc inexiste.', 'rec.loc');
-    if (location.idRec !== undefined && location.idRec !== idRec) return recProblem('O location referenciado por rec.loc já está sendo utilizado por outra recorrência.', 'rec.loc');
+    if (location.idRec !== undefined && location.idRec !== idRec)
+      return recProblem('O location referenciado por rec.loc já está sendo utilizado por outra recorrência.', 'rec.loc');
     return location;
   };
   const isReply = (value: Json): value is Reply => typeof value?.status === 'number' && 'body' in value;
@@ -767,8 +775,9 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const idRec = newIdRec(body.politicaRetentativa);
     let loc: Json;
     if (body.loc !== undefined) {
-      loc = usableLocation(body.loc);
-      if (isReply(loc)) return loc;
+      const usable = usableLocation(body.loc);
+      if ('refused' in usable) return usable.refused;
+      loc = usable.location;
     }
     const rec: Json = {
       idRec,
@@ -836,8 +845,9 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       if (rec.status !== 'CRIADA') return recProblem('O campo rec.loc somente pode ser alterado quando a recorrência apresentar-se com o status CRIADA.', 'rec.loc');
     }
     if (body.loc !== undefined) {
-      const loc = usableLocation(body.loc, idRec);
-      if (isReply(loc)) return loc;
+      const usable = usableLocation(body.loc, idRec);
+      if ('refused' in usable) return usable.refused;
+      const loc = usable.location;
       if (rec.loc && rec.loc.id !== loc.id) delete recLocations.get(rec.loc.id)?.idRec;
       loc.idRec = idRec;
       rec.loc = loc;
@@ -869,7 +879,10 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${body.idRec}.`);
     const refuse = (detail: string, propriedade: string) => problem(400, 'SolicRecOperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, propriedade }]);
     if (Date.parse(body.calendario.dataExpiracaoSolicitacao) < Date.now()) {
-      return refuse('O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.', 'solicrec.calendario.dataExpiracaoSolicitacao');
+      return refuse(
+        'O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.',
+        'solicrec.calendario.dataExpiracaoSolicitacao',
+      );
     }
     if ((rec.solicitacao ?? []).some((s: Json) => ['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(s.status))) {
       return refuse('Existe uma solicitação ativa referente ao mesmo solicrec.idRec.', 'solicrec.idRec');
@@ -906,7 +919,9 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const cycle = cycleOf(rec.calendario.dataInicial, frequency, due);
     const sameCycle = [...cobrs.values()].some(
       (other) =>
-        other.idRec === rec.idRec && !['REJEITADA', 'CANCELADA'].includes(other.status) && cycleOf(rec.calendario.dataInicial, frequency, other.calendario.dataDeVencimento) === cycle,
+        other.idRec === rec.idRec &&
+        !['REJEITADA', 'CANCELADA'].includes(other.status) &&
+        cycleOf(rec.calendario.dataInicial, frequency, other.calendario.dataDeVencimento) === cycle,
     );
     if (sameCycle) {
       return cobrProblem(
@@ -952,7 +967,12 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (!['CRIADA', 'ATIVA'].includes(cobr.status)) return cobrProblem(`A cobrança ${txid} não está CRIADA nor ATIVA.`, 'cobr.status');
     const first = cobr.tentativas[0]?.dataLiquidacao;
     if (first !== undefined && brasiliaDate(new Date()) >= first) {
-      return problem(400, 'CobROperacaoInvalida', 'Operação inválida.', 'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.');
+      return problem(
+        400,
+        'CobROperacaoInvalida',
+        'Operação inválida.',
+        'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.',
+      );
     }
     endCobR(cobr, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento de agendamento solicitado pelo usuário recebedor' } });
     return { status: 200, body: structuredClone(cobr) };
@@ -1081,11 +1101,11 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
             ? 'RecOperacaoInvalida'
             : template?.startsWith('/solicrec')
               ? 'SolicRecOperacaoInvalida'
-        : template?.startsWith('/webhook')
-          ? 'WebhookOperacaoInvalida'
-          : template?.startsWith('/cob')
-            ? 'CobOperacaoInvalida'
-            : 'RequisicaoInvalida';
+              : template?.startsWith('/webhook')
+                ? 'WebhookOperacaoInvalida'
+                : template?.startsWith('/cob')
+                  ? 'CobOperacaoInvalida'
+                  : 'RequisicaoInvalida';
     return problem(status, type, 'Operação inválida.', `O PSP recusou ${method} ${template ?? ''}.`, [{ razao: 'Recusa injetada pelo teste.' }]);
   };
 
@@ -1101,14 +1121,14 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
             : template.startsWith('/solicrec')
               ? 'SolicRecOperacaoInvalida'
               : template.startsWith('/cob')
-          ? 'CobOperacaoInvalida'
-          : template.includes('devolucao')
-            ? 'PixDevolucaoInvalida'
-            : template.startsWith('/webhook')
-              ? 'WebhookOperacaoInvalida'
-              : template.startsWith('/pix')
-                ? 'PixConsultaInvalida'
-                : 'RequisicaoInvalida';
+                ? 'CobOperacaoInvalida'
+                : template.includes('devolucao')
+                  ? 'PixDevolucaoInvalida'
+                  : template.startsWith('/webhook')
+                    ? 'WebhookOperacaoInvalida'
+                    : template.startsWith('/pix')
+                      ? 'PixConsultaInvalida'
+                      : 'RequisicaoInvalida';
     return {
       ...problem(
         400,
@@ -1535,7 +1555,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       endRec(rec, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLDB', descricao: 'Cancelamento solicitado pelo usuário pagador' } });
       const result = await notifyRec(rec);
       const open = [...cobrs.values()].filter((cobr) => cobr.idRec === idRec && ['CRIADA', 'ATIVA'].includes(cobr.status));
-      for (const cobr of open) endCobR(cobr, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Recorrência cancelada pelo usuário pagador' } });
+      for (const cobr of open)
+        endCobR(cobr, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Recorrência cancelada pelo usuário pagador' } });
       if (open.length) await notifyCobR(open);
       return result;
     },

@@ -238,7 +238,14 @@ describe('the Pix API adapter, Pix Automático', () => {
       const request = chargeOf(recurrence);
       const created = await recurring.createCharge(account, request);
       expect(created).toEqual(
-        expect.objectContaining({ txid: request.txid, providerRecurrenceId: recurrence.providerRecurrenceId, status: 'scheduled', open: true, amountCents: 4990, dueDate: request.dueDate }),
+        expect.objectContaining({
+          txid: request.txid,
+          providerRecurrenceId: recurrence.providerRecurrenceId,
+          status: 'scheduled',
+          open: true,
+          amountCents: 4990,
+          dueDate: request.dueDate,
+        }),
       );
       expect(created.attempts).toEqual([expect.objectContaining({ date: request.dueDate, status: 'scheduled' })]);
       expect(psp.recurringCharges.get(request.txid)).toEqual(
@@ -332,12 +339,12 @@ describe('the Pix API adapter, Pix Automático', () => {
 
     it('refuses a callback the PSP does not confirm, and a body that is not one', async () => {
       const forged = (path: string, body: unknown): InboundWebhook => ({ method: 'POST', path, query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
-      await expect(recurring.receiveWebhook(account, forged('/rec', { recs: [{ idRec: 'RR1234567820240115abcdefghijk', status: 'APROVADA', atualizacao: [] }] }))).rejects.toBeInstanceOf(
-        WebhookAuthError,
-      );
-      await expect(recurring.receiveWebhook(account, forged('/cobr', { cobsr: [{ idRec: 'RR1234567820240115abcdefghijk', txid: txid(), status: 'CONCLUIDA' }] }))).rejects.toBeInstanceOf(
-        WebhookAuthError,
-      );
+      await expect(
+        recurring.receiveWebhook(account, forged('/rec', { recs: [{ idRec: 'RR1234567820240115abcdefghijk', status: 'APROVADA', atualizacao: [] }] })),
+      ).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(
+        recurring.receiveWebhook(account, forged('/cobr', { cobsr: [{ idRec: 'RR1234567820240115abcdefghijk', txid: txid(), status: 'CONCLUIDA' }] })),
+      ).rejects.toBeInstanceOf(WebhookAuthError);
       await expect(recurring.receiveWebhook(account, forged('/rec', { pix: [] }))).rejects.toBeInstanceOf(WebhookParseError);
       await expect(recurring.receiveWebhook(account, forged('/pix', { recs: [] }))).rejects.toBeInstanceOf(WebhookParseError);
     });

@@ -38,7 +38,8 @@ export function recurringCallbackEntries(path: string, rawBody: Buffer): Recurri
       return;
     }
     const txid = entry.txid;
-    if (typeof txid !== 'string' || !/^[a-zA-Z0-9]{26,35}$/.test(txid)) throw new WebhookParseError(`${field}[${i}].txid is not 26 to 35 letters and digits.`, `${field}[${i}].txid`);
+    if (typeof txid !== 'string' || !/^[a-zA-Z0-9]{26,35}$/.test(txid))
+      throw new WebhookParseError(`${field}[${i}].txid is not 26 to 35 letters and digits.`, `${field}[${i}].txid`);
     if (!byId.has(txid)) byId.set(txid, { kind, txid, ...(idRec ? { idRec } : {}) });
   });
   if (byId.size > MAX_CALLBACK_ENTRIES) throw new WebhookParseError(`The callback names more than ${MAX_CALLBACK_ENTRIES} entries.`, field);

@@ -80,7 +80,7 @@ export function holdsRetryFor(cobr: CobR | null, date: string): cobr is CobR {
 
 /** Whether the PSP no longer holds the charge open (a cancel it refused found it so). */
 export function isClosed(cobr: CobR | null): cobr is CobR {
-  return cobr !== null && cobr.status !== null && !isOpen(cobr.status);
+  return cobr?.status != null && !isOpen(cobr.status);
 }
 
 /**

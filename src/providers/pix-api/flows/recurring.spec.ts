@@ -182,7 +182,13 @@ describe('Pix Automático flows', () => {
 
     it('finds a lost creation by the debtor over a window, and recognises it by its contract and terms', () => {
       const call = listRecurrencesCall('12345678909', new Date('2026-11-19T10:00:00.123Z'), new Date('2026-11-26T10:00:00.456Z'), 1);
-      expect(call.query).toEqual({ inicio: '2026-11-19T10:00:00Z', fim: '2026-11-26T10:01:00Z', cpf: '12345678909', 'paginacao.paginaAtual': '1', 'paginacao.itensPorPagina': '1000' });
+      expect(call.query).toEqual({
+        inicio: '2026-11-19T10:00:00Z',
+        fim: '2026-11-26T10:01:00Z',
+        cpf: '12345678909',
+        'paginacao.paginaAtual': '1',
+        'paginacao.itensPorPagina': '1000',
+      });
       const held = readRec('t', 200, rec());
       expect(isSameRecurrence(held, request())).toBe(true);
       expect(isSameRecurrence(held, request({ contract: { id: 'CT-9', description: null } }))).toBe(false);
@@ -212,13 +218,16 @@ describe('Pix Automático flows', () => {
       expect(map({ status: 'APROVADA' }).status).toBe('active');
       expect(map({ status: 'REJEITADA' }).status).toBe('rejected');
       expect(map({ status: 'EXPIRADA' }).status).toBe('expired');
-      const cancelledBy = (solicitante: string) =>
-        map({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante, codigo: 'SLCR', descricao: 'x' } } }).cancelledBy;
+      const cancelledBy = (solicitante: string) => map({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante, codigo: 'SLCR', descricao: 'x' } } }).cancelledBy;
       expect(['USUARIO_RECEBEDOR', 'USUARIO_PAGADOR', 'PSP_PAGADOR', 'PSP_RECEBEDOR'].map(cancelledBy)).toEqual(['merchant', 'payer', 'psp', 'psp']);
     });
 
     it('reads the document’s examples’ `nome` for a history entry’s status, and the request’s expiry', () => {
-      const read = readRec('t', 200, rec({ atualizacao: [{ nome: 'CRIADA', data: '2026-11-26T10:00:00Z' }], solicitacao: [{ calendario: { dataExpiracaoSolicitacao: '2026-11-27T10:00:00Z' } }] }));
+      const read = readRec(
+        't',
+        200,
+        rec({ atualizacao: [{ nome: 'CRIADA', data: '2026-11-26T10:00:00Z' }], solicitacao: [{ calendario: { dataExpiracaoSolicitacao: '2026-11-27T10:00:00Z' } }] }),
+      );
       expect(read.atualizacao).toEqual([{ status: 'CRIADA', at: new Date('2026-11-26T10:00:00Z') }]);
       expect(read.requestExpiresAt).toEqual(new Date('2026-11-27T10:00:00Z'));
     });
@@ -231,9 +240,16 @@ describe('Pix Automático flows', () => {
     });
 
     it('turns a refusal into the PSP’s status and code', () => {
-      const refused = parseRecurrence(PROFILE, 'create recurrence', answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/RecOperacaoInvalida', title: 'Operação inválida.', status: 400 }));
+      const refused = parseRecurrence(
+        PROFILE,
+        'create recurrence',
+        answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/RecOperacaoInvalida', title: 'Operação inválida.', status: 400 }),
+      );
       expect(refused).toMatchObject({ upstreamStatus: 400, providerCode: 'RecOperacaoInvalida' });
-      expect(parseLocation(PROFILE, answer(201, { id: 12, location: 'pix.example.com/rec/1', criacao: '2026-11-26T10:00:00Z' }))).toEqual({ id: 12, location: 'pix.example.com/rec/1' });
+      expect(parseLocation(PROFILE, answer(201, { id: 12, location: 'pix.example.com/rec/1', criacao: '2026-11-26T10:00:00Z' }))).toEqual({
+        id: 12,
+        location: 'pix.example.com/rec/1',
+      });
     });
   });
 
@@ -261,15 +277,39 @@ describe('Pix Automático flows', () => {
       const map = (status: string, tentativas: unknown[] = [], overrides: Record<string, unknown> = {}) =>
         toProviderRecurringCharge(PROFILE, readCobR('t', 200, cobr(status, tentativas, overrides)));
       expect(map('CRIADA')).toMatchObject({ status: 'scheduled', open: true, attempts: [] });
-      expect(map('ATIVA', [tentativa('AGENDADA')])).toMatchObject({ status: 'scheduled', open: true, attempts: [{ date: '2026-12-05', status: 'scheduled', endToEndId: E2E, reason: null }] });
+      expect(map('ATIVA', [tentativa('AGENDADA')])).toMatchObject({
+        status: 'scheduled',
+        open: true,
+        attempts: [{ date: '2026-12-05', status: 'scheduled', endToEndId: E2E, reason: null }],
+      });
       const rejected = tentativa('REJEITADA', { rejeicao: { codigo: 'AM02', descricao: 'Recusado' } });
       expect(map('ATIVA', [rejected])).toMatchObject({ status: 'failed', open: true, failureReason: 'AM02: Recusado', attempts: [{ status: 'failed', reason: 'AM02: Recusado' }] });
       expect(map('ATIVA', [tentativa('EXPIRADA')])).toMatchObject({ status: 'failed', open: true });
-      expect(map('REJEITADA', [rejected], { encerramento: { rejeicao: { codigo: 'AC05', descricao: 'Conta encerrada' } } })).toMatchObject({ status: 'failed', open: false, failureReason: 'AM02: Recusado' });
+      expect(map('REJEITADA', [rejected], { encerramento: { rejeicao: { codigo: 'AC05', descricao: 'Conta encerrada' } } })).toMatchObject({
+        status: 'failed',
+        open: false,
+        failureReason: 'AM02: Recusado',
+      });
       expect(map('EXPIRADA')).toMatchObject({ status: 'expired', open: false });
       expect(map('CANCELADA', [tentativa('CANCELADA')])).toMatchObject({ status: 'cancelled', open: false, attempts: [{ status: 'cancelled' }] });
-      const paid = map('CONCLUIDA', [rejected, tentativa('PAGA', { dataLiquidacao: '2026-12-07', atualizacao: [{ status: 'SOLICITADA', data: '2026-12-06T10:00:00Z' }, { status: 'PAGA', data: '2026-12-07T09:00:00Z' }] })]);
-      expect(paid).toMatchObject({ status: 'paid', open: false, endToEndId: E2E, paidAt: new Date('2026-12-07T09:00:00Z'), failureReason: null, updatedAt: new Date('2026-12-07T09:00:00Z') });
+      const paid = map('CONCLUIDA', [
+        rejected,
+        tentativa('PAGA', {
+          dataLiquidacao: '2026-12-07',
+          atualizacao: [
+            { status: 'SOLICITADA', data: '2026-12-06T10:00:00Z' },
+            { status: 'PAGA', data: '2026-12-07T09:00:00Z' },
+          ],
+        }),
+      ]);
+      expect(paid).toMatchObject({
+        status: 'paid',
+        open: false,
+        endToEndId: E2E,
+        paidAt: new Date('2026-12-07T09:00:00Z'),
+        failureReason: null,
+        updatedAt: new Date('2026-12-07T09:00:00Z'),
+      });
       const paidWithoutHistory = map('CONCLUIDA', [tentativa('PAGA', { atualizacao: [] })], { atualizacao: [{ status: 'CONCLUIDA', data: '2026-12-05T12:00:00Z' }] });
       expect(paidWithoutHistory.paidAt).toEqual(new Date('2026-12-05T12:00:00Z'));
     });
@@ -287,7 +327,12 @@ describe('Pix Automático flows', () => {
       const refused = parseRecurringCharge(
         PROFILE,
         'create recurring charge',
-        answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida', title: 'Operação inválida.', status: 400, violacoes: [{ razao: 'x', propriedade: 'cobr.calendario.dataDeVencimento' }] }),
+        answer(400, {
+          type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida',
+          title: 'Operação inválida.',
+          status: 400,
+          violacoes: [{ razao: 'x', propriedade: 'cobr.calendario.dataDeVencimento' }],
+        }),
       );
       expect(refused).toMatchObject({ upstreamStatus: 400, providerCode: 'CobROperacaoInvalida' });
       expect(parseReadRecurringCharge(PROFILE, answer(404))).toBeNull();
@@ -323,7 +368,15 @@ describe('Pix Automático flows', () => {
     it('gives the same event id for the same news and another for new news', () => {
       const recId = (overrides: Record<string, unknown>) => recurrenceEventId(readRec('t', 200, rec(overrides)));
       expect(recId({})).toBe(recId({}));
-      expect(recId({ status: 'APROVADA', atualizacao: [{ status: 'CRIADA', data: '2026-11-26T10:00:00Z' }, { status: 'APROVADA', data: '2026-11-27T10:00:00Z' }] })).not.toBe(recId({}));
+      expect(
+        recId({
+          status: 'APROVADA',
+          atualizacao: [
+            { status: 'CRIADA', data: '2026-11-26T10:00:00Z' },
+            { status: 'APROVADA', data: '2026-11-27T10:00:00Z' },
+          ],
+        }),
+      ).not.toBe(recId({}));
       const chargeId = (status: string, tentativas: unknown[]) => chargeEventId(readCobR('t', 200, cobr(status, tentativas)));
       const scheduled = chargeId('ATIVA', [tentativa('AGENDADA')]);
       expect(chargeId('ATIVA', [tentativa('AGENDADA')])).toBe(scheduled);
