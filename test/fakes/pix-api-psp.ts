@@ -754,14 +754,14 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   };
 
   /** A location for `rec.loc`: one that exists and no other recurrence uses (the document's violations of POST and PATCH /rec). */
-  const usableLocation = (id: number, idRec?: string): Reply | Json => {
+  const usableLocation = (id: number, idRec?: string): { refused: Reply } | { location: Json } => {
     const location = recLocations.get(id);
-    if (!location) return recProblem('O location referenciado por rec.loc inexiste.', 'rec.loc');
-    if (location.idRec !== undefined && location.idRec !== idRec)
-      return recProblem('O location referenciado por rec.loc já está sendo utilizado por outra recorrência.', 'rec.loc');
-    return location;
+    if (!location) return { refused: recProblem('O location referenciado por rec.loc inexiste.', 'rec.loc') };
+    if (location.idRec !== undefined && location.idRec !== idRec) {
+      return { refused: recProblem('O location referenciado por rec.loc já está sendo utilizado por outra recorrência.', 'rec.loc') };
+    }
+    return { location };
   };
-  const isReply = (value: Json): value is Reply => typeof value?.status === 'number' && 'body' in value;
 
   const createRec = (body: Json): Reply => {
     const today = brasiliaDate(new Date());
