@@ -13,7 +13,6 @@ import type { OutboundAnswer } from '../transport/transport';
 import type { PixApiCredentials } from './credentials';
 import { type ApiCall, isRefusal, labelOf, orThrow, pixApiFailure } from './flows/api-call';
 import {
-  attachLocationCall,
   cancelRecurrenceCall,
   createLocationCall,
   createRecurrenceCall,
@@ -82,7 +81,7 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
    * `POST /rec` has no idempotency key, so a creation whose answer was lost would make a second
    * recurrence when retried. Each creation therefore first lists the debtor's recent recurrences
    * (`GET /rec` by CPF or CNPJ) and takes over one with the same contract and terms still waiting
-   * for the payer, finishing what the lost attempt left undone (its location, its request).
+   * for the payer, finishing what the lost attempt left undone (the payer's authorization request).
    */
   async createRecurrence(account: Account<PixApiCredentials>, request: CreateRecurrenceRequest): Promise<ProviderRecurrence> {
     const qr = request.journey !== 'request';
@@ -90,10 +89,6 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
     if (!rec) {
       const locId = qr ? await this.newLocation(account) : null;
       rec = orThrow(parseRecurrence(this.profile, 'create recurrence', await this.context.send(account, createRecurrenceCall(request, locId))));
-    }
-    if (qr && rec.locId === null) {
-      const call = attachLocationCall(rec.idRec, await this.newLocation(account), request);
-      rec = orThrow(parseRecurrence(this.profile, 'revise recurrence', await this.context.send(account, call)));
     }
     if (!qr && rec.requests === 0) await this.requestAuthorization(account, request, rec.idRec);
     const firstPaymentTxid = request.journey === 'qr_with_first_payment' ? request.firstPayment?.txid : null;

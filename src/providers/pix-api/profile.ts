@@ -35,7 +35,6 @@ export type PixApiOperation =
   | 'create recurrence'
   | 'read recurrence'
   | 'list recurrences'
-  | 'revise recurrence'
   | 'cancel recurrence'
   | 'request recurrence authorization'
   | 'create recurring charge'

@@ -106,13 +106,21 @@ export function parseRecurrenceList(profile: PixApiProfile, answer: OutboundAnsw
 
 /**
  * Whether a recurrence the PSP holds is the one `request` asks for: same contract, debtor,
- * calendar, amount and retry policy, and still waiting for the payer (CRIADA). A recurrence the
- * payer already answered is not reused: asking again is a new recurrence.
+ * calendar, amount and retry policy, made for the same journey (a location for the QR ones, and
+ * the same first payment for the composite QR; none for `request`), and still waiting for the
+ * payer (CRIADA). A recurrence the payer already answered is not reused: asking again is a new one.
+ * Two of the merchant's recurrences alike in all of this and both unanswered would be one to the
+ * PSP; the document gives the receiver no field of its own on a recurrence to tell them apart.
  */
 export function isSameRecurrence(rec: Rec, request: CreateRecurrenceRequest): boolean {
   const { valorRec, valorMinimoRecebedor } = valorCents(request);
+  const journey =
+    request.journey === 'request'
+      ? rec.locId === null
+      : rec.locId !== null && rec.requests === 0 && rec.journeyTxid === (request.journey === 'qr_with_first_payment' ? (request.firstPayment?.txid ?? null) : null);
   return (
     rec.status === 'CRIADA' &&
+    journey &&
     rec.contrato === request.contract.id &&
     rec.debtorDocument === documentOf(request.debtor.document) &&
     rec.periodicidade === periodicidadeOf(request.frequency) &&
@@ -120,16 +128,8 @@ export function isSameRecurrence(rec: Rec, request: CreateRecurrenceRequest): bo
     rec.dataFinal === request.endDate &&
     rec.valorRec === valorRec &&
     rec.valorMinimoRecebedor === valorMinimoRecebedor &&
-    (rec.politicaRetentativa === null || rec.politicaRetentativa === politicaOf(request.retryPolicy)) &&
-    (request.journey !== 'qr_with_first_payment' || rec.journeyTxid === null || rec.journeyTxid === request.firstPayment?.txid)
+    (rec.politicaRetentativa === null || rec.politicaRetentativa === politicaOf(request.retryPolicy))
   );
-}
-
-/** `PATCH /rec/{idRec}` with the location (a found recurrence made before its location was linked). */
-export function attachLocationCall(idRec: string, locId: number, request: CreateRecurrenceRequest): ApiCall {
-  const body: Record<string, unknown> = { loc: locId };
-  if (request.journey === 'qr_with_first_payment') body.ativacao = { dadosJornada: { txid: firstPaymentTxid(request) } };
-  return { operation: 'revise recurrence', method: 'PATCH', path: `/rec/${encodeURIComponent(idRec)}`, body };
 }
 
 /** `PATCH /rec/{idRec}` `{"status":"CANCELADA"}`. */

@@ -7,7 +7,6 @@ import type { PixApiProfile } from '../profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES } from '../profile';
 import { chargeEventId, confirmedNews, readBackCall, recurrenceEventId, recurringCallbackEntries } from './recurring-callback';
 import {
-  attachLocationCall,
   cancelRecurrenceCall,
   createLocationCall,
   createRecurrenceCall,
@@ -189,15 +188,18 @@ describe('Pix Automático flows', () => {
         'paginacao.paginaAtual': '1',
         'paginacao.itensPorPagina': '1000',
       });
-      const held = readRec('t', 200, rec());
+      const held = readRec('t', 200, rec({ loc: { id: 9, location: 'pix.example.com/rec/1', criacao: '2026-11-26T10:00:00Z' } }));
       expect(isSameRecurrence(held, request())).toBe(true);
+      expect(isSameRecurrence(held, request({ journey: 'request' }))).toBe(false);
+      expect(isSameRecurrence(readRec('t', 200, rec()), request())).toBe(false);
+      expect(isSameRecurrence(readRec('t', 200, rec()), request({ journey: 'request' }))).toBe(true);
+      expect(isSameRecurrence(held, request({ journey: 'qr_with_first_payment', firstPayment: { txid: FIRST_TXID } }))).toBe(false);
       expect(isSameRecurrence(held, request({ contract: { id: 'CT-9', description: null } }))).toBe(false);
       expect(isSameRecurrence(held, request({ amountCents: 5000 }))).toBe(false);
-      expect(isSameRecurrence(readRec('t', 200, rec({ status: 'APROVADA' })), request())).toBe(false);
+      expect(isSameRecurrence(readRec('t', 200, rec({ status: 'APROVADA', loc: { id: 9, location: 'l', criacao: '2026-11-26T10:00:00Z' } })), request())).toBe(false);
     });
 
-    it('links a location to a recurrence found without one, and cancels as the receiver', () => {
-      expect(attachLocationCall(ID_REC, 9, request()).body).toEqual({ loc: 9 });
+    it('cancels as the receiver, and reads with the composite QR’s txid', () => {
       expect(cancelRecurrenceCall(ID_REC)).toEqual({ operation: 'cancel recurrence', method: 'PATCH', path: `/rec/${ID_REC}`, body: { status: 'CANCELADA' } });
       expect(readRecurrenceCall(ID_REC, FIRST_TXID).query).toEqual({ txid: FIRST_TXID });
       expect(readRecurrenceCall(ID_REC).query).toBeUndefined();
