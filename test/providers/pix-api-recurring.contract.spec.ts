@@ -258,6 +258,24 @@ describe('the Pix API adapter, Pix Automático', () => {
       expect(cancelled.attempts[0]?.status).toBe('cancelled');
     });
 
+    it('a retry after a lost answer to PUT /cobr gets the charge the PSP made', async () => {
+      const recurrence = await activeRecurrence();
+      const request = chargeOf(recurrence);
+      psp.fail({ kind: 'status', status: 503, path: /\/cobr\//, method: 'PUT', afterHandling: true });
+      await expect(recurring.createCharge(account, request)).rejects.toMatchObject({ upstreamStatus: 503 });
+      expect(await recurring.createCharge(account, request)).toEqual(expect.objectContaining({ txid: request.txid, status: 'scheduled' }));
+      // Another charge under the same txid is not this one: the PSP's refusal stands.
+      await expect(recurring.createCharge(account, { ...request, amountCents: 100 })).rejects.toMatchObject({ upstreamStatus: 400, providerCode: 'CobROperacaoInvalida' });
+    });
+
+    it('a cancel on the day of the first attempt is the PSP’s refusal, the charge staying scheduled', async () => {
+      const recurrence = await activeRecurrence({ startDate: today() });
+      const request = chargeOf(recurrence, { dueDate: today() });
+      await recurring.createCharge(account, request);
+      await expect(recurring.cancelCharge(account, { txid: request.txid })).rejects.toMatchObject({ upstreamStatus: 400, providerCode: 'CobROperacaoInvalida' });
+      expect((await recurring.getCharge(account, { txid: request.txid })).status).toBe('scheduled');
+    });
+
     it('a refused due date is the PSP’s 400 and code; so is a second charge in the same cycle', async () => {
       const recurrence = await activeRecurrence();
       await expect(recurring.createCharge(account, chargeOf(recurrence, { dueDate: addDays(today(), -1) }))).rejects.toMatchObject({

@@ -19,8 +19,9 @@ const MAX_INFO = 140;
 
 /**
  * `PUT /cobr/{txid}` (`CobRSolicitada`) with the gateway's txid, so a retry is the same request.
- * `ajusteDiaUtil` is required by `CobRBase`; true (its default) lets the PSP move a due date that
- * falls on a holiday of the payer's town to the next business day, as the payer's bank would.
+ * `ajusteDiaUtil` is required by `CobRBase`; true (its default since API Pix 2.7.0,
+ * https://github.com/bacen/pix-api/blob/main/changelog.md) lets the PSP move a due date that falls
+ * on a holiday of the payer's town to the next business day.
  */
 export function createRecurringChargeCall(request: CreateRecurringChargeRequest): ApiCall {
   if (!PIX_TXID.test(request.txid)) throw new TypeError('createCharge: txid must be 26 to 35 letters and digits');

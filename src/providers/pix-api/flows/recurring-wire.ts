@@ -5,7 +5,8 @@ import { isBrCode, Reader } from '../wire';
 /*
  * What the Pix API answers about Pix Automático, read at the edge as wire.ts reads charges: every
  * field the adapter uses is checked, and an answer without one is an UpstreamError `malformed`.
- * The names are the standard's (API Pix 2.9.0: `RecCompleta`, `RecGerada`, `CobRCompleta`,
+ * The names are the standard's (API Pix 2.9.0, https://github.com/bacen/pix-api/blob/main/openapi.yaml,
+ * kept as test/fakes/bcb-pix-api-openapi.yaml: `RecCompleta`, `RecGerada`, `CobRCompleta`,
  * `CobRGerada`, `PayloadLocationRecGerada`). Statuses a later version may add are read as null.
  */
 
