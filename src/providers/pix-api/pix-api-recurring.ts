@@ -13,6 +13,7 @@ import type { OutboundAnswer } from '../transport/transport';
 import type { PixApiCredentials } from './credentials';
 import { type ApiCall, isRefusal, labelOf, orThrow, pixApiFailure } from './flows/api-call';
 import {
+  assertRecurrenceRequest,
   cancelRecurrenceCall,
   createLocationCall,
   createRecurrenceCall,
@@ -84,6 +85,7 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
    * for the payer, finishing what the lost attempt left undone (the payer's authorization request).
    */
   async createRecurrence(account: Account<PixApiCredentials>, request: CreateRecurrenceRequest): Promise<ProviderRecurrence> {
+    assertRecurrenceRequest(request);
     const qr = request.journey !== 'request';
     let rec = await this.findCreated(account, request);
     if (!rec) {

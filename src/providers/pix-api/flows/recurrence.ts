@@ -23,6 +23,15 @@ export const LOOKBACK_MS = 7 * 86_400_000;
 /** Pages of `GET /rec` read at most while looking (1000 recurrences each). */
 export const MAX_LOOKUP_PAGES = 5;
 
+/**
+ * Throws TypeError for a request the document cannot carry, before anything is asked of the PSP:
+ * the amount, the contract id, the debtor's document, and what the journey needs.
+ */
+export function assertRecurrenceRequest(request: CreateRecurrenceRequest): void {
+  createRecurrenceCall(request, null);
+  if (request.journey === 'request' && !request.payerAccount) throw new TypeError('createRecurrence: the request journey needs the payer account');
+}
+
 /** `POST /locrec`: a location for the recurrence's QR. The document gives this route no body. */
 export function createLocationCall(): ApiCall {
   return { operation: 'create recurrence location', method: 'POST', path: '/locrec' };

@@ -7,6 +7,7 @@ import type { PixApiProfile } from '../profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES } from '../profile';
 import { chargeEventId, confirmedNews, readBackCall, recurrenceEventId, recurringCallbackEntries } from './recurring-callback';
 import {
+  assertRecurrenceRequest,
   cancelRecurrenceCall,
   createLocationCall,
   createRecurrenceCall,
@@ -158,6 +159,8 @@ describe('Pix Automático flows', () => {
       expect(() => createRecurrenceCall(request({ contract: { id: 'x'.repeat(36), description: null } }), null)).toThrow(TypeError);
       expect(() => createRecurrenceCall(request({ debtor: { document: '123', name: 'A' } }), null)).toThrow(TypeError);
       expect(() => createRecurrenceCall(request({ journey: 'qr_with_first_payment' }), 1)).toThrow(TypeError);
+      expect(() => assertRecurrenceRequest(request({ journey: 'request' }))).toThrow(TypeError);
+      expect(() => assertRecurrenceRequest(request())).not.toThrow();
     });
 
     it('asks the payer through their bank with the account and document as destinatario', () => {
