@@ -62,7 +62,7 @@ export interface PixApiPspOptions {
    */
   copyPasteOn?: 'all' | 'create' | 'read';
   /**
-   * The scopes this client may be granted (default: the six of the gateway's calls). Asking for
+   * The scopes this client may be granted (default: those of the gateway's calls, Pix Automático's included). Asking for
    * one beyond them is `invalid_scope` (RFC 6749 section 5.2, "exceeds the scope granted"); asking
    * for none grants them all (section 3.3, the server's default).
    */
@@ -259,7 +259,27 @@ export interface PixApiPsp {
 }
 
 const ERROR_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
-const DEFAULT_SCOPES = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+const DEFAULT_SCOPES = [
+  'cob.write',
+  'cob.read',
+  'pix.write',
+  'pix.read',
+  'webhook.write',
+  'webhook.read',
+  // Pix Automático's, which a profile that declares `recurring` asks for too.
+  'rec.write',
+  'rec.read',
+  'payloadlocationrec.write',
+  'payloadlocationrec.read',
+  'solicrec.write',
+  'solicrec.read',
+  'cobr.write',
+  'cobr.read',
+  'webhookrec.write',
+  'webhookrec.read',
+  'webhookcobr.write',
+  'webhookcobr.read',
+];
 const MAX_BODY = 1024 * 1024;
 /** "Os códigos de rejeição da tentativa AC05, AM09, DENC, DS27, DTED, MIDI, MSUC, NITX, RC09 […] causam a rejeição da cobrança recorrente correspondente." */
 const CHARGE_REJECTING_CODES = ['AC05', 'AM09', 'DENC', 'DS27', 'DTED', 'MIDI', 'MSUC', 'NITX', 'RC09'];
