@@ -119,7 +119,8 @@ describe('the Pix API adapter, Pix Automático', () => {
   it('is offered exactly when the profile declares it', () => {
     expect(adapter.capabilities.recurring).toEqual(RECURRING_PROFILE.recurring);
     expect(adapter.descriptor.capabilities.recurring).toEqual(RECURRING_PROFILE.recurring);
-    const plain = new PixApiAdapter(PIX_API, { transport });
+    const { recurring: _declared, ...withoutRecurring } = PIX_API;
+    const plain = new PixApiAdapter(withoutRecurring, { transport });
     expect(plain.recurring).toBeUndefined();
     expect(plain.capabilities.recurring).toBeUndefined();
   });
@@ -134,6 +135,16 @@ describe('the Pix API adapter, Pix Automático', () => {
     expect(psp.webhooks.get(PIX_KEY)?.webhookUrl).toBe(receiver.url);
     expect(psp.recurringWebhooks.rec?.webhookUrl).toBe(receiver.url);
     expect(psp.recurringWebhooks.cobr?.webhookUrl).toBe(receiver.url);
+  });
+
+  it('keeps the Pix webhook of an account its PSP gives no Pix Automático (AcessoNegado on the recurring ones)', async () => {
+    psp.fail({ kind: 'problem', status: 403, path: /\/webhook(rec|cobr)$/, times: 2 });
+    await expect(adapter.registerWebhook(account, `${receiver.url}/other`)).resolves.toBeUndefined();
+    expect(psp.webhooks.get(PIX_KEY)?.webhookUrl).toBe(`${receiver.url}/other`);
+    expect(psp.recurringWebhooks.rec?.webhookUrl).toBe(receiver.url);
+    await adapter.registerWebhook(account, receiver.url);
+    psp.fail({ kind: 'problem', status: 400, path: /\/webhookrec$/ });
+    await expect(adapter.registerWebhook(account, receiver.url)).rejects.toMatchObject({ upstreamStatus: 400 });
   });
 
   describe('creating a recurrence', () => {

@@ -36,7 +36,8 @@ describe('PixApiAdapter and Pix Automático', () => {
 
   it('offers it exactly when the profile declares it, and the catalogue shows it', () => {
     const offering = new PixApiAdapter({ ...EFI, recurring });
-    const plain = new PixApiAdapter(EFI);
+    const { recurring: _declared, ...withoutRecurring } = EFI;
+    const plain = new PixApiAdapter(withoutRecurring);
     expect(offering.recurring).toBeDefined();
     expect(offering.descriptor.capabilities.recurring).toEqual(recurring);
     expect(providerDescriptorView(offering.descriptor, false).capabilities.recurring).toEqual({ lead_time: { min_days: 2, max_days: 10 }, source: recurring.source });

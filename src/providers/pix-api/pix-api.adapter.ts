@@ -201,7 +201,11 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return toRefund(ref.refundId, ref.endToEndId, await this.get(account, readDevolucaoCall(ref.endToEndId, id), parseDevolucao));
   }
 
-  /** The Pix webhook; with Pix Automático, the recurrences' and the recurring charges' too, at the same URL. */
+  /**
+   * The Pix webhook; with Pix Automático, the recurrences' and the recurring charges' too, at the
+   * same URL (an account the PSP gives no Pix Automático keeps its Pix webhook: see
+   * parseRecurringWebhookRegistration).
+   */
   async registerWebhook(account: Account<PixApiCredentials>, url: string): Promise<void> {
     orThrow(parseWebhookRegistration(this.profile, await this.send(account, registerWebhookCall(this.profile, account, url))));
     if (!this.profile.recurring) return;

@@ -36,8 +36,15 @@ export function registerRecurringWebhookCalls(profile: PixApiProfile, account: A
   ];
 }
 
-/** As parseWebhookRegistration, for the recurring webhooks (the document says 200). */
-export function parseRecurringWebhookRegistration(profile: PixApiProfile, call: ApiCall, answer: OutboundAnswer): undefined | UpstreamError {
+/**
+ * As parseWebhookRegistration, for the recurring webhooks (the document says 200). A 403 or 404 is
+ * an account without Pix Automático at its PSP, not a failure of the registration: the document
+ * says a receiver using "uma funcionalidade não contemplada no seu escopo contratual" gets
+ * `AcessoNegado`, and a PSP without the routes has no such resource. The Pix webhook stands; the
+ * recurring ones are left unregistered (`false`).
+ */
+export function parseRecurringWebhookRegistration(profile: PixApiProfile, call: ApiCall, answer: OutboundAnswer): boolean | UpstreamError {
+  if (answer.status === 403 || answer.status === 404) return false;
   if (answer.status !== 200 && answer.status !== 201 && answer.status !== 204) return pixApiFailure(labelOf(profile, call.operation), answer);
-  return undefined;
+  return true;
 }
