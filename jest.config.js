@@ -62,6 +62,8 @@ const BOTH_DATABASES = [
   'payments-list',
   'production',
   'reconciliation-intake',
+  'recurrences',
+  'pix-api-recurrences',
   'refunds-mercadopago',
   'refunds-pix-api',
   'refunds-sandbox',

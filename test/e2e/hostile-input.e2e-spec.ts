@@ -5,7 +5,7 @@ import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
 import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
 import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
-import { paymentBody, pixApiAccountBody } from '../helpers/factories';
+import { paymentBody, pixApiAccountBody, recurrenceBody } from '../helpers/factories';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp, testDatabase } from '../helpers/test-app';
 
 const WEBHOOK_SECRET = 'hostile-input-webhook-secret';
@@ -20,6 +20,9 @@ const TABLES = [
   'admin_sessions',
   'provider_accounts',
   'merchant_provider_accounts',
+  'recurrences',
+  'recurring_charges',
+  'recurrence_events',
 ];
 
 interface Answer {
@@ -317,6 +320,22 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       { path: '/v1/payments/create', base: () => paymentBody({ method: 'pix' }), fields: { ...payment, method: 'text' }, strict: true, headers: merchant },
       { path: '/v1/pix/create', base: () => paymentBody(), fields: payment, strict: true, headers: merchant },
       {
+        path: '/v1/recurrences',
+        base: () => recurrenceBody(),
+        fields: {
+          externalId: 'text',
+          'payer.document': 'text',
+          'payer.name': 'text',
+          'contract.id': 'text',
+          'contract.description': 'text',
+          frequency: 'text',
+          amount: 'amount',
+          startDate: 'text',
+        },
+        strict: true,
+        headers: merchant,
+      },
+      {
         path: '/webhooks/sandbox',
         base: () => ({ event: 'payment.confirmed', id: `evt_fuzz_${int(1e9)}`, created_at: new Date().toISOString(), data: { id: paymentId, amount: 10.5, status: 'CONCLUIDA' } }),
         fields: { event: 'text', id: 'text', created_at: 'text', 'data.id': 'text', 'data.amount': 'amount', 'data.status': 'text' },
@@ -518,8 +537,9 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       },
       // Bad methods on every path.
       (target) => {
-        // GET and DELETE are real operations on the admin paths (list merchants, read or end the session).
-        const methods = target.path.startsWith('/admin/') ? ['PUT', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE'] : ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'GET'];
+        // GET and DELETE are real operations on the admin paths (list merchants, read or end the session); GET lists recurrences.
+        const listable = target.path.startsWith('/admin/') || target.path === '/v1/recurrences';
+        const methods = listable ? ['PUT', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE'] : ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'GET'];
         out.push({ label: `bad method → ${target.path}`, method: pick(methods), path: target.path, headers: { ...target.headers() } });
       },
       // Reads with hostile paths: bad percent-encoding, long ids, control characters, traversal.

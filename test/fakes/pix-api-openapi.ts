@@ -143,6 +143,90 @@ export function locationIsNotAUri(document: OpenApiDocument): number {
   return changed;
 }
 
+/**
+ * `RecNotification` (the body of the recurrences' callback) requires `["idRec","status",atualizacao"]`:
+ * a quote is missing, so YAML reads the third name as `atualizacao"` (with the quote), which no
+ * notification has; the document's own example (recWebhookNotification1) carries `atualizacao`.
+ * The name is read without the stray quote.
+ */
+export function recNotificationRequiresAtualizacao(document: OpenApiDocument): number {
+  const schema = document.components?.schemas?.RecNotification as Node | undefined;
+  if (!Array.isArray(schema?.required) || !schema.required.includes('atualizacao"')) return 0;
+  schema.required = schema.required.map((name: string) => (name === 'atualizacao"' ? 'atualizacao' : name));
+  return 1;
+}
+
+/**
+ * `RecBase`, shared by what the receiver sends (`RecSolicitada`, POST /rec) and what the PSP
+ * answers, requires `["idRec", "calendario","vinculo","retentativa"]`. `retentativa` is defined
+ * nowhere (the field is `politicaRetentativa`, which `RecConfiguracao` requires), and `idRec` is
+ * the PSP's to make: the document's examples of POST /rec (recBody1, recBody2) have neither, so no
+ * recurrence could be created. Both names go; the PSP's answers still carry `idRec`.
+ */
+export function recBaseRequiresWhatItDefines(document: OpenApiDocument): number {
+  const schema = document.components?.schemas?.RecBase as Node | undefined;
+  if (!Array.isArray(schema?.required) || !schema.required.some((name: string) => name === 'idRec' || name === 'retentativa')) return 0;
+  schema.required = schema.required.filter((name: string) => name !== 'idRec' && name !== 'retentativa');
+  return 1;
+}
+
+/**
+ * `DadosPagadorRec`, part of every recurrence read (`RecCompleta`), requires `ispbParticipante`
+ * beside its only property, `pagador`, where the field is: the examples have it inside
+ * (recResponse3: `pagador: {codMun, cpf, ispbParticipante}`), and a recurrence no payer has
+ * authorized yet has no `pagador` at all (recResponse6). The requirement moves into `pagador`.
+ */
+export function payerIspbInsidePagador(document: OpenApiDocument): number {
+  const schema = document.components?.schemas?.DadosPagadorRec as Node | undefined;
+  if (!Array.isArray(schema?.required) || !schema.required.includes('ispbParticipante') || !schema.properties?.pagador) return 0;
+  schema.required = schema.required.filter((name: string) => name !== 'ispbParticipante');
+  schema.properties.pagador.required = ['ispbParticipante'];
+  return 1;
+}
+
+/**
+ * An authorization request names properties it never defines as required: `SolicRecBase` (the
+ * body of POST /solicrec) requires `pagador`, which solicRecBody1 does not have (the payer is the
+ * `destinatario`), and `SolicRecCompleta` (its answer) requires `rec`, which solicRecResponse1 does
+ * not have (the recurrence is its `recPayload`). Both go.
+ */
+export function authorizationRequestsRequireWhatTheyDefine(document: OpenApiDocument): number {
+  let changed = 0;
+  for (const [name, undefinedName] of [
+    ['SolicRecBase', 'pagador'],
+    ['SolicRecCompleta', 'rec'],
+  ] as const) {
+    const schema = document.components?.schemas?.[name] as Node | undefined;
+    if (Array.isArray(schema?.required) && schema.required.includes(undefinedName)) {
+      schema.required = schema.required.filter((required: string) => required !== undefinedName);
+      changed++;
+    }
+  }
+  return changed;
+}
+
+/**
+ * A recurrence's and a recurring charge's `encerramento` is `oneOf` a `rejeicao` branch and a
+ * `cancelamento` branch, neither requiring its one property: any object matches both, so "exactly
+ * one" never holds and every ended recurrence or charge fails, the document's own examples
+ * included (recResponse5 and cobRResponse4, `encerramento: {cancelamento: {…}}`). Each branch
+ * requires its property.
+ */
+export function endingBranchesRequireTheirProperty(document: OpenApiDocument): number {
+  let changed = 0;
+  const schemas = document.components?.schemas ?? {};
+  for (const owner of [schemas.RecEncerramento, schemas.CobRAtualizacao] as (Node | undefined)[]) {
+    for (const branch of (owner?.properties?.encerramento?.oneOf ?? []) as Node[]) {
+      const names = Object.keys(branch.properties ?? {});
+      if (names.length === 1 && !branch.required) {
+        branch.required = names;
+        changed++;
+      }
+    }
+  }
+  return changed;
+}
+
 export interface Erratum {
   name: string;
   fix: (document: OpenApiDocument) => number;
@@ -155,6 +239,11 @@ export const ERRATA: readonly Erratum[] = [
   { name: 'pixConsultadosRequiresPix', fix: pixConsultadosRequiresPix },
   { name: 'listedChargesDoNotRequireIdCob', fix: listedChargesDoNotRequireIdCob },
   { name: 'locationIsNotAUri', fix: locationIsNotAUri },
+  { name: 'recNotificationRequiresAtualizacao', fix: recNotificationRequiresAtualizacao },
+  { name: 'recBaseRequiresWhatItDefines', fix: recBaseRequiresWhatItDefines },
+  { name: 'payerIspbInsidePagador', fix: payerIspbInsidePagador },
+  { name: 'authorizationRequestsRequireWhatTheyDefine', fix: authorizationRequestsRequireWhatTheyDefine },
+  { name: 'endingBranchesRequireTheirProperty', fix: endingBranchesRequireTheirProperty },
 ];
 
 /** The document with every erratum applied; `except` leaves some out (to show each is needed). */

@@ -4,6 +4,8 @@ import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createDynamicPix, hasError } from 'pix-utils';
+import { brCodeCrc } from '../../src/domain/br-code';
+import { brasiliaDate, cycleOf, daysBetween, type Frequency } from '../../src/domain/recurrence';
 import { testPki, type TestPki } from '../../src/testing/certificates';
 import { patchedDocument, pixApiValidator, PixApiValidator, type Query } from './pix-api-openapi';
 
@@ -60,7 +62,7 @@ export interface PixApiPspOptions {
    */
   copyPasteOn?: 'all' | 'create' | 'read';
   /**
-   * The scopes this client may be granted (default: the six of the gateway's calls). Asking for
+   * The scopes this client may be granted (default: those of the gateway's calls, Pix Automático's included). Asking for
    * one beyond them is `invalid_scope` (RFC 6749 section 5.2, "exceeds the scope granted"); asking
    * for none grants them all (section 3.3, the server's default).
    */
@@ -110,6 +112,8 @@ export interface CallbackResult {
 
 export interface CallbackInit {
   method?: string;
+  /** The document's name of the callback the body is checked against: `listaPix` (default), `rec` or `cobr`. */
+  callback?: 'listaPix' | 'rec' | 'cobr';
   headers?: Record<string, string>;
   /** For https receivers: client certificate (the document protects callbacks with mTLS) and CA. */
   tls?: { cert?: string; key?: string; ca?: string };
@@ -156,6 +160,18 @@ export interface Webhook {
   webhookUrl: string;
   chave: string;
   criacao: string;
+}
+
+/** A `webhookrec` or `webhookcobr` registration. */
+export interface RecurringWebhook {
+  webhookUrl: string;
+  criacao: string;
+}
+
+/** What the payer's bank answers an attempt with, when it fails (`rejeicao`). */
+export interface AttemptRejection {
+  codigo?: string;
+  descricao?: string;
 }
 
 export interface PixApiPsp {
@@ -210,6 +226,27 @@ export interface PixApiPsp {
     natureza: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO',
     options?: { postCallback?: boolean },
   ): Promise<{ refund: Json; callback?: CallbackResult }>;
+  /** Recurrences by idRec, and recurring charges by txid, as the API shows them (the objects are live). */
+  readonly recurrences: Map<string, Json>;
+  readonly recurringCharges: Map<string, Json>;
+  /** The `webhookrec` and `webhookcobr` registrations. */
+  readonly recurringWebhooks: { rec?: RecurringWebhook; cobr?: RecurringWebhook };
+  /** The payer authorizes a CRIADA recurrence (APROVADA), and `{"recs":[…]}` is posted. */
+  approveRecurrence(idRec: string): Promise<CallbackResult | undefined>;
+  /** The payer refuses it (REJEITADA). */
+  rejectRecurrence(idRec: string): Promise<CallbackResult | undefined>;
+  /** The payer never answered (EXPIRADA). */
+  expireRecurrence(idRec: string): Promise<CallbackResult | undefined>;
+  /** The payer cancels it (CANCELADA by USUARIO_PAGADOR), and its open charges with it (then `{"cobsr":[…]}` too). */
+  payerCancelsRecurrence(idRec: string): Promise<CallbackResult | undefined>;
+  /** The payer's bank settles the charge's current attempt (PAGA, the charge CONCLUIDA), and `{"cobsr":[…]}` is posted. */
+  settleRecurringCharge(txid: string): Promise<CallbackResult | undefined>;
+  /**
+   * The payer's bank fails the current attempt (REJEITADA with `rejeicao`). The charge stays ATIVA
+   * while a retry may be asked for; it is REJEITADA when the policy allows none, the retries are
+   * spent, or the code is one the document says rejects the charge.
+   */
+  failRecurringCharge(txid: string, rejection?: AttemptRejection): Promise<CallbackResult | undefined>;
   /** Queues a failure for the next matching request(s). */
   fail(spec: FailureSpec): void;
   /** Forgets the queued failures, and the peak of open requests. */
@@ -222,8 +259,30 @@ export interface PixApiPsp {
 }
 
 const ERROR_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
-const DEFAULT_SCOPES = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+const DEFAULT_SCOPES = [
+  'cob.write',
+  'cob.read',
+  'pix.write',
+  'pix.read',
+  'webhook.write',
+  'webhook.read',
+  // Pix Automático's, which a profile that declares `recurring` asks for too.
+  'rec.write',
+  'rec.read',
+  'payloadlocationrec.write',
+  'payloadlocationrec.read',
+  'solicrec.write',
+  'solicrec.read',
+  'cobr.write',
+  'cobr.read',
+  'webhookrec.write',
+  'webhookrec.read',
+  'webhookcobr.write',
+  'webhookcobr.read',
+];
 const MAX_BODY = 1024 * 1024;
+/** "Os códigos de rejeição da tentativa AC05, AM09, DENC, DS27, DTED, MIDI, MSUC, NITX, RC09 […] causam a rejeição da cobrança recorrente correspondente." */
+const CHARGE_REJECTING_CODES = ['AC05', 'AM09', 'DENC', 'DS27', 'DTED', 'MIDI', 'MSUC', 'NITX', 'RC09'];
 
 interface Problem {
   type: string;
@@ -668,6 +727,320 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     return { status: 204 };
   };
 
+  // ---- Pix Automático: locations, recurrences, authorization requests, recurring charges ----
+  //
+  // The payer's side (the payer's app and bank) is the test's: the controls below approve,
+  // reject, expire or cancel a recurrence as the payer would, and settle or fail a charge's
+  // current attempt as the payer's bank would, each then posting the document's callback to the
+  // registered `webhookrec` or `webhookcobr` URL. The receiver's own writes are answered, not notified.
+
+  /** An EMV field: its id, its length in two digits, its value. */
+  const emv = (id: string, value: string): string => `${id}${String(value.length).padStart(2, '0')}${value}`;
+  const withoutCrc = (code: string): string => code.slice(0, -8);
+  const withCrc = (text: string): string => `${text}6304${brCodeCrc(`${text}6304`)}`;
+  /**
+   * A recurrence-only QR before its field 80, as the document's example (recResponse3) is: field 26
+   * with the GUI alone (no charge), no amount, the receiver's name and city.
+   */
+  const recurrenceOnlyHeader = (): string =>
+    emv('00', '01') +
+    emv('26', emv('00', 'br.gov.bcb.pix')) +
+    emv('52', '0000') +
+    emv('53', '986') +
+    emv('58', 'BR') +
+    emv('59', merchantName) +
+    emv('60', merchantCity) +
+    emv('62', emv('05', '***'));
+
+  const recLocations = new Map<number, Json>();
+  const recs = new Map<string, Json>();
+  const cobrs = new Map<string, Json>();
+  const recurringWebhooks: { rec?: RecurringWebhook; cobr?: RecurringWebhook } = {};
+  const ispbOfReceiver = receiverCnpj.slice(0, 8);
+
+  /** `RAxxxxxxxxyyyyMMddkkkkkkkkkkk` (`RecId`): R, R or N by retry policy, the ISPB, the day, 11 alphanumerics. */
+  const newIdRec = (politica: string): string => `R${politica === 'PERMITE_3R_7D' ? 'R' : 'N'}${ispbOfReceiver}${brasiliaDate(new Date()).replace(/-/g, '')}${alphanumeric(11)}`;
+  const statusChange = (status: string): Json => ({ status, data: new Date().toISOString() });
+  const recProblem = (detail: string, propriedade?: string): Reply =>
+    problem(400, 'RecOperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, ...(propriedade ? { propriedade } : {}) }]);
+  const cobrProblem = (detail: string, propriedade?: string): Reply =>
+    problem(400, 'CobROperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, ...(propriedade ? { propriedade } : {}) }]);
+
+  const createRecLocation = (): Reply => {
+    const id = nextLocationId++;
+    const location: Json = { id, location: `${locationHost}/rec/${randomUUID().replace(/-/g, '')}`, tipo: 'rec', criacao: new Date().toISOString() };
+    recLocations.set(id, location);
+    return { status: 201, body: structuredClone(location) };
+  };
+
+  /** A location for `rec.loc`: one that exists and no other recurrence uses (the document's violations of POST and PATCH /rec). */
+  const usableLocation = (id: number, idRec?: string): { refused: Reply } | { location: Json } => {
+    const location = recLocations.get(id);
+    if (!location) return { refused: recProblem('O location referenciado por rec.loc inexiste.', 'rec.loc') };
+    if (location.idRec !== undefined && location.idRec !== idRec) {
+      return { refused: recProblem('O location referenciado por rec.loc já está sendo utilizado por outra recorrência.', 'rec.loc') };
+    }
+    return { location };
+  };
+
+  const createRec = (body: Json): Reply => {
+    const today = brasiliaDate(new Date());
+    if (body.calendario.dataInicial < today) return recProblem('O campo rec.calendario.dataInicial é anterior à data de criação da recorrência.', 'rec.calendario.dataInicial');
+    if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < body.calendario.dataInicial) {
+      return recProblem('O campo rec.calendario.dataFinal é anterior ao campo rec.calendario.dataInicial.', 'rec.calendario.dataFinal');
+    }
+    if (body.valor?.valorRec !== undefined && body.valor?.valorMinimoRecebedor !== undefined) {
+      return recProblem('Ambos os campos rec.valor.valorRec e rec.valor.valorMinimoRecebedor estão preenchidos.', 'rec.valor');
+    }
+    const idRec = newIdRec(body.politicaRetentativa);
+    let loc: Json;
+    if (body.loc !== undefined) {
+      const usable = usableLocation(body.loc);
+      if ('refused' in usable) return usable.refused;
+      loc = usable.location;
+    }
+    const rec: Json = {
+      idRec,
+      vinculo: body.vinculo,
+      calendario: body.calendario,
+      ...(body.valor ? { valor: body.valor } : {}),
+      politicaRetentativa: body.politicaRetentativa,
+      recebedor: { cnpj: receiverCnpj, nome: merchantName },
+      status: 'CRIADA',
+      atualizacao: [statusChange('CRIADA')],
+      ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO', ...(body.ativacao?.dadosJornada ? { dadosJornada: body.ativacao.dadosJornada } : {}) },
+    };
+    if (loc) {
+      loc.idRec = idRec;
+      rec.loc = loc;
+    }
+    recs.set(idRec, rec);
+    return { status: 201, body: recView(rec) };
+  };
+
+  /** A recurrence as the API shows it; with `txid`, the composite QR's `dadosQR` (the document's table of journeys). */
+  const recView = (rec: Json, options: { txid?: string; qr?: boolean } = {}): Json => {
+    const view = structuredClone(rec);
+    if (!options.qr || !rec.loc || rec.status !== 'CRIADA') return view;
+    const recField = emv('80', emv('00', 'br.gov.bcb.pix') + emv('25', rec.loc.location));
+    if (options.txid === undefined) {
+      view.dadosQR = { jornada: 'JORNADA_2', pixCopiaECola: withCrc(`${recurrenceOnlyHeader()}${recField}`) };
+    } else {
+      const charge = charges.get(options.txid);
+      if (charge?.[copyPasteField] && rec.ativacao?.dadosJornada?.txid === options.txid) {
+        view.dadosQR = { jornada: 'JORNADA_3', pixCopiaECola: withCrc(`${withoutCrc(charge[copyPasteField])}${recField}`) };
+      }
+    }
+    return view;
+  };
+
+  const getRec = (idRec: string, query: Query): Reply => {
+    const rec = recs.get(idRec);
+    if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${idRec}.`);
+    return { status: 200, body: recView(rec, { txid: firstValue(query.txid), qr: true }) };
+  };
+
+  const listRecs = (query: Query): Reply => {
+    const cpf = firstValue(query.cpf);
+    const cnpj = firstValue(query.cnpj);
+    const status = firstValue(query.status);
+    const found = [...recs.values()].filter(
+      (rec) =>
+        inRange(rec.atualizacao[0].data, query) &&
+        (cpf === undefined || rec.vinculo.devedor.cpf === cpf) &&
+        (cnpj === undefined || rec.vinculo.devedor.cnpj === cnpj) &&
+        (status === undefined || rec.status === status),
+    );
+    const { items, paginacao } = page(found, query);
+    const parametros: Json = { inicio: firstValue(query.inicio), fim: firstValue(query.fim), paginacao };
+    for (const key of ['cpf', 'cnpj', 'status'] as const) if (query[key] !== undefined) parametros[key] = firstValue(query[key]);
+    return { status: 200, body: { parametros, recs: items.map((rec) => recView(rec)) } };
+  };
+
+  const reviseRec = (idRec: string, body: Json): Reply => {
+    const rec = recs.get(idRec);
+    if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${idRec}.`);
+    if (['EXPIRADA', 'CANCELADA', 'REJEITADA'].includes(rec.status)) return recProblem('A recorrência encontra-se expirada, cancelada ou rejeitada.', 'rec.status');
+    if (body.loc !== undefined || body.calendario?.dataInicial !== undefined) {
+      if (rec.status !== 'CRIADA') return recProblem('O campo rec.loc somente pode ser alterado quando a recorrência apresentar-se com o status CRIADA.', 'rec.loc');
+    }
+    if (body.loc !== undefined) {
+      const usable = usableLocation(body.loc, idRec);
+      if ('refused' in usable) return usable.refused;
+      const loc = usable.location;
+      if (rec.loc && rec.loc.id !== loc.id) delete recLocations.get(rec.loc.id)?.idRec;
+      loc.idRec = idRec;
+      rec.loc = loc;
+    }
+    if (body.calendario?.dataInicial !== undefined) rec.calendario.dataInicial = body.calendario.dataInicial;
+    if (body.vinculo?.devedor?.nome !== undefined) rec.vinculo.devedor.nome = body.vinculo.devedor.nome;
+    if (body.ativacao?.dadosJornada) rec.ativacao.dadosJornada = body.ativacao.dadosJornada;
+    if (body.status === 'CANCELADA') {
+      endRec(rec, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor' } });
+    }
+    return { status: 200, body: recView(rec) };
+  };
+
+  /** A recurrence ends: its status, why, its open authorization request ends with it. */
+  const endRec = (rec: Json, status: 'REJEITADA' | 'EXPIRADA' | 'CANCELADA', encerramento?: Json): void => {
+    rec.status = status;
+    rec.atualizacao.push(statusChange(status));
+    if (encerramento) rec.encerramento = encerramento;
+    for (const solicitacao of rec.solicitacao ?? []) {
+      if (['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(solicitacao.status)) {
+        solicitacao.status = status === 'REJEITADA' ? 'REJEITADA' : status === 'EXPIRADA' ? 'EXPIRADA' : 'CANCELADA';
+        solicitacao.atualizacao.push(statusChange(solicitacao.status));
+      }
+    }
+  };
+
+  const createSolicRec = (body: Json): Reply => {
+    const rec = recs.get(body.idRec);
+    if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${body.idRec}.`);
+    const refuse = (detail: string, propriedade: string) => problem(400, 'SolicRecOperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, propriedade }]);
+    if (Date.parse(body.calendario.dataExpiracaoSolicitacao) < Date.now()) {
+      return refuse(
+        'O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.',
+        'solicrec.calendario.dataExpiracaoSolicitacao',
+      );
+    }
+    if ((rec.solicitacao ?? []).some((s: Json) => ['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(s.status))) {
+      return refuse('Existe uma solicitação ativa referente ao mesmo solicrec.idRec.', 'solicrec.idRec');
+    }
+    const solicitacao: Json = {
+      idSolicRec: `SC${ispbOfReceiver}${brasiliaDate(new Date()).replace(/-/g, '')}${alphanumeric(11)}`,
+      idRec: rec.idRec,
+      calendario: body.calendario,
+      destinatario: body.destinatario,
+      status: 'CRIADA',
+      atualizacao: [statusChange('CRIADA')],
+    };
+    (rec.solicitacao ??= []).push(solicitacao);
+    return { status: 201, body: structuredClone(solicitacao) };
+  };
+
+  const getSolicRec = (id: string): Reply => {
+    const solicitacao = [...recs.values()].flatMap((rec) => rec.solicitacao ?? []).find((s: Json) => s.idSolicRec === id);
+    if (!solicitacao) return problem(404, 'SolicRecNaoEncontrada', 'Solicitação de recorrência não encontrada.', `Nenhuma solicitação ${id}.`);
+    return { status: 200, body: structuredClone(solicitacao) };
+  };
+
+  const FREQUENCY_OF: Record<string, Frequency> = { SEMANAL: 'weekly', MENSAL: 'monthly', TRIMESTRAL: 'quarterly', SEMESTRAL: 'semiannual', ANUAL: 'annual' };
+
+  const createCobR = (txid: string, body: Json): Reply => {
+    if (cobrs.has(txid)) return cobrProblem('O campo cobr.txid encontra-se em uso.', 'cobr.txid');
+    const rec = recs.get(body.idRec);
+    if (!rec) return cobrProblem(`Nenhuma recorrência com o idRec ${body.idRec}.`, 'cobr.idRec');
+    if (rec.status !== 'APROVADA') return cobrProblem(`A recorrência ${body.idRec} não está APROVADA.`, 'cobr.idRec');
+    const today = brasiliaDate(new Date());
+    const due: string = body.calendario.dataDeVencimento;
+    if (due < today) return cobrProblem('O campo cobr.calendario.dataDeVencimento é anterior à data de criação da cobrança.', 'cobr.calendario.dataDeVencimento');
+    const frequency = FREQUENCY_OF[rec.calendario.periodicidade]!;
+    const cycle = cycleOf(rec.calendario.dataInicial, frequency, due);
+    const sameCycle = [...cobrs.values()].some(
+      (other) =>
+        other.idRec === rec.idRec &&
+        !['REJEITADA', 'CANCELADA'].includes(other.status) &&
+        cycleOf(rec.calendario.dataInicial, frequency, other.calendario.dataDeVencimento) === cycle,
+    );
+    if (sameCycle) {
+      return cobrProblem(
+        'Existe uma CobR com status diferente de REJEITADA e CANCELADA referente ao mesmo cobr.idRec com calendario.dataDeVencimento no mesmo ciclo.',
+        'cobr.calendario.dataDeVencimento',
+      );
+    }
+    // Sent to the payer's PSP at once, which schedules the first attempt for the due date.
+    const cobr: Json = {
+      idRec: rec.idRec,
+      txid,
+      ...(body.infoAdicional !== undefined ? { infoAdicional: body.infoAdicional } : {}),
+      calendario: { criacao: today, dataDeVencimento: due },
+      valor: body.valor,
+      ajusteDiaUtil: body.ajusteDiaUtil,
+      recebedor: { ...body.recebedor, cnpj: receiverCnpj, nome: merchantName },
+      status: 'ATIVA',
+      politicaRetentativa: rec.politicaRetentativa,
+      atualizacao: [statusChange('CRIADA'), statusChange('ATIVA')],
+      tentativas: [attempt(due, 'AGND', 'AGENDADA')],
+    };
+    cobrs.set(txid, cobr);
+    return { status: 201, body: structuredClone(cobr) };
+  };
+
+  const attempt = (date: string, tipo: 'AGND' | 'NTAG', status: 'SOLICITADA' | 'AGENDADA'): Json => ({
+    dataLiquidacao: date,
+    tipo,
+    endToEndId: spiId('E', payerIspb, new Date()),
+    status,
+    atualizacao: status === 'AGENDADA' ? [statusChange('SOLICITADA'), statusChange('AGENDADA')] : [statusChange('SOLICITADA')],
+  });
+
+  const getCobR = (txid: string): Reply => {
+    const cobr = cobrs.get(txid);
+    if (!cobr) return problem(404, 'CobRNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança recorrente com o txid ${txid}.`);
+    return { status: 200, body: structuredClone(cobr) };
+  };
+
+  const cancelCobR = (txid: string): Reply => {
+    const cobr = cobrs.get(txid);
+    if (!cobr) return problem(404, 'CobRNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança recorrente com o txid ${txid}.`);
+    if (!['CRIADA', 'ATIVA'].includes(cobr.status)) return cobrProblem(`A cobrança ${txid} não está CRIADA nor ATIVA.`, 'cobr.status');
+    const first = cobr.tentativas[0]?.dataLiquidacao;
+    if (first !== undefined && brasiliaDate(new Date()) >= first) {
+      return problem(
+        400,
+        'CobROperacaoInvalida',
+        'Operação inválida.',
+        'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.',
+      );
+    }
+    endCobR(cobr, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento de agendamento solicitado pelo usuário recebedor' } });
+    return { status: 200, body: structuredClone(cobr) };
+  };
+
+  const endCobR = (cobr: Json, status: 'CONCLUIDA' | 'REJEITADA' | 'CANCELADA' | 'EXPIRADA', encerramento?: Json): void => {
+    cobr.status = status;
+    cobr.atualizacao.push(statusChange(status));
+    if (encerramento) cobr.encerramento = encerramento;
+    if (status === 'CANCELADA') {
+      for (const tentativa of cobr.tentativas) {
+        if (['SOLICITADA', 'AGENDADA'].includes(tentativa.status)) {
+          tentativa.status = 'CANCELADA';
+          tentativa.atualizacao.push(statusChange('CANCELADA'));
+        }
+      }
+    }
+  };
+
+  /** The document's violations of `POST /cobr/{txid}/retentativa/{data}`, and the policy's 3 retries within 7 days of the due date. */
+  const retryCobR = (txid: string, date: string): Reply => {
+    const cobr = cobrs.get(txid);
+    if (!cobr) return problem(404, 'CobRNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança recorrente com o txid ${txid}.`);
+    if (cobr.politicaRetentativa !== 'PERMITE_3R_7D') return cobrProblem('A política configurada na recorrência não permite retentativa de cobrança.');
+    if (cobr.status !== 'ATIVA') return cobrProblem(`A cobrança ${txid} não está ATIVA.`, 'cobr.status');
+    if (cobr.tentativas.some((t: Json) => ['SOLICITADA', 'AGENDADA'].includes(t.status))) return cobrProblem('Existe uma tentativa com status SOLICITADA ou AGENDADA.');
+    if (date <= brasiliaDate(new Date())) return cobrProblem('O parâmetro data não corresponde a uma data futura.', 'data');
+    const retries = cobr.tentativas.length - 1;
+    if (retries >= 3 || daysBetween(cobr.calendario.dataDeVencimento, date) > 7) return cobrProblem('A política configurada na recorrência não permite retentativa de cobrança.');
+    cobr.tentativas.push(attempt(date, 'NTAG', 'SOLICITADA'));
+    return { status: 201, body: structuredClone(cobr) };
+  };
+
+  const putRecurringWebhook = (which: 'rec' | 'cobr', body: Json): Reply => {
+    recurringWebhooks[which] = { webhookUrl: body.webhookUrl, criacao: recurringWebhooks[which]?.criacao ?? new Date().toISOString() };
+    return { status: 200 };
+  };
+  const getRecurringWebhook = (which: 'rec' | 'cobr'): Reply => {
+    const webhook = recurringWebhooks[which];
+    if (!webhook) return problem(404, 'WebhookNaoEncontrado', 'Webhook não encontrado.', `Nenhum webhook de ${which}.`);
+    return { status: 200, body: { ...webhook } };
+  };
+  const deleteRecurringWebhook = (which: 'rec' | 'cobr'): Reply => {
+    if (!recurringWebhooks[which]) return problem(404, 'WebhookNaoEncontrado', 'Webhook não encontrado.', `Nenhum webhook de ${which}.`);
+    delete recurringWebhooks[which];
+    return { status: 204 };
+  };
+
   // ---- Routing ---------------------------------------------------------------------------
 
   const route = (method: string, template: string, params: Record<string, string>, query: Query, body: Json): Reply => {
@@ -694,6 +1067,40 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         return getWebhook(params.chave!);
       case 'DELETE /webhook/{chave}':
         return deleteWebhook(params.chave!);
+      case 'POST /locrec':
+        return createRecLocation();
+      case 'POST /rec':
+        return createRec(body);
+      case 'GET /rec':
+        return listRecs(query);
+      case 'GET /rec/{idRec}':
+        return getRec(params.idRec!, query);
+      case 'PATCH /rec/{idRec}':
+        return reviseRec(params.idRec!, body);
+      case 'POST /solicrec':
+        return createSolicRec(body);
+      case 'GET /solicrec/{idSolicRec}':
+        return getSolicRec(params.idSolicRec!);
+      case 'PUT /cobr/{txid}':
+        return createCobR(params.txid!, body);
+      case 'GET /cobr/{txid}':
+        return getCobR(params.txid!);
+      case 'PATCH /cobr/{txid}':
+        return cancelCobR(params.txid!);
+      case 'POST /cobr/{txid}/retentativa/{data}':
+        return retryCobR(params.txid!, params.data!);
+      case 'PUT /webhookrec':
+        return putRecurringWebhook('rec', body);
+      case 'GET /webhookrec':
+        return getRecurringWebhook('rec');
+      case 'DELETE /webhookrec':
+        return deleteRecurringWebhook('rec');
+      case 'PUT /webhookcobr':
+        return putRecurringWebhook('cobr', body);
+      case 'GET /webhookcobr':
+        return getRecurringWebhook('cobr');
+      case 'DELETE /webhookcobr':
+        return deleteRecurringWebhook('cobr');
       default:
         return { ...problem(501, 'about:blank', 'Not Implemented', `The fake PSP does not implement ${method} ${template}.`), unchecked: true };
     }
@@ -708,11 +1115,17 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const type =
       template?.startsWith('/pix/') && template.includes('devolucao')
         ? 'PixDevolucaoInvalida'
-        : template?.startsWith('/webhook')
-          ? 'WebhookOperacaoInvalida'
-          : template?.startsWith('/cob')
-            ? 'CobOperacaoInvalida'
-            : 'RequisicaoInvalida';
+        : template?.startsWith('/cobr')
+          ? 'CobROperacaoInvalida'
+          : template?.startsWith('/rec')
+            ? 'RecOperacaoInvalida'
+            : template?.startsWith('/solicrec')
+              ? 'SolicRecOperacaoInvalida'
+              : template?.startsWith('/webhook')
+                ? 'WebhookOperacaoInvalida'
+                : template?.startsWith('/cob')
+                  ? 'CobOperacaoInvalida'
+                  : 'RequisicaoInvalida';
     return problem(status, type, 'Operação inválida.', `O PSP recusou ${method} ${template ?? ''}.`, [{ razao: 'Recusa injetada pelo teste.' }]);
   };
 
@@ -721,15 +1134,21 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const type =
       template === undefined
         ? 'RequisicaoInvalida'
-        : template.startsWith('/cob')
-          ? 'CobOperacaoInvalida'
-          : template.includes('devolucao')
-            ? 'PixDevolucaoInvalida'
-            : template.startsWith('/webhook')
-              ? 'WebhookOperacaoInvalida'
-              : template.startsWith('/pix')
-                ? 'PixConsultaInvalida'
-                : 'RequisicaoInvalida';
+        : template.startsWith('/cobr')
+          ? 'CobROperacaoInvalida'
+          : template.startsWith('/rec')
+            ? 'RecOperacaoInvalida'
+            : template.startsWith('/solicrec')
+              ? 'SolicRecOperacaoInvalida'
+              : template.startsWith('/cob')
+                ? 'CobOperacaoInvalida'
+                : template.includes('devolucao')
+                  ? 'PixDevolucaoInvalida'
+                  : template.startsWith('/webhook')
+                    ? 'WebhookOperacaoInvalida'
+                    : template.startsWith('/pix')
+                      ? 'PixConsultaInvalida'
+                      : 'RequisicaoInvalida';
     return {
       ...problem(
         400,
@@ -947,7 +1366,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         parsed = body;
       }
     }
-    const result: CallbackResult = { url: target, body: payload, violations: validator.validateCallback(parsed) };
+    const result: CallbackResult = { url: target, body: payload, violations: validator.validateCallback(parsed, init.callback) };
     callbacks.push(result);
     return new Promise((resolve) => {
       const url = new URL(target);
@@ -988,6 +1407,50 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const result = await postCallback(`${webhook.webhookUrl}${callbackPathSuffix}`, body);
     record(result.violations.map((v) => `the fake's callback: ${v}`));
     return result;
+  };
+
+  /** `{"recs":[…]}` at `<webhookrec>/rec`: the document's `RecNotification` of the recurrence. */
+  const notifyRec = async (rec: Json): Promise<CallbackResult | undefined> => {
+    const webhook = recurringWebhooks.rec;
+    if (!webhook) return undefined;
+    const entry: Json = { idRec: rec.idRec, status: rec.status, atualizacao: structuredClone(rec.atualizacao) };
+    if (rec.encerramento) entry.encerramento = structuredClone(rec.encerramento);
+    if (rec.ativacao) entry.ativacao = structuredClone(rec.ativacao);
+    const result = await postCallback(`${webhook.webhookUrl.replace(/\/+$/, '')}/rec`, { recs: [entry] }, { callback: 'rec' });
+    record(result.violations.map((v) => `the fake's callback: ${v}`));
+    return result;
+  };
+
+  /** `{"cobsr":[…]}` at `<webhookcobr>/cobr`: the document's `CobRNotification` of each charge. */
+  const notifyCobR = async (list: Json[]): Promise<CallbackResult | undefined> => {
+    const webhook = recurringWebhooks.cobr;
+    if (!webhook) return undefined;
+    const cobsr = list.map((cobr) => {
+      const entry: Json = { idRec: cobr.idRec, txid: cobr.txid, status: cobr.status, atualizacao: structuredClone(cobr.atualizacao), tentativas: structuredClone(cobr.tentativas) };
+      if (cobr.encerramento) entry.encerramento = structuredClone(cobr.encerramento);
+      return entry;
+    });
+    const result = await postCallback(`${webhook.webhookUrl.replace(/\/+$/, '')}/cobr`, { cobsr }, { callback: 'cobr' });
+    record(result.violations.map((v) => `the fake's callback: ${v}`));
+    return result;
+  };
+
+  const recInStatus = (idRec: string, statuses: string[]): Json => {
+    const rec = recs.get(idRec);
+    if (!rec) throw new Error(`fake PSP: no recurrence ${idRec}`);
+    if (!statuses.includes(rec.status)) throw new Error(`fake PSP: recurrence ${idRec} is ${rec.status}, not ${statuses.join(' or ')}`);
+    return rec;
+  };
+
+  /** A charge's attempt under way: the first, or the retry last asked for. */
+  const currentAttempt = (txid: string): { cobr: Json; current: Json } => {
+    const cobr = cobrs.get(txid);
+    if (!cobr) throw new Error(`fake PSP: no recurring charge ${txid}`);
+    const current = cobr.tentativas.at(-1);
+    if (cobr.status !== 'ATIVA' || !current || !['SOLICITADA', 'AGENDADA'].includes(current.status)) {
+      throw new Error(`fake PSP: recurring charge ${txid} (${cobr.status}) has no attempt under way`);
+    }
+    return { cobr, current };
   };
 
   // ---- The test's handle ---------------------------------------------------------------------
@@ -1076,6 +1539,65 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       refunds.push(refund);
       const callback = outsideOptions.postCallback === false ? undefined : await notify(pix);
       return { refund: structuredClone(refund), callback };
+    },
+    recurrences: recs,
+    recurringCharges: cobrs,
+    recurringWebhooks,
+    async approveRecurrence(idRec) {
+      const rec = recInStatus(idRec, ['CRIADA']);
+      const journey = rec.solicitacao?.length ? 'JORNADA_1' : rec.ativacao?.dadosJornada?.txid ? 'JORNADA_3' : 'JORNADA_2';
+      // "Este campo deve ser removido pelo PSP Recebedor quando a ativação for realizada pelas jornadas 1, 2 ou 4."
+      rec.ativacao = journey === 'JORNADA_3' ? { tipoJornada: journey, dadosJornada: rec.ativacao.dadosJornada } : { tipoJornada: journey };
+      const devedor = rec.vinculo.devedor;
+      rec.pagador = { ispbParticipante: payerIspb, ...(devedor.cpf ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) };
+      rec.status = 'APROVADA';
+      rec.atualizacao.push(statusChange('APROVADA'));
+      for (const solicitacao of rec.solicitacao ?? []) {
+        if (['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(solicitacao.status)) {
+          solicitacao.status = 'ACEITA';
+          solicitacao.atualizacao.push(statusChange('ACEITA'));
+        }
+      }
+      return notifyRec(rec);
+    },
+    async rejectRecurrence(idRec) {
+      const rec = recInStatus(idRec, ['CRIADA']);
+      endRec(rec, 'REJEITADA', { rejeicao: { codigo: 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' } });
+      return notifyRec(rec);
+    },
+    async expireRecurrence(idRec) {
+      const rec = recInStatus(idRec, ['CRIADA']);
+      endRec(rec, 'EXPIRADA');
+      return notifyRec(rec);
+    },
+    async payerCancelsRecurrence(idRec) {
+      const rec = recInStatus(idRec, ['CRIADA', 'APROVADA']);
+      endRec(rec, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLDB', descricao: 'Cancelamento solicitado pelo usuário pagador' } });
+      const result = await notifyRec(rec);
+      const open = [...cobrs.values()].filter((cobr) => cobr.idRec === idRec && ['CRIADA', 'ATIVA'].includes(cobr.status));
+      for (const cobr of open)
+        endCobR(cobr, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Recorrência cancelada pelo usuário pagador' } });
+      if (open.length) await notifyCobR(open);
+      return result;
+    },
+    async settleRecurringCharge(txid) {
+      const { cobr, current } = currentAttempt(txid);
+      current.status = 'PAGA';
+      current.atualizacao.push(statusChange('PAGA'));
+      endCobR(cobr, 'CONCLUIDA');
+      return notifyCobR([cobr]);
+    },
+    async failRecurringCharge(txid, rejection = {}) {
+      const { cobr, current } = currentAttempt(txid);
+      const codigo = rejection.codigo ?? 'AM02';
+      current.status = 'REJEITADA';
+      current.rejeicao = { codigo, descricao: rejection.descricao ?? 'Pagamento recusado pelo PSP pagador.' };
+      current.atualizacao.push(statusChange('REJEITADA'));
+      const retriesSpent = cobr.tentativas.length - 1 >= 3;
+      if (cobr.politicaRetentativa !== 'PERMITE_3R_7D' || retriesSpent || CHARGE_REJECTING_CODES.includes(codigo)) {
+        endCobR(cobr, 'REJEITADA', { rejeicao: { ...current.rejeicao } });
+      }
+      return notifyCobR([cobr]);
     },
     fail(spec) {
       failures.push({ ...spec, remaining: spec.times ?? 1 });

@@ -3,6 +3,7 @@ import { type CreateChargeRequest, UpstreamError } from '../../src/providers/pro
 import type { InboundWebhook, Account } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
+import { scopesOf } from '../../src/providers/pix-api/flows/token';
 import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../../src/testing/certificates';
@@ -144,7 +145,7 @@ describe('the pix-api adapter against PSPs that use the room the standard leaves
     const setup = await use({ grantableScopes: granted });
     await expect(setup.adapter.createCharge(setup.account, request(setup))).resolves.toMatchObject({ status: 'pending' });
     const tokenCalls = setup.psp.requests.filter((logged) => logged.path === '/oauth/token').map((logged) => (logged.body as Record<string, string>).scope);
-    expect(tokenCalls).toEqual(['cob.read cob.write pix.read pix.write webhook.read webhook.write', undefined]);
+    expect(tokenCalls).toEqual([scopesOf(PIX_API)!.join(' '), undefined]);
   });
 
   it('a PSP whose token answer is written loosely (token_type "bearer", expires_in a string, no scope): the token is used', async () => {

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { TokenRequestStyle } from '../../src/providers/pix-api/profile';
+import { RECURRING_SCOPES, type TokenRequestStyle } from '../../src/providers/pix-api/profile';
 import type { TestPki } from '../../src/testing/certificates';
 import type { PixApiPsp } from '../fakes/pix-api-psp';
 
@@ -42,7 +42,9 @@ export async function startTokenDialectProxy(psp: PixApiPsp, pki: TestPki, style
     if (grantType !== 'client_credentials') problems.push(`grant_type not client_credentials in the ${style.grantTypeIn}`);
     if (style.grantTypeIn === 'query' && 'grant_type' in fields) problems.push('grant_type in the body too');
     if (style.scopes === null && 'scope' in fields) problems.push('a scope the PSP does not take');
-    if (style.scopes !== null && fields.scope !== style.scopes.join(' ')) problems.push(`scope ${String(fields.scope)}`);
+    // A profile that declares Pix Automático asks for its scopes after its own (flows/token.ts, scopesOf).
+    const asked = style.scopes === null ? [] : [style.scopes.join(' '), [...style.scopes, ...RECURRING_SCOPES.filter((scope) => !style.scopes!.includes(scope))].join(' ')];
+    if (style.scopes !== null && !asked.includes(String(fields.scope))) problems.push(`scope ${String(fields.scope)}`);
     const authorization = headers.authorization;
     if (style.clientAuth === 'basic') {
       const expected = `Basic ${Buffer.from(`${client.id}:${client.secret ?? ''}`).toString('base64')}`;
@@ -98,7 +100,9 @@ export async function startTokenDialectProxy(psp: PixApiPsp, pki: TestPki, style
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_request', error_description: problems.join('; ') }));
         return;
       }
-      const scope = style.scopes === null ? undefined : style.scopes.join(' ');
+      // The scopes asked for, passed on as asked (the check above allows only the profile's, with Pix Automático's or not).
+      const asked = style.encoding === 'json' ? (JSON.parse(raw) as { scope?: string }).scope : (new URLSearchParams(raw).get('scope') ?? undefined);
+      const scope = style.scopes === null ? undefined : asked;
       forward(scope).then(
         (answer) => res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body),
         (error: Error) => res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_gateway', error_description: error.message })),

@@ -1525,6 +1525,26 @@ export interface components {
             /** @description Exactly one option is given; the fields of the others are left out. */
             options: components["schemas"]["CredentialOptionView"][];
         };
+        LeadTimeView: {
+            /**
+             * @description The fewest days before its due date a recurring charge may reach the PSP.
+             * @example 2
+             */
+            min_days: number;
+            /**
+             * @description The most days before its due date a recurring charge may reach the PSP.
+             * @example 10
+             */
+            max_days: number;
+        };
+        RecurringCapabilityView: {
+            lead_time: components["schemas"]["LeadTimeView"];
+            /**
+             * @description The page that says the PSP offers Pix Automático, and the lead time.
+             * @example https://developers.example.com/pix-automatico
+             */
+            source: string;
+        };
         ProviderCapabilitiesView: {
             /** @example true */
             refund: boolean;
@@ -1540,6 +1560,8 @@ export interface components {
              * @enum {string}
              */
             txid: "gateway" | "provider";
+            /** @description Pix Automático (recurring Pix), when the provider offers it; null otherwise. */
+            recurring: components["schemas"]["RecurringCapabilityView"] | null;
         };
         ProviderDescriptorView: {
             /**

@@ -289,7 +289,14 @@ export function pixProvider(
         ],
       },
     ],
-    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: true, txid: 'gateway' },
+    capabilities: {
+      refund: true,
+      partial_refund: true,
+      cancel: true,
+      register_webhook: true,
+      txid: 'gateway',
+      recurring: { lead_time: { min_days: 2, max_days: 10 }, source: 'https://bacen.github.io/pix-api/' },
+    },
     built_in: false,
   };
 }
@@ -310,7 +317,7 @@ export function mercadoPagoProvider(): Descriptor {
     settings: [{ name: 'base_url', label: 'API base URL', required_in: [], help: "Mercado Pago's API." }],
     credentials: [field('access_token', 'Access token', 'secret', true), field('webhook_secret', 'Webhook secret', 'secret', true)],
     one_of: [],
-    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider' },
+    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider', recurring: null },
     built_in: false,
   };
 }
@@ -330,7 +337,14 @@ export function providerCatalogue(): Descriptor[] {
       settings: [{ name: 'base_url', label: 'Sandbox URL', required_in: [], help: 'Another simulated PSP.' }],
       credentials: [field('webhook_secret', 'Webhook secret', 'secret', false)],
       one_of: [],
-      capabilities: { refund: false, partial_refund: false, cancel: false, register_webhook: false, txid: 'gateway' },
+      capabilities: {
+        refund: false,
+        partial_refund: false,
+        cancel: false,
+        register_webhook: false,
+        txid: 'gateway',
+        recurring: { lead_time: { min_days: 2, max_days: 10 }, source: 'docs/sandbox.md' },
+      },
       built_in: true,
     },
   ];

@@ -50,12 +50,25 @@ export class CredentialAlternativeView {
   options: CredentialOptionView[];
 }
 
+export class LeadTimeView {
+  @ApiProperty({ example: 2, description: 'The fewest days before its due date a recurring charge may reach the PSP.' }) min_days: number;
+  @ApiProperty({ example: 10, description: 'The most days before its due date a recurring charge may reach the PSP.' }) max_days: number;
+}
+
+export class RecurringCapabilityView {
+  @ApiProperty({ type: LeadTimeView }) lead_time: LeadTimeView;
+  @ApiProperty({ example: 'https://developers.example.com/pix-automatico', description: 'The page that says the PSP offers Pix Automático, and the lead time.' })
+  source: string;
+}
+
 export class ProviderCapabilitiesView {
   @ApiProperty({ example: true }) refund: boolean;
   @ApiProperty({ example: true }) partial_refund: boolean;
   @ApiProperty({ example: true }) cancel: boolean;
   @ApiProperty({ example: true }) register_webhook: boolean;
   @ApiProperty({ enum: ['gateway', 'provider'], example: 'gateway', description: 'Who chooses the txid.' }) txid: 'gateway' | 'provider';
+  @ApiProperty({ type: RecurringCapabilityView, nullable: true, description: 'Pix Automático (recurring Pix), when the provider offers it; null otherwise.' })
+  recurring: RecurringCapabilityView | null;
 }
 
 /** One provider of `GET /admin/api/providers`: what an account of it takes (docs/providers.md, The catalogue). */
@@ -101,6 +114,9 @@ export function providerDescriptorView(descriptor: ProviderDescriptor, builtIn: 
       cancel: capabilities.cancel,
       register_webhook: capabilities.registerWebhook,
       txid: capabilities.txid,
+      recurring: capabilities.recurring
+        ? { lead_time: { min_days: capabilities.recurring.leadTime.minDays, max_days: capabilities.recurring.leadTime.maxDays }, source: capabilities.recurring.source }
+        : null,
     },
     built_in: builtIn,
   };

@@ -2,7 +2,7 @@ import type { Account } from '../provider-adapter';
 import type { Channel, OutboundAnswer, OutboundRequest, OutboundTransport } from '../transport/transport';
 import type { PixApiCredentials } from './credentials';
 import { type ApiCall, apiRequest, type BuiltRequest, endpointsOf, orThrow } from './flows/api-call';
-import { isTokenRefusal, parseToken, refusesScopes, tokenRequest } from './flows/token';
+import { isTokenRefusal, parseToken, refusesScopes, scopesOf, tokenRequest } from './flows/token';
 import { RateLimitGate, untilAborted } from './limits';
 import type { PixApiProfile } from './profile';
 import { type AccessToken, TokenCache, tokenKey } from './token-cache';
@@ -75,7 +75,7 @@ export class PixApiClient {
   private async fetchToken(account: Account<PixApiCredentials>, tokenUrl: string, options: CallOptions): Promise<AccessToken> {
     const tokenOptions = { ...options, signal: undefined };
     const issuedAt = this.options.clock.now();
-    let answer = await this.send(account, tokenRequest(this.profile, account.credentials, tokenUrl, this.profile.token.scopes), tokenOptions);
+    let answer = await this.send(account, tokenRequest(this.profile, account.credentials, tokenUrl, scopesOf(this.profile)), tokenOptions);
     if (refusesScopes(this.profile, answer)) answer = await this.send(account, tokenRequest(this.profile, account.credentials, tokenUrl, null), tokenOptions);
     return orThrow(parseToken(this.profile, answer, issuedAt));
   }

@@ -4,6 +4,7 @@ import type { InboundWebhook, Account } from '../provider-adapter';
 import { EFI } from './banks/efi';
 import type { PixApiCredentials } from './credentials';
 import { PixApiAdapter } from './pix-api.adapter';
+import { providerDescriptorView } from '../catalogue/provider-catalogue.view';
 
 const pki = testPki();
 
@@ -27,5 +28,21 @@ describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
   it('still refuses a body that is neither a Pix notification nor a test one', async () => {
     await expect(adapter.receiveWebhook(account, callback('{"hello":"world"}'))).rejects.toBeInstanceOf(WebhookParseError);
     await expect(adapter.receiveWebhook(account, callback('{"evento":"teste_webhook","pix":"x"}'))).rejects.toBeInstanceOf(WebhookParseError);
+  });
+});
+
+describe('PixApiAdapter and Pix Automático', () => {
+  const recurring = { leadTime: { minDays: 2, maxDays: 10 }, source: 'https://example.com/pix-automatico' };
+
+  it('offers it exactly when the profile declares it, and the catalogue shows it', () => {
+    const offering = new PixApiAdapter({ ...EFI, recurring });
+    const { recurring: _declared, ...withoutRecurring } = EFI;
+    const plain = new PixApiAdapter(withoutRecurring);
+    expect(offering.recurring).toBeDefined();
+    expect(offering.descriptor.capabilities.recurring).toEqual(recurring);
+    expect(providerDescriptorView(offering.descriptor, false).capabilities.recurring).toEqual({ lead_time: { min_days: 2, max_days: 10 }, source: recurring.source });
+    expect(plain.recurring).toBeUndefined();
+    expect(plain.capabilities).not.toHaveProperty('recurring');
+    expect(providerDescriptorView(plain.descriptor, false).capabilities.recurring).toBeNull();
   });
 });

@@ -25,7 +25,8 @@ import { isConcluded, cancelChargeCall, parseCancelledCharge } from './flows/can
 import { createChargeCall, isSameCharge, noBrCode, parseCreatedCharge, withoutRefusedCpf } from './flows/charge';
 import { listRecentChargesCall, parseCob, parseDevolucao, parsePix, readCobCall, readDevolucaoCall, readPixCall } from './flows/read';
 import { assertRefundAmount, parseRefund, type PixApiRefund, refundCall, toRefund } from './flows/refund';
-import { parseWebhookRegistration, registerWebhookCall } from './flows/webhook';
+import { parseRecurringWebhookRegistration, parseWebhookRegistration, registerRecurringWebhookCalls, registerWebhookCall } from './flows/webhook';
+import { PixApiRecurring } from './pix-api-recurring';
 import { KeyedLimiter } from './limits';
 import { type CallOptions, PixApiClient } from './pix-api-client';
 import type { PixApiProfile } from './profile';
@@ -67,7 +68,9 @@ export interface PixApiAdapterOptions {
  */
 export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   readonly name: string;
-  readonly capabilities: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: true, txid: 'gateway' };
+  readonly capabilities: ProviderCapabilities;
+  /** Pix Automático: present exactly when the profile declares it (`profile.recurring`). */
+  readonly recurring?: PixApiRecurring;
   get descriptor(): ProviderDescriptor {
     return pixApiDescriptor(this.profile, this.capabilities);
   }
@@ -84,6 +87,14 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     options: PixApiAdapterOptions = {},
   ) {
     this.name = profile.name;
+    this.capabilities = {
+      refund: true,
+      partialRefund: true,
+      cancel: true,
+      registerWebhook: true,
+      txid: 'gateway',
+      ...(profile.recurring ? { recurring: profile.recurring } : {}),
+    };
     this.clock = options.clock ?? { now: () => new Date() };
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
@@ -96,6 +107,16 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
       tokenRefusalMs: options.tokenRefusalMs,
       retryAfterDefaultMs: options.retryAfterDefaultMs,
     });
+    if (profile.recurring) {
+      this.recurring = new PixApiRecurring({
+        profile,
+        clock: this.clock,
+        send: (account, call, callOptions) => this.send(account, call, callOptions),
+        readBacks: this.readBacks,
+        callbackTimeoutMs: this.callbackTimeoutMs,
+        callbackBudgetMs: this.callbackBudgetMs,
+      });
+    }
   }
 
   /** Forgets every account's tokens (shutdown); the transport's owner closes its connections. */
@@ -180,8 +201,17 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return toRefund(ref.refundId, ref.endToEndId, await this.get(account, readDevolucaoCall(ref.endToEndId, id), parseDevolucao));
   }
 
+  /**
+   * The Pix webhook; with Pix Automático, the recurrences' and the recurring charges' too, at the
+   * same URL (an account the PSP gives no Pix Automático keeps its Pix webhook: see
+   * parseRecurringWebhookRegistration).
+   */
   async registerWebhook(account: Account<PixApiCredentials>, url: string): Promise<void> {
     orThrow(parseWebhookRegistration(this.profile, await this.send(account, registerWebhookCall(this.profile, account, url))));
+    if (!this.profile.recurring) return;
+    for (const call of registerRecurringWebhookCalls(this.profile, account, url)) {
+      orThrow(parseRecurringWebhookRegistration(this.profile, call, await this.send(account, call)));
+    }
   }
 
   /**

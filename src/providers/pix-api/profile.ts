@@ -20,7 +20,29 @@ export interface PixApiCredentials {
 }
 
 /** The Pix API calls the adapter makes, by name (for per-route hooks and messages). */
-export type PixApiOperation = 'create charge' | 'read charge' | 'cancel charge' | 'list charges' | 'read pix' | 'refund' | 'read refund' | 'register webhook' | 'read webhook';
+export type PixApiOperation =
+  | 'create charge'
+  | 'read charge'
+  | 'cancel charge'
+  | 'list charges'
+  | 'read pix'
+  | 'refund'
+  | 'read refund'
+  | 'register webhook'
+  | 'read webhook'
+  // Pix Automático (flows/recurrence.ts, flows/recurring-charge.ts).
+  | 'create recurrence location'
+  | 'create recurrence'
+  | 'read recurrence'
+  | 'list recurrences'
+  | 'cancel recurrence'
+  | 'request recurrence authorization'
+  | 'create recurring charge'
+  | 'read recurring charge'
+  | 'cancel recurring charge'
+  | 'retry recurring charge'
+  | 'register recurrence webhook'
+  | 'register recurring charge webhook';
 
 /** How the OAuth2 client-credentials request is written (RFC 6749 section 4.4 leaves room for all of these). */
 export interface TokenRequestStyle {
@@ -111,6 +133,27 @@ export interface PixApiProfile {
 
 /** The standard's scopes for what the adapter does (charges, Pix and refunds, webhooks). */
 export const STANDARD_SCOPES: readonly string[] = ['cob.read', 'cob.write', 'pix.read', 'pix.write', 'webhook.read', 'webhook.write'];
+
+/**
+ * The standard's scopes for Pix Automático, as its security scheme names them: recurrences,
+ * their locations and authorization requests, recurring charges, and their two webhooks. Asked for
+ * only by a profile that declares `recurring` (flows/token.ts): a PSP may refuse a scope its
+ * client was not granted.
+ */
+export const RECURRING_SCOPES: readonly string[] = [
+  'rec.read',
+  'rec.write',
+  'payloadlocationrec.read',
+  'payloadlocationrec.write',
+  'solicrec.read',
+  'solicrec.write',
+  'cobr.read',
+  'cobr.write',
+  'webhookrec.read',
+  'webhookrec.write',
+  'webhookcobr.read',
+  'webhookcobr.write',
+];
 
 /** The standard as written, for profiles to spread and override. */
 export const STANDARD_PROFILE = {

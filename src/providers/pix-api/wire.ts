@@ -101,7 +101,7 @@ export function isEndToEndId(value: unknown): value is string {
   return typeof value === 'string' && END_TO_END_ID.test(value);
 }
 
-class Reader {
+export class Reader {
   constructor(
     private readonly label: string,
     private readonly status: number | undefined,

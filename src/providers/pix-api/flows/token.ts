@@ -2,7 +2,7 @@ import { UpstreamError } from '../../provider-adapter';
 import { jsonOf, problemOf, unexpectedAnswer } from '../../transport/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
-import type { PixApiProfile } from '../profile';
+import { type PixApiProfile, RECURRING_SCOPES } from '../profile';
 import type { AccessToken } from '../token-cache';
 import { type BuiltRequest, labelOf } from './api-call';
 
@@ -32,6 +32,16 @@ export function tokenRequest(profile: PixApiProfile, credentials: PixApiCredenti
   const body = style.encoding === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
   headers['content-type'] = style.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
   return { label: labelOf(profile, 'token'), method: 'POST', url, headers, body };
+}
+
+/**
+ * The scopes a profile asks for: its own, and the recurring ones when it declares Pix Automático.
+ * Null (a PSP that binds scopes to the application) stays null.
+ */
+export function scopesOf(profile: PixApiProfile): readonly string[] | null {
+  const scopes = profile.token.scopes;
+  if (scopes === null || !profile.recurring) return scopes;
+  return [...scopes, ...RECURRING_SCOPES.filter((scope) => !scopes.includes(scope))];
 }
 
 /**
