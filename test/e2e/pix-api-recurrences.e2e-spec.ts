@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { RecurrenceReconciliation } from '../../src/recurrences/recurrence-reconciliation';
 import { pixApiAccountBody, recurrenceBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
@@ -100,6 +101,33 @@ describe('recurrences through a Pix API account', () => {
     const answer = await call('POST', `/v1/recurrences/${merchant.recurrence.id}/cancel`);
     expect(answer.body.data).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant' });
     expect(psp.recurrences.get(merchant.idRec).status).toBe('CANCELADA');
+  });
+
+  it('reads back what a lost callback would have said: the payer’s yes, and a debit past its due date', async () => {
+    const silently = async <T>(kind: 'rec' | 'cobr', act: () => Promise<T>): Promise<T> => {
+      const registered = psp.recurringWebhooks[kind];
+      delete psp.recurringWebhooks[kind];
+      try {
+        return await act();
+      } finally {
+        psp.recurringWebhooks[kind] = registered;
+      }
+    };
+    const due = async (table: 'recurrences' | 'recurring_charges', id: string) => {
+      await t.dataSource.query(`UPDATE ${table} SET next_reconcile_at = now() - interval '1 second' WHERE id = $1`, [id]);
+      return t.app.get(RecurrenceReconciliation).runOnce();
+    };
+    const { recurrence, idRec } = await created();
+    expect(await silently('rec', () => psp.approveRecurrence(idRec))).toBeUndefined();
+    expect(await read(`/v1/recurrences/${recurrence.id}`)).toMatchObject({ status: 'pending_authorization' });
+    expect(await due('recurrences', recurrence.id)).toMatchObject({ applied: 1, failed: 0 });
+    expect(await read(`/v1/recurrences/${recurrence.id}`)).toMatchObject({ status: 'active' });
+
+    const charge = (await call('POST', `/v1/recurrences/${recurrence.id}/charges`, { dueDate: addDays(today, 3) })).body.data;
+    await silently('cobr', () => psp.settleRecurringCharge(charge.txid));
+    expect(await due('recurring_charges', charge.id)).toMatchObject({ applied: 1, failed: 0 });
+    expect(await read(`/v1/recurring-charges/${charge.id}`)).toMatchObject({ status: 'paid' });
+    await receiver.waitUntil(() => receiver.received.filter((r) => r.body?.data?.id === charge.id || r.body?.data?.id === recurrence.id).length >= 2);
   });
 
   it('believes no callback the PSP does not confirm: a forged one is 401 and changes nothing', async () => {

@@ -138,7 +138,7 @@ export function ProviderAccountDetail({ id }: { id: string }) {
             </p>
           </Card>
           {/* A gateway from before receiver accounts sends none: undefined. */}
-          {(!!a.receiver_account || takesRecurrences(catalogue.data ?? [], provider)) && (
+          {(!!a.receiver_account || takesRecurrences(provider)) && (
             <ReceiverAccountCard
               account={a.receiver_account ?? null}
               onSave={(receiver_account) => patch({ receiver_account }, receiver_account ? 'The receiver account is saved.' : 'The receiver account is removed.')}

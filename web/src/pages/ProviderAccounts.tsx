@@ -135,7 +135,7 @@ function CreateAccount({ catalogue, onClose }: { catalogue: ProviderDescriptor[]
   const [credentials, setCredentials] = useState(emptyCredentials);
   const [receiver, setReceiver] = useState(emptyReceiver);
   const provider = findProvider(catalogue, values.provider);
-  const recurring = !!provider && takesRecurrences(catalogue, provider);
+  const recurring = !!provider && takesRecurrences(provider);
   const form = useSubmit({
     // Without a provider, validateAccount asks for one: nothing is sent.
     check: () => ({

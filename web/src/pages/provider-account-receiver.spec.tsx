@@ -35,20 +35,10 @@ describe('receiver account values', () => {
 });
 
 describe('takesRecurrences', () => {
-  const withRecurring = (catalogue: ProviderDescriptor[], offers: (name: string) => unknown) =>
-    catalogue.map((p) => ({ ...p, capabilities: { ...p.capabilities, recurring: offers(p.name) } }) as ProviderDescriptor);
-
-  it('offers a receiver account for every provider while the catalogue states no recurring capability', () => {
-    // A gateway from before the capability: no `recurring` in any provider's capabilities.
-    const catalogue = providerCatalogue().map(({ capabilities: { recurring: _recurring, ...capabilities }, ...p }) => ({ ...p, capabilities }) as ProviderDescriptor);
-    expect(catalogue.every((p) => takesRecurrences(catalogue, p))).toBe(true);
-  });
-
-  it('offers it only where the catalogue declares the capability, once it states one', () => {
-    const declared = withRecurring(providerCatalogue(), (name) => (name === 'banco-a' ? { lead_time: 'x' } : null));
-    expect(declared.filter((p) => takesRecurrences(declared, p)).map((p) => p.name)).toEqual(['banco-a']);
-    const flags = withRecurring(providerCatalogue(), (name) => name === 'coop');
-    expect(flags.filter((p) => takesRecurrences(flags, p)).map((p) => p.name)).toEqual(['coop']);
-    expect(takesRecurrences(flags, undefined)).toBe(false);
+  it('offers a receiver account only where the catalogue declares Pix Automático', () => {
+    const catalogue = providerCatalogue();
+    expect(catalogue.filter((p) => takesRecurrences(p)).map((p) => p.name)).toEqual(catalogue.filter((p) => p.capabilities.recurring !== null).map((p) => p.name));
+    expect(catalogue.some((p) => !takesRecurrences(p))).toBe(true);
+    expect(takesRecurrences(undefined)).toBe(false);
   });
 });

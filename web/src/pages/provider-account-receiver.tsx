@@ -33,15 +33,9 @@ export function receiverValuesOf(account: ReceiverAccount | null | undefined): R
 
 const isEmpty = (values: ReceiverValues) => !values.agencia.trim() && !values.conta.trim() && !values.tipoConta;
 
-/**
- * Whether the provider's accounts can take recurrences. The catalogue says so with a `recurring`
- * capability once it knows it; a catalogue where no provider states one at all (a gateway from
- * before) says nothing, and then every account may hold a receiver account.
- */
-export function takesRecurrences(catalogue: readonly ProviderDescriptor[], provider: ProviderDescriptor | undefined): boolean {
-  const declared = (p: ProviderDescriptor) => (p.capabilities as { recurring?: unknown }).recurring;
-  if (!catalogue.some((p) => declared(p) !== undefined)) return true;
-  return !!provider && !!declared(provider);
+/** Whether the provider takes recurrences (its catalogue entry declares Pix Automático): only then does an account need a receiver. */
+export function takesRecurrences(provider: ProviderDescriptor | undefined): boolean {
+  return !!provider?.capabilities.recurring;
 }
 
 /**
