@@ -147,6 +147,16 @@ describe('recurrences with the sandbox PSP', () => {
     expect((await http('GET', `/v1/recurrences/${fixed}/charges`)).body.data.items).toEqual([]);
   });
 
+  it('counts recurrences by status and charges by outcome in /metrics', async () => {
+    const id = await authorized();
+    const charge = (await http('POST', `/v1/recurrences/${id}/charges`, { dueDate: addDays(today, 3) })).body.data;
+    await simulate('recurring-charges', charge.id, 'settle');
+    const metrics = (await send(t.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${t.config.adminApiToken.reveal()}` } })).text;
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(metrics)?.[1] ?? NaN);
+    expect(value('recurrences{status="active"}')).toBeGreaterThanOrEqual(1);
+    expect(value('recurring_charge_outcomes_total{provider="sandbox",outcome="paid"}')).toBeGreaterThanOrEqual(1);
+  });
+
   it('shows a merchant only its own recurrences', async () => {
     const id = (await http('POST', '/v1/recurrences', recurrenceBody())).body.data.id;
     const otherKey = (await t.admin.newMerchant({ name: 'Outra' })).apiKey;
