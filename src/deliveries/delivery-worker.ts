@@ -203,10 +203,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     }
     const reason = outcome.error ?? (result.statusCode !== null ? `HTTP ${result.statusCode}` : 'no answer');
     if (outcome.status === 'failed') {
-      this.logger.warn(
-        { ...fields, error: reason, next_attempt_at: null },
-        `Webhook ${claim.eventType} for ${subjectOf(claim)} failed for good at attempt ${attempt}: ${reason}`,
-      );
+      this.logger.warn({ ...fields, error: reason, next_attempt_at: null }, `Webhook ${claim.eventType} for ${subjectOf(claim)} failed for good at attempt ${attempt}: ${reason}`);
       return;
     }
     const next = new Date(this.clock.now().getTime() + (outcome.retryInMs ?? 0)).toISOString();

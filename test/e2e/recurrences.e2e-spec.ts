@@ -75,7 +75,12 @@ describe('recurrences with the sandbox PSP', () => {
     expect((await simulate('recurring-charges', charge.id, 'fail')).status).toBe(200);
     expect((await http('GET', `/v1/recurring-charges/${charge.id}`)).body.data).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
     await receiver.waitUntil(() => eventsFor(charge.id).length >= 4, 15_000, 'retrying ×3 and failed');
-    expect(eventsFor(charge.id).map((e) => e.body.event)).toEqual(['recurring_charge.retrying', 'recurring_charge.retrying', 'recurring_charge.retrying', 'recurring_charge.failed']);
+    expect(eventsFor(charge.id).map((e) => e.body.event)).toEqual([
+      'recurring_charge.retrying',
+      'recurring_charge.retrying',
+      'recurring_charge.retrying',
+      'recurring_charge.failed',
+    ]);
   });
 
   it('cancels at the merchant’s word, with its charges not yet attempted; a payer’s cancel is seen as theirs', async () => {

@@ -1,5 +1,4 @@
 import { providerCatalogue } from '../../test/factories';
-import type { ProviderDescriptor } from '../types';
 import { emptyReceiver, receiverBody, takesRecurrences, validateReceiver } from './provider-account-receiver';
 
 describe('receiver account values', () => {
