@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../api';
 import { formatMoney, parseReais, toCents } from '../format';
 import type { CreatedRefund, PaymentDetail, PaymentView, RefundRequest } from '../types';
-import { Button, Field, Modal, Notice, messageOf, onSubmit, useSubmit } from '../ui';
+import { Button, Field, Modal, Notice, onSubmit, useSubmit } from '../ui';
+import { CancelDialog as ConfirmCancel } from './cancel-dialog';
 import { leftCents, pendingCents } from './payment-refunds';
 
 /**
@@ -194,36 +195,19 @@ export function CancelDialog({
   onCancelled: (payment: PaymentView) => void;
   onConflict: (message: string) => void;
 }) {
-  const send = useSubmit({
-    send: async () => {
-      try {
-        onCancelled(await api<PaymentView>('POST', `/payments/${encodeURIComponent(payment.id)}/cancel`));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 409) return onConflict(messageOf(error));
-        throw error;
-      }
-    },
-  });
   return (
-    <Modal
+    <ConfirmCancel<PaymentView>
       title="Cancel this payment?"
+      path={`/payments/${encodeURIComponent(payment.id)}/cancel`}
+      confirmLabel="Cancel payment"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={send.busy}>
-            Keep it
-          </Button>
-          <Button kind="danger" busy={send.busy} onClick={() => void send.submit()}>
-            Cancel payment
-          </Button>
-        </>
-      }
+      onCancelled={onCancelled}
+      onConflict={onConflict}
     >
       <p>
         The charge of {formatMoney(payment.amount)} is cancelled at {payment.provider}: its QR code and BR Code stop working and the payer can no longer pay it. This cannot be
         undone.
       </p>
-      <Notice>{send.failure}</Notice>
-    </Modal>
+    </ConfirmCancel>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { api, ApiError } from '../api';
+import { api } from '../api';
 import type { ChargeSimulation, RecurrenceDetail, RecurrenceSimulation, RecurrenceStatus, RecurringCharge, RecurringSimulationResult } from '../types';
-import { Button, Card, Modal, Notice, messageOf, useSubmit } from '../ui';
+import { Button, Card, messageOf } from '../ui';
+import { CancelDialog } from './cancel-dialog';
 import { recurrenceAmount } from './recurrence-format';
 import type { SimulationOutcome } from './test-mode';
 
@@ -112,36 +113,19 @@ export function CancelRecurrenceDialog({
   onCancelled: (detail: RecurrenceDetail) => void;
   onConflict: (message: string) => void;
 }) {
-  const send = useSubmit({
-    send: async () => {
-      try {
-        onCancelled(await api<RecurrenceDetail>('POST', `/recurrences/${encodeURIComponent(recurrence.id)}/cancel`));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 409) return onConflict(messageOf(error));
-        throw error;
-      }
-    },
-  });
   return (
-    <Modal
+    <CancelDialog<RecurrenceDetail>
       title="Cancel this recurrence?"
+      path={`/recurrences/${encodeURIComponent(recurrence.id)}/cancel`}
+      confirmLabel="Cancel recurrence"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={send.busy}>
-            Keep it
-          </Button>
-          <Button kind="danger" busy={send.busy} onClick={() => void send.submit()}>
-            Cancel recurrence
-          </Button>
-        </>
-      }
+      onCancelled={onCancelled}
+      onConflict={onConflict}
     >
       <p>
         The authorization of {recurrenceAmount(recurrence)} from {recurrence.payer.name} is cancelled at {recurrence.provider} on the merchant&apos;s behalf: no further cycle can
         be charged, and its charges not yet attempted are cancelled with it. The merchant receives recurrence.cancelled. This cannot be undone.
       </p>
-      <Notice>{send.failure}</Notice>
-    </Modal>
+    </CancelDialog>
   );
 }
