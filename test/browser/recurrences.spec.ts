@@ -146,64 +146,21 @@ describe('recurrences (Chromium)', () => {
     await screenshot(page, 'recurrence-simulated-desktop');
   });
 
-  async function newRecurrence(merchantId: string, overrides: Partial<Recurrence>): Promise<Recurrence> {
-    const recurrence = Object.assign(new Recurrence(), {
-      id: newId('rec'),
-      merchantId,
-      provider: 'sandbox',
-      providerAccountId: null,
-      environment: 'sandbox',
-      providerRecurrenceId: `RR${randomBytes(12).toString('hex')}`,
+  function newRecurrence(merchantId: string, overrides: Partial<Recurrence>): Promise<Recurrence> {
+    return t.newRecurrence(merchantId, {
       externalId: 'membership',
-      status: 'active',
-      payerDocument: '12345678909',
-      payerName: 'Ana Souza',
       contractId: 'plan-gold',
       contractDescription: 'Gym membership, gold plan',
-      frequency: 'monthly',
-      amountCents: 8990,
-      minimumAmountCents: null,
       startDate: addDays(brasiliaDate(new Date()), 3),
-      endDate: null,
       retryPolicy: 'three_in_seven_days',
-      journey: 'qr',
-      firstPaymentId: null,
-      authorizationCopyPaste: null,
-      authorizationExpiresAt: null,
-      cancelledBy: null,
-      nextReconcileAt: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
       ...overrides,
-    } satisfies Recurrence);
-    await t.dataSource.getRepository(Recurrence).insert(recurrence);
-    return recurrence;
+    });
   }
 
   /** Two cycles of an active recurrence: the first paid, the second failed once and retrying; what the merchant was told. */
   async function history(recurrence: Recurrence, start: string): Promise<void> {
-    const charge = (cycle: number, overrides: Partial<RecurringCharge>) =>
-      Object.assign(new RecurringCharge(), {
-        id: newId('rch'),
-        recurrenceId: recurrence.id,
-        merchantId: recurrence.merchantId,
-        txid: randomBytes(16).toString('hex'),
-        cycle,
-        amountCents: 8990,
-        dueDate: start,
-        description: null,
-        status: 'scheduled',
-        attempts: [],
-        retries: 0,
-        endToEndId: null,
-        paidAt: null,
-        failureReason: null,
-        nextReconcileAt: null,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-        ...overrides,
-      } satisfies RecurringCharge);
-    const paid = charge(0, {
+    const charge = (cycle: number, overrides: Partial<RecurringCharge>) => t.newRecurringCharge(recurrence, { cycle, dueDate: start, ...overrides });
+    const paid = await charge(0, {
       description: 'First month',
       status: 'paid',
       attempts: [{ date: start, status: 'paid', endToEndId: 'E99999999202611261200abcdefghijk', reason: null }],
@@ -211,7 +168,7 @@ describe('recurrences (Chromium)', () => {
       paidAt: new Date(),
     });
     const second = addDays(start, 31);
-    const retrying = charge(1, {
+    const retrying = await charge(1, {
       description: 'Second month',
       dueDate: second,
       status: 'retrying',
@@ -221,7 +178,6 @@ describe('recurrences (Chromium)', () => {
         { date: addDays(second, 1), status: 'scheduled', endToEndId: null, reason: null },
       ],
     });
-    await t.dataSource.getRepository(RecurringCharge).insert([paid, retrying]);
     const event = (offsetMs: number, overrides: Partial<RecurrenceEvent>) =>
       Object.assign(new RecurrenceEvent(), {
         id: newId('evt'),

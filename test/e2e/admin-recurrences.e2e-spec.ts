@@ -25,66 +25,28 @@ describe('admin API: recurrences', () => {
   const CREATED = Date.now() - 3_600_000;
   let sequence = 0;
 
-  /** A recurrence as the merchant API stores one, at the sandbox's built-in account unless told. */
-  async function newRecurrence(merchantId: string, overrides: Partial<Recurrence> = {}): Promise<Recurrence> {
+  /** A recurrence as the merchant API stores one (the shared factory), created an hour ago and one second apart, so the list's order is known. */
+  const newRecurrence = (merchantId: string, overrides: Partial<Recurrence> = {}): Promise<Recurrence> => {
     const at = new Date(CREATED + ++sequence * 1000);
-    const recurrence = Object.assign(new Recurrence(), {
-      id: newId('rec'),
-      merchantId,
-      provider: 'sandbox',
-      providerAccountId: null,
-      environment: 'sandbox',
-      providerRecurrenceId: `RR${randomBytes(12).toString('hex')}`,
-      externalId: `subscription-${randomBytes(3).toString('hex')}`,
-      status: 'active',
-      payerDocument: '12345678909',
-      payerName: 'Ana Souza',
+    return t.newRecurrence(merchantId, {
       contractId: 'plan-gold',
       contractDescription: 'Gym membership',
-      frequency: 'monthly',
-      amountCents: 8990,
-      minimumAmountCents: null,
       startDate: addDays(brasiliaDate(new Date()), 3),
-      endDate: null,
       retryPolicy: 'three_in_seven_days',
-      journey: 'qr',
-      firstPaymentId: null,
-      authorizationCopyPaste: null,
-      authorizationExpiresAt: null,
-      cancelledBy: null,
-      nextReconcileAt: null,
       createdAt: at,
       updatedAt: at,
       ...overrides,
-    } satisfies Recurrence);
-    await t.dataSource.getRepository(Recurrence).insert(recurrence);
-    return recurrence;
-  }
+    });
+  };
 
-  async function newCharge(recurrence: Recurrence, overrides: Partial<RecurringCharge> = {}): Promise<RecurringCharge> {
-    const charge = Object.assign(new RecurringCharge(), {
-      id: newId('rch'),
-      recurrenceId: recurrence.id,
-      merchantId: recurrence.merchantId,
-      txid: randomBytes(16).toString('hex'),
-      cycle: 0,
-      amountCents: 8990,
+  /** A scheduled charge due on the recurrence's first day, its first attempt scheduled. */
+  const newCharge = (recurrence: Recurrence, overrides: Partial<RecurringCharge> = {}): Promise<RecurringCharge> =>
+    t.newRecurringCharge(recurrence, {
       dueDate: recurrence.startDate,
       description: 'December',
-      status: 'scheduled',
       attempts: [{ date: recurrence.startDate, status: 'scheduled', endToEndId: null, reason: null }],
-      retries: 0,
-      endToEndId: null,
-      paidAt: null,
-      failureReason: null,
-      nextReconcileAt: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
       ...overrides,
-    } satisfies RecurringCharge);
-    await t.dataSource.getRepository(RecurringCharge).insert(charge);
-    return charge;
-  }
+    });
 
   async function newEvent(recurrence: Recurrence, overrides: Partial<RecurrenceEvent> = {}): Promise<RecurrenceEvent> {
     const event = Object.assign(new RecurrenceEvent(), {
