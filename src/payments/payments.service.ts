@@ -29,10 +29,9 @@ import type { AttemptOutcome } from './routing/payment-attempt.entity';
 import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import type { CreateRequestContext } from './create-request.decorator';
-import { Payment } from './payment.entity';
 import { type ChargedAttempt, PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
-import { renderQrPngDataUrl } from './qr-png';
+import { paymentOfCharge } from './payment-of-charge';
 import type { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
 
@@ -251,35 +250,17 @@ export class PaymentsService {
     charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();
-    const payment = Object.assign(new Payment(), {
+    const payment = paymentOfCharge({
       id: claim.paymentId,
       merchantId: claim.merchantId,
-      status: charge.status,
       amountCents,
-      currency: 'BRL',
       description: dto.description ?? null,
       externalId: dto.externalId,
-      recipientDocument: normaliseDocument(dto.recipientDocument),
-      recipientName: dto.recipientName,
-      recipientEmail: dto.recipientEmail ?? null,
-      method: 'pix',
-      provider: acting.provider,
-      environment: acting.environment,
-      providerPaymentId: charge.providerPaymentId,
-      txid: charge.txid,
-      pixCopyPaste: charge.copyPaste,
-      pixQrPng: renderQrPngDataUrl(charge.copyPaste),
-      expiresAt: charge.expiresAt,
-      paidAt: charge.paidAt,
-      providerAccountId: acting.accountId,
-      endToEndId: charge.pix?.endToEndId ?? null,
-      paidAmountCents: charge.pix?.paidAmountCents ?? null,
-      payerName: charge.pix?.payer?.name ?? null,
-      payerDocumentMasked: charge.pix?.payer?.documentMasked ?? null,
-      refundedAmountCents: 0,
-      createdAt: now,
-      updatedAt: now,
-    } satisfies Payment);
+      recipient: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
+      account: acting,
+      charge,
+      at: now,
+    });
     const provider = acting.provider;
     const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider));
 

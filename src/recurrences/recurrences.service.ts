@@ -17,6 +17,7 @@ import { type IdempotencyClaim, IdempotencyService } from '../idempotency/idempo
 import { requireIdempotencyKey } from '../idempotency/idempotency-key';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { Payment } from '../payments/payment.entity';
+import { paymentOfCharge } from '../payments/payment-of-charge';
 import { PaymentRepository } from '../payments/payment.repository';
 import { renderQrPngDataUrl } from '../payments/qr-png';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
@@ -425,36 +426,17 @@ export class RecurrencesService {
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
     });
-    const now = this.clock.now();
-    const payment = Object.assign(new Payment(), {
+    const payment = paymentOfCharge({
       id: claim.paymentId,
       merchantId: claim.merchantId,
-      status: charge.status,
       amountCents,
-      currency: 'BRL',
       description: dto.contract.description ?? null,
       externalId: dto.externalId,
-      recipientDocument: normaliseDocument(dto.payer.document),
-      recipientName: dto.payer.name,
-      recipientEmail: null,
-      method: 'pix',
-      provider: acting.provider,
-      environment: acting.environment,
-      providerPaymentId: charge.providerPaymentId,
-      txid: charge.txid,
-      pixCopyPaste: charge.copyPaste,
-      pixQrPng: renderQrPngDataUrl(charge.copyPaste),
-      expiresAt: charge.expiresAt,
-      paidAt: charge.paidAt,
-      providerAccountId: acting.accountId,
-      endToEndId: null,
-      paidAmountCents: null,
-      payerName: null,
-      payerDocumentMasked: null,
-      refundedAmountCents: 0,
-      createdAt: now,
-      updatedAt: now,
-    } satisfies Payment);
+      recipient: { document: normaliseDocument(dto.payer.document), name: dto.payer.name, email: null },
+      account: acting,
+      charge,
+      at: this.clock.now(),
+    });
     await this.payments.insert(payment);
     return payment;
   }

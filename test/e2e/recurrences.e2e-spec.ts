@@ -63,6 +63,21 @@ describe('recurrences with the sandbox PSP', () => {
     expect(events.every((e) => e.verified)).toBe(true);
   });
 
+  it('pays a first payment with the composite QR, and asks the payer’s bank directly in the request journey', async () => {
+    const composite = (await http('POST', '/v1/recurrences', recurrenceBody({ journey: 'qr_with_first_payment', firstPayment: { amount: 49.9 } }))).body.data;
+    expect(composite).toMatchObject({ journey: 'qr_with_first_payment', firstPaymentId: expect.stringMatching(/^pay_/) });
+    expect((await http('GET', `/v1/payments/${composite.firstPaymentId}`)).body.data).toMatchObject({ status: 'pending', amount: 49.9 });
+    await simulate('recurrences', composite.id, 'authorize');
+    expect((await http('GET', `/v1/recurrences/${composite.id}`)).body.data.status).toBe('active');
+    expect((await http('GET', `/v1/payments/${composite.firstPaymentId}`)).body.data.status).toBe('paid');
+
+    const account = { ispbParticipante: '60701190', agencia: '2569', conta: '550689' };
+    const asked = (await http('POST', '/v1/recurrences', recurrenceBody({ journey: 'request', payer: { document: '123.456.789-09', name: 'Ana Souza', account } }))).body.data;
+    expect(asked).toMatchObject({ journey: 'request', status: 'pending_authorization', authorization: null });
+    await simulate('recurrences', asked.id, 'authorize');
+    expect((await http('GET', `/v1/recurrences/${asked.id}`)).body.data.status).toBe('active');
+  });
+
   it('retries a failed debit under three_in_seven_days, and fails it after the third retry', async () => {
     const id = await authorized({ retryPolicy: 'three_in_seven_days' });
     const charge = (await http('POST', `/v1/recurrences/${id}/charges`, { dueDate: addDays(today, 2) })).body.data;
