@@ -220,6 +220,24 @@ export class RecurrenceEventsService {
     await this.cancelChargesNotYetAttempted(tx, locked, context);
   }
 
+  /**
+   * An active recurrence whose last day has passed has `ended`: no charge can fall in it any more.
+   * Recorded in its history; merchants are not sent an event for it (docs/recurrences.md, States).
+   */
+  async endIfPast(recurrenceId: string, context: NewsContext): Promise<boolean> {
+    return this.dataSource.transaction(async (tx) => {
+      const locked = await this.recurrences.lockById(tx, recurrenceId);
+      const recurrence = locked?.recurrence;
+      if (!locked || recurrence?.status !== 'active' || recurrence.endDate === null || recurrence.endDate >= brasiliaDate(this.clock.now())) return false;
+      recurrence.status = 'ended';
+      recurrence.nextReconcileAt = null;
+      recurrence.updatedAt = this.clock.now();
+      await this.record(tx, locked, null, `${recurrence.id}:ended`, null, 'active', 'ended', `Its endDate (${recurrence.endDate}) has passed.`, {}, context);
+      await this.recurrences.update(tx, recurrence);
+      return true;
+    });
+  }
+
   /** The merchant cancelled a charge and the PSP agreed. */
   async recordChargeCancel(tx: EntityManager, locked: LockedRecurrence, charge: RecurringCharge, context: NewsContext): Promise<void> {
     const from = charge.status;

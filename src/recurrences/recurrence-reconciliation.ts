@@ -4,7 +4,7 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
 import { AccountResolver } from '../providers/provider-accounts/account-resolver';
-import type { NewsContext } from './recurrence-events.service';
+import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurringChargeRepository } from './recurring-charge.repository';
 import { RecurringIntakeService } from './recurring-intake.service';
@@ -36,6 +36,7 @@ export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeA
     private readonly charges: RecurringChargeRepository,
     private readonly accounts: AccountResolver,
     private readonly intake: RecurringIntakeService,
+    private readonly events: RecurrenceEventsService,
     private readonly clock: Clock,
   ) {
     this.job = new PeriodicJob({
@@ -73,6 +74,7 @@ export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeA
           context(acting.provider, acting.accountId),
         );
         if (result.kind === 'recorded') summary.applied++;
+        if (read.status === 'active' && (await this.events.endIfPast(recurrence.id, context(acting.provider, acting.accountId)))) summary.applied++;
       } catch (error) {
         summary.failed++;
         this.logger.warn({ recurrence_id: recurrence.id, err: error }, `Could not read back recurrence ${recurrence.id}`);

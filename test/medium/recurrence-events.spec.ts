@@ -157,6 +157,18 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
     expect((await forwards(recurrence.id)).sort()).toEqual(['recurrence.cancelled', 'recurring_charge.paid']);
   });
 
+  it('ends an active recurrence once its last day has passed, without an event for the merchant', async () => {
+    const yesterday = addDays(brasiliaDate(new Date()), -1);
+    const over = await shopWithRecurrence({ startDate: addDays(yesterday, -30), endDate: yesterday });
+    const running = await shopWithRecurrence({ endDate: addDays(brasiliaDate(new Date()), 30) });
+    expect(await service().endIfPast(over.id, { ...context, source: 'reconciliation' })).toBe(true);
+    expect(await service().endIfPast(over.id, { ...context, source: 'reconciliation' })).toBe(false);
+    expect(await service().endIfPast(running.id, { ...context, source: 'reconciliation' })).toBe(false);
+    const [row] = await ctx.dataSource.query(`SELECT status, next_reconcile_at FROM recurrences WHERE id = $1`, [over.id]);
+    expect(row).toEqual({ status: 'ended', next_reconcile_at: null });
+    expect(await forwards(over.id)).toEqual([]);
+  });
+
   it('leases recurrences and charges due for reconciliation to one claimer at a time', async () => {
     const past = new Date(Date.now() - 60_000);
     const recurrence = await shopWithRecurrence({ status: 'pending_authorization', nextReconcileAt: past });
