@@ -140,6 +140,20 @@ describe('recurrences through a Pix API account', () => {
     expect(await read(`/v1/recurrences/${recurrence.id}`)).toMatchObject({ status: 'pending_authorization' });
   });
 
+  it('refuses a charge outside the window, a second one in a cycle, and both amounts, calling no PSP', async () => {
+    const { recurrence } = await authorized();
+    expect((await call('POST', `/v1/recurrences/${recurrence.id}/charges`, { dueDate: addDays(today, 3) })).status).toBe(201);
+    const before = psp.requests.length;
+    const refusals = [
+      await call('POST', `/v1/recurrences/${recurrence.id}/charges`, { dueDate: addDays(today, 11) }),
+      await call('POST', `/v1/recurrences/${recurrence.id}/charges`, { dueDate: addDays(today, 1) }),
+      await call('POST', `/v1/recurrences/${recurrence.id}/charges`, { dueDate: addDays(today, 4) }),
+      await call('POST', '/v1/recurrences', recurrenceBody({ minimumAmount: 10 })),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 409, 400]);
+    expect(psp.requests.length).toBe(before);
+  });
+
   it('refuses a recurrence before the account has its receiver_account (400 naming it), calling no PSP', async () => {
     const bare = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { name: 'Sem recebedor' }) })).data!;
     const bareKey = (await t.admin.newMerchant({ name: 'Sem conta', provider_accounts: [bare.id] })).apiKey;
