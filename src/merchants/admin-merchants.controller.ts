@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../auth/admin-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
-import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
+import { ApiEnvelopeResponse, ApiErrorResponses, validationExample } from '../common/http/api-docs';
 import { AdminMerchantsService } from './admin-merchants.service';
 import { CreateMerchantDto } from './dto/create-merchant.dto';
 import { ListMerchantsQuery } from './dto/list-merchants.query';
@@ -24,7 +24,7 @@ export class AdminMerchantsController {
     description: 'Then issue it an API key. `webhook_signing_secret: "generate"` returns the new secret in this response only.',
   })
   @ApiEnvelopeResponse(201, MerchantWithSecretView)
-  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
+  @ApiErrorResponses(validationExample('name', 'name must be 1 to 200 characters'))
   create(@Body() body: CreateMerchantDto): Promise<MerchantWithSecretView> {
     return this.merchants.create(body);
   }
@@ -53,7 +53,7 @@ export class AdminMerchantsController {
   })
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, MerchantWithSecretView)
-  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrorResponses(validationExample('name', 'name must be 1 to 200 characters'), [ErrorCode.NOT_FOUND, { message: 'No merchant with this id.' }])
   update(@Param('id') id: string, @Body() body: UpdateMerchantDto): Promise<MerchantWithSecretView> {
     return this.merchants.update(id, body);
   }

@@ -5,7 +5,7 @@ import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { MerchantAuth } from '../auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
-import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
+import { ApiEnvelopeResponse, ApiErrorResponses, validationExample } from '../common/http/api-docs';
 import type { Page } from '../common/http/cursor';
 import type { PreparedResponse } from '../common/http/envelope';
 import { requestState } from '../common/http/request-state';
@@ -16,6 +16,9 @@ import { ListRecurrencesQuery } from './dto/list-recurrences.query';
 import { ACTIVE_RECURRENCE_EXAMPLE, PAID_CHARGE_EXAMPLE, PENDING_RECURRENCE_EXAMPLE, SCHEDULED_CHARGE_EXAMPLE } from './recurrence-examples';
 import { RecurrencePageView, RecurrenceView, RecurringChargeListView, RecurringChargeView } from './recurrence.view';
 import { RecurrencesService } from './recurrences.service';
+
+const RECURRENCE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurrence not found.' }] as const;
+const CHARGE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurring charge not found.' }] as const;
 
 const IDEMPOTENCY_HEADER = ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per logical request (1–255 printable ASCII).' });
 
@@ -41,7 +44,15 @@ export class RecurrencesController {
   @ApiBody({ type: CreateRecurrenceDto })
   @ApiEnvelopeResponse(201, RecurrenceView, { example: PENDING_RECURRENCE_EXAMPLE })
   @ApiErrorResponses(
-    ErrorCode.VALIDATION_ERROR,
+    validationExample('amount', 'give exactly one of amount (a fixed recurrence) and minimumAmount (a variable one)'),
+    [
+      ErrorCode.VALIDATION_ERROR,
+      {
+        status: 422,
+        message: 'The merchant has no provider account that takes recurrences.',
+        details: { fields: [{ field: 'provider', message: "None of the merchant's providers (mercadopago) offers Pix Automático through this gateway." }] },
+      },
+    ],
     ErrorCode.PAYMENT_CREATE_FAILED,
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     ErrorCode.IDEMPOTENCY_IN_PROGRESS,
@@ -56,7 +67,10 @@ export class RecurrencesController {
   @Get('recurrences')
   @ApiOperation({ summary: "List the merchant's recurrences", description: 'Newest first, `{items, next_cursor}`; filter by `externalId` and `status`.' })
   @ApiEnvelopeResponse(200, RecurrencePageView, { example: { items: [ACTIVE_RECURRENCE_EXAMPLE], next_cursor: null } })
-  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(
+    validationExample('status', 'status must be one of the following values: pending_authorization, active, rejected, expired, cancelled, ended'),
+    ErrorCode.INTERNAL_ERROR,
+  )
   list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
     return this.recurrences.list(merchant.id, query);
   }
@@ -65,7 +79,7 @@ export class RecurrencesController {
   @ApiOperation({ summary: 'Read a recurrence', description: "Another merchant's recurrence, or an unknown id, is 404." })
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurrenceView, { example: ACTIVE_RECURRENCE_EXAMPLE })
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
     return this.recurrences.get(merchant.id, id, requestState(req));
   }
@@ -80,7 +94,12 @@ export class RecurrencesController {
   })
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurrenceView, { example: { ...ACTIVE_RECURRENCE_EXAMPLE, status: 'cancelled', cancelledBy: 'merchant' } })
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(
+    RECURRENCE_NOT_FOUND,
+    [ErrorCode.PAYMENT_STATE_CONFLICT, { message: 'A recurrence that is expired cannot be cancelled.' }],
+    ErrorCode.UPSTREAM_ERROR,
+    ErrorCode.INTERNAL_ERROR,
+  )
   cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
     return this.recurrences.cancel(merchant.id, id, requestState(req));
   }
@@ -100,9 +119,9 @@ export class RecurrencesController {
   @ApiBody({ type: CreateRecurringChargeDto })
   @ApiEnvelopeResponse(201, RecurringChargeView, { example: SCHEDULED_CHARGE_EXAMPLE })
   @ApiErrorResponses(
-    ErrorCode.VALIDATION_ERROR,
-    ErrorCode.NOT_FOUND,
-    ErrorCode.PAYMENT_STATE_CONFLICT,
+    validationExample('dueDate', 'dueDate must be at most 10 days after today (2026-11-26): the bank takes recurring charges 2 to 10 days ahead'),
+    RECURRENCE_NOT_FOUND,
+    [ErrorCode.PAYMENT_STATE_CONFLICT, { message: 'This cycle of the recurrence already has a charge (cancel it first, or choose a date in another cycle).' }],
     ErrorCode.PAYMENT_CREATE_FAILED,
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     ErrorCode.IDEMPOTENCY_IN_PROGRESS,
@@ -121,7 +140,7 @@ export class RecurrencesController {
   @ApiOperation({ summary: "A recurrence's charges", description: 'Oldest due date first.' })
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurringChargeListView, { example: { items: [PAID_CHARGE_EXAMPLE] } })
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   listCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
     return this.recurrences.listCharges(merchant.id, id, requestState(req));
   }
@@ -130,7 +149,7 @@ export class RecurrencesController {
   @ApiOperation({ summary: 'Read a recurring charge' })
   @ApiParam({ name: 'id', example: 'rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H' })
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: PAID_CHARGE_EXAMPLE })
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(CHARGE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   getCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
     return this.recurrences.getCharge(merchant.id, id, requestState(req));
   }
@@ -140,7 +159,12 @@ export class RecurrencesController {
   @ApiOperation({ summary: 'Cancel a recurring charge', description: 'Only before the day of its first settlement attempt (its due date); after, 409 PAYMENT_STATE_CONFLICT.' })
   @ApiParam({ name: 'id', example: 'rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H' })
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: { ...SCHEDULED_CHARGE_EXAMPLE, status: 'cancelled' } })
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR)
+  @ApiErrorResponses(
+    CHARGE_NOT_FOUND,
+    [ErrorCode.PAYMENT_STATE_CONFLICT, { message: 'A recurring charge can be cancelled only before its due date.' }],
+    ErrorCode.UPSTREAM_ERROR,
+    ErrorCode.INTERNAL_ERROR,
+  )
   cancelCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
     return this.recurrences.cancelCharge(merchant.id, id, requestState(req));
   }

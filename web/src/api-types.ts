@@ -4334,7 +4334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            /** @description `VALIDATION_ERROR`: The request is invalid. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;

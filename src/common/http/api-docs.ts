@@ -62,7 +62,9 @@ export class ApiErrorEnvelope {
   @ApiProperty({ example: 'sandbox', description: 'The provider that handled (or would handle) the call; DEFAULT_PROVIDER before a merchant is known.' }) provider: string;
 }
 
-interface ErrorSample {
+export interface ErrorSample {
+  /** The status, where the operation answers this code with another than the table's (a 422 VALIDATION_ERROR). */
+  status?: number;
   message?: string;
   upstream_status?: number;
   details?: Record<string, unknown>;
@@ -107,9 +109,8 @@ const ERROR_SAMPLES: Record<ErrorCode, ErrorSample> = {
   [ErrorCode.INTERNAL_ERROR]: {},
 };
 
-/** What a client sees for `code`: the whole envelope. */
-export function errorExample(code: ErrorCode): Record<string, unknown> {
-  const sample = ERROR_SAMPLES[code];
+/** What a client sees for `code` (with `sample` in place of the table's own, for an operation that words it otherwise): the whole envelope. */
+export function errorExample(code: ErrorCode, sample: ErrorSample = ERROR_SAMPLES[code]): Record<string, unknown> {
   return {
     success: false,
     error: {
@@ -123,21 +124,36 @@ export function errorExample(code: ErrorCode): Record<string, unknown> {
   };
 }
 
+/** A code, or a code with the example this operation really gives (`[ErrorCode.VALIDATION_ERROR, { details: { fields: [{ field: 'dueDate', … }] } }]`). */
+export type DocumentedError = ErrorCode | readonly [ErrorCode, ErrorSample];
+
+/**
+ * A VALIDATION_ERROR's example naming the field this operation most often refuses, instead of the
+ * table's `amount`.
+ */
+export function validationExample(field: string, message: string): readonly [ErrorCode, ErrorSample] {
+  return [ErrorCode.VALIDATION_ERROR, { details: { fields: [{ field, message }] } }];
+}
+
 /** Documents error answers from the one table: status, code and message, with an example of each code. */
-export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_TABLE[code].status, [...(byStatus.get(ERROR_TABLE[code].status) ?? []), code]);
+export function ApiErrorResponses(...documented: DocumentedError[]): MethodDecorator & ClassDecorator {
+  const byStatus = new Map<number, { code: ErrorCode; sample: ErrorSample }[]>();
+  for (const entry of documented) {
+    const [code, sample] = typeof entry === 'string' ? [entry, ERROR_SAMPLES[entry]] : entry;
+    const status = sample.status ?? ERROR_TABLE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), { code, sample }]);
+  }
   return applyDecorators(
     ApiExtraModels(ApiErrorEnvelope, ...DETAIL_MODELS),
     ...[...byStatus].map(([status, list]) =>
       ApiResponse({
         status,
-        description: list.map((code) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join(' / '),
+        description: list.map(({ code }) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join(' / '),
         // Spelled out so that an error is JSON even on an operation that produces text (GET /metrics).
         content: {
           'application/json': {
             schema: { $ref: getSchemaPath(ApiErrorEnvelope) },
-            examples: Object.fromEntries(list.map((code) => [code, { summary: code, value: errorExample(code) }])),
+            examples: Object.fromEntries(list.map(({ code, sample }) => [code, { summary: code, value: errorExample(code, sample) }])),
           },
         },
       }),

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../auth/admin-auth.guard';
 import { ErrorCode } from '../../common/errors/error-codes';
-import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
+import { ApiEnvelopeResponse, ApiErrorResponses, validationExample } from '../../common/http/api-docs';
 import { NoEnvelope } from '../../common/http/no-envelope.decorator';
 import { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';
 import { ProviderAccountCheckView, ProviderAccountView, ProviderAccountWebhookView } from './provider-account.view';
@@ -24,7 +24,7 @@ export class AdminProviderAccountsController {
       'Credentials are checked for shape, then stored encrypted; they are never returned. `receiver_account` (optional) is where recurring Pix charges settle: required before the first recurrence.',
   })
   @ApiEnvelopeResponse(201, ProviderAccountView)
-  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
+  @ApiErrorResponses(validationExample('credentials.client_id', 'is required'))
   create(@Body() body: CreateProviderAccountDto): Promise<ProviderAccountView> {
     return this.accounts.create(body);
   }
@@ -56,7 +56,7 @@ export class AdminProviderAccountsController {
   })
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountView)
-  @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrorResponses(validationExample('base_url', 'base_url must be an https URL'), [ErrorCode.NOT_FOUND, { message: 'Provider account not found.' }])
   update(@Param('id') id: string, @Body() body: UpdateProviderAccountDto): Promise<ProviderAccountView> {
     return this.accounts.update(id, body);
   }
