@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
 import { DELIVERY_NUDGE, type DeliveryNudge } from '../deliveries/delivery-nudge';
 import { Clock } from '../domain/clock';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { brasiliaDate, isChargeFinal, isRecurrenceFinal, type RecurrenceEventType, type RecurringChargeEventType } from '../domain/recurrence';
 import { renderQrPngDataUrl } from '../payments/qr-png';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../providers/recurring';
@@ -58,6 +59,7 @@ export class RecurrenceEventsService {
     private readonly charges: RecurringChargeRepository,
     private readonly events: RecurrenceEventRepository,
     private readonly clock: Clock,
+    private readonly metrics: GatewayMetrics,
     @Optional() @Inject(DELIVERY_NUDGE) private readonly delivery?: DeliveryNudge,
   ) {}
 
@@ -300,7 +302,10 @@ export class RecurrenceEventsService {
       },
       forward === 'queued' && type !== null ? { id: newId('dlv'), eventType: type, requestId: context.requestId, body: { event: type, id, data }, dueAt: this.clock.now() } : null,
     );
-    return created ? id : null;
+    if (!created) return null;
+    // Every path a charge moves by (callbacks, reconciliation, the merchant's cancels, a recurrence's end) passes here once.
+    if (charge && type) this.metrics.recurringChargeOutcomes.inc({ provider: recurrence.provider, outcome: to });
+    return id;
   }
 
   private nextRecurrenceCheck(recurrence: Recurrence, now: Date): Date | null {

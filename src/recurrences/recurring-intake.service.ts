@@ -65,8 +65,6 @@ export class RecurringIntakeService {
   async apply(acting: ActingAccount, news: RecurringNews, context: NewsContext): Promise<NewsResult> {
     const result =
       news.kind === 'recurrence' ? await this.events.applyRecurrence(news.eventId, news.recurrence, context) : await this.events.applyCharge(news.eventId, news.charge, context);
-    if (result.kind === 'recorded' && result.chargeId && result.status !== 'scheduled')
-      this.metrics.recurringChargeOutcomes.inc({ provider: acting.provider, outcome: result.status });
     if (result.kind !== 'unmatched' && result.retry) await this.askRetry(acting, result.retry, context);
     return result;
   }
@@ -82,8 +80,7 @@ export class RecurringIntakeService {
       await this.events.recordRetryAsked(retry.chargeId, answer);
     } catch (error) {
       if (error instanceof UpstreamError && error.upstreamStatus !== undefined && error.upstreamStatus < 500 && error.upstreamStatus !== 429) {
-        const failed = await this.events.failCharge(retry.chargeId, `The provider refused a retry on ${retry.date} (${error.providerCode ?? error.upstreamStatus}).`, context);
-        if (failed.kind === 'recorded') this.metrics.recurringChargeOutcomes.inc({ provider: acting.provider, outcome: 'failed' });
+        await this.events.failCharge(retry.chargeId, `The provider refused a retry on ${retry.date} (${error.providerCode ?? error.upstreamStatus}).`, context);
         return;
       }
       this.logger.warn(

@@ -1,5 +1,6 @@
 import type { TestingModule } from '@nestjs/testing';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../../src/providers/recurring';
 import { RecurrenceEventRepository } from '../../src/recurrences/recurrence-event.repository';
 import { type NewsContext, RecurrenceEventsService } from '../../src/recurrences/recurrence-events.service';
@@ -18,7 +19,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
   let units: TestingModule;
   beforeAll(async () => {
     ctx = await newMediumContext();
-    units = await ctx.module([RecurrenceEventsService, RecurrenceRepository, RecurringChargeRepository, RecurrenceEventRepository]);
+    units = await ctx.module([RecurrenceEventsService, RecurrenceRepository, RecurringChargeRepository, RecurrenceEventRepository, GatewayMetrics]);
   });
   afterAll(async () => {
     await ctx?.close();
