@@ -2,32 +2,24 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
 import { confirmPayment, DELIVERY_ENV, settled } from '../helpers/deliveries';
-import type { MerchantFixture } from '../helpers/factories';
-import { MerchantReceiver } from '../helpers/merchant-receiver';
+import { MerchantReceivers } from '../helpers/merchant-receivers';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /** What an operator reads of a delivery and its answers, the `retrying` filter, and the test event. */
 describe('delivery answers, the retrying filter and test events (HTTP)', () => {
   let t: TestApp;
-  const receivers: MerchantReceiver[] = [];
+  const receivers = new MerchantReceivers();
   beforeAll(async () => {
     t = await startTestApp({ env: DELIVERY_ENV });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.close();
     await t.close();
   });
 
-  async function merchantWithReceiver(secret?: string): Promise<{ shop: MerchantFixture; receiver: MerchantReceiver }> {
-    const receiver = await MerchantReceiver.start({ secret });
-    receivers.push(receiver);
-    const shop = await t.newMerchant({ webhookUrl: receiver.url, signingSecret: secret });
-    return { shop, receiver };
-  }
-
   describe('GET /admin/api/webhook-deliveries/:id', () => {
     it('shows the body sent and each attempt’s answer, its body cut at 1 KiB on a whole UTF-8 character', async () => {
-      const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
+      const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
       // 1 + 2 × 3000 bytes: byte 1,024 falls inside a "ç", which must not be split.
       const big = `x${'ç'.repeat(3000)}`;
       receiver.respondWith((r) =>
@@ -82,7 +74,7 @@ describe('delivery answers, the retrying filter and test events (HTTP)', () => {
 
   describe('POST /admin/api/merchants/:id/test-event', () => {
     it('sends one signed test.ping the merchant verifies with standardwebhooks, answers what it said, and stores nothing', async () => {
-      const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
+      const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
       receiver.respondWith(() => ({ status: 202, body: '{"pong":true}' }));
       const res = await t.admin.POST('/admin/api/merchants/{id}/test-event', { params: { path: { id: shop.merchant.id } } });
       expect(res.status).toBe(200);
@@ -98,7 +90,7 @@ describe('delivery answers, the retrying filter and test events (HTTP)', () => {
     });
 
     it('answers ok: false with the reason when the endpoint fails or is unreachable', async () => {
-      const { shop, receiver } = await merchantWithReceiver();
+      const { shop, receiver } = await receivers.newMerchant(t);
       receiver.respondWith(() => ({ status: 500, body: 'boom' }));
       const failing = await t.admin.POST('/admin/api/merchants/{id}/test-event', { params: { path: { id: shop.merchant.id } } });
       expect(failing.data).toMatchObject({ ok: false, status_code: 500, response_excerpt: 'boom', error: null });

@@ -1,34 +1,25 @@
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
 import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, settled } from '../helpers/deliveries';
-import { MerchantFixture } from '../helpers/factories';
 import { http } from '../helpers/http';
-import { MerchantReceiver } from '../helpers/merchant-receiver';
+import { MerchantReceivers } from '../helpers/merchant-receivers';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe('webhook delivery to merchants (HTTP)', () => {
   let t: TestApp;
-  const receivers: MerchantReceiver[] = [];
+  const receivers = new MerchantReceivers();
   beforeAll(async () => {
     t = await startTestApp({ env: DELIVERY_ENV });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.close();
     await t.close();
   });
 
-  /** A merchant whose webhook URL is a fresh receiver that verifies with `secret` (if any). */
-  async function merchantWithReceiver(secret?: string): Promise<{ shop: MerchantFixture; receiver: MerchantReceiver }> {
-    const receiver = await MerchantReceiver.start({ secret });
-    receivers.push(receiver);
-    const shop = await t.newMerchant({ webhookUrl: receiver.url, signingSecret: secret });
-    return { shop, receiver };
-  }
-
   it('posts the signed forward, which the merchant verifies with standardwebhooks', async () => {
     const secret = generateSigningSecret();
-    const { shop, receiver } = await merchantWithReceiver(secret);
+    const { shop, receiver } = await receivers.newMerchant(t, secret);
     const payment = await t.newPayment(shop.merchant.id);
     const intake = await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
@@ -58,7 +49,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('signs with a plain (non-whsec_) secret keyed by its UTF-8 bytes, verifiable with format "raw"', async () => {
-    const { shop, receiver } = await merchantWithReceiver('a-plain-merchant-secret-1234');
+    const { shop, receiver } = await receivers.newMerchant(t, 'a-plain-merchant-secret-1234');
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
@@ -66,7 +57,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('sends no Standard Webhooks headers to a merchant without a signing secret', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     await receiver.waitForCount(1);
@@ -76,7 +67,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('retries after a 500 with the same webhook-id, X-Request-Id and body, freshly signed', async () => {
-    const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
+    const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
     receiver.respondWith((r) => ({ status: r.seq === 1 ? 500 : 200 }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -95,7 +86,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('waits at least as long as the merchant’s Retry-After asks', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     receiver.respondWith(() => ({ status: 503, headers: { 'retry-after': '120' } }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -106,7 +97,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('gives up on an attempt at DELIVERY_TIMEOUT_MS and retries', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     receiver.respondWith((r) => (r.seq === 1 ? 'hold' : { status: 204 }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -118,7 +109,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('stops at once on 410 Gone', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     receiver.respondWith(() => ({ status: 410 }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -128,7 +119,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('does not follow redirects: a 3xx is a failed attempt, and the target never hears from us', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     receiver.respondWith((r) => (r.path === '/pix-hook' ? { status: 302, headers: { location: `${receiver.url}-moved` } } : { status: 200 }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -139,7 +130,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('fails after the last scheduled attempt; redeliver sends it again and keeps the history', async () => {
-    const { shop, receiver } = await merchantWithReceiver(generateSigningSecret());
+    const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
     receiver.respondWith(() => ({ status: 500 }));
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
@@ -172,7 +163,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
   });
 
   it('redelivers a delivered forward too', async () => {
-    const { shop, receiver } = await merchantWithReceiver();
+    const { shop, receiver } = await receivers.newMerchant(t);
     const payment = await t.newPayment(shop.merchant.id);
     await confirmPayment(t, payment.id);
     const delivery = await settled(t, payment.id, 'delivered', 1);
@@ -194,7 +185,7 @@ describe('webhook delivery to merchants (HTTP)', () => {
 
   describe('admin API', () => {
     it('pages newest first with a cursor and filters by status and merchant', async () => {
-      const { shop, receiver } = await merchantWithReceiver();
+      const { shop, receiver } = await receivers.newMerchant(t);
       receiver.respondWith(() => ({ status: 410 }));
       const payments = [await t.newPayment(shop.merchant.id), await t.newPayment(shop.merchant.id), await t.newPayment(shop.merchant.id)];
       for (const p of payments) {
