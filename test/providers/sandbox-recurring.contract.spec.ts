@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parsePix } from 'pix-utils';
 import { Secret } from '../../src/config/app-config';
 import { brCodeCrc } from '../../src/domain/br-code';
@@ -12,6 +10,7 @@ import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settin
 import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { chargeRequest } from '../helpers/factories';
+import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver';
 
 /** Pix Automático at the simulated PSP (docs/sandbox.md, Recurrences): the adapter against a real sandbox server, its callbacks received over HTTP. */
 
@@ -21,63 +20,7 @@ const START = Date.parse('2026-03-02T15:00:00.000Z');
 const TODAY = '2026-03-02';
 const END_TO_END_ID = /^E99999999\d{12}[a-zA-Z0-9]{11}$/;
 
-interface Callback {
-  /** The path after the notification URL: `/rec`, `/cobr`, or '' for a payment's event. */
-  path: string;
-  headers: IncomingHttpHeaders;
-  rawBody: Buffer;
-  body: unknown;
-}
-
-/** A real HTTP receiver standing for the gateway's `/webhooks/sandbox/<account>`: it records the path each callback came to. */
-class CallbackReceiver {
-  private readonly received: Callback[] = [];
-  private readonly waiters: ((callback: Callback) => void)[] = [];
-  private taken = 0;
-  private server?: Server;
-  base = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const rawBody = Buffer.concat(chunks);
-        const callback = { path: (req.url ?? '').slice('/webhooks/sandbox/pa_rec'.length), headers: req.headers, rawBody, body: JSON.parse(rawBody.toString('utf8')) as unknown };
-        this.received.push(callback);
-        this.waiters.shift()?.(callback);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks/sandbox/pa_rec`;
-    return this;
-  }
-
-  /** The next callback not yet taken. */
-  async next(timeoutMs = 5_000): Promise<Callback> {
-    const taken = this.taken++;
-    if (taken < this.received.length) return this.received[taken]!;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no callback arrived')), timeoutMs);
-      this.waiters.push((callback) => {
-        clearTimeout(timer);
-        resolve(callback);
-      });
-    });
-  }
-
-  /** Every callback not yet taken is taken: what a test that checks the next one starts from. */
-  skipAll(): void {
-    this.taken = Math.max(this.taken, this.received.length);
-  }
-
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-const asInbound = (callback: Callback): InboundWebhook => ({
+const asInbound = (callback: ReceivedWebhook): InboundWebhook => ({
   method: 'POST',
   path: callback.path,
   query: {},
@@ -90,7 +33,7 @@ const txid = () => randomBytes(16).toString('hex');
 describe('the sandbox adapter: Pix Automático', () => {
   let offset = 0;
   let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-  let receiver: CallbackReceiver;
+  let receiver: WebhookReceiver;
   let transport: HttpTransport;
   let adapter: SandboxAdapter;
   let account: Account<SandboxCredentials>;
@@ -98,7 +41,7 @@ describe('the sandbox adapter: Pix Automático', () => {
 
   beforeAll(async () => {
     sandbox = await startSandboxServer({ port: 0, logLevel: 'silent', now: () => START + offset });
-    receiver = await new CallbackReceiver().start();
+    receiver = await new WebhookReceiver().start('/webhooks/sandbox/pa_rec');
     transport = new HttpTransport();
     const settings: SandboxSettings = { enabled: false, baseUrl: sandbox.url, apiToken: new Secret(sandbox.apiToken) };
     adapter = new SandboxAdapter(transport, settings, { isProduction: false, timeoutMs: 8_000 });
@@ -133,7 +76,7 @@ describe('the sandbox adapter: Pix Automático', () => {
     firstPayment: null,
     payerAccount: null,
     expiresInSeconds: 86_400,
-    notificationUrl: receiver.base,
+    notificationUrl: receiver.url,
     ...overrides,
   });
 
@@ -145,12 +88,15 @@ describe('the sandbox adapter: Pix Automático', () => {
     amountCents: 4990,
     description: 'Março',
     receiverAccount: { agencia: '0001', conta: '123456', tipoConta: 'CORRENTE' },
-    notificationUrl: receiver.base,
+    notificationUrl: receiver.url,
     ...overrides,
   });
 
   /** Makes the simulation happen and answers the news its callback (at `path`) reads back to. */
-  async function simulated(simulation: Parameters<NonNullable<typeof recurring.simulate>>[1], path: '/rec' | '/cobr'): Promise<{ news: RecurringNews[]; callback: Callback }> {
+  async function simulated(
+    simulation: Parameters<NonNullable<typeof recurring.simulate>>[1],
+    path: '/rec' | '/cobr',
+  ): Promise<{ news: RecurringNews[]; callback: ReceivedWebhook }> {
     const result = await recurring.simulate(account, simulation);
     expect(result).toMatchObject({ delivered: true, status: 200 });
     const callback = await receiver.next();
@@ -208,7 +154,7 @@ describe('the sandbox adapter: Pix Automático', () => {
     });
 
     it('qr_with_first_payment: a composite code naming the first payment and the recurrence; authorizing also pays that charge', async () => {
-      const payment = await adapter.createCharge(account, chargeRequest(receiver.base, { amountCents: 4990 }));
+      const payment = await adapter.createCharge(account, chargeRequest(receiver.url, { amountCents: 4990 }));
       const recurrence = await recurring.createRecurrence(account, recurrenceRequest({ journey: 'qr_with_first_payment', firstPayment: { txid: payment.txid } }));
       const code = recurrence.copyPaste!;
       expect(code.slice(-4)).toBe(brCodeCrc(code.slice(0, -4)));

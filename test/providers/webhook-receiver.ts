@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
+  /** The path after the receiver's URL: `/rec`, `/cobr` (a recurring callback), or ''. */
+  path: string;
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
   body: unknown;
@@ -15,7 +17,8 @@ export class WebhookReceiver {
   private server?: Server;
   url = '';
 
-  async start(): Promise<this> {
+  /** `basePath`: the path of `url`, which a provider posts to or appends to (`/rec`, `/cobr`). */
+  async start(basePath = '/webhooks/test'): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -27,14 +30,14 @@ export class WebhookReceiver {
         } catch {
           body = undefined;
         }
-        const hook = { headers: req.headers, rawBody, body };
+        const hook = { path: (req.url ?? '').slice(basePath.length), headers: req.headers, rawBody, body };
         this.received.push(hook);
         this.waiters.shift()?.(hook);
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks/test`;
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${basePath}`;
     return this;
   }
 
@@ -50,6 +53,11 @@ export class WebhookReceiver {
       });
     });
   }
+  /** Every webhook not yet taken is taken: what a test that checks the next one starts from. */
+  skipAll(): void {
+    this.taken = Math.max(this.taken, this.received.length);
+  }
+
   async close(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
