@@ -1,8 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { newId } from '../../src/common/ids';
-import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
-import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
@@ -178,62 +175,10 @@ describe('recurrences (Chromium)', () => {
         { date: addDays(second, 1), status: 'scheduled', endToEndId: null, reason: null },
       ],
     });
-    const event = (offsetMs: number, overrides: Partial<RecurrenceEvent>) =>
-      Object.assign(new RecurrenceEvent(), {
-        id: newId('evt'),
-        provider: 'sandbox',
-        providerAccountId: null,
-        providerEventId: `sandbox:${randomBytes(6).toString('hex')}`,
-        type: 'recurrence.authorized',
-        source: 'webhook',
-        recurrenceId: recurrence.id,
-        recurringChargeId: null,
-        merchantId: recurrence.merchantId,
-        fromStatus: 'pending_authorization',
-        toStatus: 'active',
-        forward: 'queued',
-        note: null,
-        requestId: randomUUID(),
-        payload: {},
-        createdAt: new Date(Date.now() - offsetMs),
-        ...overrides,
-      } satisfies RecurrenceEvent);
-    const authorized = event(90_000, {});
-    await t.dataSource
-      .getRepository(RecurrenceEvent)
-      .save([
-        authorized,
-        event(60_000, { type: 'recurring_charge.paid', recurringChargeId: paid.id, fromStatus: 'scheduled', toStatus: 'paid' }),
-        event(30_000, { type: 'recurring_charge.retrying', recurringChargeId: retrying.id, fromStatus: 'scheduled', toStatus: 'retrying' }),
-      ]);
-    const delivery = Object.assign(new WebhookDelivery(), {
-      id: newId('dlv'),
-      eventId: authorized.id,
-      merchantId: recurrence.merchantId,
-      paymentId: null,
-      recurrenceId: recurrence.id,
-      eventType: 'recurrence.authorized',
-      requestId: authorized.requestId,
-      body: { event: 'recurrence.authorized', id: authorized.id, data: { id: recurrence.id } },
-      status: 'delivered' as const,
-      attempts: 1,
-      nextAttemptAt: new Date(),
-      lockedUntil: null,
-      lastStatusCode: 200,
-      lastError: null,
-      deliveredAt: new Date(),
-    });
-    await t.dataSource.getRepository(WebhookDelivery).save(delivery);
-    await t.dataSource.getRepository(WebhookDeliveryAttempt).insert({
-      id: newId('att'),
-      deliveryId: delivery.id,
-      attempt: 1,
-      url: 'https://academia.example/webhooks/pix',
-      statusCode: 200,
-      latencyMs: 84,
-      error: null,
-      responseExcerpt: '{"received":true}',
-      attemptedAt: new Date(),
-    });
+    const event = (offsetMs: number, overrides: Partial<RecurrenceEvent>) => t.newRecurrenceEvent(recurrence, { createdAt: new Date(Date.now() - offsetMs), ...overrides });
+    const authorized = await event(90_000, {});
+    await event(60_000, { type: 'recurring_charge.paid', recurringChargeId: paid.id, fromStatus: 'scheduled', toStatus: 'paid' });
+    await event(30_000, { type: 'recurring_charge.retrying', recurringChargeId: retrying.id, fromStatus: 'scheduled', toStatus: 'retrying' });
+    await t.newDeliveredRecurrenceEvent(authorized, { url: 'https://academia.example/webhooks/pix', latencyMs: 84 });
   }
 });

@@ -1,7 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { newId } from '../../src/common/ids';
-import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
-import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
+import { randomUUID } from 'node:crypto';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
@@ -48,29 +45,7 @@ describe('admin API: recurrences', () => {
       ...overrides,
     });
 
-  async function newEvent(recurrence: Recurrence, overrides: Partial<RecurrenceEvent> = {}): Promise<RecurrenceEvent> {
-    const event = Object.assign(new RecurrenceEvent(), {
-      id: newId('evt'),
-      provider: recurrence.provider,
-      providerAccountId: recurrence.providerAccountId,
-      providerEventId: `sandbox:rec:${randomBytes(6).toString('hex')}`,
-      type: 'recurrence.authorized',
-      source: 'webhook',
-      recurrenceId: recurrence.id,
-      recurringChargeId: null,
-      merchantId: recurrence.merchantId,
-      fromStatus: 'pending_authorization',
-      toStatus: 'active',
-      forward: 'queued',
-      note: null,
-      requestId: randomUUID(),
-      payload: {},
-      createdAt: new Date(),
-      ...overrides,
-    } satisfies RecurrenceEvent);
-    await t.dataSource.getRepository(RecurrenceEvent).save(event);
-    return event;
-  }
+  const newEvent = (recurrence: Recurrence, overrides: Partial<RecurrenceEvent> = {}) => t.newRecurrenceEvent(recurrence, overrides);
 
   const admin = () => t.admin;
 
@@ -134,35 +109,7 @@ describe('admin API: recurrences', () => {
         providerEventId: `${failedOnce.txid}:retry:1`,
         createdAt: new Date(Date.now() - 1000),
       });
-      const delivery = Object.assign(new WebhookDelivery(), {
-        id: newId('dlv'),
-        eventId: authorized.id,
-        merchantId: merchant.id,
-        paymentId: null,
-        recurrenceId: recurrence.id,
-        eventType: 'recurrence.authorized',
-        requestId: authorized.requestId,
-        body: { event: 'recurrence.authorized', id: authorized.id, data: { id: recurrence.id } },
-        status: 'delivered' as const,
-        attempts: 1,
-        nextAttemptAt: new Date(),
-        lockedUntil: null,
-        lastStatusCode: 200,
-        lastError: null,
-        deliveredAt: new Date(),
-      });
-      await t.dataSource.getRepository(WebhookDelivery).save(delivery);
-      await t.dataSource.getRepository(WebhookDeliveryAttempt).insert({
-        id: newId('att'),
-        deliveryId: delivery.id,
-        attempt: 1,
-        url: 'https://shop.example/webhooks/pix',
-        statusCode: 200,
-        latencyMs: 42,
-        error: null,
-        responseExcerpt: '{"ok":true}',
-        attemptedAt: new Date(),
-      });
+      const delivery = await t.newDeliveredRecurrenceEvent(authorized, { url: 'https://shop.example/webhooks/pix', latencyMs: 42, responseExcerpt: '{"ok":true}' });
 
       const res = await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id: recurrence.id } } });
       expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ import type { PixApiPsp } from '../fakes/pix-api-psp';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
+import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
+import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
 
 export interface MerchantFixture {
   merchant: Merchant;
@@ -121,6 +123,70 @@ export class Factories {
     } satisfies RecurringCharge);
     await this.dataSource.getRepository(RecurringCharge).insert(charge);
     return charge;
+  }
+
+  /** A row of a recurrence's history: by default the payer's authorization, forwarded. */
+  async newRecurrenceEvent(
+    recurrence: Pick<Recurrence, 'id' | 'merchantId' | 'provider' | 'providerAccountId'>,
+    overrides: Partial<RecurrenceEvent> = {},
+  ): Promise<RecurrenceEvent> {
+    const event = Object.assign(new RecurrenceEvent(), {
+      id: newId('evt'),
+      provider: recurrence.provider,
+      providerAccountId: recurrence.providerAccountId,
+      providerEventId: `${recurrence.provider}:rec:${randomBytes(6).toString('hex')}`,
+      type: 'recurrence.authorized',
+      source: 'webhook',
+      recurrenceId: recurrence.id,
+      recurringChargeId: null,
+      merchantId: recurrence.merchantId,
+      fromStatus: 'pending_authorization',
+      toStatus: 'active',
+      forward: 'queued',
+      note: null,
+      requestId: randomUUID(),
+      payload: {},
+      createdAt: new Date(),
+      ...overrides,
+    } satisfies RecurrenceEvent);
+    await this.dataSource.getRepository(RecurrenceEvent).save(event);
+    return event;
+  }
+
+  /** The forward of a recurrence's event, delivered at the first attempt to `url` (that attempt recorded too). */
+  async newDeliveredRecurrenceEvent(
+    event: Pick<RecurrenceEvent, 'id' | 'type' | 'requestId' | 'recurrenceId' | 'merchantId'>,
+    attempt: { url: string; latencyMs: number; responseExcerpt?: string },
+  ): Promise<WebhookDelivery> {
+    const delivery = Object.assign(new WebhookDelivery(), {
+      id: newId('dlv'),
+      eventId: event.id,
+      merchantId: event.merchantId,
+      paymentId: null,
+      recurrenceId: event.recurrenceId,
+      eventType: event.type,
+      requestId: event.requestId,
+      body: { event: event.type, id: event.id, data: { id: event.recurrenceId } },
+      status: 'delivered' as const,
+      attempts: 1,
+      nextAttemptAt: new Date(),
+      lockedUntil: null,
+      lastStatusCode: 200,
+      lastError: null,
+      deliveredAt: new Date(),
+    });
+    await this.dataSource.getRepository(WebhookDelivery).save(delivery);
+    await this.dataSource.getRepository(WebhookDeliveryAttempt).insert({
+      id: newId('att'),
+      deliveryId: delivery.id,
+      attempt: 1,
+      url: attempt.url,
+      statusCode: 200,
+      latencyMs: attempt.latencyMs,
+      error: null,
+      responseExcerpt: attempt.responseExcerpt ?? '{"received":true}',
+    });
+    return delivery;
   }
 
   /** A pending sandbox payment of the merchant's. */
