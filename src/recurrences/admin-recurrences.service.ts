@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isoOrNull } from '../common/dates';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
@@ -7,7 +6,6 @@ import type { GatewayRequestState } from '../common/http/request-state';
 import { hasIdShape } from '../common/ids';
 import { toAnswerView } from '../deliveries/dto/delivery.view';
 import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
-import type { WebhookDelivery } from '../deliveries/webhook-delivery.entity';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { isRecurrenceFinal } from '../domain/recurrence';
 import { renderQrPngDataUrl } from '../payments/qr-png';
@@ -15,7 +13,7 @@ import { AccountResolver, type ActingAccount } from '../providers/provider-accou
 import type { SimulatedEventResult } from '../providers/provider-adapter';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { RecurringProvider, RecurringSimulation } from '../providers/recurring';
-import type { PaymentDeliveryView } from '../webhooks/dto/payment-detail.view';
+import { toDeliveryView } from '../webhooks/dto/payment-detail.view';
 import type { AdminRecurrenceDetailView, AdminRecurrenceView, RecurrenceEventView, RecurringSimulationResultView } from './admin-recurrence.view';
 import type { ListAdminRecurrencesQuery, SimulateRecurrenceDto, SimulateRecurringChargeDto } from './dto/admin-recurrences.dto';
 import type { RecurrenceEvent } from './recurrence-event.entity';
@@ -159,23 +157,5 @@ function toEventView(event: RecurrenceEvent): RecurrenceEventView {
     provider_event_id: event.providerEventId,
     request_id: event.requestId,
     created_at: event.createdAt.toISOString(),
-  };
-}
-
-function toDeliveryView(delivery: WebhookDelivery, attempts: PaymentDeliveryView['attempts']): PaymentDeliveryView {
-  return {
-    id: delivery.id,
-    event_id: delivery.eventId,
-    event_type: delivery.eventType,
-    status: delivery.status,
-    attempt_count: delivery.attempts,
-    next_attempt_at: delivery.nextAttemptAt.toISOString(),
-    last_status_code: delivery.lastStatusCode,
-    last_error: delivery.lastError,
-    delivered_at: isoOrNull(delivery.deliveredAt),
-    request_id: delivery.requestId,
-    created_at: delivery.createdAt.toISOString(),
-    updated_at: delivery.updatedAt.toISOString(),
-    attempts,
   };
 }

@@ -16,11 +16,10 @@ import { toPaymentView } from '../payments/payment.view';
 import { ProviderAdapters } from '../providers/provider-adapters';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { rethrowProviderFailure } from '../providers/provider-errors';
-import type { PaymentAttemptView, PaymentDetailView, PaymentEventView, SimulationResultView, SimulationView } from './dto/payment-detail.view';
+import { type PaymentAttemptView, type PaymentDetailView, type PaymentEventView, type SimulationResultView, type SimulationView, toDeliveryView } from './dto/payment-detail.view';
 import type { SimulateEventDto } from './dto/simulate-event.dto';
 import type { PaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
-import { isoOrNull } from '../common/dates';
 import type { PaymentAttempt } from '../payments/routing/payment-attempt.entity';
 import { PaymentAttemptRepository } from '../payments/routing/payment-attempt.repository';
 
@@ -52,21 +51,7 @@ export class AdminPaymentEventsService {
       merchantId: payment.merchantId,
       can_simulate: this.canSimulate(payment),
       events: events.map(toEventView),
-      deliveries: deliveries.map((delivery) => ({
-        id: delivery.id,
-        event_id: delivery.eventId,
-        event_type: delivery.eventType,
-        status: delivery.status,
-        attempt_count: delivery.attempts,
-        next_attempt_at: delivery.nextAttemptAt.toISOString(),
-        last_status_code: delivery.lastStatusCode,
-        last_error: delivery.lastError,
-        delivered_at: isoOrNull(delivery.deliveredAt),
-        request_id: delivery.requestId,
-        created_at: delivery.createdAt.toISOString(),
-        updated_at: delivery.updatedAt.toISOString(),
-        attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id).map(toAnswerView),
-      })),
+      deliveries: deliveries.map((delivery) => toDeliveryView(delivery, attempts.filter((attempt) => attempt.deliveryId === delivery.id).map(toAnswerView))),
       attempts: paymentAttempts.map(toAttemptView),
       refunds: refunds.map(toAdminRefundView),
       can_refund: this.canRefund(payment, refunds),

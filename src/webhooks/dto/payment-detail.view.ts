@@ -1,6 +1,8 @@
 import { AdminRefundView } from '../../payments/refunds/refund.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PaymentView } from '../../payments/payment.view';
+import { isoOrNull } from '../../common/dates';
+import type { WebhookDelivery } from '../../deliveries/webhook-delivery.entity';
 
 /** One entry of a payment's event history: what arrived, and what the gateway did with it. */
 export class PaymentEventView {
@@ -113,4 +115,23 @@ export class SimulationView {
 export class SimulationResultView {
   @ApiProperty({ type: SimulationView }) simulation: SimulationView;
   @ApiProperty({ type: PaymentDetailView, description: 'The payment read again after the PSP delivered its event.' }) payment: PaymentDetailView;
+}
+
+/** A forward as a payment's or a recurrence's page shows it, with its attempts. */
+export function toDeliveryView(delivery: WebhookDelivery, attempts: PaymentDeliveryView['attempts']): PaymentDeliveryView {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempt_count: delivery.attempts,
+    next_attempt_at: delivery.nextAttemptAt.toISOString(),
+    last_status_code: delivery.lastStatusCode,
+    last_error: delivery.lastError,
+    delivered_at: isoOrNull(delivery.deliveredAt),
+    request_id: delivery.requestId,
+    created_at: delivery.createdAt.toISOString(),
+    updated_at: delivery.updatedAt.toISOString(),
+    attempts,
+  };
 }
