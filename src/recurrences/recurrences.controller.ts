@@ -16,6 +16,7 @@ import { ListRecurrencesQuery } from './dto/list-recurrences.query';
 import { ACTIVE_RECURRENCE_EXAMPLE, PAID_CHARGE_EXAMPLE, PENDING_RECURRENCE_EXAMPLE, SCHEDULED_CHARGE_EXAMPLE } from './recurrence-examples';
 import { RecurrencePageView, RecurrenceView, RecurringChargeListView, RecurringChargeView } from './recurrence.view';
 import { RecurrencesService } from './recurrences.service';
+import { RecurringChargesService } from './recurring-charges.service';
 
 const RECURRENCE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurrence not found.' }] as const;
 const CHARGE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurring charge not found.' }] as const;
@@ -27,7 +28,10 @@ const IDEMPOTENCY_HEADER = ApiHeader({ name: 'Idempotency-Key', required: true, 
 @MerchantAuth()
 @Controller('v1')
 export class RecurrencesController {
-  constructor(private readonly recurrences: RecurrencesService) {}
+  constructor(
+    private readonly recurrences: RecurrencesService,
+    private readonly charges: RecurringChargesService,
+  ) {}
 
   @Post('recurrences')
   @HttpCode(201)
@@ -133,7 +137,7 @@ export class RecurrencesController {
     @Body() body: CreateRecurringChargeDto,
     @CreateRequest() request: CreateRequestContext,
   ): Promise<PreparedResponse> {
-    return this.recurrences.createCharge(merchant, id, body, request);
+    return this.charges.createCharge(merchant, id, body, request);
   }
 
   @Get('recurrences/:id/charges')
@@ -142,7 +146,7 @@ export class RecurrencesController {
   @ApiEnvelopeResponse(200, RecurringChargeListView, { example: { items: [PAID_CHARGE_EXAMPLE] } })
   @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   listCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
-    return this.recurrences.listCharges(merchant.id, id, requestState(req));
+    return this.charges.listCharges(merchant.id, id, requestState(req));
   }
 
   @Get('recurring-charges/:id')
@@ -151,7 +155,7 @@ export class RecurrencesController {
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: PAID_CHARGE_EXAMPLE })
   @ApiErrorResponses(CHARGE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
   getCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
-    return this.recurrences.getCharge(merchant.id, id, requestState(req));
+    return this.charges.getCharge(merchant.id, id, requestState(req));
   }
 
   @Post('recurring-charges/:id/cancel')
@@ -166,6 +170,6 @@ export class RecurrencesController {
     ErrorCode.INTERNAL_ERROR,
   )
   cancelCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
-    return this.recurrences.cancelCharge(merchant.id, id, requestState(req));
+    return this.charges.cancelCharge(merchant.id, id, requestState(req));
   }
 }

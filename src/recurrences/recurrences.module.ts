@@ -17,6 +17,8 @@ import { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrencesController } from './recurrences.controller';
 import { RecurrencesService } from './recurrences.service';
+import { RecurringAccounts } from './recurring-accounts';
+import { RecurringChargesService } from './recurring-charges.service';
 import { RecurringCallbacksController } from './recurring-callbacks.controller';
 import { RecurringCharge } from './recurring-charge.entity';
 import { RecurringChargeRepository } from './recurring-charge.repository';
@@ -40,6 +42,8 @@ import { RecurringIntakeService } from './recurring-intake.service';
     RecurrenceEventRepository,
     RecurrenceEventsService,
     RecurrencesService,
+    RecurringChargesService,
+    RecurringAccounts,
     RecurringIntakeService,
     RecurrenceReconciliation,
     AdminRecurrencesService,
