@@ -8,7 +8,6 @@ import { toAnswerView } from '../deliveries/dto/delivery.view';
 import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { isRecurrenceFinal } from '../domain/recurrence';
-import { renderQrPngDataUrl } from '../payments/qr-png';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import type { SimulatedEventResult } from '../providers/provider-adapter';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
@@ -141,7 +140,7 @@ export class AdminRecurrencesService {
 }
 
 function toAdminView(recurrence: Recurrence): AdminRecurrenceView {
-  return { ...toRecurrenceView(recurrence, renderQrPngDataUrl), merchant_id: recurrence.merchantId };
+  return { ...toRecurrenceView(recurrence), merchant_id: recurrence.merchantId };
 }
 
 function toEventView(event: RecurrenceEvent): RecurrenceEventView {

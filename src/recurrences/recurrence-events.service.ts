@@ -6,7 +6,6 @@ import { DELIVERY_NUDGE, type DeliveryNudge } from '../deliveries/delivery-nudge
 import { Clock } from '../domain/clock';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { brasiliaDate, isChargeFinal, isRecurrenceFinal, type RecurrenceEventType, type RecurringChargeEventType } from '../domain/recurrence';
-import { renderQrPngDataUrl } from '../payments/qr-png';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../providers/recurring';
 import type { RecurrenceEventSource } from './recurrence-event.entity';
 import { RecurrenceEventRepository } from './recurrence-event.repository';
@@ -280,7 +279,7 @@ export class RecurrenceEventsService {
     const recurrence = locked.recurrence;
     const id = newId('evt');
     const forward = type === null ? 'none' : locked.webhookUrl ? 'queued' : 'no_webhook_url';
-    const data = charge ? toRecurringChargeView(charge) : toRecurrenceView(recurrence, renderQrPngDataUrl);
+    const data = charge ? toRecurringChargeView(charge) : toRecurrenceView(recurrence);
     const created = await this.events.insertWithOutbox(
       tx,
       {

@@ -17,6 +17,7 @@ import {
   RETRY_POLICIES,
   type RetryPolicy,
 } from '../domain/recurrence';
+import { renderQrPngDataUrl } from '../payments/qr-png';
 import type { AccountEnvironment } from '../providers/provider-adapter';
 import type { Recurrence } from './recurrence.entity';
 import type { RecurringCharge } from './recurring-charge.entity';
@@ -95,7 +96,7 @@ export class RecurringChargeListView {
   @ApiProperty({ type: [RecurringChargeView] }) items: RecurringChargeView[];
 }
 
-export function toRecurrenceView(recurrence: Recurrence, qrCodePng: (copyPaste: string) => string): RecurrenceView {
+export function toRecurrenceView(recurrence: Recurrence): RecurrenceView {
   const showQr = recurrence.status === 'pending_authorization' && recurrence.authorizationCopyPaste !== null;
   return {
     id: recurrence.id,
@@ -113,7 +114,7 @@ export function toRecurrenceView(recurrence: Recurrence, qrCodePng: (copyPaste: 
     authorization: showQr
       ? {
           copyPaste: recurrence.authorizationCopyPaste!,
-          qrCodePng: qrCodePng(recurrence.authorizationCopyPaste!),
+          qrCodePng: renderQrPngDataUrl(recurrence.authorizationCopyPaste!),
           expiresAt: isoOrNull(recurrence.authorizationExpiresAt),
         }
       : null,

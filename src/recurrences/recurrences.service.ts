@@ -18,7 +18,6 @@ import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { Payment } from '../payments/payment.entity';
 import { paymentOfCharge } from '../payments/payment-of-charge';
 import { PaymentRepository } from '../payments/payment.repository';
-import { renderQrPngDataUrl } from '../payments/qr-png';
 import type { ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import type { CreateRequestContext } from '../payments/create-request.decorator';
@@ -119,7 +118,7 @@ export class RecurrencesService {
         updatedAt: now,
       } satisfies Recurrence);
       await this.recurrences.insert(recurrence);
-      const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence, renderQrPngDataUrl), request.requestId, acting.provider));
+      const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence), request.requestId, acting.provider));
       return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
     } catch (error) {
       if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
@@ -132,7 +131,7 @@ export class RecurrencesService {
   async get(merchantId: string, id: string, state?: GatewayRequestState): Promise<RecurrenceView> {
     const recurrence = await this.mine(merchantId, id);
     if (state) state.provider = recurrence.provider;
-    return toRecurrenceView(recurrence, renderQrPngDataUrl);
+    return toRecurrenceView(recurrence);
   }
 
   async list(merchantId: string, query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
@@ -144,7 +143,7 @@ export class RecurrencesService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ recurrence }) => toRecurrenceView(recurrence, renderQrPngDataUrl));
+    return toPage(rows, limit, ({ recurrence }) => toRecurrenceView(recurrence));
   }
 
   /**
@@ -154,7 +153,7 @@ export class RecurrencesService {
   async cancel(merchantId: string, id: string, state: GatewayRequestState): Promise<RecurrenceView> {
     const recurrence = await this.mine(merchantId, id);
     state.provider = recurrence.provider;
-    if (recurrence.status === 'cancelled') return toRecurrenceView(recurrence, renderQrPngDataUrl);
+    if (recurrence.status === 'cancelled') return toRecurrenceView(recurrence);
     if (isRecurrenceFinal(recurrence.status)) throw stateConflict(`A recurrence that is ${recurrence.status} cannot be cancelled.`);
     const { acting, recurring } = await this.recurringAccounts.of(recurrence);
     const answer = await recurring
@@ -174,7 +173,7 @@ export class RecurrencesService {
     });
     this.events.nudge();
     if (cancelled.status !== 'cancelled') throw stateConflict(`The recurrence is ${cancelled.status} at the provider and cannot be cancelled.`);
-    return toRecurrenceView(cancelled, renderQrPngDataUrl);
+    return toRecurrenceView(cancelled);
   }
 
   // ---- helpers ------------------------------------------------------------------------------
