@@ -31,6 +31,10 @@ export class AppConfig {
   readonly host: string;
   /** `postgres://…` when running on PostgreSQL; undefined for the embedded database. */
   readonly databaseUrl?: Secret;
+  /** DATABASE_POOL_SIZE: connections each process keeps to PostgreSQL (the embedded database has one). */
+  readonly databasePoolSize: number;
+  /** DATABASE_PREPARED_STATEMENTS: whether statements are prepared once per connection (src/database/prepared-statements.ts). */
+  readonly databasePreparedStatements: boolean;
   readonly dataDir: string;
   readonly adminApiToken: Secret;
   readonly adminEmail: string;

@@ -80,6 +80,17 @@ describe('loadConfig', () => {
     expect(config.shutdownTimeoutMs).toBe(10_000);
   });
 
+  it('reads DATABASE_POOL_SIZE and DATABASE_PREPARED_STATEMENTS, 20 and true unless told, and refuses a bad value at boot', () => {
+    const { config } = loadConfig({ DATA_DIR: ':memory:' }, { persistGenerated: false });
+    expect([config.databasePoolSize, config.databasePreparedStatements]).toEqual([20, true]);
+    const told = loadConfig({ DATA_DIR: ':memory:', DATABASE_POOL_SIZE: '8', DATABASE_PREPARED_STATEMENTS: 'false' }, { persistGenerated: false }).config;
+    expect([told.databasePoolSize, told.databasePreparedStatements]).toEqual([8, false]);
+    expect(problems({ DATA_DIR: ':memory:', DATABASE_POOL_SIZE: '0', DATABASE_PREPARED_STATEMENTS: 'maybe' })).toEqual([
+      'DATABASE_POOL_SIZE must be between 1 and 1000, got 0.',
+      'DATABASE_PREPARED_STATEMENTS must be true or false, got "maybe".',
+    ]);
+  });
+
   describe('WORKERS', () => {
     const DB = { DATA_DIR: ':memory:', DATABASE_URL: 'postgres://gw@db:5432/gw' };
     const workers = (value: string | undefined, env: Record<string, string> = DB, cores = 8) =>

@@ -190,6 +190,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl: databaseUrl ? new Secret(databaseUrl) : undefined,
+    databasePoolSize: parseIntStrict(env, 'DATABASE_POOL_SIZE', 20, problems, 1, 1000),
+    databasePreparedStatements: parseBool(env, 'DATABASE_PREPARED_STATEMENTS', true, problems),
     dataDir,
     publicBaseUrl,
     defaultProvider,

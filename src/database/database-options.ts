@@ -7,6 +7,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
+import { PreparingClient } from './prepared-statements';
 
 export const IN_MEMORY_DATA_DIR = ':memory:';
 export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
@@ -54,8 +55,8 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
       options: {
         ...common,
         url: config.databaseUrl.reveal(),
-        poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 20),
-        extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway' },
+        poolSize: config.databasePoolSize,
+        extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway', ...preparing(config) },
       },
       close: async () => undefined,
       listen: (channel, onPayload, onLost) => listenOnPostgres(config.databaseUrl!.reveal(), channel, onPayload, onLost),
@@ -80,7 +81,7 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
     options: {
       ...common,
       poolSize: 1,
-      extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0 },
+      extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0, ...preparing(config) },
     },
     // One session holds the embedded database: it hears its own NOTIFYs, and it is never lost while open.
     listen: async (channel, onPayload) => {
@@ -97,6 +98,11 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
       }
     },
   };
+}
+
+/** The pool's connection class: one that prepares its statements, unless DATABASE_PREPARED_STATEMENTS=false. */
+function preparing(config: AppConfig): { Client?: typeof PreparingClient } {
+  return config.databasePreparedStatements ? { Client: PreparingClient } : {};
 }
 
 /** A connection of its own (not the pool's: a pooled connection is handed to other queries) that LISTENs on PostgreSQL. */

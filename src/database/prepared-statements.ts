@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { Client, type QueryConfig } from 'pg';
+
+/**
+ * Most statement texts one process names. Past it a statement runs unnamed, as every statement did
+ * before: a text built from a list of varying length must not grow each connection's set of prepared
+ * statements without bound.
+ */
+export const MAX_NAMED_STATEMENTS = 500;
+
+/** The name each statement text is prepared under, the same on every connection of the process. */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly limit = MAX_NAMED_STATEMENTS) {}
+
+  /** Undefined once `limit` texts are named, for every text not yet named. */
+  nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.limit) {
+      name = `pgw_${createHash('sha1').update(text).digest('base64url')}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+}
+
+/**
+ * PostgreSQL's answer to a prepared `SELECT *` or `RETURNING *` whose table changed shape since the
+ * statement was prepared: a migration run by another process while this one serves.
+ */
+export function isStalePlan(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === '0A000' && String((error as Error).message).includes('cached plan must not change result type');
+}
+
+const PROCESS_NAMES = new StatementNames();
+
+/**
+ * The pool's connection (`extra.Client`): every statement TypeORM sends with parameters is prepared
+ * once per connection under a name and then only bound and executed, so PostgreSQL parses and plans
+ * it once rather than on every call. On the embedded database that planning was most of a read's
+ * cost: PGlite answers each relation-size question the planner asks with a file-system call through
+ * Node (docs/performance.md, Prepared statements). PostgreSQL keeps choosing a plan per call where
+ * one made for the values beats the generic one (`plan_cache_mode = auto`).
+ *
+ * `DATABASE_PREPARED_STATEMENTS=false` sends every statement unnamed again: for a pooler in front
+ * of PostgreSQL that does not carry prepared statements between its connections.
+ */
+export class PreparingClient extends Client {
+  /** Bumped when a plan went stale: the stale statement keeps its name on this connection, so later calls prepare under a new one. */
+  private generation = 0;
+  protected readonly names: StatementNames = PROCESS_NAMES;
+
+  // pg's query() has a dozen overloads: the form TypeORM uses, (text, values) answered by a promise, is
+  // named, and every other form passes through as it came.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const [config, values, callback] = args as unknown[];
+    if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to this client, with its arguments as given
+      return Reflect.apply(Client.prototype.query, this, args);
+    }
+    const base = this.names.nameOf(config);
+    if (base === undefined) return super.query(config, values);
+    const run = () => super.query({ name: this.generation ? `${base}_${this.generation}` : base, text: config, values } satisfies QueryConfig);
+    return run().catch((error: unknown) => {
+      if (!isStalePlan(error)) throw error;
+      this.generation += 1;
+      // Outside a transaction nothing was done, so the call is made again, prepared afresh; inside
+      // one, the error has aborted the transaction and its caller decides, as for any failed statement.
+      if (this.getTransactionStatus() !== 'I') throw error;
+      return run();
+    });
+  }
+}
