@@ -2,6 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import QRCode, { type QRCode as QrSymbol, type QRCodeMaskPattern } from 'qrcode';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const EMPTY = Buffer.alloc(0);
 /** Pixels per QR module, and the quiet zone in modules (the standard asks for 4). */
 const SCALE = 4;
 const QUIET_ZONE = 4;
@@ -17,11 +18,22 @@ const QUIET_ZONE = 4;
  */
 export const QR_MASK_PATTERN: QRCodeMaskPattern = 2;
 
+/**
+ * The deflated image of a code is 0.7 to 0.95 KB; zlib's default output chunk is 16 KB, which each
+ * create held until the garbage collector came, about 14 KB a create of the process's resident memory
+ * under load (docs/performance.md, Memory).
+ */
+const DEFLATE_CHUNK = 1024;
+
+/** The image's rows are written here, one code at a time (rendering is synchronous), instead of into a new buffer per code. */
+let scratch = Buffer.alloc(0);
+
 function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
+  // allocUnsafe takes small buffers from Node's shared pool; every byte of both is written below.
+  const head = Buffer.allocUnsafe(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
+  const crc = Buffer.allocUnsafe(4);
   crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))) >>> 0, 0);
   return Buffer.concat([head, data, crc]);
 }
@@ -48,9 +60,10 @@ export function renderQrPngDataUrl(text: string): string {
 export function qrModulesToPngDataUrl(modules: QrSymbol['modules']): string {
   const side = (modules.size + 2 * QUIET_ZONE) * SCALE;
   const stride = Math.ceil(side / 8) + 1; // filter byte + packed bits
-  const raw = Buffer.alloc(stride * side, 0);
-  // Each module row becomes one pixel row, written once and copied SCALE times.
-  const row = Buffer.alloc(stride);
+  if (scratch.length < stride * (side + 1)) scratch = Buffer.alloc(stride * (side + 1));
+  const raw = scratch.subarray(0, stride * side);
+  // Each module row becomes one pixel row, written once and copied SCALE times (every byte of raw).
+  const row = scratch.subarray(stride * side, stride * (side + 1));
   for (let my = -QUIET_ZONE; my < modules.size + QUIET_ZONE; my++) {
     row.fill(0);
     for (let mx = -QUIET_ZONE; mx < modules.size + QUIET_ZONE; mx++) {
@@ -66,6 +79,6 @@ export function qrModulesToPngDataUrl(modules: QrSymbol['modules']): string {
   ihdr.writeUInt32BE(side, 4);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
-  const png = Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  const png = Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { chunkSize: DEFLATE_CHUNK })), chunk('IEND', EMPTY)]);
   return `data:image/png;base64,${png.toString('base64')}`;
 }
