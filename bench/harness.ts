@@ -1,6 +1,7 @@
 /** What every benchmark scenario shares: processes, load, figures, memory, and a scratch database. */
 import { ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -64,27 +65,89 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 /** Runs autocannon; bounded by `amount` when given, otherwise by BENCH_DURATION. With `pid`, also the CPU that process spent per request. */
 export async function load(options: autocannon.Options, pid?: number): Promise<Figures> {
+  const bound = options.amount === undefined ? { duration: DURATION } : {};
+  return measured(pid, async () => {
+    const result = await new Promise<autocannon.Result>((done, fail) => {
+      autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, res) => (error ? fail(error) : done(res)));
+    });
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+      total: result.requests.total,
+    };
+  });
+}
+
+/**
+ * POSTs `count` JSON bodies to `url` at `ratePerSecond`, evenly spaced (one every 2 ms at 500/s).
+ * autocannon's rate is a budget per second that each connection spends at once and then waits out
+ * (autocannon 9, lib/httpClient.js), so "500/s" arrived as a burst of 500 at the start of every
+ * second, and a steady rate's latency measured the burst's queue. `bodyOf(i)` is called as request
+ * i is sent. Latency counts from when a request was due, so a sender that falls behind does not
+ * hide the wait (coordinated omission).
+ */
+export async function paced(url: string, count: number, ratePerSecond: number, bodyOf: (i: number) => string, pid?: number): Promise<Figures> {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 512 });
+  try {
+    return await measured(
+      pid,
+      () =>
+        new Promise<Omit<Figures, 'cpuMs' | 'rssMb'>>((done) => {
+          const latencies: number[] = [];
+          let sent = 0;
+          let answered = 0;
+          let non2xx = 0;
+          let errors = 0;
+          const started = performance.now();
+          const finish = () => {
+            if (++answered < count) return;
+            latencies.sort((a, b) => a - b);
+            const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+            done({ rps: count / ((performance.now() - started) / 1000), p50: at(0.5), p99: at(0.99), non2xx, errors, total: count - errors });
+          };
+          const send = (i: number) => {
+            const due = started + (i * 1000) / ratePerSecond;
+            const body = bodyOf(i);
+            const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+              res.resume();
+              res.on('end', () => {
+                if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+                latencies.push(performance.now() - due);
+                finish();
+              });
+            });
+            req.on('error', () => {
+              errors++;
+              finish();
+            });
+            req.end(body);
+          };
+          const tick = setInterval(() => {
+            const due = Math.min(count, Math.floor(((performance.now() - started) * ratePerSecond) / 1000) + 1);
+            while (sent < due) send(sent++);
+            if (sent >= count) clearInterval(tick);
+          }, 1);
+        }),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Runs `work`, adding the CPU `pid` spent per request and its largest resident memory meanwhile. */
+async function measured(pid: number | undefined, work: () => Promise<Omit<Figures, 'cpuMs' | 'rssMb'>>): Promise<Figures> {
   const cpuBefore = cpuSecondsOf(pid);
   let rssMb: number | undefined;
   const sampler = setInterval(() => {
     const now = memoryOf(pid)?.rssMb;
     if (now !== undefined) rssMb = Math.max(rssMb ?? 0, now);
   }, 100);
-  const bound = options.amount === undefined ? { duration: DURATION } : {};
-  const result = await new Promise<autocannon.Result>((done, fail) => {
-    autocannon({ connections: CONNECTIONS, ...bound, ...options }, (error, res) => (error ? fail(error) : done(res)));
-  }).finally(() => clearInterval(sampler));
-  const cpuMs = pid === undefined ? undefined : ((cpuSecondsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    total: result.requests.total,
-    cpuMs,
-    rssMb,
-  };
+  const figures = await work().finally(() => clearInterval(sampler));
+  const cpuMs = pid === undefined ? undefined : ((cpuSecondsOf(pid) - cpuBefore) * 1000) / Math.max(1, figures.total);
+  return { ...figures, cpuMs, rssMb };
 }
 
 /** A process's resident memory now and at its peak, in MB (Linux /proc). */

@@ -18,7 +18,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
 import { seedPayments, withSql } from './seed';
 
 const SCENARIOS = ['create', 'read', 'callbacks', 'scale', 'workers'] as const;
@@ -281,25 +281,15 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
 
     // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
     const sentAt = new Map<string, number>();
-    let index = 0;
     receiver.arrivals.clear();
-    const steady = await load(
-      {
-        url: `${gw.url}/webhooks/sandbox`,
-        method: 'POST',
-        overallRate: EVENT_RATE,
-        // Enough connections that the rate is offered even when a callback takes 200 ms: the row's req/s is what the gateway took.
-        connections: Math.max(1, Math.ceil(EVENT_RATE / 5)),
-        amount: steadyIds.length,
-        requests: [
-          {
-            setupRequest: (req) => {
-              const id = steadyIds[index++]!;
-              sentAt.set(id, performance.now());
-              return { ...req, headers: { 'content-type': 'application/json' }, body: eventBody(id) };
-            },
-          },
-        ],
+    const steady = await paced(
+      `${gw.url}/webhooks/sandbox`,
+      steadyIds.length,
+      EVENT_RATE,
+      (i) => {
+        const id = steadyIds[i]!;
+        sentAt.set(id, performance.now());
+        return eventBody(id);
       },
       gw.process.pid,
     );
