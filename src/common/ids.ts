@@ -1,15 +1,29 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * CSPRNG bytes drawn 4 KB at a time, as Node buffers randomUUID's: one call into the generator per
+ * ~80 identifiers rather than one per identifier (a callback makes two or three; the calls were 2%
+ * of its CPU, docs/performance.md). Each byte is used once.
+ */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++]!;
+}
 
 /** `length` characters of base62 from the CSPRNG, without modulo bias. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62]; // 248 = 4 * 62: reject the biased tail
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62]; // 248 = 4 * 62: reject the biased tail
   }
   return out;
 }
