@@ -58,7 +58,12 @@ export class MerchantReceiver {
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => holder.receiver!.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => {
+        // A request cut off by a sender killed mid-send (crash-safety) never reached the merchant's
+        // application, whose framework refuses a body shorter than its Content-Length.
+        if (!req.complete) return;
+        holder.receiver!.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res);
+      });
     };
     const server = options.tls ? createHttpsServer(options.tls, onRequest) : createServer(onRequest);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
