@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import { setFlagsFromString } from 'node:v8';
 import { bannerLines } from './banner';
 import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
 
 /** The gateway in this process: the one process, or one cluster worker. */
 async function serve({ config, generated }: LoadedConfig): Promise<void> {
+  // V8 reads this factor at each full collection, so it may be set now; Node refuses it in
+  // NODE_OPTIONS, hence a setting of the gateway's own (docs/performance.md, Memory).
+  if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   answerPrimaryCollections();
   // Loaded here, not at the top: a cluster primary never builds the app, and skips loading it.
   const { closeGracefully, createApp } = await import('./app.js');

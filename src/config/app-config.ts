@@ -97,6 +97,11 @@ export class AppConfig {
   readonly environment: Secret<Readonly<Record<string, string | undefined>>>;
   /** On SIGTERM, how long requests and deliveries in flight may take to finish before the process closes anyway. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past what a full collection kept
+   * before the next (30: to 1.3 times); 0 leaves it to V8. Less memory for more collections.
+   */
+  readonly heapGrowingPercent: number;
   /** WORKERS: processes serving the gateway on this machine (src/cluster.ts); 1 is a single process with no cluster primary. */
   readonly workers: number;
 

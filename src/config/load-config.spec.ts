@@ -91,6 +91,12 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads HEAP_GROWING_PERCENT, 0 (V8 decides) unless told, and refuses a bad value at boot', () => {
+    expect(loadConfig({ DATA_DIR: ':memory:' }, { persistGenerated: false }).config.heapGrowingPercent).toBe(0);
+    expect(loadConfig({ DATA_DIR: ':memory:', HEAP_GROWING_PERCENT: '30' }, { persistGenerated: false }).config.heapGrowingPercent).toBe(30);
+    expect(problems({ DATA_DIR: ':memory:', HEAP_GROWING_PERCENT: 'small' })).toEqual(['HEAP_GROWING_PERCENT must be a whole number, got "small".']);
+  });
+
   describe('WORKERS', () => {
     const DB = { DATA_DIR: ':memory:', DATABASE_URL: 'postgres://gw@db:5432/gw' };
     const workers = (value: string | undefined, env: Record<string, string> = DB, cores = 8) =>

@@ -217,6 +217,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     metricsToken: metricsToken ? new Secret(metricsToken) : undefined,
     trustProxy: parseTrustProxy(env, problems),
     shutdownTimeoutMs: parseIntStrict(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, problems, 0, 600_000),
+    heapGrowingPercent: parseIntStrict(env, 'HEAP_GROWING_PERCENT', 0, problems, 0, 1000),
     workers: parseWorkers(env, databaseUrl, problems, options.cores ?? availableParallelism),
     environment: new Secret({ ...env }),
   };
