@@ -38,9 +38,9 @@ const PROCESS_NAMES = new StatementNames();
 /**
  * The pool's connection (`extra.Client`): every statement TypeORM sends with parameters is prepared
  * once per connection under a name and then only bound and executed, so PostgreSQL parses and plans
- * it once rather than on every call. On the embedded database that planning was most of a read's
- * cost: PGlite answers each relation-size question the planner asks with a file-system call through
- * Node (docs/performance.md, Prepared statements). PostgreSQL keeps choosing a plan per call where
+ * it once rather than on every call. On the embedded database that planning was nearly half of a
+ * read's query: PGlite answers each relation-size question the planner asks with a file-system call
+ * through Node (docs/performance.md, Prepared statements). PostgreSQL keeps choosing a plan per call where
  * one made for the values beats the generic one (`plan_cache_mode = auto`).
  *
  * `DATABASE_PREPARED_STATEMENTS=false` sends every statement unnamed again: for a pooler in front
@@ -49,7 +49,7 @@ const PROCESS_NAMES = new StatementNames();
 export class PreparingClient extends Client {
   /** Bumped when a plan went stale: the stale statement keeps its name on this connection, so later calls prepare under a new one. */
   private generation = 0;
-  protected readonly names: StatementNames = PROCESS_NAMES;
+  private readonly names: StatementNames = PROCESS_NAMES;
 
   // pg's query() has a dozen overloads: the form TypeORM uses, (text, values) answered by a promise, is
   // named, and every other form passes through as it came.

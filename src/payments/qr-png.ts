@@ -20,8 +20,8 @@ export const QR_MASK_PATTERN: QRCodeMaskPattern = 2;
 
 /**
  * The deflated image of a code is 0.7 to 0.95 KB; zlib's default output chunk is 16 KB, which each
- * create held until the garbage collector came, about 14 KB a create of the process's resident memory
- * under load (docs/performance.md, Memory).
+ * create allocated and held until the garbage collector came (with a fresh raster, 21 KB of buffers
+ * a code; 2.7 KB now: docs/performance.md, What was changed).
  */
 const DEFLATE_CHUNK = 1024;
 
