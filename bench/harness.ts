@@ -96,6 +96,7 @@ export async function paced(url: string, count: number, ratePerSecond: number, b
       pid,
       () =>
         new Promise<Omit<Figures, 'cpuMs' | 'rssMb'>>((done) => {
+          if (count === 0) return done({ rps: 0, p50: NaN, p99: NaN, non2xx: 0, errors: 0, total: 0 });
           const latencies: number[] = [];
           let sent = 0;
           let answered = 0;
