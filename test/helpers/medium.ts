@@ -1,6 +1,7 @@
 // The medium tier (test/medium/): repositories and services against a real database, built with
 // their real collaborators in a Nest testing module, without the app, its jobs or HTTP. A spec
 // pays for a database and the few classes it tests, not for booting the gateway.
+import { randomBytes } from 'node:crypto';
 import { DynamicModule, Global, Module, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
@@ -9,7 +10,7 @@ import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { AdminSession } from '../../src/dashboard/admin-session.entity';
-import { ChangeFeed } from '../../src/database/change-feed';
+import { CHANGE_CHANNEL, ChangeFeed } from '../../src/database/change-feed';
 import { createDatabaseSetup, DatabaseSetup } from '../../src/database/database-options';
 import { runMigrations } from '../../src/database/database.module';
 import { WebhookDeliveryAttempt } from '../../src/deliveries/webhook-delivery-attempt.entity';
@@ -85,6 +86,28 @@ export class MediumContext extends Factories {
   /** `type` built by module([type, ...collaborators]): the usual case of one class under test. */
   async get<T>(type: Type<T>, collaborators: Provider[] = [], imports: NonNullable<ModuleMetadata['imports']> = []): Promise<T> {
     return (await this.module([type, ...collaborators], imports)).get(type);
+  }
+
+  /** Resolves with the next change `feed` hears of `table`. */
+  nextChange(table: string, feed: ChangeFeed = this.changes): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const stop = feed.subscribe((changed) => {
+        if (changed === table) resolve(void stop());
+      });
+    });
+  }
+
+  /**
+   * Resolves once `feed` has heard the notification of every change committed before the call.
+   * A write's notification arrives on the listening connection some time after its commit, and
+   * clears the caches when it does; a spec that counts lookups waits for it first. The database
+   * delivers notifications in commit order, so hearing a marker sent now means the earlier ones are in.
+   */
+  async caughtUp(feed: ChangeFeed = this.changes): Promise<void> {
+    const marker = `caught_up_${randomBytes(6).toString('hex')}`;
+    const heard = this.nextChange(marker, feed);
+    await this.dataSource.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, marker]);
+    await heard;
   }
 
   async close(): Promise<void> {

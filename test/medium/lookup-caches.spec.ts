@@ -10,14 +10,6 @@ import { MediumContext, newMediumContext } from '../helpers/medium';
 import { MERCHANT_SERVICES } from '../helpers/merchant-services';
 import { testDatabase } from '../helpers/test-env';
 
-/** Resolves with the next change `feed` hears of `table`. */
-const nextChange = (feed: ChangeFeed, table: string) =>
-  new Promise<void>((resolve) => {
-    const stop = feed.subscribe((changed) => {
-      if (changed === table) resolve(void stop());
-    });
-  });
-
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => 'accepted',
@@ -42,6 +34,7 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
   it('answers a known key from memory, and refuses it at once when this process revokes it', async () => {
     const merchant = await merchants.create({ name: 'Loja' });
     const issued = await merchants.issueKey(merchant.id);
+    await ctx.caughtUp(); // the merchant's and the key's own notifications, which clear the cache, are in
     const lookups = jest.spyOn(keys, 'findActiveByKeyHash');
     for (let i = 0; i < 3; i++) await auth.authenticate(issued.key);
     expect(lookups).toHaveBeenCalledTimes(1);
@@ -53,10 +46,10 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
   it("hears a change made outside the gateway (an operator's SQL) and stops answering from memory", async () => {
     const merchant = await merchants.create({ name: 'Loja' });
     const issued = await merchants.issueKey(merchant.id);
+    await ctx.caughtUp();
     await auth.authenticate(issued.key);
-    const heard = nextChange(ctx.changes, 'merchants');
     await ctx.dataSource.query(`UPDATE merchants SET active = false WHERE id = $1`, [merchant.id]);
-    await heard;
+    await ctx.caughtUp(); // the UPDATE's notification is in: nothing of this process said the row changed
     expect(await refusal(auth.authenticate(issued.key))).toBe('INVALID_MERCHANT_KEY');
   });
 
@@ -70,11 +63,12 @@ describe(`lookup caches (${testDatabase()} database)`, () => {
     try {
       const otherKeys = new ApiKeyRepository(ctx.dataSource.getRepository(ApiKey), otherFeed);
       const other = new MerchantAuthService(otherKeys, otherFeed, ctx.clock);
+      await ctx.caughtUp(otherFeed);
       const lookups = jest.spyOn(otherKeys, 'findActiveByKeyHash');
       await other.authenticate(issued.key);
       await other.authenticate(issued.key);
       expect(lookups).toHaveBeenCalledTimes(1);
-      const heard = nextChange(otherFeed, 'api_keys');
+      const heard = ctx.nextChange('api_keys', otherFeed);
       await merchants.revokeKey(merchant.id, issued.id);
       await heard;
       expect(await refusal(other.authenticate(issued.key))).toBe('INVALID_MERCHANT_KEY');

@@ -1,5 +1,4 @@
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
-import { ChangeFeed } from '../../src/database/change-feed';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProviderAccountsService } from '../../src/providers/provider-accounts/provider-accounts.service';
@@ -11,14 +10,6 @@ import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
 
 const pki = testPki();
-
-/** Resolves with the next change `feed` hears of `table`. */
-const nextChange = (feed: ChangeFeed, table: string) =>
-  new Promise<void>((resolve) => {
-    const stop = feed.subscribe((changed) => {
-      if (changed === table) resolve(void stop());
-    });
-  });
 
 /**
  * The receiver account the core reads on an ActingAccount comes from the account row the resolver's
@@ -57,6 +48,7 @@ describe(`provider account receiver account (${testDatabase()} database)`, () =>
 
   it('stores it as JSON, reads it back from memory, and sees a PATCH at once', async () => {
     const { id } = await create();
+    await ctx.caughtUp(); // the account's own notification, which clears the cache, is in
     expect((await ctx.dataSource.query('SELECT receiver_account FROM provider_accounts WHERE id = $1', [id]))[0].receiver_account).toEqual(receiver);
     const lookups = jest.spyOn(rows, 'findById');
     expect((await resolver.byId(id)).receiverAccount).toEqual(receiver);
@@ -70,11 +62,11 @@ describe(`provider account receiver account (${testDatabase()} database)`, () =>
 
   it("sees a change made outside the gateway (an operator's SQL) once the database tells of it", async () => {
     const { id } = await create();
+    await ctx.caughtUp();
     expect((await resolver.byId(id)).receiverAccount).toEqual(receiver);
     const savings = { agencia: '9708', conta: '012682', tipoConta: 'POUPANCA' };
-    const heard = nextChange(ctx.changes, 'provider_accounts');
     await ctx.dataSource.query(`UPDATE provider_accounts SET receiver_account = $2::jsonb WHERE id = $1`, [id, JSON.stringify(savings)]);
-    await heard;
+    await ctx.caughtUp(); // the UPDATE's notification is in: nothing of this process said the row changed
     expect((await resolver.byId(id)).receiverAccount).toEqual(savings);
   });
 });
