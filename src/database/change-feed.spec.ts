@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ChangeFeed, LiveCache } from './change-feed';
 
 /** A feed over a fake LISTEN: `notify` delivers a payload, `lose` drops the connection. */
@@ -42,11 +43,14 @@ describe('LiveCache', () => {
     const cache = new LiveCache<string, string>(feed, ['api_keys'], { ttlMs: 60_000, maxEntries: 10 });
     const { calls, load } = counter('a');
     await cache.get('k', load);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     lose();
     await cache.get('k', load);
     await cache.get('k', load);
     expect(calls.count).toBe(3);
     expect(feed.live).toBe(false);
+    expect(warn).toHaveBeenCalledWith('Lost the change notifications; lookups go to the database until they are back');
+    warn.mockRestore();
     await feed.onApplicationShutdown();
   });
 
