@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './domain/clock';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { pinoHttpParams } from './common/logging/logger-options';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { AppValidationPipe } from './common/http/validation.pipe';
 import { ThrottleModule } from './common/throttle/throttle.module';
@@ -55,7 +54,6 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: AppValidationPipe },
       ],
     };

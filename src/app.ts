@@ -4,7 +4,7 @@ import fastifyHelmet from '@fastify/helmet';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -12,6 +12,7 @@ import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { isUnderPrefix, registerAccessLog } from './common/http/access-log';
+import { EnvelopingFastifyAdapter } from './common/http/enveloping-adapter';
 import { errorEnvelope, frameworkError } from './common/http/exception.filter';
 import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
@@ -60,31 +61,34 @@ export async function createApp(
   // too, and the headers the hooks would have set.
   const envelopeOf = (error: AppError, requestId: string) => errorEnvelope(error, requestId, config.defaultProvider);
   const earlyHeaders = { ...EARLY_HEADERS, ...(https ? { 'strict-transport-security': HSTS } : {}) };
-  const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => newRequestId(),
-    requestIdHeader: false,
-    logger: false,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    // A URL the router cannot decode, or a parameter over MAX_PARAM_LENGTH.
-    frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-      const appError = frameworkError(error.code, error.statusCode ?? 500, error.message) ?? new AppError(ErrorCode.INTERNAL_ERROR, { cause: error });
-      void reply
-        .status(appError.status)
-        .headers({ 'x-request-id': req.id, ...earlyHeaders })
-        .type('application/json; charset=utf-8')
-        .send(envelopeOf(appError, req.id));
+  const adapter = new EnvelopingFastifyAdapter(
+    {
+      bodyLimit: BODY_LIMIT_BYTES,
+      genReqId: () => newRequestId(),
+      requestIdHeader: false,
+      logger: false,
+      return503OnClosing: true,
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+      // A URL the router cannot decode, or a parameter over MAX_PARAM_LENGTH.
+      frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+        const appError = frameworkError(error.code, error.statusCode ?? 500, error.message) ?? new AppError(ErrorCode.INTERNAL_ERROR, { cause: error });
+        void reply
+          .status(appError.status)
+          .headers({ 'x-request-id': req.id, ...earlyHeaders })
+          .type('application/json; charset=utf-8')
+          .send(envelopeOf(appError, req.id));
+      },
+      // Requests Node's parser refuses (bad header bytes, headers over 16 KiB, a broken request line).
+      clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => writeClientError(error, socket, envelopeOf, earlyHeaders),
+      // Fastify's requestTimeout is Node's: from the request's start until its body has arrived.
+      requestTimeout: timeouts.requestMs,
+      http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+      // TRUST_PROXY: whose X-Forwarded-For sets req.ip (the address throttling and logs use). Off by default.
+      // A hop count becomes proxy-addr's own rule for one: trust the first `hops` addresses from the socket.
+      trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     },
-    // Requests Node's parser refuses (bad header bytes, headers over 16 KiB, a broken request line).
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => writeClientError(error, socket, envelopeOf, earlyHeaders),
-    // Fastify's requestTimeout is Node's: from the request's start until its body has arrived.
-    requestTimeout: timeouts.requestMs,
-    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkEveryMs },
-    // TRUST_PROXY: whose X-Forwarded-For sets req.ip (the address throttling and logs use). Off by default.
-    // A hop count becomes proxy-addr's own rule for one: trust the first `hops` addresses from the socket.
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-  });
+    config.defaultProvider,
+  );
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     bufferLogs: true,
     rawBody: true,

@@ -1,5 +1,11 @@
-import { SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 
-export const NO_ENVELOPE = 'gateway:no-envelope';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by @NoEnvelope(): EnvelopingFastifyAdapter sends the handler's result as it is. */
+    gatewayNoEnvelope?: boolean;
+  }
+}
+
 /** Routes outside the API (health, metrics, the simulated PSP) answer with their own bodies. */
-export const NoEnvelope = () => SetMetadata(NO_ENVELOPE, true);
+export const NoEnvelope = () => RouteConfig({ gatewayNoEnvelope: true });
