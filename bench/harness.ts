@@ -106,8 +106,7 @@ export async function paced(url: string, count: number, ratePerSecond: number, b
           const finish = () => {
             if (++answered < count) return;
             latencies.sort((a, b) => a - b);
-            const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-            done({ rps: count / ((performance.now() - started) / 1000), p50: at(0.5), p99: at(0.99), non2xx, errors, total: count - errors });
+            done({ rps: count / ((performance.now() - started) / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), non2xx, errors, total: count - errors });
           };
           const send = (i: number) => {
             const due = started + (i * 1000) / ratePerSecond;
@@ -136,6 +135,11 @@ export async function paced(url: string, count: number, ratePerSecond: number, b
   } finally {
     agent.destroy();
   }
+}
+
+/** The `p`th percentile of ascending `sorted` (NaN when empty). */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 }
 
 /** Runs `work`, adding the CPU `pid` spent per request and its largest resident memory meanwhile. */

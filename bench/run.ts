@@ -18,7 +18,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
 import { seedPayments, withSql } from './seed';
 
 const SCENARIOS = ['create', 'read', 'callbacks', 'scale', 'workers'] as const;
@@ -295,7 +295,7 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
     );
     await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
     const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
-    const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : NaN);
+    const pct = (p: number) => Math.round(percentile(latencies, p));
     goal(`callback to merchant p99 at ${EVENT_RATE}/s (${gw.kind}) < 250 ms`, pct(99), (v) => v < 250, `${pct(99)} ms (took ${steady.rps.toFixed(0)}/s)`);
     table.row([
       `callbacks: ${EVENT_RATE}/s, callback to merchant`,
