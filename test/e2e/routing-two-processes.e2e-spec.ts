@@ -42,6 +42,14 @@ describeOn('postgres', 'two processes share one database')('routing across two g
       const first = (await admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(a, { name: 'Primeira' }) })).data!.id;
       const second = (await admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(b, { name: 'Segunda' }) })).data!.id;
       const { apiKey } = await admin.newMerchant({ provider_accounts: [first, second] });
+      // Each process opens its TLS sessions and takes its tokens first (a check does both): a cold first call on a
+      // loaded CI machine could pass the 1 s timeout before A stores its charge, which is not what this spec tests.
+      for (const gw of gateways) {
+        for (const id of [first, second]) {
+          const check = await adminClient(gw.url).POST('/admin/api/provider-accounts/{id}/check', { params: { path: { id } } });
+          expect(check.data).toMatchObject({ ok: true });
+        }
+      }
       const key = randomBytes(8).toString('hex');
       const body = { amount: 42, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', externalId: `order-${key}` } as const;
       a.fail({ kind: 'status', status: 503, afterHandling: true, method: 'PUT', path: '/cob/' });
