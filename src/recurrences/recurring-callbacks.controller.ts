@@ -1,11 +1,11 @@
-import { Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
-import { CallbackAuthFailuresInterceptor } from '../webhooks/callback-auth-failures.interceptor';
+import { CountsCallbackAuthFailures } from '../webhooks/callback-auth-failures';
 import { type RecurringCallbackResult, RecurringIntakeService } from './recurring-intake.service';
 
 const DESCRIPTION =
@@ -16,7 +16,7 @@ const DESCRIPTION =
 /** Recurring callbacks: the static `rec`/`cobr` segments win over the Pix callbacks' `:account` (src/webhooks/webhooks.controller.ts). */
 @ApiTags('webhooks')
 @Controller('webhooks')
-@UseInterceptors(CallbackAuthFailuresInterceptor)
+@CountsCallbackAuthFailures()
 export class RecurringCallbacksController {
   constructor(private readonly intake: RecurringIntakeService) {}
 

@@ -1,18 +1,18 @@
-import { Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
-import { CallbackAuthFailuresInterceptor } from './callback-auth-failures.interceptor';
+import { CountsCallbackAuthFailures } from './callback-auth-failures';
 import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from './dto/provider-callback.body';
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 @ApiTags('webhooks')
 @Controller('webhooks')
-@UseInterceptors(CallbackAuthFailuresInterceptor)
+@CountsCallbackAuthFailures()
 export class WebhooksController {
   constructor(private readonly intake: WebhookIntakeService) {}
 
