@@ -27,6 +27,7 @@ const TOOLING = {
 const LOADED_BY_OTHERS = {
   pg: 'TypeORM',
   'pino-http': 'nestjs-pino (a peer dependency; src/ imports only its types)',
+  rxjs: '@nestjs/common and @nestjs/core (a peer dependency of both)',
 };
 const IMPORT = /(?:^[ \t]*(?:import|export)\b[^;'"]*?\bfrom\s*|^[ \t]*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"./\s][^'"\s]*)['"]/gm;
 
@@ -77,7 +78,7 @@ function findProblems(root = ROOT) {
     }
   }
   for (const name of Object.keys({ ...deps, ...devDeps })) {
-    if (used.has(name) || TOOLING[name]) continue;
+    if (used.has(name) || TOOLING[name] || LOADED_BY_OTHERS[name]) continue;
     if (name.startsWith('@types/')) {
       const typed = name.slice('@types/'.length).replace(/^(.+)__(.+)$/, '@$1/$2');
       if (typed === 'node' || typed === 'jest' || used.has(typed)) continue;
