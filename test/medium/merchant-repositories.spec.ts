@@ -94,6 +94,8 @@ describe(`merchant and session repositories (${testDatabase()} database)`, () =>
       const material = generateApiKey();
       const second = (await keys.insertIfMerchantExists({ id: newId('key'), merchantId: merchant.id, keyHash: material.hash, prefix: material.prefix }))!;
       await keys.revokeActive(merchant.id, first.id);
+      // Two inserts can share a millisecond on the embedded database, whose clock has no finer grain.
+      await ctx.dataSource.query(`UPDATE api_keys SET created_at = created_at - interval '1 second' WHERE id = $1`, [first.id]);
       const listed = await keys.listForMerchant(merchant.id);
       expect(listed!.map((k) => ({ id: k.id, revoked: k.revokedAt !== null }))).toEqual([
         { id: second.id, revoked: false },
