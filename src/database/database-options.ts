@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Client } from 'pg';
+import { EventEmitter } from 'node:events';
+import { Client, escapeIdentifier } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
+import { PGliteStream } from './embedded-stream';
 import { PreparingClient } from './prepared-statements';
 
 export const IN_MEMORY_DATA_DIR = ':memory:';
@@ -33,7 +34,7 @@ export interface DatabaseSetup {
 }
 
 /**
- * PostgreSQL when DATABASE_URL is set; otherwise PGlite through its own `pg` adapter with a pool of
+ * PostgreSQL when DATABASE_URL is set; otherwise PGlite, through `pg` over an in-process stream, with a pool of
  * exactly one connection, which keeps transactions isolated (see docs/architecture.md, The embedded database).
  * `synchronize` is never on: the hand-written migrations in migrations/ are the schema.
  */
@@ -76,18 +77,30 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
     lock?.release();
     throw error;
   }
+  // One session holds the embedded database, and `pg`'s connection is that session: it hears its
+  // own NOTIFYs, which `pg` reads from the answers and each connection hands on here.
+  const notifications = new EventEmitter();
+  const Base: typeof Client = config.databasePreparedStatements ? PreparingClient : Client;
+  class EmbeddedClient extends Base {
+    constructor(options: ConstructorParameters<typeof Client>[0]) {
+      super(options);
+      this.on('notification', ({ channel, payload }) => notifications.emit(channel, payload ?? ''));
+    }
+  }
   return {
     kind: 'embedded',
     options: {
       ...common,
       poolSize: 1,
-      extra: { ...createPgConfig(pglite), idleTimeoutMillis: 0, ...preparing(config) },
+      extra: { Client: EmbeddedClient, stream: () => new PGliteStream(pglite), user: 'postgres', database: 'postgres', idleTimeoutMillis: 0 },
     },
-    // One session holds the embedded database: it hears its own NOTIFYs, and it is never lost while open.
+    // It is never lost while open.
     listen: async (channel, onPayload) => {
-      const unlisten = await pglite.listen(channel, onPayload);
+      notifications.on(channel, onPayload);
+      await pglite.exec(`LISTEN ${escapeIdentifier(channel)}`);
       return async () => {
-        if (!pglite.closed) await unlisten();
+        notifications.off(channel, onPayload);
+        if (!pglite.closed && notifications.listenerCount(channel) === 0) await pglite.exec(`UNLISTEN ${escapeIdentifier(channel)}`);
       };
     },
     close: async () => {

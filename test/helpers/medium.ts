@@ -62,7 +62,7 @@ export class MediumContext extends Factories {
     dataSource: DataSource,
     readonly config: AppConfig,
     readonly clock: Clock,
-    private readonly setup: DatabaseSetup,
+    readonly setup: DatabaseSetup,
     private readonly dropDatabase: () => Promise<void>,
   ) {
     super(dataSource, new SecretBox(config));
