@@ -1,7 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
-import { EventEmitter } from 'node:events';
 import { Client, escapeIdentifier } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../migrations';
