@@ -29,12 +29,15 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|content-disposition|cookie)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  // A dynamic import names the compiled file (`./embedded-database.js`, as Node's module resolution
+  // asks of TypeScript); under Jest that file is the TypeScript source.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };
 // Specs with a database start the embedded one from a snapshot of a fresh cluster made once per run
 // instead of running initdb at each boot (test/helpers/pglite-snapshot.js).
 const withDatabase = {
   ...common,
-  moduleNameMapper: { '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' },
+  moduleNameMapper: { ...common.moduleNameMapper, '^@electric-sql/pglite$': '<rootDir>/test/helpers/pglite-mapped.js' },
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
 };
 const onPostgres = (project, testMatch = project.testMatch) => ({

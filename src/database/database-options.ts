@@ -1,37 +1,12 @@
-import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import { PGlite } from '@electric-sql/pglite';
-import { Client, escapeIdentifier } from 'pg';
-import type { DataSourceOptions } from 'typeorm';
+import { Client } from 'pg';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
-import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
-import { PGliteStream } from './embedded-stream';
+import type { DatabaseSetup } from './database-setup';
 import { PreparingClient } from './prepared-statements';
 
-export const IN_MEMORY_DATA_DIR = ':memory:';
+export type { DatabaseSetup } from './database-setup';
+
 export const DATABASE_SETUP = Symbol('DATABASE_SETUP');
-
-/**
- * PostgreSQL's 128 MB of shared buffers live inside PGlite's WebAssembly memory, which never
- * shrinks: 16 MB took a gateway under create load from ~650 MB to ~470 MB resident, and the
- * embedded database's pages stay in the operating system's file cache (docs/performance.md, Memory).
- */
-// Start parameters, not `postgresqlconf`: that option rewrites postgresql.conf whole, losing initdb's settings (TimeZone UTC among them).
-const EMBEDDED_TUNING = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
-
-/** What the data source needs, and what must be closed after it (TypeORM does not close PGlite). */
-export interface DatabaseSetup {
-  kind: 'postgres' | 'embedded';
-  options: DataSourceOptions;
-  close(): Promise<void>;
-  /**
-   * LISTENs on `channel`: `onPayload` gets each notification's payload, `onLost` is called once if
-   * the listening connection is lost. Resolves with the function that stops listening.
-   */
-  listen(channel: string, onPayload: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
-}
 
 /**
  * PostgreSQL when DATABASE_URL is set; otherwise PGlite, through `pg` over an in-process stream, with a pool of
@@ -63,58 +38,13 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
       listen: (channel, onPayload, onLost) => listenOnPostgres(config.databaseUrl!.reveal(), channel, onPayload, onLost),
     };
   }
-  const inMemory = config.dataDir === IN_MEMORY_DATA_DIR;
-  const lock = inMemory
-    ? undefined
-    : await EmbeddedLock.acquire(config.dataDir, {
-        onWait: (pid) => new Logger('Database').warn(`The embedded database is locked by pid ${pid}; waiting up to ${OWNER_EXIT_WAIT_MS / 1000} s for it to exit.`),
-      });
-  let pglite: PGlite;
-  try {
-    pglite = inMemory ? new PGlite(EMBEDDED_TUNING) : new PGlite(join(config.dataDir, 'pgdata'), EMBEDDED_TUNING);
-    await pglite.waitReady;
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
-  // One session holds the embedded database, and `pg`'s connection is that session: it hears its
-  // own NOTIFYs, which `pg` reads from the answers and each connection hands on here.
-  const notifications = new EventEmitter();
-  const Base: typeof Client = config.databasePreparedStatements ? PreparingClient : Client;
-  class EmbeddedClient extends Base {
-    constructor(options: ConstructorParameters<typeof Client>[0]) {
-      super(options);
-      this.on('notification', ({ channel, payload }) => notifications.emit(channel, payload ?? ''));
-    }
-  }
-  return {
-    kind: 'embedded',
-    options: {
-      ...common,
-      poolSize: 1,
-      extra: { Client: EmbeddedClient, stream: () => new PGliteStream(pglite), user: 'postgres', database: 'postgres', idleTimeoutMillis: 0 },
-    },
-    // It is never lost while open.
-    listen: async (channel, onPayload) => {
-      notifications.on(channel, onPayload);
-      await pglite.exec(`LISTEN ${escapeIdentifier(channel)}`);
-      return async () => {
-        notifications.off(channel, onPayload);
-        if (!pglite.closed && notifications.listenerCount(channel) === 0) await pglite.exec(`UNLISTEN ${escapeIdentifier(channel)}`);
-      };
-    },
-    close: async () => {
-      try {
-        if (!pglite.closed) await pglite.close();
-      } finally {
-        lock?.release();
-      }
-    },
-  };
+  // Loaded only here, so a gateway on PostgreSQL never loads PGlite's module.
+  const { createEmbeddedSetup } = await import('./embedded-database.js');
+  return createEmbeddedSetup(config, common);
 }
 
 /** The pool's connection class: one that prepares its statements, unless DATABASE_PREPARED_STATEMENTS=false. */
-function preparing(config: AppConfig): { Client?: typeof PreparingClient } {
+export function preparing(config: AppConfig): { Client?: typeof PreparingClient } {
   return config.databasePreparedStatements ? { Client: PreparingClient } : {};
 }
 
