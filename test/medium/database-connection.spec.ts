@@ -21,7 +21,7 @@ describe('the database connection', () => {
   });
 
   it('fails the statement that errs, rolls its transaction back, and answers the next one', async () => {
-    await ctx.dataSource.query(`CREATE TEMP TABLE connection_probe (n int PRIMARY KEY)`);
+    await ctx.dataSource.query(`CREATE TABLE connection_probe (n int PRIMARY KEY)`);
     await expect(
       ctx.dataSource.transaction(async (tx) => {
         await tx.query(`INSERT INTO connection_probe VALUES (1)`);
