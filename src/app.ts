@@ -89,12 +89,17 @@ export async function createApp(
     },
     config.defaultProvider,
   );
+  // The lines Nest logs while it builds the app wait for the gateway's logger, and are dropped if
+  // the build fails: main.ts then says why in one line, instead of Nest printing its module lines
+  // and the error's stack before it.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     bufferLogs: true,
+    autoFlushLogs: false,
     rawBody: true,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
 
   // Security headers on every answer, before any hook below can refuse the request. The dashboard's
   // page sets its own stricter policy (dashboard-static.ts); this one is what Swagger UI at /docs

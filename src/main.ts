@@ -6,10 +6,15 @@ import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
 import { answerPrimaryCollections } from './metrics/cluster-metrics';
 
-/** Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a provider's), or the error. */
+/**
+ * Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a
+ * provider's), or the error's message; its stack too with LOG_LEVEL=debug or trace.
+ */
 function bootFailureLines(error: unknown): string[] {
   if (error instanceof ConfigError) return error.problems.map((problem) => `config: ${problem}`);
-  return [`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}`];
+  const lines = [`Gateway failed to start: ${error instanceof Error ? error.message : String(error)}`];
+  if (error instanceof Error && error.stack && ['debug', 'trace'].includes(process.env.LOG_LEVEL?.trim() ?? '')) lines.push(error.stack);
+  return lines;
 }
 
 /** Stops the boot. A cluster worker hands its lines to the primary, which prints them once for all workers. */
