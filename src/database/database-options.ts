@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import type { DatabaseSetup } from './database-setup';
-import { PreparingClient } from './prepared-statements';
+import { poolClient } from './prepared-statements';
 
 export type { DatabaseSetup } from './database-setup';
 
@@ -32,7 +32,7 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
         ...common,
         url: config.databaseUrl.reveal(),
         poolSize: config.databasePoolSize,
-        extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway', ...preparing(config) },
+        extra: { idleTimeoutMillis: 30_000, application_name: 'pix-gateway', Client: poolClient(config) },
       },
       close: async () => undefined,
       listen: (channel, onPayload, onLost) => listenOnPostgres(config.databaseUrl!.reveal(), channel, onPayload, onLost),
@@ -41,11 +41,6 @@ export async function createDatabaseSetup(config: AppConfig): Promise<DatabaseSe
   // Loaded only here, so a gateway on PostgreSQL never loads PGlite's module.
   const { createEmbeddedSetup } = await import('./embedded-database.js');
   return createEmbeddedSetup(config, common);
-}
-
-/** The pool's connection class: one that prepares its statements, unless DATABASE_PREPARED_STATEMENTS=false. */
-export function preparing(config: AppConfig): { Client?: typeof PreparingClient } {
-  return config.databasePreparedStatements ? { Client: PreparingClient } : {};
 }
 
 /** A connection of its own (not the pool's: a pooled connection is handed to other queries) that LISTENs on PostgreSQL. */

@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { type DatabaseSetup, IN_MEMORY_DATA_DIR } from './database-setup';
 import { EmbeddedLock, OWNER_EXIT_WAIT_MS } from './embedded-lock';
 import { PGliteStream } from './embedded-stream';
-import { PreparingClient } from './prepared-statements';
+import { poolClient } from './prepared-statements';
 
 /**
  * PostgreSQL's 128 MB of shared buffers live inside PGlite's WebAssembly memory, which never
@@ -40,8 +40,7 @@ export async function createEmbeddedSetup(config: AppConfig, common: Omit<Extrac
   // One session holds the embedded database, and `pg`'s connection is that session: it hears its
   // own NOTIFYs, which `pg` reads from the answers and each connection hands on here.
   const notifications = new EventEmitter();
-  const Base: typeof Client = config.databasePreparedStatements ? PreparingClient : Client;
-  class EmbeddedClient extends Base {
+  class EmbeddedClient extends poolClient(config) {
     constructor(options: ConstructorParameters<typeof Client>[0]) {
       super(options);
       this.on('notification', ({ channel, payload }) => notifications.emit(channel, payload ?? ''));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Client, type QueryConfig } from 'pg';
+import type { AppConfig } from '../config/app-config';
 
 /**
  * Most statement texts one process names. Past it a statement runs unnamed, as every statement did
@@ -72,4 +73,9 @@ export class PreparingClient extends Client {
       return run();
     });
   }
+}
+
+/** The pool's connection class, on either database: one that prepares its statements, unless DATABASE_PREPARED_STATEMENTS=false. */
+export function poolClient(config: Pick<AppConfig, 'databasePreparedStatements'>): typeof Client {
+  return config.databasePreparedStatements ? PreparingClient : Client;
 }
