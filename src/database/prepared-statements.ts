@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client, type QueryConfig } from 'pg';
+import { Client, type QueryConfig, type QueryResult } from 'pg';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -37,6 +37,37 @@ export function isStalePlan(error: unknown): boolean {
 const PROCESS_NAMES = new StatementNames();
 
 /**
+ * The pool's connection when statements are not prepared. pg answers a query asked without a
+ * callback with a promise of its own, which sets the query's callback after building it and chains
+ * a catch to it: under load that kept every answer's rows alive through V8's young-generation
+ * collections, to be promoted and freed only by a full one (~3 KB a read). Asked with a callback,
+ * wrapped in a plain promise here, the rows die young (docs/performance.md, Memory).
+ */
+export class PooledClient extends Client {
+  // pg's query() has a dozen overloads: the forms TypeORM uses, (text) and (text, values) answered by
+  // a promise, go through send(); every other form passes through as it came.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const [config, values, callback] = args as unknown[];
+    if (typeof config !== 'string' || (values !== undefined && !Array.isArray(values)) || callback !== undefined) {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to this client, with its arguments as given
+      return Reflect.apply(Client.prototype.query, this, args);
+    }
+    return this.send(config, values as unknown[] | undefined);
+  }
+
+  protected send(text: string, values: unknown[] | undefined): Promise<QueryResult> {
+    return this.answer({ text, values });
+  }
+
+  protected answer(config: QueryConfig): Promise<QueryResult> {
+    return new Promise((resolve, reject) => {
+      super.query(config, (error: Error | null, result: QueryResult) => (error ? reject(error) : resolve(result)));
+    });
+  }
+}
+
+/**
  * The pool's connection (`extra.Client`): every statement TypeORM sends with parameters is prepared
  * once per connection under a name and then only bound and executed, so PostgreSQL parses and plans
  * it once rather than on every call. On the embedded database that planning was nearly half of a
@@ -44,26 +75,18 @@ const PROCESS_NAMES = new StatementNames();
  * through Node (docs/performance.md, Prepared statements). PostgreSQL keeps choosing a plan per call where
  * one made for the values beats the generic one (`plan_cache_mode = auto`).
  *
- * `DATABASE_PREPARED_STATEMENTS=false` sends every statement unnamed again: for a pooler in front
- * of PostgreSQL that does not carry prepared statements between its connections.
+ * `DATABASE_PREPARED_STATEMENTS=false` sends every statement unnamed again (PooledClient): for a
+ * pooler in front of PostgreSQL that does not carry prepared statements between its connections.
  */
-export class PreparingClient extends Client {
+export class PreparingClient extends PooledClient {
   /** Bumped when a plan went stale: the stale statement keeps its name on this connection, so later calls prepare under a new one. */
   private generation = 0;
   private readonly names: StatementNames = PROCESS_NAMES;
 
-  // pg's query() has a dozen overloads: the form TypeORM uses, (text, values) answered by a promise, is
-  // named, and every other form passes through as it came.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    const [config, values, callback] = args as unknown[];
-    if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
-      // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to this client, with its arguments as given
-      return Reflect.apply(Client.prototype.query, this, args);
-    }
-    const base = this.names.nameOf(config);
-    if (base === undefined) return super.query(config, values);
-    const run = () => super.query({ name: this.generation ? `${base}_${this.generation}` : base, text: config, values } satisfies QueryConfig);
+  protected override send(text: string, values: unknown[] | undefined): Promise<QueryResult> {
+    const base = values && values.length > 0 ? this.names.nameOf(text) : undefined;
+    if (base === undefined) return this.answer({ text, values });
+    const run = () => this.answer({ name: this.generation ? `${base}_${this.generation}` : base, text, values });
     return run().catch((error: unknown) => {
       if (!isStalePlan(error)) throw error;
       this.generation += 1;
@@ -76,6 +99,6 @@ export class PreparingClient extends Client {
 }
 
 /** The pool's connection class, on either database: one that prepares its statements, unless DATABASE_PREPARED_STATEMENTS=false. */
-export function poolClient(config: Pick<AppConfig, 'databasePreparedStatements'>): typeof Client {
-  return config.databasePreparedStatements ? PreparingClient : Client;
+export function poolClient(config: Pick<AppConfig, 'databasePreparedStatements'>): typeof PooledClient {
+  return config.databasePreparedStatements ? PreparingClient : PooledClient;
 }

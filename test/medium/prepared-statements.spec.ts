@@ -44,6 +44,29 @@ describe(`prepared statements (${testDatabase()} database)`, () => {
     expect(await runner.query(sql, [2])).toEqual([{ id: 2, a: 'two', b: 'bee', c: 3 }]);
   });
 
+  // Both connection classes answer TypeORM's forms through a callback of their own (PooledClient).
+  it.each([
+    ['preparing', {}],
+    ['plain', { DATABASE_PREPARED_STATEMENTS: 'false' }],
+  ])('a %s connection answers every form of query as pg does, failures included', async (_kind, env) => {
+    const context = Object.keys(env).length === 0 ? ctx : await newMediumContext({ env });
+    const qr = context.dataSource.createQueryRunner();
+    try {
+      const probe = `(VALUES (1, 'one'), (2, 'two')) AS probe (id, a)`;
+      expect(await qr.query(`SELECT a FROM ${probe} ORDER BY id`)).toEqual([{ a: 'one' }, { a: 'two' }]);
+      expect(await qr.query(`SELECT a FROM ${probe} WHERE id = $1`, [2])).toEqual([{ a: 'two' }]);
+      await expect(qr.query(`SELECT a FROM ${probe} WHERE id = $1`, ['not a number'])).rejects.toThrow('invalid input syntax for type integer');
+      await expect(qr.query(`SELECT nothing FROM ${probe}`)).rejects.toThrow('column "nothing" does not exist');
+      const client = (await qr.connect()) as import('pg').Client;
+      expect((await client.query({ text: 'SELECT $1::text AS t', values: ['config'] })).rows).toEqual([{ t: 'config' }]);
+      const viaCallback = await new Promise((resolve, reject) => client.query('SELECT 2 AS two', (error, result) => (error ? reject(error) : resolve(result.rows))));
+      expect(viaCallback).toEqual([{ two: 2 }]);
+    } finally {
+      await qr.release();
+      if (context !== ctx) await context.close();
+    }
+  });
+
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
     const plain = await newMediumContext({ env: { DATABASE_PREPARED_STATEMENTS: 'false' } });
     const qr = plain.dataSource.createQueryRunner();
