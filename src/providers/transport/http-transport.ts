@@ -31,6 +31,23 @@ const DEFAULT_HEADERS = {
   'user-agent': 'pix-gateway',
 };
 
+/**
+ * Where an HTTP client reads a proxy from (curl's convention, which axios follows), in either case.
+ * axios is told `proxy: false` only while one of them is set: it then keeps a closure over the whole
+ * exchange on the options Node's request holds, which under load kept every exchange alive through
+ * V8's young-generation collections (4.1% of a create's allocation promoted, 1.3% without;
+ * docs/performance.md, Memory). With none set there is no proxy to turn off.
+ */
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy', 'npm_config_proxy', 'npm_config_http_proxy', 'npm_config_https_proxy'].flatMap((name) => [
+  name,
+  name.toUpperCase(),
+]);
+
+/** Whether the environment names a proxy an HTTP client might use: read on every call, as axios reads it. */
+export function environmentNamesProxy(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
+}
+
 /** Codes of a kept-alive socket the peer closed while it sat idle, met before any answer. */
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
@@ -113,7 +130,7 @@ export class HttpTransport extends OutboundTransport {
       // address it just checked, and sockets are still shared between attempts to the same host.
       ...(request.channel.lookup ? { lookup: request.channel.lookup as never } : {}),
       signal,
-      proxy: false,
+      ...(environmentNamesProxy() ? { proxy: false as const } : {}),
       maxRedirects: 0,
       decompress: true,
       responseType: 'stream',
