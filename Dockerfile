@@ -26,4 +26,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM: stop accepting, finish requests and deliveries in flight (SHUTDOWN_TIMEOUT_MS), close the database.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+# The young generation held to 2 × 32 MB, as `npm start` does (docs/performance.md, Memory).
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

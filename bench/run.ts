@@ -12,14 +12,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, ROOT, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
 import { seedPayments, withSql } from './seed';
+
+/** The Node flags the measured checkout's `npm start` runs the gateway with (`node --flag … scripts/start.js`). */
+function startScriptNodeFlags(): string {
+  const { scripts } = JSON.parse(readFileSync(join(process.env.BENCH_GATEWAY_ROOT ?? ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return scripts.start
+    .split(' ')
+    .filter((word) => word.startsWith('--'))
+    .join(' ');
+}
 
 const SCENARIOS = ['create', 'read', 'callbacks', 'scale', 'workers'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -32,7 +41,7 @@ const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
 /** Another checkout's build to measure instead of this one (its bench is this one's), for before-and-after figures. */
 const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
 /** Node's flags for the gateway, as `npm start` passes them (BENCH_NODE_FLAGS overrides, for comparing). */
-const GATEWAY_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const GATEWAY_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? startScriptNodeFlags()).split(' ').filter(Boolean);
 const SCALE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 
 const table = new Table([
@@ -424,7 +433,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   try {
     await waitFor(`${sandboxUrl}/health`);
-    console.log(`bench: ${[...chosen].join(', ')}; ${DURATION} s per run, ${CONNECTIONS} connections, node ${process.version}, ${availableParallelism()} cores`);
+    console.log(
+      `bench: ${[...chosen].join(', ')}; ${DURATION} s per run, ${CONNECTIONS} connections, node ${process.version} ${GATEWAY_NODE_FLAGS.join(' ') || '(no flags)'}, ${availableParallelism()} cores`,
+    );
     for (const kind of kinds) {
       if (kind === 'postgres') {
         const scratch = await scratchDatabase(databaseUrl!);

@@ -34,6 +34,13 @@ describe('docker-compose.yml', () => {
 });
 
 describe('the image', () => {
+  it('runs the gateway with the Node flags `npm start` passes', () => {
+    const startFlags = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start.split(' ').filter((word) => word.startsWith('--'));
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(read('Dockerfile'))![1]!) as string[];
+    expect(startFlags).toEqual(['--max-semi-space-size=32']);
+    expect(cmd).toEqual(['node', ...startFlags, 'dist/src/main.js']);
+  });
+
   it('runs as a non-root user on the Node LTS that package.json supports', () => {
     const dockerfile = read('Dockerfile');
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));

@@ -26,7 +26,7 @@ describe('npm start', () => {
 
   it('runs the start script, which builds only when there is no build; the build is nest build and the dashboard', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe('node scripts/start.js');
+    expect(pkg.scripts.start).toBe('node --max-semi-space-size=32 scripts/start.js');
     expect(pkg.scripts.build).toBe('nest build && npm run build:web');
     expect(pkg.scripts['start:dev']).toBe('nest start --watch');
   });
