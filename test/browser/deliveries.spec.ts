@@ -64,7 +64,7 @@ describe('deliveries page (Chromium)', () => {
     await page.getByRole('tab', { name: 'Needs attention', selected: true }).waitFor();
     const retryingRow = page.getByRole('table', { name: 'retrying deliveries' }).getByRole('row').filter({ hasText: 'Mercado Azul' });
     const failedRow = page.getByRole('table', { name: 'failed deliveries' }).getByRole('row').filter({ hasText: 'Padaria Central' });
-    expect(await retryingRow.textContent()).toMatch(/Attempt 2 in (59|60) min.*HTTP 503/);
+    expect(await retryingRow.textContent()).toMatch(/Attempt 2 in (59 min|1 h).*HTTP 503/);
     expect(await failedRow.textContent()).toMatch(/Gave up after 2 attempts.*HTTP 500/);
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings.indexOf('Retrying')).toBeLessThan(headings.indexOf('Failed'));

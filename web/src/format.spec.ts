@@ -69,6 +69,13 @@ describe('format', () => {
       expect(relative('2024-04-30T12:00:00.000Z')).toBe('2 d ago');
       expect(relative('2024-05-02T12:00:00.000Z')).toBe('in 0 s');
     });
+
+    it('moves to the next unit when the count rounds up to it', () => {
+      expect(relative('2024-05-02T12:59:29.000Z')).toBe('in 59 min');
+      expect(relative('2024-05-02T12:59:59.000Z')).toBe('in 1 h');
+      expect(relative('2024-05-02T13:00:00.000Z')).toBe('in 1 h');
+      expect(relative('2024-05-01T12:00:01.000Z')).toBe('1 d ago');
+    });
   });
 
   it('finds the local midnight that starts a day', () => {

@@ -23,7 +23,10 @@ export function formatDocument(digits: string): string {
 export function relative(iso: string): string {
   const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
   const abs = Math.abs(seconds);
-  const text = abs < 60 ? `${abs} s` : abs < 3600 ? `${Math.round(abs / 60)} min` : abs < 86400 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86400)} d`;
+  // The unit is chosen by the rounded count, so a time 59.5 minutes away reads "1 h", never "60 min".
+  const minutes = Math.round(abs / 60);
+  const hours = Math.round(abs / 3600);
+  const text = abs < 60 ? `${abs} s` : minutes < 60 ? `${minutes} min` : hours < 24 ? `${hours} h` : `${Math.round(abs / 86400)} d`;
   return seconds >= 0 ? `in ${text}` : `${text} ago`;
 }
 
