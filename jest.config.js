@@ -104,9 +104,9 @@ module.exports = {
   // A worker's heap grows by ~35 MB with every file that boots the app and is never given back: the
   // ES modules Jest loads through node:vm (NestJS 12 ships only those) stay reachable from Node's
   // module machinery after their file ends. By the end of a run each worker held ~2 GB. A worker
-  // past 400 MB after a file is replaced by a fresh one: a full run went from 726 to 506 s
+  // past 250 MB after a file is replaced by a fresh one: a full run went from 726 to 490 s
   // (docs/architecture.md, Tests).
-  workerIdleMemoryLimit: '400MB',
+  workerIdleMemoryLimit: '250MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
