@@ -12,8 +12,8 @@ import { DeliveryAttemptAnswers1795800000000 } from './1795800000000-DeliveryAtt
 import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
 import { ChangeNotifications1795820000000 } from './1795820000000-ChangeNotifications';
 import { Recurrences1795900000000 } from './1795900000000-Recurrences';
-import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
 import { PaidAfterClose1796000000000 } from './1796000000000-PaidAfterClose';
+import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -31,6 +31,6 @@ export const ALL_MIGRATIONS = [
   ApiKeyLastUsed1795810000000,
   ChangeNotifications1795820000000,
   Recurrences1795900000000,
-  InvariantChecks1796030000000,
   PaidAfterClose1796000000000,
+  InvariantChecks1796030000000,
 ];
