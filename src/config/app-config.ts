@@ -66,6 +66,10 @@ export class AppConfig {
   readonly reconcileAfterSeconds: number;
   /** How often background jobs (reconciliation, purges) run; 0 turns them off. */
   readonly jobIntervalMs: number;
+  /** INVARIANT_CHECK_DAYS: how many days back the money invariant check reads payments (docs/operations.md, Money invariant check). */
+  readonly invariantCheckDays: number;
+  /** INVARIANT_CHECK_HOUR: the hour of the day (UTC) from which the daily money invariant check runs. */
+  readonly invariantCheckHour: number;
   /** How often the delivery worker polls for due deliveries; 0 turns it off. */
   readonly deliveryPollMs: number;
   readonly deliveryTimeoutMs: number;

@@ -208,6 +208,8 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     pixExpirySeconds: parseIntStrict(env, 'PIX_EXPIRY_SECONDS', 3600, problems, 60, 30 * 24 * 3600),
     reconcileAfterSeconds: parseIntStrict(env, 'RECONCILE_AFTER_SECONDS', 300, problems, 1, 30 * 24 * 3600),
     jobIntervalMs: parseIntStrict(env, 'JOB_INTERVAL_MS', 30_000, problems, 0, 24 * 3600 * 1000),
+    invariantCheckDays: parseIntStrict(env, 'INVARIANT_CHECK_DAYS', 7, problems, 1, 366),
+    invariantCheckHour: parseIntStrict(env, 'INVARIANT_CHECK_HOUR', 6, problems, 0, 23),
     deliveryPollMs: parseIntStrict(env, 'DELIVERY_POLL_MS', 500, problems, 0, 3600 * 1000),
     deliveryTimeoutMs,
     deliveryConcurrency: parseIntStrict(env, 'DELIVERY_CONCURRENCY', 32, problems, 1, 256),
