@@ -61,6 +61,7 @@ const BOTH_DATABASES = [
   'idempotency-two-processes',
   'logging',
   'mercadopago-payments',
+  'paid-after-close',
   'payments',
   'payments-list',
   'production',

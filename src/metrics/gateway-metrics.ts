@@ -106,6 +106,14 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Money received after close (docs/api.md, States): a Pix the PSP reported for a cancelled or expired payment, once per payment. */
+  readonly paidAfterClose = new Counter({
+    name: 'payments_paid_after_close_total',
+    help: 'Payments paid by a Pix received after they were cancelled or expired (money to refund), by provider.',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+
   /** Recurring charges that reached an outcome (docs/recurrences.md): paid, failed, retrying, cancelled, expired. */
   readonly recurringChargeOutcomes = new Counter({
     name: 'recurring_charge_outcomes_total',

@@ -47,8 +47,11 @@ export interface PaymentLockedForEvent {
     | 'providerPaymentId'
     | 'providerAccountId'
     | 'endToEndId'
+    | 'paidAfterClose'
   >;
   webhookUrl: string | null;
+  /** The merchant's `refund_after_close`: money received after close is refunded in full automatically. */
+  refundAfterClose: boolean;
 }
 
 /** A payment claimed for reconciliation: what is needed to read it back from its provider. */
@@ -166,7 +169,8 @@ export class PaymentRepository {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
       `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.refunded_amount_cents, p.external_id, p.provider, p.paid_at,
-              p.txid, p.provider_payment_id, p.provider_account_id, p.end_to_end_id, m.webhook_url AS merchant_webhook_url
+              p.txid, p.provider_payment_id, p.provider_account_id, p.end_to_end_id, p.paid_after_close,
+              m.webhook_url AS merchant_webhook_url, m.refund_after_close AS merchant_refund_after_close
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
         WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2) AND p.provider_account_id IS NOT DISTINCT FROM $3
         ORDER BY (p.id = $2) DESC
@@ -176,7 +180,7 @@ export class PaymentRepository {
     );
     const row = rows[0];
     if (!row) return null;
-    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
+    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null, refundAfterClose: row.merchant_refund_after_close === true };
   }
 
   /**
@@ -186,7 +190,7 @@ export class PaymentRepository {
   async lockForMerchant(tx: EntityManager, merchantId: string, id: string): Promise<PaymentLockedForEvent | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
-      `SELECT p.*, m.webhook_url AS merchant_webhook_url
+      `SELECT p.*, m.webhook_url AS merchant_webhook_url, m.refund_after_close AS merchant_refund_after_close
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
         WHERE p.id = $1 AND p.merchant_id = $2
           FOR UPDATE OF p`,
@@ -194,7 +198,7 @@ export class PaymentRepository {
     );
     const row = rows[0];
     if (!row) return null;
-    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null };
+    return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null, refundAfterClose: row.merchant_refund_after_close === true };
   }
 
   /** Records a settled refund on a payment the caller holds locked: its refunded amount and the status that follows. */

@@ -24,6 +24,7 @@ import { PaymentAttempt } from '../../src/payments/routing/payment-attempt.entit
 import { Refund } from '../../src/payments/refunds/refund.entity';
 import { MerchantProviderAccount, ProviderAccount } from '../../src/providers/provider-accounts/provider-account.entity';
 import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
+import { InvariantCheck, InvariantMismatch } from '../../src/reconciliation/invariant-check.entity';
 import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
@@ -47,6 +48,8 @@ export const ENTITIES = [
   Recurrence,
   RecurringCharge,
   RecurrenceEvent,
+  InvariantCheck,
+  InvariantMismatch,
 ];
 
 /** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */

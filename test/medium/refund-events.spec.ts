@@ -1,5 +1,6 @@
 import type { TestingModule } from '@nestjs/testing';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import type { RefundReport } from '../../src/domain/provider-event';
 import { PaymentRepository } from '../../src/payments/payment.repository';
 import { RefundRepository } from '../../src/payments/refunds/refund.repository';
@@ -20,7 +21,7 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
   let units: TestingModule;
   beforeAll(async () => {
     ctx = await newMediumContext();
-    units = await ctx.module([PaymentEventsService, EventWriter, RefundEventsService, RefundRepository, PaymentRepository, PaymentEventRepository, WebhookDeliveryRepository]);
+    units = await ctx.module([PaymentEventsService, EventWriter, RefundEventsService, RefundRepository, PaymentRepository, PaymentEventRepository, WebhookDeliveryRepository, GatewayMetrics]);
   });
   afterAll(async () => {
     await ctx?.close();
