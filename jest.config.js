@@ -68,6 +68,7 @@ const BOTH_DATABASES = [
   'reconciliation-intake',
   'recurrences',
   'pix-api-recurrences',
+  'recurring-charge-cycle',
   'refunds-mercadopago',
   'refunds-pix-api',
   'refunds-sandbox',

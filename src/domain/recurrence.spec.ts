@@ -63,7 +63,8 @@ describe('recurrence states', () => {
     expect(canChargeMove('scheduled', 'retrying')).toBe(true);
     expect(canChargeMove('retrying', 'paid')).toBe(true);
     expect(canChargeMove('paid', 'failed')).toBe(false);
-    expect(['scheduled', 'retrying', 'paid', 'expired'].every((s) => chargeHoldsCycle(s as never))).toBe(true);
+    expect(['pending', 'scheduled', 'retrying', 'paid', 'expired'].every((s) => chargeHoldsCycle(s as never))).toBe(true);
+    expect(canChargeMove('pending', 'scheduled') && canChargeMove('pending', 'paid')).toBe(true);
     expect(chargeHoldsCycle('cancelled') || chargeHoldsCycle('failed')).toBe(false);
   });
 });

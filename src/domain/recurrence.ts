@@ -9,6 +9,12 @@ export type RecurrenceStatus = (typeof RECURRENCE_STATUSES)[number];
 
 export const RECURRING_CHARGE_STATUSES = ['scheduled', 'retrying', 'paid', 'failed', 'cancelled', 'expired'] as const;
 export type RecurringChargeStatus = (typeof RECURRING_CHARGE_STATUSES)[number];
+/**
+ * A charge as stored: besides the statuses merchants see, `pending`, the gateway's own, while the
+ * PSP has been asked for it and has not answered. It holds its cycle, so a second request for that
+ * cycle is refused before reaching the PSP; it is never shown to merchants.
+ */
+export type StoredChargeStatus = RecurringChargeStatus | 'pending';
 
 export const FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -36,7 +42,9 @@ const RECURRENCE_MOVES: Readonly<Record<RecurrenceStatus, readonly RecurrenceSta
   ended: [],
 };
 
-const CHARGE_MOVES: Readonly<Record<RecurringChargeStatus, readonly RecurringChargeStatus[]>> = {
+const CHARGE_MOVES: Readonly<Record<StoredChargeStatus, readonly RecurringChargeStatus[]>> = {
+  // The PSP's word about a charge it was asked for, however it arrives (its answer, a callback, a read-back).
+  pending: ['scheduled', 'paid', 'failed', 'cancelled', 'expired', 'retrying'],
   scheduled: ['paid', 'failed', 'cancelled', 'expired', 'retrying'],
   retrying: ['paid', 'failed', 'cancelled', 'expired'],
   paid: [],
@@ -49,7 +57,7 @@ export function canRecurrenceMove(from: RecurrenceStatus, to: RecurrenceStatus):
   return RECURRENCE_MOVES[from].includes(to);
 }
 
-export function canChargeMove(from: RecurringChargeStatus, to: RecurringChargeStatus): boolean {
+export function canChargeMove(from: StoredChargeStatus, to: RecurringChargeStatus): boolean {
   // A retrying charge stays retrying while each new attempt is asked for.
   return (from === 'retrying' && to === 'retrying') || CHARGE_MOVES[from].includes(to);
 }
@@ -58,12 +66,12 @@ export function isRecurrenceFinal(status: RecurrenceStatus): boolean {
   return RECURRENCE_MOVES[status].length === 0;
 }
 
-export function isChargeFinal(status: RecurringChargeStatus): boolean {
+export function isChargeFinal(status: StoredChargeStatus): boolean {
   return CHARGE_MOVES[status].length === 0;
 }
 
-/** A cancelled or rejected (failed at once) charge frees its cycle; any other holds it. */
-export function chargeHoldsCycle(status: RecurringChargeStatus): boolean {
+/** A cancelled or rejected (failed at once) charge frees its cycle; any other, a pending one included, holds it. */
+export function chargeHoldsCycle(status: StoredChargeStatus): boolean {
   return status !== 'cancelled' && status !== 'failed';
 }
 

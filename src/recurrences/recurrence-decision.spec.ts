@@ -35,6 +35,13 @@ describe('decideCharge', () => {
     expect(decideCharge(third, 'three_in_seven_days', news({ attempts: four }), '2026-12-08')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
   });
 
+  it('takes a pending charge (asked of the PSP, its answer not yet had) to whatever the PSP holds', () => {
+    const pending = { ...scheduled, status: 'pending' as const };
+    expect(decideCharge(pending, 'none', news({ status: 'scheduled', attempts: [] }), '2026-12-01')).toEqual({ kind: 'move', to: 'scheduled', event: null });
+    expect(decideCharge(pending, 'none', news({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
+    expect(decideCharge(pending, 'three_in_seven_days', news(), '2026-12-05')).toEqual({ kind: 'retry', date: '2026-12-06' });
+  });
+
   it('moves to paid, and ignores what the state machine refuses', () => {
     expect(decideCharge(scheduled, 'none', news({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
     expect(decideCharge({ ...scheduled, status: 'paid' }, 'none', news({ status: 'cancelled' }), '2026-12-05').kind).toBe('none');

@@ -9,6 +9,7 @@ import {
   type RecurringChargeEventType,
   type RecurringChargeStatus,
   type RetryPolicy,
+  type StoredChargeStatus,
 } from '../domain/recurrence';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../providers/recurring';
 
@@ -41,7 +42,7 @@ export type ChargeDecision =
  * still to be attempted (the PSP lists one attempt per try; `retries` counts what the gateway asked).
  */
 export function decideCharge(
-  current: { status: RecurringChargeStatus; retries: number; dueDate: string },
+  current: { status: StoredChargeStatus; retries: number; dueDate: string },
   policy: RetryPolicy,
   news: ProviderRecurringCharge,
   today: string,
@@ -50,13 +51,14 @@ export function decideCharge(
     const tried = news.attempts.length;
     const retryAskedNotYetTried = tried <= current.retries;
     if (retryAskedNotYetTried && current.status === 'retrying') return { kind: 'none', note: null };
-    if (policy === 'three_in_seven_days' && news.open && (current.status === 'scheduled' || current.status === 'retrying')) {
+    if (policy === 'three_in_seven_days' && news.open && (current.status === 'pending' || current.status === 'scheduled' || current.status === 'retrying')) {
       const last = news.attempts[news.attempts.length - 1]?.date ?? current.dueDate;
       const date = nextRetryDate(current.dueDate, last, today, current.retries);
       if (date !== null) return { kind: 'retry', date };
     }
   }
-  if (news.status === 'scheduled') return { kind: 'none', note: null };
+  // A pending charge the PSP holds is scheduled: the merchant hears nothing (its create answers it).
+  if (news.status === 'scheduled') return current.status === 'pending' ? { kind: 'move', to: 'scheduled', event: null } : { kind: 'none', note: null };
   if (news.status === current.status) return { kind: 'none', note: null };
   if (!canChargeMove(current.status, news.status)) return { kind: 'none', note: `A recurring charge cannot move from ${current.status} to ${news.status}.` };
   return { kind: 'move', to: news.status, event: chargeEventFor(news.status) };

@@ -4,6 +4,7 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
 import { AccountResolver } from '../providers/provider-accounts/account-resolver';
+import { UpstreamError } from '../providers/provider-adapter';
 import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurringChargeRepository } from './recurring-charge.repository';
@@ -22,8 +23,8 @@ export interface RecurrenceReconciliationSummary {
 /**
  * Reads back, on the reconciliation timer (RECONCILE_* settings, as payments), the recurrences
  * still waiting for the payer or active (a payer who cancels at their bank is seen even if the
- * callback is lost) and the charges past their due date or waiting for a retry, and applies what
- * changed through the same path as callbacks.
+ * callback is lost), the charges past their due date or waiting for a retry, and those still
+ * pending whose create went unanswered, and applies what changed through the same path as callbacks.
  */
 @Injectable()
 export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -85,7 +86,20 @@ export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeA
       try {
         const recurrence = (await this.recurrences.findById(charge.recurrenceId))!;
         const acting = await this.accounts.forPayment({ provider: recurrence.provider, providerAccountId: recurrence.providerAccountId });
-        const read = await acting.adapter.recurring!.getCharge(acting.account, { txid: charge.txid });
+        const read = await acting.adapter.recurring!.getCharge(acting.account, { txid: charge.txid }).catch(async (error: unknown) => {
+          // A pending charge the PSP does not know was never made (the answer to its create was lost
+          // before the PSP acted): it goes, and its cycle is free again.
+          if (charge.status === 'pending' && error instanceof UpstreamError && error.kind === 'http' && error.upstreamStatus === 404) {
+            if (await this.charges.deleteIfPending(charge.id))
+              this.logger.log({ charge_id: charge.id }, `Recurring charge ${charge.id} was never made at the provider: its cycle is free`);
+            return null;
+          }
+          throw error;
+        });
+        if (!read) {
+          summary.applied++;
+          continue;
+        }
         const eventId = `${read.txid}:${read.status}:${read.attempts.length}:${read.attempts.at(-1)?.status ?? ''}`;
         const result = await this.intake.apply(acting, { kind: 'charge', eventId, charge: read }, context(acting.provider, acting.accountId));
         if (result.kind === 'recorded') summary.applied++;

@@ -134,7 +134,9 @@ export function toRecurringChargeView(charge: RecurringCharge): RecurringChargeV
     amount: centsToReais(charge.amountCents),
     dueDate: charge.dueDate,
     description: charge.description,
-    status: charge.status,
+    // Merchants never see a pending charge (reads skip it; it has moved on before an answer or event
+    // carries it): should one come here, it shows as what it becomes once the PSP has it.
+    status: charge.status === 'pending' ? 'scheduled' : charge.status,
     attempts: charge.attempts.map((a) => ({ date: a.date, status: a.status, reason: a.reason })),
     endToEndId: charge.endToEndId,
     paidAt: isoOrNull(charge.paidAt),

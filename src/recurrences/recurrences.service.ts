@@ -51,24 +51,26 @@ export class RecurrencesService {
 
   async create(merchant: AuthenticatedMerchant, dto: CreateRecurrenceDto, request: CreateRequestContext): Promise<PreparedResponse> {
     const key = requireIdempotencyKey(request.idempotencyKey);
-    const terms = this.checkTerms(dto);
-    const { acting, recurring } = await this.recurringAccounts.forMerchant(merchant);
-    request.state.provider = acting.provider;
-
+    // Where it would be made names the provider in every answer, the key's included; that there is
+    // nowhere to make it is a refusal, which like every other comes after the key.
+    const where = await this.recurringAccounts.forMerchant(merchant).then(
+      (account) => ({ account }),
+      (error: unknown) => ({ error }),
+    );
+    if ('account' in where) request.state.provider = where.account.acting.provider;
+    // The key first: a completed key replays its answer byte for byte, whatever the terms (a
+    // startDate now past) and the merchant's accounts say now; a refusal below abandons the key.
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') return outcome.response;
     const claim = outcome.claim;
     const suffix = claim.paymentId.slice('pay_'.length);
     const recurrenceId = `rec_${suffix}`;
-    const failure = {
-      audience: 'merchant' as const,
-      operation: 'create' as const,
-      action: 'create recurrence',
-      provider: acting.provider,
-      accountId: acting.accountId,
-      logger: this.logger,
-    };
+    let acting: ActingAccount | undefined;
     try {
+      const terms = this.checkTerms(dto);
+      if ('error' in where) throw where.error;
+      const { recurring } = where.account;
+      acting = where.account.acting;
       let firstPayment: Payment | null = null;
       if (terms.firstPaymentCents !== null) firstPayment = await this.createFirstPayment(claim, acting, dto, terms.firstPaymentCents);
       const created = await recurring.createRecurrence(acting.account, {
@@ -122,8 +124,18 @@ export class RecurrencesService {
       return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
     } catch (error) {
       if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
-      else await this.idempotency.release(claim, acting.provider);
-      if (isProviderFailure(error)) throw providerFailureToAppError(error, failure);
+      else await this.idempotency.release(claim, acting?.provider);
+      if (acting && isProviderFailure(error)) {
+        const failure = {
+          audience: 'merchant',
+          operation: 'create',
+          action: 'create recurrence',
+          provider: acting.provider,
+          accountId: acting.accountId,
+          logger: this.logger,
+        } as const;
+        throw providerFailureToAppError(error, failure);
+      }
       throw error;
     }
   }

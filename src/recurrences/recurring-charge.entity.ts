@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintCents } from '../domain/money';
-import type { AttemptStatus, RecurringChargeStatus } from '../domain/recurrence';
+import type { AttemptStatus, StoredChargeStatus } from '../domain/recurrence';
 
 /** One settlement attempt of a charge, as the PSP reported it. */
 export interface ChargeAttempt {
@@ -24,7 +24,8 @@ export class RecurringCharge {
   @Column({ name: 'amount_cents', type: 'bigint', transformer: bigintCents }) amountCents: number;
   @Column({ name: 'due_date', type: 'date' }) dueDate: string;
   @Column({ type: 'text', nullable: true }) description: string | null;
-  @Column({ type: 'text' }) status: RecurringChargeStatus;
+  /** `pending` until the PSP has taken it (never shown to merchants: reads skip it). */
+  @Column({ type: 'text' }) status: StoredChargeStatus;
   @Column({ type: 'jsonb', default: () => "'[]'" }) attempts: ChargeAttempt[];
   /** Retries the gateway asked for (`three_in_seven_days`: at most 3). */
   @Column({ type: 'integer', default: 0 }) retries: number;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { hydrate, sqlRows } from '../database/sql';
-import type { RecurringChargeStatus } from '../domain/recurrence';
+import type { StoredChargeStatus } from '../domain/recurrence';
 import { RecurringCharge } from './recurring-charge.entity';
 
 const CHARGE_COLUMNS = `c.*, c.due_date::text AS due_date`;
@@ -13,12 +13,13 @@ export class RecurringChargeRepository {
   constructor(@InjectRepository(RecurringCharge) private readonly charges: Repository<RecurringCharge>) {}
 
   /**
-   * Stores a new charge. False when its cycle already holds a live charge (the partial unique
-   * index decides between two requests racing for one cycle); the same id again changes nothing.
+   * Stores a new charge, in the caller's transaction. False when its cycle already holds a live
+   * charge, a pending one included (the partial unique index decides between two requests racing
+   * for one cycle; the caller then rolls back); the same id again changes nothing.
    */
-  async insert(charge: RecurringCharge): Promise<boolean> {
+  async insert(tx: EntityManager, charge: RecurringCharge): Promise<boolean> {
     try {
-      await this.charges.createQueryBuilder().insert().into(RecurringCharge).values(charge).orIgnore('(id) DO NOTHING').execute();
+      await tx.createQueryBuilder().insert().into(RecurringCharge).values(charge).orIgnore('(id) DO NOTHING').execute();
       return true;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string })?.code === '23505') return false;
@@ -35,20 +36,21 @@ export class RecurringChargeRepository {
     return this.one('c.txid = $1', [txid], tx);
   }
 
+  /** The merchant's own charge; a pending one (not yet taken by the PSP) is not one yet. */
   findForMerchant(merchantId: string, id: string): Promise<RecurringCharge | null> {
-    return this.one('c.id = $1 AND c.merchant_id = $2', [id, merchantId]);
+    return this.one(`c.id = $1 AND c.merchant_id = $2 AND c.status <> 'pending'`, [id, merchantId]);
   }
 
-  /** The charge holding cycle `cycle` of a recurrence, if any (one neither cancelled nor failed). */
-  findLiveInCycle(recurrenceId: string, cycle: number): Promise<RecurringCharge | null> {
-    return this.one(`c.recurrence_id = $1 AND c.cycle = $2 AND c.status NOT IN ('cancelled', 'failed')`, [recurrenceId, cycle]);
+  /** The charge holding cycle `cycle` of a recurrence, if any (one neither cancelled nor failed, a pending one included). */
+  findLiveInCycle(recurrenceId: string, cycle: number, tx?: EntityManager): Promise<RecurringCharge | null> {
+    return this.one(`c.recurrence_id = $1 AND c.cycle = $2 AND c.status NOT IN ('cancelled', 'failed')`, [recurrenceId, cycle], tx);
   }
 
-  /** A recurrence's charges, oldest due date first. */
+  /** A recurrence's charges, oldest due date first; pending ones (not yet taken by the PSP) left out. */
   async listForRecurrence(recurrenceId: string): Promise<RecurringCharge[]> {
     const rows = await sqlRows<Record<string, unknown>>(
       this.charges.manager,
-      `SELECT ${CHARGE_COLUMNS} FROM recurring_charges c WHERE c.recurrence_id = $1 ORDER BY c.due_date, c.created_at, c.id`,
+      `SELECT ${CHARGE_COLUMNS} FROM recurring_charges c WHERE c.recurrence_id = $1 AND c.status <> 'pending' ORDER BY c.due_date, c.created_at, c.id`,
       [recurrenceId],
     );
     return rows.map((row) => hydrate(this.charges.manager, RecurringCharge, row));
@@ -61,6 +63,16 @@ export class RecurringChargeRepository {
 
   lockForMerchant(tx: EntityManager, merchantId: string, id: string): Promise<RecurringCharge | null> {
     return this.lockOne(tx, 'c.id = $1 AND c.merchant_id = $2', [id, merchantId]);
+  }
+
+  /**
+   * Deletes a charge that is still pending: the PSP refused it, or says it never had it, so it was
+   * never made and its cycle is free again. False when it has moved on meanwhile (the PSP's news
+   * got there first). A pending charge has no history to keep.
+   */
+  async deleteIfPending(id: string): Promise<boolean> {
+    const rows = await sqlRows<{ id: string }>(this.charges.manager, `DELETE FROM recurring_charges WHERE id = $1 AND status = 'pending' RETURNING id`, [id]);
+    return rows.length > 0;
   }
 
   /** The charges of a recurrence whose first attempt has not come yet (due after `today`), locked. */
@@ -111,7 +123,7 @@ export class RecurringChargeRepository {
     return rows.map((row) => hydrate(this.charges.manager, RecurringCharge, row));
   }
 
-  countByStatus(): Promise<{ status: RecurringChargeStatus; count: number }[]> {
+  countByStatus(): Promise<{ status: StoredChargeStatus; count: number }[]> {
     return sqlRows(this.charges.manager, `SELECT status, count(*)::int AS count FROM recurring_charges GROUP BY status`);
   }
 

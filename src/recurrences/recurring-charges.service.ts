@@ -9,13 +9,14 @@ import { hasIdShape } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
 import { reaisToCents } from '../domain/money';
-import { brasiliaDate, cycleOf, dueDateProblem, type DueDateProblem } from '../domain/recurrence';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { brasiliaDate, cycleOf, cycleStart, dueDateProblem, type DueDateProblem } from '../domain/recurrence';
+import { type IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
 import { requireIdempotencyKey } from '../idempotency/idempotency-key';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { CreateRequestContext } from '../payments/create-request.decorator';
+import type { ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { UpstreamError } from '../providers/provider-adapter';
-import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
+import { classifyCreateFailure, isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import type { ProviderRecurringCharge } from '../providers/recurring';
 import type { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
 import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
@@ -23,14 +24,16 @@ import type { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { type RecurringChargeListView, type RecurringChargeView, toRecurringChargeView } from './recurrence.view';
 import { RecurrencesService } from './recurrences.service';
-import { callFailure, RecurringAccounts, stateConflict } from './recurring-accounts';
+import { callFailure, type RecurringAccount, RecurringAccounts, stateConflict } from './recurring-accounts';
 import { RecurringCharge } from './recurring-charge.entity';
 import { RecurringChargeRepository } from './recurring-charge.repository';
 
 /**
- * A recurrence's charges, one per cycle (docs/recurrences.md): every rule of the recurrence, the
- * calendar and the bank's lead time is checked before the PSP is called, so a refused charge stores
- * nothing and calls nobody; the Idempotency-Key replays a charge already made.
+ * A recurrence's charges, one per cycle (docs/recurrences.md): the Idempotency-Key is looked up
+ * first (a charge already made is replayed); then every rule of the recurrence, the calendar and
+ * the bank's lead time is checked before the PSP is called, so a refused charge stores nothing and
+ * calls nobody; and the charge is written `pending` before the call, so the database keeps its
+ * cycle for it and a second request for that cycle never reaches the PSP.
  */
 @Injectable()
 export class RecurringChargesService {
@@ -52,73 +55,129 @@ export class RecurringChargesService {
     const key = requireIdempotencyKey(request.idempotencyKey);
     const recurrence = await this.recurrences.mine(merchant.id, recurrenceId);
     request.state.provider = recurrence.provider;
-    const { acting, recurring } = await this.recurringAccounts.of(recurrence);
 
-    // The key first: a retry of a charge already made replays its answer, whatever the recurrence
-    // and the calendar say now; a refusal below releases the key (nothing is stored).
+    // The key first: a completed key replays its answer whatever the recurrence, its account and the
+    // calendar say now; a refusal below abandons the key (nothing is stored).
     const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
     if (outcome.kind === 'replay') return outcome.response;
     const claim = outcome.claim;
     const chargeId = `rch_${claim.paymentId.slice('pay_'.length)}`;
+    let acting: ActingAccount | undefined;
     try {
-      if (recurrence.status !== 'active') throw stateConflict(`Charges are made only for an active recurrence; this one is ${recurrence.status}.`);
-      const amountCents = this.chargeAmount(recurrence, dto);
-      const today = brasiliaDate(this.clock.now());
-      const lead = acting.adapter.capabilities.recurring!.leadTime;
-      const problem = dueDateProblem(dto.dueDate, today, recurrence, lead);
-      if (problem) throw AppError.validation([{ field: 'dueDate', message: dueDateMessage(problem, today, recurrence, lead) }]);
-      const cycle = cycleOf(recurrence.startDate, recurrence.frequency, dto.dueDate);
-      if (await this.charges.findLiveInCycle(recurrence.id, cycle)) throw this.cycleTaken();
-      const receiver = this.recurringAccounts.receiverOf(acting);
-      let made: ProviderRecurringCharge;
-      try {
-        made = await recurring.createCharge(acting.account, {
-          chargeId,
-          txid: claim.txid,
-          providerRecurrenceId: recurrence.providerRecurrenceId!,
-          dueDate: dto.dueDate,
-          amountCents,
-          description: dto.description ?? null,
-          receiverAccount: receiver,
-          notificationUrl: acting.notificationUrl,
-        });
-      } catch (error) {
-        // A PSP that still refuses the date (its own calendar, a holiday) is the merchant's 400, not a 502.
-        if (error instanceof UpstreamError && (error.upstreamStatus === 400 || error.upstreamStatus === 422)) {
-          this.logger.warn({ provider: acting.provider, account_id: acting.accountId, provider_code: error.providerCode }, `Recurring charge refused: ${error.message}`);
-          throw AppError.validation([{ field: 'dueDate', message: 'The provider refused this due date for the recurrence.' }]);
-        }
-        throw error;
-      }
-      const now = this.clock.now();
-      const charge = Object.assign(new RecurringCharge(), {
-        id: chargeId,
-        recurrenceId: recurrence.id,
-        merchantId: merchant.id,
-        txid: claim.txid,
-        cycle,
-        amountCents,
-        dueDate: dto.dueDate,
-        description: dto.description ?? null,
-        status: 'scheduled',
-        attempts: made.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason })),
-        retries: 0,
-        endToEndId: null,
-        paidAt: null,
-        failureReason: null,
-        nextReconcileAt: new Date(new Date(`${dto.dueDate}T12:00:00-03:00`).getTime() + 86_400_000),
-        createdAt: now,
-        updatedAt: now,
-      } satisfies RecurringCharge);
-      if (!(await this.charges.insert(charge))) throw this.cycleTaken();
+      const account = await this.recurringAccounts.of(recurrence);
+      acting = account.acting;
+      // A retry of this key finds the charge its first attempt wrote: still pending (the PSP's answer
+      // was lost) it is asked for again with the same txid; taken meanwhile (a callback, a read-back)
+      // it is answered as it stands.
+      const own = await this.charges.findById(chargeId);
+      const charge = own && own.status !== 'pending' ? own : await this.ask(account, own ?? (await this.reserve(recurrence, dto, claim, chargeId, acting)), request.requestId);
       const body = JSON.stringify(successEnvelope(toRecurringChargeView(charge), request.requestId, acting.provider));
       return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
     } catch (error) {
       if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
-      else await this.idempotency.release(claim, acting.provider);
-      if (isProviderFailure(error)) throw providerFailureToAppError(error, { ...callFailure(acting, this.logger, 'create recurring charge'), operation: 'create' });
+      else await this.idempotency.release(claim, acting?.provider ?? recurrence.provider);
+      if (acting && isProviderFailure(error)) throw providerFailureToAppError(error, { ...callFailure(acting, this.logger, 'create recurring charge'), operation: 'create' });
       throw error;
     }
+  }
+
+  /**
+   * Checks the charge against the recurrence, the calendar and the bank's lead time, then writes it
+   * `pending` under the recurrence's lock, before the PSP is called: the cycle is now held (the
+   * partial unique index on recurrence and cycle), so a second request for it is refused here and
+   * never reaches the PSP.
+   */
+  private async reserve(recurrence: Recurrence, dto: CreateRecurringChargeDto, claim: IdempotencyClaim, chargeId: string, acting: ActingAccount): Promise<RecurringCharge> {
+    if (recurrence.status !== 'active') throw this.notActive(recurrence.status);
+    const amountCents = this.chargeAmount(recurrence, dto);
+    const today = brasiliaDate(this.clock.now());
+    const lead = acting.adapter.capabilities.recurring!.leadTime;
+    const problem = dueDateProblem(dto.dueDate, today, recurrence, lead);
+    if (problem) throw AppError.validation([{ field: 'dueDate', message: dueDateMessage(problem, today, recurrence, lead) }]);
+    this.recurringAccounts.receiverOf(acting);
+    const cycle = cycleOf(recurrence.startDate, recurrence.frequency, dto.dueDate);
+    const now = this.clock.now();
+    const charge = Object.assign(new RecurringCharge(), {
+      id: chargeId,
+      recurrenceId: recurrence.id,
+      merchantId: recurrence.merchantId,
+      txid: claim.txid,
+      cycle,
+      amountCents,
+      dueDate: dto.dueDate,
+      description: dto.description ?? null,
+      status: 'pending',
+      attempts: [],
+      retries: 0,
+      endToEndId: null,
+      paidAt: null,
+      failureReason: null,
+      // Read back if the PSP's answer never comes and the key is not retried: once the request that
+      // wrote it is surely over (its key's lock has lapsed), so a read-back never races it.
+      nextReconcileAt: new Date(now.getTime() + Math.max(this.config.reconcileAfterSeconds, this.config.idempotencyLockSeconds) * 1000),
+      createdAt: now,
+      updatedAt: now,
+    } satisfies RecurringCharge);
+    await this.dataSource.transaction(async (tx) => {
+      const locked = await this.recurrenceRows.lockById(tx, recurrence.id);
+      if (locked?.recurrence.status !== 'active') throw this.notActive(locked?.recurrence.status ?? recurrence.status);
+      if ((await this.charges.findLiveInCycle(recurrence.id, cycle, tx)) || !(await this.charges.insert(tx, charge))) throw this.cycleTaken(recurrence, cycle);
+    });
+    return charge;
+  }
+
+  /**
+   * Asks the PSP for a pending charge (its txid is the PSP's key for it, so asking again gets the
+   * same charge) and records its answer. A refusal means the PSP does not hold it: the pending row
+   * goes and its cycle is free. An answer that may have been acted on (a timeout, a 5xx) leaves it
+   * pending, for a retry of the key or reconciliation to ask again.
+   */
+  private async ask({ acting, recurring }: RecurringAccount, pending: RecurringCharge, requestId: string): Promise<RecurringCharge> {
+    const recurrence = (await this.recurrenceRows.findById(pending.recurrenceId))!;
+    let made: ProviderRecurringCharge;
+    try {
+      made = await recurring.createCharge(acting.account, {
+        chargeId: pending.id,
+        txid: pending.txid,
+        providerRecurrenceId: recurrence.providerRecurrenceId!,
+        dueDate: pending.dueDate,
+        amountCents: pending.amountCents,
+        description: pending.description,
+        receiverAccount: this.recurringAccounts.receiverOf(acting),
+        notificationUrl: acting.notificationUrl,
+      });
+    } catch (error) {
+      const failure = classifyCreateFailure(error);
+      if (failure === 'rejected' || failure === 'refused') await this.charges.deleteIfPending(pending.id);
+      // A PSP that still refuses the date (its own calendar, a holiday) is the merchant's 400, not a 502.
+      if (failure === 'rejected' && error instanceof UpstreamError) {
+        this.logger.warn({ provider: acting.provider, account_id: acting.accountId, provider_code: error.providerCode }, `Recurring charge refused: ${error.message}`);
+        throw AppError.validation([{ field: 'dueDate', message: 'The provider refused this due date for the recurrence.' }]);
+      }
+      throw error;
+    }
+    if (made.status !== 'scheduled') {
+      // The PSP already holds it further on (a retry after a lost answer): recorded as its news is.
+      const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'gateway', requestId, payload: { create: pending.id } };
+      await this.events.applyCharge(`${made.txid}:${made.status}:${made.attempts.length}:${made.attempts.at(-1)?.status ?? ''}`, made, context);
+      return (await this.charges.findById(pending.id)) ?? pending;
+    }
+    return this.dataSource.transaction(async (tx) => {
+      // The recurrence's lock, then the charge's: the order every writer of charges takes them in.
+      await this.recurrenceRows.lockById(tx, recurrence.id);
+      const current = await this.charges.lockByTxid(tx, pending.txid);
+      if (current && current.status !== 'pending') return current;
+      const charge = Object.assign(current ?? pending, {
+        status: 'scheduled',
+        attempts: made.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason })),
+        nextReconcileAt: new Date(new Date(`${pending.dueDate}T12:00:00-03:00`).getTime() + 86_400_000),
+        updatedAt: this.clock.now(),
+      } satisfies Partial<RecurringCharge>);
+      if (current) await this.charges.update(tx, charge);
+      // Read back as never made while the PSP was making it: written again, as the PSP holds it.
+      else if (!(await this.charges.insert(tx, charge))) throw this.cycleTaken(recurrence, charge.cycle);
+      return charge;
+    });
   }
 
   async listCharges(merchantId: string, recurrenceId: string, state?: GatewayRequestState): Promise<RecurringChargeListView> {
@@ -182,8 +241,13 @@ export class RecurringChargesService {
     return given;
   }
 
-  private cycleTaken(): AppError {
-    return stateConflict('This cycle of the recurrence already has a charge (cancel it first, or choose a date in another cycle).');
+  private notActive(status: string): AppError {
+    return stateConflict(`Charges are made only for an active recurrence; this one is ${status}.`);
+  }
+
+  private cycleTaken(recurrence: Recurrence, cycle: number): AppError {
+    const starts = cycleStart(recurrence.startDate, recurrence.frequency, cycle);
+    return stateConflict(`Cycle ${cycle + 1} of the recurrence (from ${starts}) already has a charge, or one being created (cancel it first, or choose a date in another cycle).`);
   }
 }
 

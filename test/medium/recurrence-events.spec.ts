@@ -95,6 +95,17 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
     expect(await service().applyCharge('x-2', { ...chargeNews(charge), txid: 'nope' }, context)).toEqual({ kind: 'unmatched' });
   });
 
+  it('takes a pending charge (its create unanswered) to what the PSP reports: scheduled silently, paid with its event', async () => {
+    const recurrence = await shopWithRecurrence();
+    const held = await ctx.newRecurringCharge(recurrence, { status: 'pending' });
+    expect(await service().applyCharge('pending-1', chargeNews(held), context)).toMatchObject({ kind: 'recorded', status: 'scheduled' });
+    expect(await chargeRow(held.id)).toMatchObject({ status: 'scheduled', attempts: 1 });
+    const paid = await ctx.newRecurringCharge(recurrence, { status: 'pending', cycle: 1 });
+    const settled = chargeNews(paid, { status: 'paid', endToEndId: 'E1', attempts: [{ date: paid.dueDate, status: 'paid', endToEndId: 'E1', reason: null }] });
+    expect(await service().applyCharge('pending-2', settled, context)).toMatchObject({ kind: 'recorded', status: 'paid' });
+    expect(await forwards(recurrence.id)).toEqual(['recurring_charge.paid']);
+  });
+
   it('retries a failed attempt up to three times under three_in_seven_days, then fails the charge', async () => {
     const recurrence = await shopWithRecurrence({ retryPolicy: 'three_in_seven_days' });
     const charge = await ctx.newRecurringCharge(recurrence, { dueDate: brasiliaDate(new Date()) });
