@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Money received after close (contract section 3): a Pix the PSP reports for a cancelled or expired
+ * Money received after close (docs/api.md, States): a Pix the PSP reports for a cancelled or expired
  * payment makes it `paid` with `paid_after_close` set, so the operator and the merchant can tell it
  * from a payment paid while open (it is money to return). A merchant's `refund_after_close` has such
  * money refunded in full automatically; false, the default, leaves it to the operator. The partial

@@ -5,13 +5,15 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
  * The only moves a payment makes (docs/api.md, States): pending → paid | expired | cancelled | failed;
  * paid → partially_refunded → refunded, or paid → refunded at once. Refunds move a payment only
  * through the refunds' own bookkeeping (src/webhooks/refund-decision.ts), never a bare status.
+ * expired | cancelled → paid is money received after close (isClosedUnpaid): a Pix the PSP reports
+ * is never ignored, and the payment says so with `paidAfterClose`.
  */
 const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['paid', 'expired', 'cancelled', 'failed'],
   paid: ['partially_refunded', 'refunded'],
   partially_refunded: ['refunded'],
-  expired: [],
-  cancelled: [],
+  expired: ['paid'],
+  cancelled: ['paid'],
   failed: [],
   refunded: [],
 };
@@ -23,4 +25,12 @@ export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
 /** Statuses in which money was received and part of it may still be returned. */
 export function isRefundable(status: PaymentStatus): boolean {
   return status === 'paid' || status === 'partially_refunded';
+}
+
+/**
+ * Closed without money, by the gateway or the PSP: a Pix still reported for such a payment was
+ * received after close (docs/api.md, States). `failed` is not one: the PSP itself refused the charge.
+ */
+export function isClosedUnpaid(status: PaymentStatus): boolean {
+  return status === 'cancelled' || status === 'expired';
 }

@@ -34,6 +34,7 @@ function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary, provide
     webhook_url: merchant.webhookUrl,
     has_webhook_signing_secret: hasSigningSecret,
     provider: merchant.provider,
+    refund_after_close: merchant.refundAfterClose,
     provider_accounts: providerAccounts,
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),
@@ -80,6 +81,7 @@ export class AdminMerchantsService {
       webhookUrl: settings.webhookUrl ?? null,
       webhookSigningSecretEnc: settings.webhookSigningSecretEnc ?? null,
       provider: settings.provider ?? null,
+      refundAfterClose: dto.refund_after_close ?? false,
     });
     if (settings.providerAccounts?.length) await this.accountLists.replace(created.merchant.id, settings.providerAccounts);
     return this.withGeneratedSecret(created, settings, settings.providerAccounts ?? []);
@@ -111,6 +113,7 @@ export class AdminMerchantsService {
     const changes: Partial<MerchantSettable> = {};
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.active !== undefined) changes.active = dto.active;
+    if (dto.refund_after_close !== undefined) changes.refundAfterClose = dto.refund_after_close;
     if (settings.webhookUrl !== undefined) changes.webhookUrl = settings.webhookUrl;
     if (settings.webhookSigningSecretEnc !== undefined) changes.webhookSigningSecretEnc = settings.webhookSigningSecretEnc;
     if (settings.provider !== undefined) changes.provider = settings.provider;

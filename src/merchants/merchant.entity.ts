@@ -18,6 +18,10 @@ export class Merchant {
   @Column({ name: 'webhook_signing_secret_enc', type: 'text', nullable: true })
   webhookSigningSecretEnc: string | null;
 
+  /** Money received after close (a Pix paid into a cancelled or expired payment) is refunded in full automatically. */
+  @Column({ name: 'refund_after_close', type: 'boolean', default: false })
+  refundAfterClose: boolean;
+
   /** Provider name; null means DEFAULT_PROVIDER. */
   @Column({ type: 'text', nullable: true })
   provider: string | null;

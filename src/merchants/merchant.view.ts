@@ -8,6 +8,11 @@ export class MerchantView {
   @ApiProperty({ type: String, nullable: true, example: 'https://shop.example.com/webhooks/pix' }) webhook_url: string | null;
   @ApiProperty({ example: true }) has_webhook_signing_secret: boolean;
   @ApiProperty({ type: String, nullable: true, example: null, description: "null: the gateway's DEFAULT_PROVIDER." }) provider: string | null;
+  @ApiProperty({
+    example: false,
+    description: 'Money received after close (a payment paid after it was cancelled or expired) is refunded in full automatically; false: the operator refunds it.',
+  })
+  refund_after_close: boolean;
   @ApiProperty({ type: [String], example: ['pa_5hQm2Zt8KcV1xLr9BnW3dF7Y'], description: 'Provider accounts in the order payments try them; empty: `provider`.' })
   provider_accounts: string[];
   @ApiProperty({ format: 'date-time' }) created_at: string;

@@ -23,6 +23,7 @@ export const PENDING_PAYMENT_EXAMPLE = {
   createdAt: '2026-11-26T12:00:00.000Z',
   updatedAt: '2026-11-26T12:00:00.000Z',
   paidAt: null,
+  paidAfterClose: false,
   refundedAmount: 0,
   paidAmount: null,
   payer: null,

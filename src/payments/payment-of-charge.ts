@@ -44,6 +44,8 @@ export function paymentOfCharge(made: ChargedPayment): Payment {
     payerName: charge.pix?.payer?.name ?? null,
     payerDocumentMasked: charge.pix?.payer?.documentMasked ?? null,
     refundedAmountCents: 0,
+    // A new payment was never closed: whatever the PSP says of it now, it was paid while open.
+    paidAfterClose: false,
     createdAt: made.at,
     updatedAt: made.at,
   } satisfies Payment);

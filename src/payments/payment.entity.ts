@@ -62,6 +62,10 @@ export class Payment {
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
   paidAt: Date | null;
 
+  /** Paid by a Pix the PSP reported after the payment was cancelled or expired (docs/api.md, States): money to return. */
+  @Column({ name: 'paid_after_close', type: 'boolean', default: false })
+  paidAfterClose: boolean;
+
   /** The environment of the account that charged: `sandbox` (a homologation host, or the simulated PSP) or `production`. */
   @Column({ type: 'text', default: 'sandbox' })
   environment: AccountEnvironment;

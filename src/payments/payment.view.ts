@@ -47,6 +47,13 @@ export class PaymentView {
   @ApiProperty({ format: 'date-time', example: '2026-11-26T12:00:00.000Z' }) createdAt: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-26T12:01:00.000Z' }) updatedAt: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-11-26T12:01:00.000Z' }) paidAt: string | null;
+  @ApiProperty({
+    example: false,
+    description:
+      'True when the Pix was received after the payment was cancelled or expired (it became `paid` then): money the payer should get back. ' +
+      "Refunded automatically when the merchant's `refund_after_close` is on; otherwise refund it. False on every other payment.",
+  })
+  paidAfterClose: boolean;
   @ApiProperty({ example: 0, description: 'Decimal reais returned to the payer so far: the sum of succeeded refunds.' }) refundedAmount: number;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'What the payer paid, as the PSP confirmed it (decimal reais).' }) paidAmount: number | null;
   @ApiPropertyOptional({ type: PayerView, nullable: true, description: 'Who paid, as the PSP reports it.' }) payer: PayerView | null;
@@ -68,6 +75,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
     paidAt: isoOrNull(payment.paidAt),
+    paidAfterClose: payment.paidAfterClose ?? false,
     refundedAmount: centsToReais(payment.refundedAmountCents ?? 0),
     paidAmount: payment.paidAmountCents === null ? null : centsToReais(payment.paidAmountCents),
     payer: payment.payerName === null ? null : { name: payment.payerName, document: payment.payerDocumentMasked },

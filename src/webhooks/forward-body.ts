@@ -11,6 +11,8 @@ export interface ForwardedPaymentData {
   externalId: string;
   provider: string;
   paidAt: string | null;
+  /** Paid by a Pix received after the payment was cancelled or expired (docs/api.md, States); false otherwise. */
+  paidAfterClose: boolean;
   /** Decimal reais returned so far. */
   refundedAmount: number;
 }
@@ -35,6 +37,8 @@ export interface ForwardedPayment {
   externalId: string;
   provider: string;
   paidAt: Date | null;
+  /** Absent: false (a payment that was never closed when paid). */
+  paidAfterClose?: boolean;
 }
 
 function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
@@ -45,6 +49,7 @@ function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
     externalId: payment.externalId,
     provider: payment.provider,
     paidAt: payment.paidAt ? payment.paidAt.toISOString() : null,
+    paidAfterClose: payment.paidAfterClose ?? false,
     refundedAmount: centsToReais(payment.refundedAmountCents),
   };
 }

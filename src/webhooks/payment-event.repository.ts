@@ -25,6 +25,8 @@ export interface PaymentMove {
   paidAt: Date | null;
   /** What the PSP confirmed about the paying Pix (a confirmation from a real PSP). */
   pix?: PixPaymentDetails;
+  /** Paid after the payment was cancelled or expired (docs/api.md, States): set on the payment, never cleared. */
+  paidAfterClose?: boolean;
 }
 
 /** Every query of the `payment_events` table. */
@@ -75,7 +77,8 @@ export class PaymentEventRepository {
          UPDATE payments p
             SET status = $23::text, paid_at = $24::timestamptz, updated_at = e.at,
                 end_to_end_id = coalesce(p.end_to_end_id, $25::text), paid_amount_cents = coalesce(p.paid_amount_cents, $26::bigint),
-                payer_name = coalesce(p.payer_name, $27::text), payer_document_masked = coalesce(p.payer_document_masked, $28::text)
+                payer_name = coalesce(p.payer_name, $27::text), payer_document_masked = coalesce(p.payer_document_masked, $28::text),
+                paid_after_close = p.paid_after_close OR $29::boolean
            FROM event e
           WHERE p.id = e.payment_id AND $23::text IS NOT NULL
        )
@@ -109,6 +112,7 @@ export class PaymentEventRepository {
         pix?.paidAmountCents ?? null,
         pix?.payer?.name ?? null,
         pix?.payer?.documentMasked ?? null,
+        move?.paidAfterClose ?? false,
       ],
     );
     return inserted[0]?.created_at ?? null;

@@ -1,9 +1,13 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PaymentRepository } from '../payments/payment.repository';
+import { PaymentRepository, type PaymentLockedForEvent } from '../payments/payment.repository';
 import { isRefundable, type PaymentStatus } from '../domain/payment-status';
 import { DELIVERY_NUDGE, type DeliveryNudge } from '../deliveries/delivery-nudge';
+import { newId } from '../common/ids';
+import { Clock } from '../domain/clock';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
+import { RefundRepository } from '../payments/refunds/refund.repository';
 import { decideEvent } from './event-decision';
 import { EventWriter } from './event-writer';
 import { forwardBody } from './forward-body';
@@ -42,6 +46,8 @@ export type ApplyResult =
       status: PaymentStatus | null;
       forward: EventForward;
       note: string | null;
+      /** The event paid a payment closed unpaid (docs/api.md, States): money received after close. */
+      paidAfterClose?: true;
     };
 
 /** What the PSP answered about one of the gateway's own refunds (the call, or reading it back). */
@@ -60,11 +66,16 @@ export interface RefundOutcome {
  */
 @Injectable()
 export class PaymentEventsService {
+  private readonly logger = new Logger('PaymentEvents');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payments: PaymentRepository,
     private readonly writer: EventWriter,
     private readonly refunds: RefundEventsService,
+    private readonly refundRows: RefundRepository,
+    private readonly metrics: GatewayMetrics,
+    private readonly clock: Clock,
     @Optional() @Inject(DELIVERY_NUDGE) private readonly delivery?: DeliveryNudge,
   ) {}
 
@@ -78,6 +89,8 @@ export class PaymentEventsService {
   async apply(provider: string, event: ProviderEvent, context: ApplyContext): Promise<ApplyResult> {
     const result = await this.dataSource.transaction((manager) => this.applyIn(manager, provider, event, context));
     if (result.kind === 'recorded' && result.forward === 'queued') this.delivery?.nudge();
+    // Counted once it is committed: the payment's lock and the event's unique id make it once per Pix.
+    if (result.kind === 'recorded' && result.paidAfterClose) this.metrics.paidAfterClose.inc({ provider });
     return result;
   }
 
@@ -161,12 +174,13 @@ export class PaymentEventsService {
 
     // A refund event for no payment is kept as unmatched like any other; it moves nothing.
     const decision = isRefundEvent(event.type)
-      ? { outcome: 'unmatched' as const, target: null, note: 'No payment of this provider has this id.' }
+      ? { outcome: 'unmatched' as const, target: null, note: 'No payment of this provider has this id.', paidAfterClose: false }
       : decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, { type: event.type, amountCents: event.amountCents });
     const applied = payment !== null && decision.outcome === 'applied' && decision.target !== null;
     const target = decision.target;
     const forwarded = isRefundEvent(event.type) ? null : event.type;
     const paidAt = payment && target === 'paid' ? (payment.paidAt ?? event.occurredAt) : (payment?.paidAt ?? null);
+    const paidAfterClose = applied && decision.paidAfterClose;
     const recorded = await this.writer.record(
       tx,
       {
@@ -186,9 +200,13 @@ export class PaymentEventsService {
         payload: context.payload,
         forward:
           applied && target && forwarded
-            ? { type: forwarded, webhookUrl: locked!.webhookUrl, body: (eventId) => forwardBody(eventId, forwarded, { ...payment, status: target, paidAt }) }
+            ? {
+                type: forwarded,
+                webhookUrl: locked!.webhookUrl,
+                body: (eventId) => forwardBody(eventId, forwarded, { ...payment, status: target, paidAt, paidAfterClose: payment.paidAfterClose || paidAfterClose }),
+              }
             : undefined,
-        move: applied && target ? { status: target, paidAt, pix: target === 'paid' ? event.pix : undefined } : undefined,
+        move: applied && target ? { status: target, paidAt, pix: target === 'paid' ? event.pix : undefined, paidAfterClose } : undefined,
       },
       context.requestId,
     );
@@ -196,6 +214,46 @@ export class PaymentEventsService {
     const base = { kind: 'recorded' as const, eventId: recorded.eventId, outcome: decision.outcome, forward: recorded.forward, note: decision.note };
     if (!payment) return { ...base, paymentId: null, status: null };
     if (!applied || !target) return { ...base, paymentId: payment.id, status: payment.status };
+    if (paidAfterClose) {
+      const refundId = locked!.refundAfterClose ? await this.queueRefundAfterClose(tx, locked!.payment, event) : null;
+      this.logger.warn(
+        { payment_id: payment.id, merchant_id: payment.merchantId, provider, from_status: payment.status, refund_id: refundId },
+        refundId
+          ? 'A Pix was received after the payment was closed: it is refunded in full (refund_after_close)'
+          : 'A Pix was received after the payment was closed: it needs refunding',
+      );
+      return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null, paidAfterClose: true };
+    }
     return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
+  }
+
+  /**
+   * The merchant's `refund_after_close`: the whole payment goes back, queued in the transaction that
+   * confirmed it (so it exists exactly when the confirmation does, once) and sent by the refunds'
+   * own background job (RefundReconciliation sends a pending refund the PSP has no id for yet), never
+   * in the callback's request. It is the merchant's own payment's money, asked back by the merchant's
+   * setting: origin `merchant`, seen and reported to the merchant like any refund of theirs.
+   */
+  private async queueRefundAfterClose(tx: EntityManager, payment: PaymentLockedForEvent['payment'], event: ProviderEvent): Promise<string> {
+    const now = this.clock.now();
+    const refund = await this.refundRows.insert(tx, {
+      id: newId('ref'),
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      origin: 'merchant',
+      status: 'pending',
+      amountCents: payment.amountCents,
+      reason: `Received after the payment was ${payment.status}; refunded automatically (refund_after_close)`,
+      provider: payment.provider,
+      providerAccountId: payment.providerAccountId,
+      txid: payment.txid,
+      providerPaymentId: payment.providerPaymentId,
+      endToEndId: payment.endToEndId ?? event.pix?.endToEndId ?? null,
+      providerRefundId: null,
+      attemptId: null,
+      nextCheckAt: now,
+      createdAt: now,
+    });
+    return refund.id;
   }
 }

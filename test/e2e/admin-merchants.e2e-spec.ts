@@ -4,7 +4,7 @@ import type { components } from '../../web/src/api-types';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'provider_accounts', 'updated_at', 'webhook_url'];
+const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'provider_accounts', 'refund_after_close', 'updated_at', 'webhook_url'];
 
 /** Admin requests the typed client would not make: bodies and queries the API refuses, another token. */
 function rawAdmin(t: () => TestApp) {

@@ -39,7 +39,16 @@ describe('webhook delivery to merchants (HTTP)', () => {
       event: 'payment.confirmed',
       id: intake.body.data.event_id,
       created_at: expect.any(String),
-      data: { id: payment.id, amount: 10.5, status: 'paid', externalId: payment.externalId, provider: 'sandbox', paidAt: expect.any(String), refundedAmount: 0 },
+      data: {
+        id: payment.id,
+        amount: 10.5,
+        status: 'paid',
+        externalId: payment.externalId,
+        provider: 'sandbox',
+        paidAt: expect.any(String),
+        paidAfterClose: false,
+        refundedAmount: 0,
+      },
     });
     const [attempt] = await attemptsOf(t, delivery!.id);
     expect(attempt).toMatchObject({ attempt: 1, url: receiver.url, status_code: 200, error: null });

@@ -176,7 +176,16 @@ describe('webhook intake (HTTP)', () => {
       event: 'payment.confirmed',
       id: event.id,
       created_at: event.created_at.toISOString(),
-      data: { id: payment.id, amount: 1234.56, status: 'paid', externalId: 'order-outbox', provider: 'sandbox', paidAt: paid_at.toISOString(), refundedAmount: 0 },
+      data: {
+        id: payment.id,
+        amount: 1234.56,
+        status: 'paid',
+        externalId: 'order-outbox',
+        provider: 'sandbox',
+        paidAt: paid_at.toISOString(),
+        paidAfterClose: false,
+        refundedAmount: 0,
+      },
     });
     expect(event.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
     expect(delivery.created_at).toEqual(event.created_at); // one clock reading: written by one transaction

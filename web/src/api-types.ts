@@ -906,6 +906,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/invariant-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the money invariant check now
+         * @description Starts a run in the background and answers it, `running`: each payment of the last INVARIANT_CHECK_DAYS days is read back from its PSP, and what the PSP says was received and returned is compared with the gateway's books. Follow it with `GET /admin/api/invariant-checks/latest`. One run at a time across every gateway process: 409 while one is running (the daily one included).
+         */
+        post: operations["runInvariantCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/invariant-checks/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last money invariant check
+         * @description The last run started (running, completed or failed) with the mismatch lines it found: each a payment whose PSP and gateway disagree on money. 404 before the first run.
+         */
+        get: operations["getLatestInvariantCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/payments/{id}/refunds": {
         parameters: {
             query?: never;
@@ -1134,6 +1174,11 @@ export interface components {
              */
             provider: string | null;
             /**
+             * @description Money received after close (a payment paid after it was cancelled or expired) is refunded in full automatically; false: the operator refunds it.
+             * @example false
+             */
+            refund_after_close: boolean;
+            /**
              * @description Provider accounts in the order payments try them; empty: `provider`.
              * @example [
              *       "pa_5hQm2Zt8KcV1xLr9BnW3dF7Y"
@@ -1177,6 +1222,12 @@ export interface components {
              * @example true
              */
             active?: boolean;
+            /**
+             * @description true: money received after close (a Pix the PSP reports for a cancelled or expired payment, which then becomes `paid` with `paidAfterClose`) is refunded in full automatically, and the merchant receives `refund.succeeded` and `payment.refunded`. false: the operator refunds it.
+             * @default false
+             * @example false
+             */
+            refund_after_close?: boolean;
         };
         MerchantView: {
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -1194,6 +1245,11 @@ export interface components {
              * @example null
              */
             provider: string | null;
+            /**
+             * @description Money received after close (a payment paid after it was cancelled or expired) is refunded in full automatically; false: the operator refunds it.
+             * @example false
+             */
+            refund_after_close: boolean;
             /**
              * @description Provider accounts in the order payments try them; empty: `provider`.
              * @example [
@@ -1238,6 +1294,12 @@ export interface components {
              *     ]
              */
             provider_accounts?: string[];
+            /**
+             * @description true: money received after close (a Pix the PSP reports for a cancelled or expired payment, which then becomes `paid` with `paidAfterClose`) is refunded in full automatically, and the merchant receives `refund.succeeded` and `payment.refunded`. false: the operator refunds it.
+             * @default false
+             * @example false
+             */
+            refund_after_close?: boolean;
         };
         IssuedApiKeyView: {
             /** @example key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3 */
@@ -1685,6 +1747,11 @@ export interface components {
              */
             paidAt?: string | null;
             /**
+             * @description True when the Pix was received after the payment was cancelled or expired (it became `paid` then): money the payer should get back. Refunded automatically when the merchant's `refund_after_close` is on; otherwise refund it. False on every other payment.
+             * @example false
+             */
+            paidAfterClose: boolean;
+            /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
              * @example 0
              */
@@ -1819,6 +1886,11 @@ export interface components {
              * @example 2026-11-26T12:01:00.000Z
              */
             paidAt?: string | null;
+            /**
+             * @description True when the Pix was received after the payment was cancelled or expired (it became `paid` then): money the payer should get back. Refunded automatically when the merchant's `refund_after_close` is on; otherwise refund it. False on every other payment.
+             * @example false
+             */
+            paidAfterClose: boolean;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
              * @example 0
@@ -2249,6 +2321,11 @@ export interface components {
              * @example 2026-11-26T12:01:00.000Z
              */
             paidAt?: string | null;
+            /**
+             * @description True when the Pix was received after the payment was cancelled or expired (it became `paid` then): money the payer should get back. Refunded automatically when the merchant's `refund_after_close` is on; otherwise refund it. False on every other payment.
+             * @example false
+             */
+            paidAfterClose: boolean;
             /**
              * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
              * @example 0
@@ -3027,6 +3104,7 @@ export interface components {
              *         "externalId": "order-1234",
              *         "provider": "efi",
              *         "paidAt": "2026-11-26T12:00:00.000Z",
+             *         "paidAfterClose": false,
              *         "refundedAmount": 0
              *       }
              *     }
@@ -3084,6 +3162,103 @@ export interface components {
             response_excerpt?: string | null;
             /** Format: date-time */
             sent_at: string;
+        };
+        InvariantMismatchView: {
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            payment_id: string;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /** @example sandbox */
+            provider: string;
+            /**
+             * @description The account that charged; null for a provider's built-in one.
+             * @example pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
+             */
+            provider_account_id: string | null;
+            /**
+             * @description `received`: what was paid in; `returned`: the sum of succeeded refunds; `status`: the payment's status does not follow from its amounts, or the PSP says all was returned where its refunds cannot be listed.
+             * @example returned
+             * @enum {string}
+             */
+            field: "received" | "returned" | "status";
+            /**
+             * @description The payment's status at the gateway.
+             * @example paid
+             * @enum {string}
+             */
+            gateway_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description The charge's status at the PSP.
+             * @example paid
+             * @enum {string}
+             */
+            psp_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description The gateway's amount for the field, in reais; null where it has none.
+             * @example 0
+             */
+            gateway_amount: number | null;
+            /**
+             * @description The PSP's amount for the field, in reais; null where it says nothing of it.
+             * @example 3
+             */
+            psp_amount: number | null;
+            /** @example The PSP returned R$ 3.00 more than the gateway's succeeded refunds record. */
+            note: string;
+            /** Format: date-time */
+            found_at: string;
+        };
+        InvariantCheckView: {
+            /** @example ick_7Yb2Qw9ZtR4mK8sLx3Vn6PcD */
+            id: string;
+            /**
+             * @description Who started it: the daily job or an operator.
+             * @example operator
+             * @enum {string}
+             */
+            trigger: "daily" | "operator";
+            /**
+             * @description `failed`: it ended before reading every payment of the window (see `error`); its lines are still real.
+             * @example completed
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed";
+            /**
+             * Format: date-time
+             * @description Payments created from here on are read, and older ones with a refund since.
+             */
+            window_start: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description Payments read back from their PSP and compared.
+             * @example 240
+             */
+            checked: number;
+            /**
+             * @description Lines found (below).
+             * @example 1
+             */
+            mismatches: number;
+            /**
+             * @description Payments of which a part could not be compared: a PSP that lists no refunds, a provider this gateway does not run.
+             * @example 3
+             */
+            unverifiable: number;
+            /**
+             * @description Payments whose PSP could not be asked (an error, a timeout): not compared this time.
+             * @example 0
+             */
+            failed: number;
+            /**
+             * @description Why the run ended early.
+             * @example null
+             */
+            error: string | null;
+            /** @description At most 500 lines, in the order they were found. */
+            lines: components["schemas"]["InvariantMismatchView"][];
         };
         RefundView: {
             /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -7370,6 +7545,128 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["TestEventResultView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    runInvariantCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["InvariantCheckView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLatestInvariantCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["InvariantCheckView"];
                         /**
                          * Format: uuid
                          * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11

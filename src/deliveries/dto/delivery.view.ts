@@ -58,7 +58,16 @@ export class DeliveryDetailView extends DeliveryView {
       event: 'payment.confirmed',
       id: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A',
       created_at: '2026-11-26T12:00:00.000Z',
-      data: { id: 'pay_8f2kTMd9Q2xLr8VbN1cZp4Wf', amount: 10.5, status: 'paid', externalId: 'order-1234', provider: 'efi', paidAt: '2026-11-26T12:00:00.000Z', refundedAmount: 0 },
+      data: {
+        id: 'pay_8f2kTMd9Q2xLr8VbN1cZp4Wf',
+        amount: 10.5,
+        status: 'paid',
+        externalId: 'order-1234',
+        provider: 'efi',
+        paidAt: '2026-11-26T12:00:00.000Z',
+        paidAfterClose: false,
+        refundedAmount: 0,
+      },
     },
   })
   body: Record<string, unknown>;

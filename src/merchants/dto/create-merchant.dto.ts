@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActiveField, NameField, ProviderAccountsField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+import { ActiveField, NameField, ProviderAccountsField, ProviderField, RefundAfterCloseField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
 /** Body of `POST /admin/api/merchants` (docs/api.md, Admin API). Unknown fields are refused. */
 export class CreateMerchantDto {
@@ -21,4 +21,7 @@ export class CreateMerchantDto {
 
   @ActiveField()
   active?: boolean;
+
+  @RefundAfterCloseField()
+  refund_after_close?: boolean;
 }

@@ -52,6 +52,20 @@ export const ActiveField = (): PropertyDecorator =>
     Rule('merchantActive', (value) => (typeof value === 'boolean' ? null : 'active must be true or false')),
   );
 
+export const RefundAfterCloseField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: Boolean,
+      default: false,
+      example: false,
+      description:
+        'true: money received after close (a Pix the PSP reports for a cancelled or expired payment, which then becomes `paid` with `paidAfterClose`) ' +
+        'is refunded in full automatically, and the merchant receives `refund.succeeded` and `payment.refunded`. false: the operator refunds it.',
+    }),
+    present,
+    Rule('merchantRefundAfterClose', (value) => (typeof value === 'boolean' ? null : 'refund_after_close must be true or false')),
+  );
+
 export const WebhookUrlField = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ActiveField, NameField, ProviderAccountsField, ProviderField, SigningSecretField, WebhookUrlField } from './merchant-fields';
+import { ActiveField, NameField, ProviderAccountsField, ProviderField, RefundAfterCloseField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
 /**
  * Body of `PATCH /admin/api/merchants/:id`: only the fields present change. `null` clears
- * `webhook_url`, `webhook_signing_secret` and `provider`; it is refused for `name` and `active`.
+ * `webhook_url`, `webhook_signing_secret` and `provider`; it is refused for `name`, `active` and `refund_after_close`.
  */
 export class UpdateMerchantDto {
   @ApiPropertyOptional({ example: 'Loja da Ana', minLength: 1, maxLength: 200 })
@@ -24,4 +24,7 @@ export class UpdateMerchantDto {
 
   @ProviderAccountsField()
   provider_accounts?: string[];
+
+  @RefundAfterCloseField()
+  refund_after_close?: boolean;
 }
