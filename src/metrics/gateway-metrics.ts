@@ -14,6 +14,12 @@ export interface DeliveryBacklog {
   oldestAgeSeconds: number;
 }
 
+/** The last completed money invariant check, as its gauges report it. */
+export interface MoneyInvariantSummary {
+  finishedAt: Date;
+  mismatchesByProvider: { provider: string; count: number }[];
+}
+
 /** Latency buckets in seconds: from a fast local answer to a provider call near its timeout. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -122,6 +128,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Runs of the money invariant check (docs/operations.md, Money invariant check) this process carried out, by outcome. */
+  readonly moneyInvariantChecks = new Counter({
+    name: 'money_invariant_checks_total',
+    help: 'Runs of the money invariant check by outcome: clean (no mismatch), mismatches (at least one), failed (ended early: an error, a shutdown, abandoned).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Where the money invariant gauges read the last completed run from (the reconciliation module registers it). */
+  private moneyInvariantSource?: () => Promise<MoneyInvariantSummary | null>;
+  /** One read per scrape, shared by the two gauges that report it. */
+  private moneyInvariantRead?: Promise<MoneyInvariantSummary | null>;
+
   /** Where the recurrences gauge reads from (the recurrences module registers it). */
   private recurrenceCountSource?: () => Promise<{ status: string; count: number }[]>;
 
@@ -159,6 +178,31 @@ export class GatewayMetrics {
         for (const { status, count } of counts) this.set({ status }, count);
       },
     });
+    const readMoneyInvariant = () => this.readMoneyInvariant();
+    new Gauge({
+      name: 'money_invariant_mismatches',
+      help: 'Mismatches the last completed money invariant check found (payments whose PSP and gateway disagree on money), by provider.',
+      labelNames: ['provider'] as const,
+      // Every process reads the same last run from the database: one value, not their sum.
+      aggregator: 'max',
+      registers: [this.registry],
+      async collect() {
+        const summary = await readMoneyInvariant();
+        if (!summary) return;
+        this.reset();
+        for (const { provider, count } of summary.mismatchesByProvider) this.set({ provider }, count);
+      },
+    });
+    new Gauge({
+      name: 'money_invariant_last_completed_timestamp_seconds',
+      help: 'When the last money invariant check that read every payment of its window finished (Unix time); absent before the first.',
+      aggregator: 'max',
+      registers: [this.registry],
+      async collect() {
+        const summary = await readMoneyInvariant();
+        if (summary) this.set(summary.finishedAt.getTime() / 1000);
+      },
+    });
     new Gauge({
       name: 'webhook_deliveries_oldest_waiting_age_seconds',
       help: 'Age of the oldest forward still waiting to be delivered (0 when none waits).',
@@ -181,6 +225,11 @@ export class GatewayMetrics {
     this.backlogSource = source;
   }
 
+  /** Reads the last completed money invariant check for its gauges at each scrape (the reconciliation module registers it). */
+  setMoneyInvariantSource(source: () => Promise<MoneyInvariantSummary | null>): void {
+    this.moneyInvariantSource = source;
+  }
+
   /** The exposition text, and its content type: with WORKERS > 1, every worker's series summed (./cluster-metrics.ts). */
   async scrape(): Promise<{ contentType: string; body: string }> {
     const body = metricsAreClustered() ? await askPrimaryForMetrics() : await this.registry.metrics();
@@ -198,6 +247,18 @@ export class GatewayMetrics {
       end({ outcome: error instanceof UpstreamError ? error.kind : 'error' });
       throw error;
     }
+  }
+
+  private readMoneyInvariant(): Promise<MoneyInvariantSummary | null> {
+    const source = this.moneyInvariantSource;
+    if (!source) return Promise.resolve(null);
+    this.moneyInvariantRead ??= source()
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'Could not read the last money invariant check for /metrics');
+        return null;
+      })
+      .finally(() => (this.moneyInvariantRead = undefined));
+    return this.moneyInvariantRead;
   }
 
   private readBacklog(): Promise<DeliveryBacklog | null> {
