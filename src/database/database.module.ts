@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DatabaseOutage } from '../common/errors/database-outage';
 import { AppConfig } from '../config/app-config';
 import { DatabaseHealth } from './database-health';
 import { ChangeFeed } from './change-feed';
@@ -68,6 +69,8 @@ class DatabaseCloser implements OnApplicationShutdown {
   providers: [
     DatabaseCloser,
     DatabaseHealth,
+    // The outage log's end is found with /health's own ping.
+    { provide: DatabaseOutage, inject: [DatabaseHealth], useFactory: (health: DatabaseHealth) => new DatabaseOutage((timeoutMs) => health.ping(timeoutMs)) },
     {
       provide: 'DATABASE_MIGRATED',
       inject: [DataSource, DATABASE_SETUP],
@@ -77,6 +80,6 @@ class DatabaseCloser implements OnApplicationShutdown {
       },
     },
   ],
-  exports: ['DATABASE_MIGRATED', DatabaseHealth],
+  exports: ['DATABASE_MIGRATED', DatabaseHealth, DatabaseOutage],
 })
 export class DatabaseModule {}

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AppError } from '../common/errors/app-error';
+import { databaseUnavailableError } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { NoEnvelope } from '../common/http/no-envelope.decorator';
@@ -16,7 +16,8 @@ export class HealthController {
 
   /**
    * 200 `{"status":"ok"}` once the database is migrated and answers; 503 SERVICE_UNAVAILABLE (the
-   * error envelope) when it does not answer within 3 s, so a load balancer takes this process out.
+   * error envelope, with Retry-After as every request the database's absence fails) when it does not
+   * answer within 3 s, so a load balancer takes this process out.
    */
   @Get()
   @NoEnvelope()
@@ -25,7 +26,7 @@ export class HealthController {
   @ApiResponse({ status: 200, schema: { example: { status: 'ok' } } })
   @ApiErrorResponses(ErrorCode.SERVICE_UNAVAILABLE)
   async check(): Promise<{ status: 'ok' }> {
-    if (!(await this.database.ping(PING_TIMEOUT_MS))) throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, { message: 'The database is unreachable.' });
+    if (!(await this.database.ping(PING_TIMEOUT_MS))) throw databaseUnavailableError();
     return { status: 'ok' };
   }
 }

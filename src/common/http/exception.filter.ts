@@ -1,7 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../errors/app-error';
+import { DatabaseOutage } from '../errors/database-outage';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../errors/database-unavailable';
 import { ErrorCode } from '../errors/error-codes';
 import { ErrorEnvelope } from './envelope';
 import { requestState } from './request-state';
@@ -22,8 +24,9 @@ const STATUS_TO_CODE: Readonly<Record<number, ErrorCode>> = {
 
 /**
  * Turns anything thrown into an AppError. Framework errors with a known 4xx status keep their
- * meaning (malformed JSON is a validation error, an oversized body 413); everything else,
- * including any error we did not expect, is INTERNAL_ERROR (500), never a 400.
+ * meaning (malformed JSON is a validation error, an oversized body 413); a failure to reach the
+ * database is SERVICE_UNAVAILABLE (503, Retry-After: src/common/errors/database-unavailable.ts);
+ * everything else, including any error we did not expect, is INTERNAL_ERROR (500), never a 400.
  */
 export function toAppError(exception: unknown): AppError {
   if (exception instanceof AppError) return exception;
@@ -41,6 +44,7 @@ export function toAppError(exception: unknown): AppError {
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return AppError.validation([{ field: 'body', message: exception.message }], 'The request body is not valid JSON.');
   }
+  if (isDatabaseUnavailable(exception)) return databaseUnavailableError(exception);
   return new AppError(ErrorCode.INTERNAL_ERROR, { cause: exception });
 }
 
@@ -83,7 +87,11 @@ export function errorEnvelope(error: AppError, requestId: string, provider: stri
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    /** Told of each 503 for the database's absence, which it logs once per outage instead (absent where a filter renders only AppErrors). */
+    @Optional() private readonly outage?: DatabaseOutage,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -91,6 +99,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<FastifyRequest>();
     const error = toAppError(exception);
     const state = requestState(req);
+    if (error.code === ErrorCode.SERVICE_UNAVAILABLE && isDatabaseUnavailable(error.cause)) this.outage?.answered503(error.cause);
     if (error.status >= 500 && error.code !== ErrorCode.PAYMENT_CREATE_FAILED && error.code !== ErrorCode.UPSTREAM_ERROR && error.code !== ErrorCode.SERVICE_UNAVAILABLE) {
       const cause = error.cause ?? exception;
       // The path without its query string: a query may carry a token or a document.
