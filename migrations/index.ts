@@ -13,6 +13,7 @@ import { ApiKeyLastUsed1795810000000 } from './1795810000000-ApiKeyLastUsed';
 import { ChangeNotifications1795820000000 } from './1795820000000-ChangeNotifications';
 import { Recurrences1795900000000 } from './1795900000000-Recurrences';
 import { PaidAfterClose1796000000000 } from './1796000000000-PaidAfterClose';
+import { IdempotencyHolder1796010000000 } from './1796010000000-IdempotencyHolder';
 import { RecurringChargePending1796020000000 } from './1796020000000-RecurringChargePending';
 import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
 
@@ -33,6 +34,7 @@ export const ALL_MIGRATIONS = [
   ChangeNotifications1795820000000,
   Recurrences1795900000000,
   PaidAfterClose1796000000000,
+  IdempotencyHolder1796010000000,
   RecurringChargePending1796020000000,
   InvariantChecks1796030000000,
 ];

@@ -35,6 +35,14 @@ export class IdempotencyRecord {
   @Column({ type: 'integer', default: 1 })
   attempt: number;
 
+  /**
+   * The instance id of the gateway process whose request holds (or last held) the record. A process
+   * that finds its own id on a record in progress that none of its requests holds any more (their
+   * release could not be written: the database was down) takes it over without waiting for the lock.
+   */
+  @Column({ type: 'text', nullable: true })
+  holder: string | null;
+
   /** Reserved on the first attempt and reused by every retry. */
   @Column({ name: 'payment_id', type: 'text' })
   paymentId: string;

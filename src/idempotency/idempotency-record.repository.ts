@@ -31,6 +31,8 @@ export interface NewClaim {
   txid: string;
   lockSeconds: number;
   ttlSeconds: number;
+  /** The claiming process's instance id (IdempotencyService), recorded as the record's holder. */
+  holder: string;
 }
 
 /**
@@ -48,11 +50,11 @@ export class IdempotencyRecordRepository {
   async insertLockedUnlessExists(claim: NewClaim): Promise<HeldRecord | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       this.records.manager,
-      `INSERT INTO idempotency_records (merchant_id, key, request_hash, request_path, state, locked_until, payment_id, txid, expires_at)
-       VALUES ($1, $2, $3, $4, 'in_progress', now() + make_interval(secs => $5), $6, $7, now() + make_interval(secs => $8))
+      `INSERT INTO idempotency_records (merchant_id, key, request_hash, request_path, state, locked_until, payment_id, txid, expires_at, holder)
+       VALUES ($1, $2, $3, $4, 'in_progress', now() + make_interval(secs => $5), $6, $7, now() + make_interval(secs => $8), $9)
        ON CONFLICT (merchant_id, key) DO NOTHING
        RETURNING attempt, payment_id, txid`,
-      [claim.merchantId, claim.key, claim.requestHash, claim.requestPath, claim.lockSeconds, claim.paymentId, claim.txid, claim.ttlSeconds],
+      [claim.merchantId, claim.key, claim.requestHash, claim.requestPath, claim.lockSeconds, claim.paymentId, claim.txid, claim.ttlSeconds, claim.holder],
     );
     return rows[0] ? hydrate(this.records.manager, IdempotencyRecord, rows[0]) : null;
   }
@@ -76,18 +78,20 @@ export class IdempotencyRecordRepository {
 
   /**
    * Takes over a retryable record, or one in progress under a lapsed lock, if it is still at
-   * `attempt` (fencing): bumps the attempt, so an earlier holder can no longer complete it. Null
-   * when someone else took it first.
+   * `attempt` (fencing): bumps the attempt, so an earlier holder can no longer complete it, and
+   * records `holder` as the new one. With `deadHolder`, also one in progress under an active lock
+   * that this holder holds but no request of it does any more (IdempotencyService decides that):
+   * a release that could not be written. Null when someone else took it first.
    */
-  async takeOverIfAttempt(merchantId: string, key: string, attempt: number, lockSeconds: number): Promise<HeldRecord | null> {
+  async takeOverIfAttempt(merchantId: string, key: string, attempt: number, lockSeconds: number, holder: string, deadHolder: string | null = null): Promise<HeldRecord | null> {
     const rows = await sqlRows<Record<string, unknown>>(
       this.records.manager,
       `UPDATE idempotency_records
-          SET state = 'in_progress', locked_until = now() + make_interval(secs => $3), attempt = attempt + 1
+          SET state = 'in_progress', locked_until = now() + make_interval(secs => $3), attempt = attempt + 1, holder = $5
         WHERE merchant_id = $1 AND key = $2 AND attempt = $4
-          AND (state = 'retryable' OR (state = 'in_progress' AND locked_until <= now()))
+          AND (state = 'retryable' OR (state = 'in_progress' AND (locked_until <= now() OR holder = $6)))
         RETURNING attempt, payment_id, txid`,
-      [merchantId, key, lockSeconds, attempt],
+      [merchantId, key, lockSeconds, attempt, holder, deadHolder],
     );
     return rows[0] ? hydrate(this.records.manager, IdempotencyRecord, rows[0]) : null;
   }
