@@ -22,6 +22,13 @@ export interface RefundReport {
   /** Who asked for it when the gateway did not: `med` for a MED return, `psp` for anything else. */
   externalOrigin: 'psp' | 'med';
   failureReason: string | null;
+  /**
+   * The gateway's own refund this is, when the PSP's record names it (the Pix API's devolução id is
+   * derived from it; the simulated PSP echoes it): null when the record is not one of the gateway's.
+   * Absent when the PSP cannot say (Mercado Pago): a report unknown by id is then not attributed
+   * while one of the gateway's refunds has no PSP id yet (RefundEventsService).
+   */
+  gatewayRefundId?: string | null;
 }
 
 /** Events about the payment as a whole: each moves it to one status (statusForEvent). */

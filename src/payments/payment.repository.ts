@@ -202,8 +202,23 @@ export class PaymentRepository {
   }
 
   /** Records a settled refund on a payment the caller holds locked: its refunded amount and the status that follows. */
-  async setRefunded(tx: EntityManager, id: string, status: PaymentStatus, refundedAmountCents: number, updatedAt: Date): Promise<void> {
-    await tx.query(`UPDATE payments SET status = $2, refunded_amount_cents = $3, updated_at = $4 WHERE id = $1`, [id, status, refundedAmountCents, updatedAt]);
+  /**
+   * Sets the payment's refunded amount to the sum of its succeeded refunds, in this one statement
+   * (never added to a stored total, so no report of a refund can count twice), and its status from
+   * that sum: `refunded` when nothing is left, `partially_refunded` while some is. The new status and amount.
+   */
+  async setRefundedFromRefunds(tx: EntityManager, id: string, updatedAt: Date): Promise<{ status: PaymentStatus; refundedAmountCents: number }> {
+    const rows = await sqlRows<{ status: PaymentStatus; refunded: string }>(
+      tx,
+      `UPDATE payments p SET refunded_amount_cents = r.total, updated_at = $2,
+              status = CASE WHEN r.total >= p.amount_cents THEN 'refunded' WHEN r.total > 0 THEN 'partially_refunded' ELSE p.status END
+         FROM (SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded' AND origin <> 'routing') r
+        WHERE p.id = $1
+        RETURNING p.status, p.refunded_amount_cents::text AS refunded`,
+      [id, updatedAt],
+    );
+    const row = rows[0]!;
+    return { status: row.status, refundedAmountCents: Number(row.refunded) };
   }
 
   /** Payments across merchants, newest first: `limit + 1` rows from the cursor on, each with its exact position. */

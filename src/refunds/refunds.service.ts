@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { PreparedResponse, successEnvelope } from '../common/http/envelope';
@@ -24,6 +24,16 @@ import { type FailureContext, rethrowProviderFailure } from '../providers/provid
 import { type ChargeLookup, type ProviderRefund, UpstreamError } from '../providers/provider-adapter';
 import { PaymentEventsService, type RefundOutcome } from '../webhooks/payment-events.service';
 import type { CreateRefundDto } from './dto/create-refund.dto';
+
+/** What a refund asks for, once its key is claimed. */
+interface RefundAsk {
+  merchantId: string;
+  payment: Payment;
+  refundId: string;
+  asked: number | undefined;
+  reason: string | undefined;
+  acting: ActingAccount;
+}
 
 /** What a refund request brings besides its body (the merchant API's and the dashboard's alike). */
 export interface RefundRequestContext {
@@ -62,76 +72,79 @@ export class RefundsService {
     const key = requireIdempotencyKey(request.idempotencyKey);
     const asked = dto.amount === undefined ? undefined : this.amountInCents(dto.amount);
     const payment = await this.merchantPayment(merchantId, paymentId, request.state);
-    const acting = await this.acting(payment);
-    if (!acting.adapter.refund || !acting.adapter.capabilities.refund) {
-      throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: `The provider "${payment.provider}" cannot refund payments.` });
-    }
-    // Checked before the key is claimed, so a refused request leaves nothing behind; checked again under the lock.
-    this.assertRefundable(payment);
-    const left = payment.amountCents - (await this.refunds.heldCents(this.dataSource.manager, payment.id));
-    this.assertAvailable(asked ?? left, left, acting, payment);
-
-    // The path with the payment's id: one key for refunds of two payments is two requests, not a replay.
+    // The key before anything else is checked (docs/api.md, Idempotency): a replay answers what was
+    // answered whatever the payment's state now, and a retry resumes its own refund, which is not
+    // counted against itself. The path with the payment's id: one key for two payments is two requests.
     const path = request.path.replace(':id', payment.id);
     const outcome = await this.idempotency.begin(merchantId, key, requestFingerprint('POST', path, request.body), path);
     if (outcome.kind === 'replay') return outcome.response;
     const claim = outcome.claim;
     // The id the claim reserved, the same on every retry of the key: the PSP's key derives from it.
     const refundId = `ref_${claim.paymentId.slice('pay_'.length)}`;
+    let acting: ActingAccount;
     let refund: Refund;
     try {
-      refund = await this.dataSource.transaction(async (tx) => {
-        const locked = await this.payments.lockForMerchant(tx, merchantId, payment.id);
-        if (!locked) throw AppError.notFound('Payment not found.');
-        this.assertRefundable(locked.payment);
-        const existing = await this.refunds.findForUpdate(tx, refundId);
-        if (existing?.status === 'pending') return existing;
-        // A first try the PSP refused outright holds nothing; the retry asks again for the same amount
-        // (the PSP's key is the refund's, so its amount must not change), if it is still left.
-        const held = await this.refunds.heldCents(tx, payment.id);
-        const available = locked.payment.amountCents - held;
-        const amount = existing?.amountCents ?? asked ?? available;
-        this.assertAvailable(amount, available, acting, locked.payment);
-        const now = this.clock.now();
-        if (existing) {
-          await this.refunds.update(tx, existing.id, { status: 'pending', at: now });
-          return { ...existing, status: 'pending' as const };
-        }
-        return this.refunds.insert(tx, {
-          id: refundId,
-          paymentId: payment.id,
-          merchantId,
-          origin: 'merchant',
-          status: 'pending',
-          amountCents: amount,
-          reason: dto.reason?.trim() || null,
-          provider: payment.provider,
-          providerAccountId: payment.providerAccountId,
-          txid: payment.txid,
-          providerPaymentId: payment.providerPaymentId,
-          endToEndId: payment.endToEndId,
-          providerRefundId: null,
-          attemptId: null,
-          // Should this process stop before the PSP answers, reconciliation asks again (same id) after this.
-          nextCheckAt: new Date(now.getTime() + 2 * this.config.upstreamTimeoutMs),
-          createdAt: now,
-        });
-      });
+      acting = await this.acting(payment);
+      refund = await this.dataSource.transaction((tx) => this.openRefund(tx, { merchantId, payment, refundId, asked, reason: dto.reason, acting }));
     } catch (error) {
       if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
       else await this.idempotency.release(claim, payment.provider);
       throw error;
     }
 
-    try {
-      await this.send(acting, refund, request.requestId);
-    } catch (error) {
-      await this.idempotency.release(claim, payment.provider);
-      rethrowProviderFailure(error, this.failure(payment, 'refund'));
+    // A refund the PSP has not answered for (new, or its answer lost) is asked for, with its own id;
+    // one it answered, or that settled meanwhile, is answered as it stands: never asked again, never re-opened.
+    if (refund.status === 'pending' && refund.providerRefundId === null) {
+      try {
+        await this.send(acting, refund, request.requestId);
+      } catch (error) {
+        await this.idempotency.release(claim, payment.provider);
+        rethrowProviderFailure(error, this.failure(payment, 'refund'));
+      }
     }
     const stored = (await this.refunds.findById(refund.id))!;
     const body = JSON.stringify(successEnvelope(toRefundView(stored), request.requestId, payment.provider));
     return this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
+  }
+
+  /**
+   * The key's refund under the payment's row lock: the one an earlier attempt of the key made, as it
+   * stands, or a new pending one once the payment, the provider and what is left allow it. What is
+   * left counts pending refunds, so two refunds racing for the last reais cannot both pass.
+   */
+  private async openRefund(tx: EntityManager, ask: RefundAsk): Promise<Refund> {
+    const { payment, acting } = ask;
+    const locked = await this.payments.lockForMerchant(tx, ask.merchantId, payment.id);
+    if (!locked) throw AppError.notFound('Payment not found.');
+    const existing = await this.refunds.findForUpdate(tx, ask.refundId);
+    if (existing) return existing;
+    if (!acting.adapter.refund || !acting.adapter.capabilities.refund) {
+      throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: `The provider "${payment.provider}" cannot refund payments.` });
+    }
+    this.assertRefundable(locked.payment);
+    const available = locked.payment.amountCents - (await this.refunds.heldCents(tx, payment.id));
+    const amount = ask.asked ?? available;
+    this.assertAvailable(amount, available, acting, locked.payment);
+    const now = this.clock.now();
+    return this.refunds.insert(tx, {
+      id: ask.refundId,
+      paymentId: payment.id,
+      merchantId: ask.merchantId,
+      origin: 'merchant',
+      status: 'pending',
+      amountCents: amount,
+      reason: ask.reason?.trim() || null,
+      provider: payment.provider,
+      providerAccountId: payment.providerAccountId,
+      txid: payment.txid,
+      providerPaymentId: payment.providerPaymentId,
+      endToEndId: payment.endToEndId,
+      providerRefundId: null,
+      attemptId: null,
+      // Should this process stop before the PSP answers, reconciliation asks again (same id) after this.
+      nextCheckAt: new Date(now.getTime() + 2 * this.config.upstreamTimeoutMs),
+      createdAt: now,
+    });
   }
 
   /** The dashboard's refund: the operator acts for the payment's merchant, under the merchant's keys. */

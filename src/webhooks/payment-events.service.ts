@@ -35,6 +35,8 @@ export interface ApplyContext {
 
 export type ApplyResult =
   | { kind: 'duplicate' }
+  /** A refund report the PSP cannot attribute while one of the gateway's refunds awaits its PSP id: nothing written, those refunds read back now; the news is to be told again. */
+  | { kind: 'deferred' }
   | { kind: 'skipped'; status: PaymentStatus }
   | {
       kind: 'recorded';
@@ -91,6 +93,10 @@ export class PaymentEventsService {
     if (result.kind === 'recorded' && result.forward === 'queued') this.delivery?.nudge();
     // Counted once it is committed: the payment's lock and the event's unique id make it once per Pix.
     if (result.kind === 'recorded' && result.paidAfterClose) this.metrics.paidAfterClose.inc({ provider });
+    if (result.kind === 'deferred') {
+      await this.refunds.readBackNow(result.unanswered);
+      return { kind: 'deferred' };
+    }
     return result;
   }
 
@@ -125,7 +131,7 @@ export class PaymentEventsService {
     );
   }
 
-  private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<ApplyResult> {
+  private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<Exclude<ApplyResult, { kind: 'deferred' }> | { kind: 'deferred'; unanswered: string[] }> {
     const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef, context.accountId ?? null);
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
@@ -143,7 +149,7 @@ export class PaymentEventsService {
     if (locked && isRefundEvent(event.type)) {
       if (!event.refund) throw new TypeError(`A ${event.type} event carries the refund it reports`);
       const result = await this.refunds.applyIn(tx, locked, event.refund, news);
-      if (result.kind === 'duplicate') return result;
+      if (result.kind === 'duplicate' || result.kind === 'deferred') return result;
       return {
         kind: 'recorded',
         eventId: result.eventId,

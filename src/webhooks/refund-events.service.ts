@@ -27,7 +27,10 @@ export interface RefundNewsContext {
 }
 
 export type RefundNewsResult =
-  { kind: 'duplicate' } | { kind: 'recorded'; eventId: string; outcome: 'applied' | 'ignored' | 'amount_mismatch'; refundId: string; note: string | null; forward: EventForward };
+  | { kind: 'duplicate' }
+  /** Not attributable yet: the PSP cannot say whether it is one of the gateway's refunds whose answer was lost (these are read back now). Nothing was written. */
+  | { kind: 'deferred'; unanswered: string[] }
+  | { kind: 'recorded'; eventId: string; outcome: 'applied' | 'ignored' | 'amount_mismatch'; refundId: string; note: string | null; forward: EventForward };
 
 /**
  * The refunds' bookkeeping (docs/api.md, Refunds): applies what a PSP reports of one refund to a
@@ -47,7 +50,13 @@ export class RefundEventsService {
   async applyIn(tx: EntityManager, locked: PaymentLockedForEvent, report: RefundReport, context: RefundNewsContext): Promise<RefundNewsResult> {
     const { payment } = locked;
     const known = await this.match(tx, payment.id, report, context.refundId);
-    const decision = decideRefund(payment, known, report);
+    if (!known && report.gatewayRefundId === undefined) {
+      const unanswered = await this.refunds.unansweredIds(tx, payment.id);
+      if (unanswered.length > 0) return { kind: 'deferred', unanswered };
+    }
+    // What the payment has returned is derived from its succeeded refunds, never from a stored total.
+    const refunded = await this.refunds.succeededCents(tx, payment.id);
+    const decision = decideRefund({ ...payment, refundedAmountCents: refunded }, known, report);
     const refundId = known?.id ?? newId('ref');
     const now = new Date();
     const moved = decision.outcome === 'applied' ? decision.payment : null;
@@ -122,11 +131,16 @@ export class RefundEventsService {
       });
     }
     if (moved) {
-      await this.payments.setRefunded(tx, payment.id, moved.status, moved.refundedAmountCents, recorded.createdAt);
+      await this.payments.setRefundedFromRefunds(tx, payment.id, recorded.createdAt);
       await this.recordPaymentMove(tx, locked, after, context, `${context.eventId}#payment`);
       Object.assign(payment, { status: after.status, refundedAmountCents: after.refundedAmountCents });
     }
     return { kind: 'recorded', eventId: recorded.eventId, outcome: 'applied', refundId, note: null, forward: recorded.forward };
+  }
+
+  /** Refunds of the gateway's whose PSP id is unknown, read back by reconciliation now rather than at their next check. */
+  readBackNow(ids: string[]): Promise<void> {
+    return this.refunds.checkNow(ids, new Date());
   }
 
   /**
@@ -147,21 +161,34 @@ export class RefundEventsService {
       };
       results.push(await this.applyIn(tx, locked, report, { ...context, type: 'refund.succeeded', eventId: `${context.eventId}#${refund.id}`, refundId: refund.id }));
     }
-    const left = locked.payment.amountCents - locked.payment.refundedAmountCents;
+    const left = locked.payment.amountCents - (await this.refunds.succeededCents(tx, locked.payment.id));
     if (left > 0) {
-      const report: RefundReport = { providerRefundId: `${context.eventId}#rest`, status: 'succeeded', amountCents: left, externalOrigin: 'psp', failureReason: null };
+      // Every pending refund of the gateway's was settled above: the rest is not one of them.
+      const report: RefundReport = {
+        providerRefundId: `${context.eventId}#rest`,
+        status: 'succeeded',
+        amountCents: left,
+        externalOrigin: 'psp',
+        failureReason: null,
+        gatewayRefundId: null,
+      };
       results.push(await this.applyIn(tx, locked, report, { ...context, type: 'refund.succeeded', eventId: `${context.eventId}#rest` }));
     }
     return results;
   }
 
-  /** The refund a report is about: the gateway's own request, the PSP's id, or a request of ours whose answer was lost. */
+  /**
+   * The refund a report is about, by identifiers only, never by amount: the gateway's own request
+   * (the answer to its call), the PSP's id, or the gateway's id the PSP's record names. Null for a
+   * refund made outside the gateway (the PSP's portal, a MED return).
+   */
   private async match(tx: EntityManager, paymentId: string, report: RefundReport, refundId?: string): Promise<Refund | null> {
-    if (refundId) {
-      const own = await this.refunds.findForUpdate(tx, refundId);
-      if (own?.paymentId === paymentId) return own;
+    const ownId = refundId ?? report.gatewayRefundId ?? null;
+    if (ownId) {
+      const own = await this.refunds.findOwnForUpdate(tx, paymentId, ownId);
+      if (own) return own;
     }
-    return (await this.refunds.findByProviderRefundId(tx, paymentId, report.providerRefundId)) ?? (await this.refunds.findUnansweredForUpdate(tx, paymentId, report.amountCents));
+    return this.refunds.findByProviderRefundId(tx, paymentId, report.providerRefundId);
   }
 
   /** The payment's own event when a refund moved it: `payment.partially_refunded` or `payment.refunded`. */

@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-codes';
 import type { GatewayRequestState } from '../common/http/request-state';
 import { type InboundWebhook, ProviderFailureCode } from '../providers/provider-adapter';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
@@ -79,12 +81,20 @@ export class WebhookIntakeService {
         throw error;
       }
     }
+    if (applied.some((result) => result.kind === 'deferred')) {
+      // The PSP posts again later; by then the gateway's own refund has its PSP id, and the news is told apart.
+      throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, {
+        message: "A refund in this callback cannot yet be told apart from one of the gateway's own whose answer was lost: send it again later.",
+        headers: { 'retry-after': '30' },
+      });
+    }
     return applied;
   }
 }
 
 /** The intake series' result label: applied, duplicate, unmatched, amount_mismatch, transition_not_allowed. */
 function intakeMetricResult(result: ApplyResult): string {
+  if (result.kind === 'deferred') return 'deferred';
   if (result.kind !== 'recorded') return 'duplicate';
   if (result.paymentId === null) return 'unmatched';
   if (result.outcome === 'ignored') return 'transition_not_allowed';

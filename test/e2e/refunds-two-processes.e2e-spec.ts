@@ -63,4 +63,22 @@ describeOn('postgres', 'two processes share one database')('refunds racing acros
     const [{ held }] = await a.dataSource.query(`SELECT sum(amount_cents)::int AS held FROM refunds WHERE payment_id = $1 AND status <> 'failed'`, [id]);
     expect(held).toBe(2500);
   });
+
+  it('a refund whose answer was lost, settled meanwhile, then retried through both processes at once: counted once', async () => {
+    const { id, endToEndId } = await paidPayment(6);
+    const key = randomBytes(8).toString('hex');
+    const withKey = (app: TestApp) =>
+      app.merchant(merchantKey).POST('/v1/payments/{id}/refunds', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: { amount: 3 } });
+    psp.fail({ kind: 'status', status: 503, path: '/devolucao/', method: 'PUT', afterHandling: true });
+    expect((await withKey(a)).status).toBe(502);
+    const [lost] = (await b.merchant(merchantKey).GET('/v1/payments/{id}/refunds', { params: { path: { id } } })).data!;
+    await psp.refundSettles(endToEndId, lost!.id.replace('_', ''), 'DEVOLVIDO');
+    const retries = await Promise.all([withKey(a), withKey(b)]);
+    // Each answers the refund as it stands, or that the other process holds the key at that moment.
+    for (const retry of retries) expect([201, 409]).toContain(retry.status);
+    expect(retries.filter((r) => r.status === 201).map((r) => r.data)).toContainEqual(expect.objectContaining({ id: lost!.id, status: 'succeeded' }));
+    expect(devolucoes(endToEndId)).toEqual(['3.00']);
+    const payment = (await b.merchant(merchantKey).GET('/v1/payments/{id}', { params: { path: { id } } })).data!;
+    expect(payment).toMatchObject({ status: 'partially_refunded', refundedAmount: 3 });
+  });
 });

@@ -83,11 +83,48 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
     expect(await units.get(RefundRepository).heldCents(ctx.dataSource.manager, payment.id)).toBe(0);
   });
 
-  it('recognises a refund whose answer was lost by its amount, and takes the PSP id from the report', async () => {
+  it('recognises a refund whose answer was lost by the gateway id the PSP names, and takes the PSP id from the report', async () => {
     const payment = await paidPayment(1000);
     const refund = await ctx.newRefund(payment, { amountCents: 300 });
-    await tell(payment, 'cb-4', report('D4', 'succeeded', 300));
+    await tell(payment, 'cb-4', { ...report('D4', 'succeeded', 300), gatewayRefundId: refund.id });
     expect(await ctx.dataSource.query(`SELECT id, provider_refund_id FROM refunds WHERE payment_id = $1`, [payment.id])).toEqual([{ id: refund.id, provider_refund_id: 'D4' }]);
+  });
+
+  it('never takes a MED return of the same amount for a refund whose answer was lost', async () => {
+    const payment = await paidPayment(1000);
+    const mine = await ctx.newRefund(payment, { amountCents: 300 });
+    expect(await tell(payment, 'med-1', { ...report('M1', 'succeeded', 300, 'med'), gatewayRefundId: null })).toMatchObject({ outcome: 'applied' });
+    await tell(payment, 'cb-5', { ...report('D5', 'failed', 300), gatewayRefundId: mine.id });
+    expect(await stateOf(payment.id)).toEqual({
+      status: 'partially_refunded',
+      refunded: 300,
+      refunds: [
+        { origin: 'merchant', status: 'failed', amount: 300 },
+        { origin: 'med', status: 'succeeded', amount: 300 },
+      ],
+      forwards: ['refund.succeeded', 'payment.partially_refunded', 'refund.failed'],
+    });
+  });
+
+  it('defers news a PSP cannot attribute while a refund of the gateway awaits its PSP id, and reads that refund back now', async () => {
+    const payment = await paidPayment(1000);
+    const mine = await ctx.newRefund(payment, { amountCents: 300 });
+    await ctx.dataSource.query(`UPDATE refunds SET next_check_at = now() + interval '1 hour' WHERE id = $1`, [mine.id]);
+    expect(await tell(payment, 'mp-1', report('MP1', 'succeeded', 300))).toEqual({ kind: 'deferred' });
+    const [row] = await ctx.dataSource.query(`SELECT next_check_at <= now() AS due FROM refunds WHERE id = $1`, [mine.id]);
+    expect(row.due).toBe(true);
+    // Once the gateway's refund has its PSP id, the same news is told apart: it is the gateway's own.
+    await ctx.dataSource.query(`UPDATE refunds SET provider_refund_id = 'MP1' WHERE id = $1`, [mine.id]);
+    expect(await tell(payment, 'mp-1', report('MP1', 'succeeded', 300))).toMatchObject({ kind: 'recorded', outcome: 'applied' });
+    expect(await stateOf(payment.id)).toMatchObject({ refunded: 300, refunds: [{ origin: 'merchant', status: 'succeeded', amount: 300 }] });
+  });
+
+  it("derives the refunded amount from the succeeded refunds, whatever the payment's stored total says", async () => {
+    const payment = await paidPayment(1000);
+    await ctx.newRefund(payment, { amountCents: 400, providerRefundId: 'D6' });
+    await ctx.dataSource.query(`UPDATE payments SET refunded_amount_cents = 900 WHERE id = $1`, [payment.id]);
+    expect(await tell(payment, 'cb-6', report('D6', 'succeeded', 400))).toMatchObject({ outcome: 'applied' });
+    expect(await stateOf(payment.id)).toMatchObject({ status: 'partially_refunded', refunded: 400 });
   });
 
   it('records refunds made outside the gateway with their origin, and refuses news of more than was paid', async () => {

@@ -88,6 +88,8 @@ export interface ScenarioFeatures {
   ownPayer?: boolean;
   /** Returns made under the MED (Mecanismo Especial de Devolução) are told apart from the receiver's own. */
   medReturns?: boolean;
+  /** Its refund records name the gateway's own refund (`gatewayRefundId`), so a lost answer is recognised by id. */
+  namesGatewayRefunds?: boolean;
   /** The shortest lifetime it gives a charge (Mercado Pago: 5 minutes), when longer than the scenarios' 60 s. */
   minLifetimeSeconds?: number;
 }
@@ -293,12 +295,18 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
 
     describeWhen(features.refund)('refunds', () => {
       const paymentRef = (charge: ProviderCharge) => (features.providerIdIsTxid ? charge.txid : charge.providerPaymentId);
-      const report = (refund: Pick<ProviderRefund, 'providerRefundId' | 'amountCents'>, status: 'pending' | 'succeeded' | 'failed', externalOrigin: 'psp' | 'med' = 'psp') => ({
+      const report = (
+        refund: Pick<ProviderRefund, 'providerRefundId' | 'amountCents'> & { refundId?: string },
+        status: 'pending' | 'succeeded' | 'failed',
+        externalOrigin: 'psp' | 'med' = 'psp',
+      ) => ({
         providerRefundId: refund.providerRefundId,
         status,
         amountCents: refund.amountCents,
         externalOrigin,
         failureReason: status === 'failed' ? expect.any(String) : null,
+        // The gateway's refund when the PSP names it (null for one made outside), absent when it cannot say.
+        gatewayRefundId: features.namesGatewayRefunds ? (refund.refundId ?? null) : undefined,
       });
 
       it('returns part, then the rest: pending until the PSP settles, then succeeded, and the charge refunded', async () => {
@@ -373,7 +381,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         const events = await adapter.receiveWebhook(account, callback);
         const event = events.find((candidate) => candidate.type === 'refund.succeeded');
         expect(event).toMatchObject({ paymentRef: paymentRef(charge), amountCents: 200, refund: { status: 'succeeded', amountCents: 200, externalOrigin: 'psp' } });
-        expect((await adapter.getCharge(account, lookup(charge))).refunds).toEqual([report(event!.refund!, 'succeeded')]);
+        expect((await adapter.getCharge(account, lookup(charge))).refunds).toEqual([report({ ...event!.refund!, refundId: undefined }, 'succeeded')]);
       });
 
       when(features.medReturns ?? false)('tells a MED return apart', async () => {

@@ -55,6 +55,7 @@ const PIX_API_FEATURES: ScenarioFeatures = {
   tokens: true,
   // A devolução's `natureza` says MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO (API Pix 2.9.0).
   medReturns: true,
+  namesGatewayRefunds: true,
 };
 
 const BANKS: Bank[] = [

@@ -17,6 +17,7 @@ const SANDBOX_FEATURES: ScenarioFeatures = {
   refund: true,
   cancel: true,
   medReturns: true,
+  namesGatewayRefunds: true,
   registerWebhook: false,
   mutualTls: false,
   providerIdIsTxid: false,
@@ -216,7 +217,9 @@ describe('the sandbox adapter', () => {
       expect(refunded!.eventId).not.toBe(confirmed!.eventId);
       const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
       expect(read).toMatchObject({ status: 'refunded' });
-      expect(read.refunds).toEqual([{ providerRefundId: expect.stringMatching(/^sbxr_/), status: 'succeeded', amountCents: 1050, externalOrigin: 'psp', failureReason: null }]);
+      expect(read.refunds).toEqual([
+        { providerRefundId: expect.stringMatching(/^sbxr_/), status: 'succeeded', amountCents: 1050, externalOrigin: 'psp', failureReason: null, gatewayRefundId: null },
+      ]);
     });
 
     it("simulates the whole charge refunded at the PSP after a refund of the gateway: that refund succeeds, the rest is the portal's", async () => {

@@ -71,20 +71,35 @@ export class RefundRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * A pending refund of the gateway's own whose PSP answer was lost (no provider id yet) for this
-   * amount: a report of a refund the gateway does not know by id is that one, before it is taken
-   * for a refund made outside. Oldest first.
-   */
-  async findUnansweredForUpdate(tx: EntityManager, paymentId: string, amountCents: number): Promise<Refund | null> {
-    const rows = await sqlEntities(
-      tx,
-      Refund,
-      `SELECT * FROM refunds WHERE payment_id = $1 AND provider_refund_id IS NULL AND status = 'pending' AND amount_cents = $2 AND origin <> 'routing'
-        ORDER BY created_at, id LIMIT 1 FOR UPDATE`,
-      [paymentId, amountCents],
-    );
+  /** One of the payment's own refunds (not routing's) by the gateway's id, locked. */
+  async findOwnForUpdate(tx: EntityManager, paymentId: string, id: string): Promise<Refund | null> {
+    const rows = await sqlEntities(tx, Refund, `SELECT * FROM refunds WHERE id = $1 AND payment_id = $2 AND origin <> 'routing' FOR UPDATE`, [id, paymentId]);
     return rows[0] ?? null;
+  }
+
+  /** The payment's own pending refunds whose PSP answer was lost (no PSP id yet): news the PSP cannot attribute may be one of them. */
+  async unansweredIds(tx: EntityManager, paymentId: string): Promise<string[]> {
+    const rows = await sqlRows<{ id: string }>(
+      tx,
+      `SELECT id FROM refunds WHERE payment_id = $1 AND provider_refund_id IS NULL AND status = 'pending' AND origin = 'merchant' ORDER BY created_at, id`,
+      [paymentId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Refunds to read back from their PSP at once (reconciliation finds their PSP id). */
+  async checkNow(ids: string[], at: Date): Promise<void> {
+    if (ids.length > 0) await this.refunds.query(`UPDATE refunds SET next_check_at = $2 WHERE id = ANY($1) AND status = 'pending'`, [ids, at]);
+  }
+
+  /** What the payment has returned: the sum of its succeeded refunds (not routing's), the one source of its refunded amount. */
+  async succeededCents(tx: EntityManager, paymentId: string): Promise<number> {
+    const rows = await sqlRows<{ total: string }>(
+      tx,
+      `SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded' AND origin <> 'routing'`,
+      [paymentId],
+    );
+    return Number(rows[0]!.total);
   }
 
   /** A refund's news: its status (and the PSP's id and reason when known). Settling clears the reconciliation lease. */

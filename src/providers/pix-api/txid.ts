@@ -16,3 +16,12 @@ export function pixDevolucaoId(refundId: string): string {
   const joined = prefixed ? `${prefixed[1]}${prefixed[2]}` : '';
   return PIX_DEVOLUCAO_ID.test(joined) ? joined : digest62('pix-gateway/devolucao/v1', [refundId], TXID_LENGTH);
 }
+
+/**
+ * The gateway refund a devolução id was derived from (pixDevolucaoId's `ref_…` form), or null for
+ * an id the gateway did not choose. The caller still checks that such a refund exists for the charge.
+ */
+export function gatewayRefundIdOfDevolucao(devolucaoId: string): string | null {
+  const match = /^ref([a-zA-Z0-9]+)$/.exec(devolucaoId);
+  return match ? `ref_${match[1]}` : null;
+}

@@ -266,6 +266,7 @@ describe('charge status', () => {
       amountCents: 700,
       externalOrigin: 'med',
       failureReason: null,
+      gatewayRefundId: null,
     });
     expect(devolucaoReport(refundOf({ status: 'NAO_REALIZADO', reason: 'Conta encerrada' }))).toMatchObject({ status: 'failed', failureReason: 'Conta encerrada' });
     expect(devolucaoReport(refundOf({ status: 'NAO_REALIZADO' }))).toMatchObject({ status: 'failed', failureReason: 'not carried out' });
@@ -278,9 +279,9 @@ describe('charge status', () => {
     const charge = toPixApiCharge(cob('CONCLUIDA', { pix: [first!, second] }), at('2026-01-15T12:30:00Z'));
     expect(charge.status).toBe('paid');
     expect(charge.refunds).toEqual([
-      { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
-      { providerRefundId: 'MED1', status: 'pending', amountCents: 200, externalOrigin: 'med', failureReason: null },
-      { providerRefundId: 'ref2', status: 'failed', amountCents: 50, externalOrigin: 'psp', failureReason: 'recusada' },
+      { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null, gatewayRefundId: 'ref_1' },
+      { providerRefundId: 'MED1', status: 'pending', amountCents: 200, externalOrigin: 'med', failureReason: null, gatewayRefundId: null },
+      { providerRefundId: 'ref2', status: 'failed', amountCents: 50, externalOrigin: 'psp', failureReason: 'recusada', gatewayRefundId: 'ref_2' },
     ]);
   });
 

@@ -2,6 +2,7 @@ import type { PaymentStatus } from '../../domain/payment-status';
 import { type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
 import { maskDocument } from './masking';
+import { gatewayRefundIdOfDevolucao } from './txid';
 import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
 import { brCodeCrc } from '../../domain/br-code';
 
@@ -334,6 +335,7 @@ export function devolucaoReport(devolucao: Devolucao): RefundReport {
     amountCents: devolucao.amountCents,
     externalOrigin: devolucaoOrigin(devolucao.natureza),
     failureReason: devolucaoFailureReason(devolucao),
+    gatewayRefundId: gatewayRefundIdOfDevolucao(devolucao.id),
   };
 }
 

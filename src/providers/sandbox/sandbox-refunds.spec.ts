@@ -34,7 +34,14 @@ describe('sandbox refunds on the wire', () => {
   it("reads a refund into the gateway's report and refund, with the gateway's refund id", () => {
     const refund = readSandboxRefund(wireRefund({ origin: 'med', refundId: null }));
     if (typeof refund === 'string') throw new Error(refund);
-    expect(sandboxRefundReport(refund)).toEqual({ providerRefundId: 'sbxr_1', status: 'succeeded', amountCents: 300, externalOrigin: 'med', failureReason: null });
+    expect(sandboxRefundReport(refund)).toEqual({
+      providerRefundId: 'sbxr_1',
+      status: 'succeeded',
+      amountCents: 300,
+      externalOrigin: 'med',
+      failureReason: null,
+      gatewayRefundId: null,
+    });
     expect(sandboxProviderRefund(refund, 'ref_ours')).toEqual({ refundId: 'ref_ours', providerRefundId: 'sbxr_1', status: 'succeeded', amountCents: 300, failureReason: null });
   });
 
@@ -66,7 +73,7 @@ describe('parseSandboxEvent, refund events', () => {
       paymentRef: 'sbx_1',
       amountCents: 300,
       occurredAt: new Date('2026-03-01T12:00:01.500Z'),
-      refund: { providerRefundId: 'sbxr_1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
+      refund: { providerRefundId: 'sbxr_1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null, gatewayRefundId: 'ref_1' },
     });
   });
 

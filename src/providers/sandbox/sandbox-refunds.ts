@@ -68,6 +68,8 @@ export function sandboxRefundReport(refund: SandboxRefund): RefundReport {
     amountCents: refund.amountCents,
     externalOrigin: sandboxExternalOrigin(refund.origin),
     failureReason: refund.failureReason,
+    // The client's refund id the sandbox was asked with: the gateway's own refund, matched by it.
+    gatewayRefundId: refund.refundId,
   };
 }
 

@@ -328,7 +328,7 @@ describe('callback', () => {
           paymentRef: TXID,
           amountCents: 300,
           occurredAt: new Date('2026-01-15T12:30:05Z'),
-          refund: { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null },
+          refund: { providerRefundId: 'ref1', status: 'succeeded', amountCents: 300, externalOrigin: 'psp', failureReason: null, gatewayRefundId: 'ref_1' },
         },
         {
           eventId: `pix:${E2E}:refund:ref2:pending`,
@@ -336,7 +336,7 @@ describe('callback', () => {
           paymentRef: TXID,
           amountCents: 100,
           occurredAt: new Date('2026-01-15T12:30:00Z'),
-          refund: { providerRefundId: 'ref2', status: 'pending', amountCents: 100, externalOrigin: 'psp', failureReason: null },
+          refund: { providerRefundId: 'ref2', status: 'pending', amountCents: 100, externalOrigin: 'psp', failureReason: null, gatewayRefundId: 'ref_2' },
         },
         {
           eventId: `pix:${E2E}:refund:ref3:failed`,
@@ -344,7 +344,7 @@ describe('callback', () => {
           paymentRef: TXID,
           amountCents: 300,
           occurredAt: new Date('2026-01-15T12:30:00Z'),
-          refund: { providerRefundId: 'ref3', status: 'failed', amountCents: 300, externalOrigin: 'psp', failureReason: 'Conta do pagador encerrada' },
+          refund: { providerRefundId: 'ref3', status: 'failed', amountCents: 300, externalOrigin: 'psp', failureReason: 'Conta do pagador encerrada', gatewayRefundId: 'ref_3' },
         },
       ]);
     });
