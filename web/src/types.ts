@@ -97,3 +97,7 @@ export type RecurrenceEvent = Schemas['RecurrenceEventView'];
 export type RecurrenceSimulation = Schemas['SimulateRecurrenceDto']['action'];
 export type ChargeSimulation = Schemas['SimulateRecurringChargeDto']['action'];
 export type RecurringSimulationResult = Schemas['RecurringSimulationResultView'];
+
+// The money invariant check (docs/operations.md, Money invariant check): a run, and each payment whose PSP and gateway disagree on money.
+export type InvariantCheck = Schemas['InvariantCheckView'];
+export type InvariantMismatch = Schemas['InvariantMismatchView'];

@@ -37,7 +37,9 @@ type SuccessContent<O> = O extends { responses: infer S }
     ? C
     : S extends { 201: { content: { 'application/json': infer C } } }
       ? C
-      : never
+      : S extends { 202: { content: { 'application/json': infer C } } }
+        ? C
+        : never
   : never;
 /** The `data` the route answers with on success. */
 export type DataOf<R extends Route> = SuccessContent<OperationOf<R>> extends { data: infer D } ? D : never;

@@ -3,6 +3,7 @@ import { formatDay, formatMoney, formatPercent, localMidnight } from '../format'
 import { Link } from '../router';
 import { PAYMENT_STATUSES, type Stats } from '../types';
 import { Badge, Button, Card, Notice, PageHeader, Spinner, useLoad } from '../ui';
+import { MoneyInvariantCard } from './money-invariant';
 
 export function Overview() {
   const { data: stats, error, loading, reload } = useLoad(() => api<Stats>('GET', `/stats${query({ day_start: localMidnight().toISOString() })}`), []);
@@ -19,6 +20,7 @@ export function Overview() {
         }
       />
       <Notice>{error}</Notice>
+      <MoneyInvariantCard />
       {!stats && loading && <Spinner />}
       {stats && (
         <>
