@@ -131,11 +131,14 @@ function MismatchLines({ lines, total }: { lines: InvariantMismatch[]; total: nu
           {lines.map((line) => (
             <tr key={`${line.payment_id}:${line.field}`}>
               <td data-label="Payment">
-                <Link to={`/admin/payments/${line.payment_id}`} className="mono">
-                  {line.payment_id}
-                </Link>
-                <div className="muted small">
-                  {line.provider} · <Badge value={line.gateway_status} /> at the gateway, <Badge value={line.psp_status} /> at the PSP
+                {/* One child: on a phone the cell is a flex row beside its label, and the link and its line stack inside it. */}
+                <div className="invariant-payment">
+                  <Link to={`/admin/payments/${line.payment_id}`} className="mono">
+                    {line.payment_id}
+                  </Link>
+                  <div className="muted small">
+                    {line.provider} · <Badge value={line.gateway_status} /> at the gateway, <Badge value={line.psp_status} /> at the PSP
+                  </div>
                 </div>
               </td>
               <td data-label="What">{FIELD_LABELS[line.field]}</td>
