@@ -67,6 +67,18 @@ export class IdempotencyService implements OnModuleDestroy {
     this.pending.stop();
   }
 
+  /**
+   * The stored answer of a completed request with this key and fingerprint, or null: a read that
+   * claims nothing, for a route that must resolve what it acts through (the merchant's accounts)
+   * before it can claim, and must still replay what it answered whatever has changed since.
+   */
+  async completedReplay(merchantId: string, key: string, fingerprint: string, path: string): Promise<PreparedResponse | null> {
+    const found = await this.records.find(merchantId, key);
+    if (!found || found.expired || found.record.state !== 'completed') return null;
+    if (found.record.requestHash !== fingerprint || found.record.requestPath !== path) return null;
+    return this.replay(found.record);
+  }
+
   async begin(merchantId: string, key: string, fingerprint: string, path: string): Promise<IdempotencyOutcome> {
     const { idempotencyLockSeconds: lockSeconds, idempotencyTtlSeconds: ttlSeconds } = this.config;
     const slot = slotOf(merchantId, key);

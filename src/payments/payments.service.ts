@@ -58,6 +58,7 @@ export class PaymentsService {
     const key = requireIdempotencyKey(request.idempotencyKey);
     const amountCents = this.amountInCents(dto.amount);
     const merchantProvider = merchant.provider ?? this.config.defaultProvider;
+    const fingerprint = requestFingerprint('POST', request.path, request.body);
     const failure = (provider: string, accountId: string | null): FailureContext => ({
       audience: 'merchant',
       operation: 'create',
@@ -70,6 +71,8 @@ export class PaymentsService {
     try {
       route = await this.accounts.routeForMerchant(merchant);
     } catch (error) {
+      const replayed = await this.replayCompleted(merchant.id, key, fingerprint, request.path);
+      if (replayed) return replayed;
       // An account that cannot be charged through still names its provider in the answer and the metrics.
       const provider = error instanceof AccountUnusableError ? error.provider : merchantProvider;
       request.state.provider = provider;
@@ -78,6 +81,8 @@ export class PaymentsService {
     }
     const first = route.find((step): step is { acting: ActingAccount } => 'acting' in step);
     if (!first) {
+      const replayed = await this.replayCompleted(merchant.id, key, fingerprint, request.path);
+      if (replayed) return replayed;
       // No listed account can be acted through: answered before any key is claimed, as with one account.
       const unusable = (route[0] as { unusable: AccountUnusableError }).unusable;
       request.state.provider = unusable.provider;
@@ -87,111 +92,129 @@ export class PaymentsService {
     // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
     request.state.provider = first.acting.provider;
 
-    const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
+    const outcome = await this.idempotency.begin(merchant.id, key, fingerprint, request.path);
     if (outcome.kind === 'replay') {
       this.count(first.acting.provider, 'replayed');
       return outcome.response;
     }
     const claim = outcome.claim;
-    const chargeRequest = (acting: ActingAccount, txid: string): CreateChargeRequest => ({
-      paymentId: claim.paymentId,
-      txid,
-      amountCents,
-      currency: 'BRL',
-      description: dto.description ?? null,
-      externalId: dto.externalId,
-      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
-      expiresInSeconds: this.config.pixExpirySeconds,
-      notificationUrl: acting.notificationUrl,
-    });
+    // Every way out below releases the key when it fails; this also covers a database that failed us
+    // between the steps (an outage), so the retry need not wait for the lock (a second release is a no-op).
+    try {
+      const chargeRequest = (acting: ActingAccount, txid: string): CreateChargeRequest => ({
+        paymentId: claim.paymentId,
+        txid,
+        amountCents,
+        currency: 'BRL',
+        description: dto.description ?? null,
+        externalId: dto.externalId,
+        debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
+        expiresInSeconds: this.config.pixExpirySeconds,
+        notificationUrl: acting.notificationUrl,
+      });
 
-    // Routing (docs/providers.md, Routing): the accounts in the merchant's order, every try recorded.
-    // A retry of the key starts again at the first account with the same txid per account, so a PSP
-    // that already holds the charge answers it back instead of making a second one.
-    let last: { error: unknown; provider: string; accountId: string | null } | undefined;
-    let lastUpstreamStatus: number | undefined;
-    for (const [index, step] of route.entries()) {
-      const hasNext = index < route.length - 1;
-      if ('unusable' in step) {
-        const { unusable } = step;
-        await this.attempts.record({
-          ...this.attemptBase(claim, unusable.accountId, unusable.provider, step.environment, null),
-          outcome: 'refused',
-          upstreamStatus: null,
-          error: unusable.message,
-          durationMs: 0,
-          orphanDueAt: null,
-        });
-        this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
-        last = { error: unusable, provider: unusable.provider, accountId: unusable.accountId };
-        continue;
-      }
-      const { acting } = step;
-      const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
-      const started = performance.now();
-      let charge: ProviderCharge;
-      try {
-        charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () => acting.adapter.createCharge(acting.account, chargeRequest(acting, txid)));
-        if (charge.txid !== txid || charge.amountCents !== amountCents) {
-          throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
+      // Routing (docs/providers.md, Routing): the accounts in the merchant's order, every try recorded.
+      // A retry of the key starts again at the first account with the same txid per account, so a PSP
+      // that already holds the charge answers it back instead of making a second one.
+      let last: { error: unknown; provider: string; accountId: string | null } | undefined;
+      let lastUpstreamStatus: number | undefined;
+      for (const [index, step] of route.entries()) {
+        const hasNext = index < route.length - 1;
+        if ('unusable' in step) {
+          const { unusable } = step;
+          await this.attempts.record({
+            ...this.attemptBase(claim, unusable.accountId, unusable.provider, step.environment, null),
+            outcome: 'refused',
+            upstreamStatus: null,
+            error: unusable.message,
+            durationMs: 0,
+            orphanDueAt: null,
+          });
+          this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
+          last = { error: unusable, provider: unusable.provider, accountId: unusable.accountId };
+          continue;
         }
-      } catch (error) {
-        const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
-        if (kind === undefined) {
-          // Not a provider failure: a bug, answered as such, and the key may be retried.
+        const { acting } = step;
+        const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
+        const started = performance.now();
+        let charge: ProviderCharge;
+        try {
+          charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () => acting.adapter.createCharge(acting.account, chargeRequest(acting, txid)));
+          if (charge.txid !== txid || charge.amountCents !== amountCents) {
+            throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
+          }
+        } catch (error) {
+          const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
+          if (kind === undefined) {
+            // Not a provider failure: a bug, answered as such, and the key may be retried.
+            this.count(acting.provider, 'failed');
+            await this.idempotency.release(claim, acting.provider);
+            throw error;
+          }
+          const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
+          if (upstreamStatus !== null) lastUpstreamStatus = upstreamStatus;
+          await this.attempts.record({
+            ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
+            outcome: kind,
+            upstreamStatus,
+            error: error instanceof Error ? error.message : String(error),
+            durationMs: performance.now() - started,
+            // Before this account is left, the charge it may hold is written down for the orphan job,
+            // which first looks once a request still in flight at the PSP has surely landed.
+            orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
+          });
+          last = { error, provider: acting.provider, accountId: acting.accountId };
+          this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
+          // The last account's failure is logged with the answer; one the route moves on from is logged here, or it would go unseen.
+          if (hasNext && kind !== 'rejected' && isProviderFailure(error)) {
+            const [fields, message] = providerFailureLog(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
+            this.logger.warn({ ...fields, moved_on: true }, `${message}; trying the next account`);
+          }
+          // A payment every PSP would refuse is not tried elsewhere.
+          if (kind === 'rejected') break;
+          continue;
+        }
+
+        request.state.provider = acting.provider;
+        const at = this.clock.now();
+        // Only a retry of the key can find an orphan of its own at this account: the charge it left is the payment's now.
+        if (claim.attempt > 1) await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
+        this.countAttempt(acting.metricsLabel, 'charged', false);
+        try {
+          return await this.complete(claim, acting, charge, dto, amountCents, request.requestId, { durationMs: performance.now() - started, at });
+        } catch (error) {
           this.count(acting.provider, 'failed');
           await this.idempotency.release(claim, acting.provider);
           throw error;
         }
-        const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
-        if (upstreamStatus !== null) lastUpstreamStatus = upstreamStatus;
-        await this.attempts.record({
-          ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
-          outcome: kind,
-          upstreamStatus,
-          error: error instanceof Error ? error.message : String(error),
-          durationMs: performance.now() - started,
-          // Before this account is left, the charge it may hold is written down for the orphan job,
-          // which first looks once a request still in flight at the PSP has surely landed.
-          orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
-        });
-        last = { error, provider: acting.provider, accountId: acting.accountId };
-        this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
-        // The last account's failure is logged with the answer; one the route moves on from is logged here, or it would go unseen.
-        if (hasNext && kind !== 'rejected' && isProviderFailure(error)) {
-          const [fields, message] = providerFailureLog(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
-          this.logger.warn({ ...fields, moved_on: true }, `${message}; trying the next account`);
-        }
-        // A payment every PSP would refuse is not tried elsewhere.
-        if (kind === 'rejected') break;
-        continue;
       }
 
-      request.state.provider = acting.provider;
-      const at = this.clock.now();
-      // Only a retry of the key can find an orphan of its own at this account: the charge it left is the payment's now.
-      if (claim.attempt > 1) await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
-      this.countAttempt(acting.metricsLabel, 'charged', false);
-      try {
-        return await this.complete(claim, acting, charge, dto, amountCents, request.requestId, { durationMs: performance.now() - started, at });
-      } catch (error) {
-        this.count(acting.provider, 'failed');
-        await this.idempotency.release(claim, acting.provider);
-        throw error;
-      }
+      // Every account failed (or the payment was rejected): the key stays retryable, and the answer
+      // carries the last status a PSP answered.
+      const failed = last!;
+      request.state.provider = failed.provider;
+      this.count(failed.provider, 'failed');
+      await this.idempotency.release(claim, failed.provider);
+      const context = { ...failure(failed.provider, failed.accountId), paymentId: claim.paymentId };
+      if (!isProviderFailure(failed.error)) throw failed.error;
+      const answer = providerFailureToAppError(failed.error, context);
+      if (answer.upstreamStatus !== undefined || lastUpstreamStatus === undefined) throw answer;
+      throw new AppError(answer.code, { message: answer.message, details: answer.details, upstreamStatus: lastUpstreamStatus, cause: failed.error });
+    } catch (error) {
+      await this.idempotency.release(claim, request.state.provider);
+      throw error;
     }
+  }
 
-    // Every account failed (or the payment was rejected): the key stays retryable, and the answer
-    // carries the last status a PSP answered.
-    const failed = last!;
-    request.state.provider = failed.provider;
-    this.count(failed.provider, 'failed');
-    await this.idempotency.release(claim, failed.provider);
-    const context = { ...failure(failed.provider, failed.accountId), paymentId: claim.paymentId };
-    if (!isProviderFailure(failed.error)) throw failed.error;
-    const answer = providerFailureToAppError(failed.error, context);
-    if (answer.upstreamStatus !== undefined || lastUpstreamStatus === undefined) throw answer;
-    throw new AppError(answer.code, { message: answer.message, details: answer.details, upstreamStatus: lastUpstreamStatus, cause: failed.error });
+  /**
+   * A completed create of this key, replayed although the merchant's accounts cannot be acted
+   * through now: what it answered stands, whatever changed since (docs/api.md, Idempotency). Asked
+   * only on that failure, so a create pays no extra read.
+   */
+  private async replayCompleted(merchantId: string, key: string, fingerprint: string, path: string): Promise<PreparedResponse | null> {
+    const completed = await this.idempotency.completedReplay(merchantId, key, fingerprint, path);
+    if (completed) this.count((JSON.parse(String(completed.body)) as { provider: string }).provider, 'replayed');
+    return completed;
   }
 
   private attemptBase(claim: IdempotencyClaim, accountId: string | null, provider: string, environment: AccountEnvironment, txid: string | null) {

@@ -102,9 +102,15 @@ export class RefundsService {
         rethrowProviderFailure(error, this.failure(payment, 'refund'));
       }
     }
-    const stored = (await this.refunds.findById(refund.id))!;
-    const body = JSON.stringify(successEnvelope(toRefundView(stored), request.requestId, payment.provider));
-    return this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
+    try {
+      const stored = (await this.refunds.findById(refund.id))!;
+      const body = JSON.stringify(successEnvelope(toRefundView(stored), request.requestId, payment.provider));
+      return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
+    } catch (error) {
+      // The database failed us (an outage): the key is free for the retry, which answers the refund as it stands.
+      await this.idempotency.release(claim, payment.provider);
+      throw error;
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
+import { eventually } from '../helpers/eventually';
 import { pixApiAccountBody } from '../helpers/factories';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -133,5 +134,27 @@ describe('refund money: counted once, replays answered, reports matched by id', 
     expect(await read(payment.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 4 });
     await receiver.waitUntil(() => refundEvents(mine!.id).length === 1, 15_000, 'refund.failed of the merchant refund');
     expect(refundEvents(mine!.id)).toEqual(['refund.failed']);
+  });
+
+  it('replays a completed payment create byte for byte after the account that charged it became unusable', async () => {
+    const account = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp) })).data!;
+    const shopKey = (await t.admin.newMerchant({ name: 'Loja Fechada', provider_accounts: [account.id] })).apiKey;
+    const create = (key: string) =>
+      t.merchant(shopKey).POST('/v1/payments/create', {
+        body: { amount: 2, currency: 'BRL', recipientDocument: '12345678909', recipientName: 'Ana', externalId: `order-${key}` },
+        params: { header: { 'Idempotency-Key': key } },
+      });
+    const key = newKey();
+    const first = await create(key);
+    expect(first.status).toBe(201);
+    // Its credentials can no longer be opened (another SECRETS_KEY, say): a new create is refused.
+    await t.dataSource.query(`UPDATE provider_accounts SET credentials_enc = 'unreadable', updated_at = now() WHERE id = $1`, [account.id]);
+    await eventually(
+      async () => (await create(newKey())).status,
+      (status) => status !== 201,
+    );
+    const replayed = await create(key);
+    expect({ status: replayed.status, replayed: replayed.headers.get('idempotent-replayed') }).toEqual({ status: 201, replayed: 'true' });
+    expect(replayed.body).toEqual(first.body);
   });
 });
