@@ -17,6 +17,7 @@ export class AdminPaymentsService {
       merchantId: query.merchant_id,
       status: query.status,
       externalId: query.external_id,
+      paidAfterClose: query.paid_after_close === undefined ? undefined : query.paid_after_close === 'true',
       createdFrom: query.created_from ? new Date(query.created_from) : undefined,
       createdTo: query.created_to ? new Date(query.created_to) : undefined,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,

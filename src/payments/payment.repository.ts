@@ -24,6 +24,8 @@ export interface PaymentListFilter {
   merchantId?: string;
   status?: PaymentStatus;
   externalId?: string;
+  /** Only payments paid after close (true), or only the others (false). */
+  paidAfterClose?: boolean;
   createdFrom?: Date;
   createdTo?: Date;
   after?: CursorPosition;
@@ -227,6 +229,7 @@ export class PaymentRepository {
     if (filter.merchantId) qb.andWhere('p.merchant_id = :merchantId', { merchantId: filter.merchantId });
     if (filter.status) qb.andWhere('p.status = :status', { status: filter.status });
     if (filter.externalId) qb.andWhere('p.external_id = :externalId', { externalId: filter.externalId });
+    if (filter.paidAfterClose !== undefined) qb.andWhere(filter.paidAfterClose ? 'p.paid_after_close' : 'NOT p.paid_after_close');
     if (filter.createdFrom) qb.andWhere('p.created_at >= :from', { from: filter.createdFrom });
     if (filter.createdTo) qb.andWhere('p.created_at < :to', { to: filter.createdTo });
     if (filter.after) qb.andWhere(afterCursorSql('p.created_at', 'p.id', ':afterUs', ':afterId'), { afterUs: filter.after.createdUs, afterId: filter.after.id });

@@ -108,6 +108,24 @@ describe('money received after close, with the sandbox PSP', () => {
     expect(listed.items).toEqual([expect.objectContaining({ id: late.id, paidAfterClose: true })]);
   });
 
+  it("lists them for the operator: the admin list's paid_after_close filter", async () => {
+    const late = await create(keeper);
+    await cancel(keeper, late.id);
+    await simulate(late.id, 'payment.confirmed');
+    const onTime = await create(keeper);
+    const list = (paidAfterClose: string) =>
+      http(t.url, 'GET', `/admin/api/payments?paid_after_close=${paidAfterClose}&limit=100`, { headers: { authorization: `Bearer ${t.config.adminApiToken.reveal()}` } });
+    const flagged = (await list('true')).body.data.items as { id: string; paidAfterClose: boolean }[];
+    expect(flagged.map((p) => p.id)).toContain(late.id);
+    expect(flagged.every((p) => p.paidAfterClose)).toBe(true);
+    const others = (await list('false')).body.data.items as { id: string; paidAfterClose: boolean }[];
+    expect(others.map((p) => p.id)).toContain(onTime.id);
+    expect(others.map((p) => p.id)).not.toContain(late.id);
+    const bad = await list('maybe');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.fields).toEqual([{ field: 'paid_after_close', message: 'paid_after_close must be true or false' }]);
+  });
+
   it('lets the admin API set refund_after_close, refusing what is not a boolean', async () => {
     refunder = await t.admin.newMerchant({ name: 'Loja Devolve', webhook_url: receiver.url, refund_after_close: true });
     const created = (await t.admin.POST('/admin/api/merchants', { body: { name: 'Loja Ajuste' } })).data!;

@@ -6588,6 +6588,8 @@ export interface operations {
                 merchant_id?: string;
                 status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 external_id?: string;
+                /** @description `true`: only payments paid by a Pix received after they were cancelled or expired (`paidAfterClose`, money to return); `false`: only the others. */
+                paid_after_close?: "true" | "false";
                 limit?: number;
             };
             header?: never;

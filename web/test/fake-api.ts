@@ -56,14 +56,14 @@ type QueryRoute = { [R in Route]: [RawQuery<R>] extends [never] ? never : R }[Ro
 type BodyRoute = { [R in Route]: BodyOf<R> extends undefined ? never : R }[Route];
 const QUERY_PARAMETERS: { [R in QueryRoute]: Record<keyof RawQuery<R>, true> } = {
   'GET /merchants': { q: true, limit: true, cursor: true },
-  'GET /payments': { merchant_id: true, status: true, external_id: true, created_from: true, created_to: true, limit: true, cursor: true },
+  'GET /payments': { merchant_id: true, status: true, external_id: true, paid_after_close: true, created_from: true, created_to: true, limit: true, cursor: true },
   'GET /recurrences': { merchant_id: true, status: true, external_id: true, limit: true, cursor: true },
   'GET /webhook-deliveries': { status: true, merchant_id: true, limit: true, cursor: true },
   'GET /stats': { day_start: true },
 };
 const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
-  'POST /merchants': { name: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true, active: true },
-  'PATCH /merchants/{id}': { name: true, active: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true },
+  'POST /merchants': { name: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true, active: true, refund_after_close: true },
+  'PATCH /merchants/{id}': { name: true, active: true, webhook_url: true, webhook_signing_secret: true, provider: true, provider_accounts: true, refund_after_close: true },
   'POST /provider-accounts': { name: true, provider: true, environment: true, base_url: true, token_url: true, pix_key: true, credentials: true, receiver_account: true },
   'PATCH /provider-accounts/{id}': { name: true, active: true, base_url: true, token_url: true, pix_key: true, credentials: true, receiver_account: true },
   'POST /payments/{id}/simulate': { event: true, amount: true },

@@ -20,6 +20,14 @@ export class ListPaymentsQuery extends CreatedRangePageQuery {
   @IsString()
   external_id?: string;
 
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true`: only payments paid by a Pix received after they were cancelled or expired (`paidAfterClose`, money to return); `false`: only the others.',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'paid_after_close must be true or false' })
+  paid_after_close?: 'true' | 'false';
+
   @PageLimit(50)
   limit?: number;
 }

@@ -33,6 +33,31 @@ describe('MerchantDetail', () => {
     expect(api.requests('PATCH /merchants/{id}').map((r) => [r.params.id, r.body])).toEqual([['mer_ana', { name: 'Loja Nova', webhook_url: null }]]);
   });
 
+  describe('money received after close', () => {
+    const card = async () => within((await screen.findByRole('heading', { name: 'Money received after close' })).closest('section')!);
+
+    it('says the operator refunds it, and turns on refunding it automatically', async () => {
+      api.on('PATCH /merchants/{id}', { ...ana, refund_after_close: true, updated_at: '2024-05-03T10:00:00.000Z' });
+      render(<MerchantDetail id="mer_ana" />);
+      const section = await card();
+      expect(section.getByText(/Left to the operator/)).toBeTruthy();
+      await userEvent.click(section.getByRole('button', { name: 'Refund automatically' }));
+      expect((await screen.findByRole('status')).textContent).toContain('Money received after close is now refunded automatically, in full.');
+      expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ refund_after_close: true }]);
+      expect((await card()).getByText(/Refunded automatically/)).toBeTruthy();
+      expect((await card()).getByRole('button', { name: 'Stop refunding automatically' })).toBeTruthy();
+    });
+
+    it('turns it off again', async () => {
+      api.on('GET /merchants/{id}', { ...ana, refund_after_close: true });
+      api.on('PATCH /merchants/{id}', { ...ana, refund_after_close: false });
+      render(<MerchantDetail id="mer_ana" />);
+      await userEvent.click((await card()).getByRole('button', { name: 'Stop refunding automatically' }));
+      expect((await screen.findByRole('status')).textContent).toContain('Money received after close is now left to the operator to refund.');
+      expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([{ refund_after_close: false }]);
+    });
+  });
+
   it('keeps a form the API refused, with the reason beside the field', async () => {
     api.on('PATCH /merchants/{id}', validationFailure([{ field: 'provider', message: 'provider must be a registered provider' }]));
     render(<MerchantDetail id="mer_ana" />);

@@ -10,6 +10,7 @@ import { MerchantAccounts } from './merchant-accounts';
 import { builtInProviders, useCatalogue } from './provider-account-form';
 import { TestEvent } from './delivery-bits';
 import { MerchantTestModeNotice } from './test-mode';
+import { RefundAfterCloseCard } from './paid-after-close';
 
 type Dialog =
   { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
@@ -82,6 +83,18 @@ export function MerchantDetail({ id }: { id: string }) {
               Created {formatDate(m.created_at)} · updated {formatDate(m.updated_at)}
             </p>
           </SettingsCard>
+          <RefundAfterCloseCard
+            merchant={m}
+            busy={busy === 'refund-after-close'}
+            onChange={(on) =>
+              void run('refund-after-close', () =>
+                patch(
+                  { refund_after_close: on },
+                  on ? 'Money received after close is now refunded automatically, in full.' : 'Money received after close is now left to the operator to refund.',
+                ),
+              )
+            }
+          />
           <MerchantAccounts
             merchant={m}
             accounts={accounts.data}

@@ -107,6 +107,17 @@ describe('Merchants', () => {
       expect(api.requests('POST /merchants')[0]!.body).toEqual({ name: 'Loja Simples' });
     });
 
+    it('can refund money received after close automatically from the start', async () => {
+      api.on('POST /merchants', merchant({ id: 'mer_auto', refund_after_close: true }));
+      const dialog = await open();
+      await userEvent.type(within(dialog).getByLabelText('Name'), 'Loja Auto');
+      await userEvent.click(within(dialog).getByRole('checkbox', { name: /Generate a webhook signing secret/ }));
+      await userEvent.click(within(dialog).getByRole('checkbox', { name: /Refund money received after close automatically/ }));
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Create merchant' }));
+      await waitFor(() => expect(location.pathname).toBe('/admin/merchants/mer_auto'));
+      expect(api.requests('POST /merchants')[0]!.body).toEqual({ name: 'Loja Auto', refund_after_close: true });
+    });
+
     it("places the API's refusal beside the field it is about", async () => {
       api.on('POST /merchants', validationFailure([{ field: 'webhook_url', message: 'webhook_url must be a public https URL' }]));
       const dialog = await open();

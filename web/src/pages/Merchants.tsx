@@ -118,6 +118,7 @@ export function Merchants() {
 function CreateMerchant({ onClose }: { onClose: () => void }) {
   const { values, setValues } = useMerchantForm();
   const [generateSecret, setGenerateSecret] = useState(true);
+  const [refundAfterClose, setRefundAfterClose] = useState(false);
   const [created, setCreated] = useState<Merchant>();
   const catalogue = useCatalogue();
   const form = useSubmit({
@@ -128,6 +129,7 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
         ...(values.webhook_url.trim() ? { webhook_url: values.webhook_url.trim() } : {}),
         ...(values.provider.trim() ? { provider: values.provider.trim() } : {}),
         ...(generateSecret ? { webhook_signing_secret: 'generate' } : {}),
+        ...(refundAfterClose ? { refund_after_close: true } : {}),
       });
       if (merchant.webhook_signing_secret) setCreated(merchant);
       else navigate(`/admin/merchants/${merchant.id}`);
@@ -151,6 +153,10 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
       <label className="checkbox">
         <input type="checkbox" checked={generateSecret} onChange={(e) => setGenerateSecret(e.target.checked)} />
         Generate a webhook signing secret (shown once), so the merchant can verify the events it receives
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={refundAfterClose} onChange={(e) => setRefundAfterClose(e.target.checked)} />
+        Refund money received after close automatically (a Pix paid after its payment was cancelled or expired)
       </label>
     </FormModal>
   );

@@ -9,6 +9,7 @@ import { DeliveriesCard } from './delivery-bits';
 import { EnvironmentBadge } from './provider-account-form';
 import { orphansPending, PaymentAttempts } from './payment-attempts';
 import { CancelDialog, RefundDialog } from './payment-actions';
+import { AfterCloseMarker, AfterCloseNotice } from './paid-after-close';
 import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
 import { SimulatePanel, TestBadge } from './test-mode';
 
@@ -63,6 +64,7 @@ export function PaymentDetail({ id }: { id: string }) {
           <>
             {formatMoney(p.amount)} <Badge value={p.status} />
             <TestBadge environment={p.environment} />
+            <AfterCloseMarker payment={p} />
           </>
         }
         subtitle={
@@ -88,6 +90,7 @@ export function PaymentDetail({ id }: { id: string }) {
           </>
         }
       />
+      <AfterCloseNotice payment={p} onRefund={() => setDialog('refund')} />
       {dialog === 'refund' && (
         <RefundDialog
           payment={p}

@@ -103,6 +103,33 @@ describe('Payments', () => {
     expect(screen.getByText('partially refunded').className).toBe('badge badge-violet');
   });
 
+  it('marks a payment paid after it closed, and asks for a refund while it still holds the money', async () => {
+    api.on(
+      'GET /payments',
+      page([
+        payment({ merchantId: 'mer_ana', status: 'paid', paidAfterClose: true }),
+        payment({ merchantId: 'mer_ana', status: 'refunded', refundedAmount: 10.5, paidAfterClose: true }),
+        payment({ merchantId: 'mer_ana', status: 'paid' }),
+      ]),
+    );
+    render(<Payments />);
+    await screen.findByRole('table', { name: 'Payments' });
+    expect(tableRows('Payments').map((cells) => cells[4])).toEqual(['paid test after close: refund it', 'refunded test after close', 'paid test']);
+    const marker = screen.getByText('after close: refund it');
+    expect(marker.className).toBe('badge badge-action');
+    expect(marker.getAttribute('title')).toMatch(/^The Pix arrived after the payment was cancelled or expired/);
+    expect(screen.getByText('after close').className).toBe('badge badge-gray');
+  });
+
+  it('lists only the payments paid after close when asked, and keeps the choice in the URL', async () => {
+    api.on('GET /payments', page([]));
+    render(<Payments />);
+    await userEvent.selectOptions(await screen.findByLabelText('Paid after close'), 'Only paid after close');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(listed()).toEqual([{ limit: '20' }, { paid_after_close: 'true', limit: '20' }]));
+    expect(location.search).toBe('?paid_after_close=true');
+  });
+
   it('refuses an external id the API would refuse, and dates in the wrong order', async () => {
     api.on('GET /payments', page([]));
     render(<Payments />);

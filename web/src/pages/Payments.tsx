@@ -5,6 +5,7 @@ import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
 import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
 import { TestBadge, TestPaymentDialog } from './test-mode';
+import { AfterCloseMarker } from './paid-after-close';
 
 interface Filters {
   merchant_id: string;
@@ -12,9 +13,11 @@ interface Filters {
   external_id: string;
   from: string;
   to: string;
+  /** 'true': only payments paid after close (money received after they were cancelled or expired). */
+  paid_after_close: string;
 }
 
-const EMPTY: Filters = { merchant_id: '', status: '', external_id: '', from: '', to: '' };
+const EMPTY: Filters = { merchant_id: '', status: '', external_id: '', from: '', to: '', paid_after_close: '' };
 const PAGE_SIZE = 20;
 
 /** yyyy-mm-dd (a date input's value) to the instant of that local midnight. */
@@ -30,6 +33,7 @@ function filtersFrom(search: URLSearchParams): Filters {
     external_id: search.get('external_id') ?? '',
     from: search.get('from') ?? '',
     to: search.get('to') ?? '',
+    paid_after_close: search.get('paid_after_close') === 'true' ? 'true' : '',
   };
 }
 
@@ -64,6 +68,7 @@ export function Payments() {
           merchant_id: applied.merchant_id,
           status: applied.status,
           external_id: applied.external_id.trim(),
+          paid_after_close: applied.paid_after_close || undefined,
           created_from: applied.from ? localDayStart(applied.from).toISOString() : undefined,
           // Up to the end of the chosen day: the API's bound is exclusive.
           created_to: applied.to ? new Date(localDayStart(applied.to).getTime() + 86_400_000).toISOString() : undefined,
@@ -117,6 +122,12 @@ export function Payments() {
                 {PAYMENT_STATUS_LABELS[s]}
               </option>
             ))}
+          </select>
+        </Field>
+        <Field label="Paid after close" htmlFor="f-after-close">
+          <select id="f-after-close" value={draft.paid_after_close} onChange={set('paid_after_close')}>
+            <option value="">Any payment</option>
+            <option value="true">Only paid after close</option>
           </select>
         </Field>
         <Field label="External id" htmlFor="f-external" error={errors.external_id}>
@@ -182,8 +193,12 @@ export function Payments() {
                     </div>
                   </td>
                   <td data-label="Status">
-                    <Badge value={p.status} />
-                    <TestBadge environment={p.environment} />
+                    {/* One item for the phone layout's row, which spreads its items apart: the badges stay together and wrap. */}
+                    <span className="badges">
+                      <Badge value={p.status} />
+                      <TestBadge environment={p.environment} />
+                      <AfterCloseMarker payment={p} />
+                    </span>
                   </td>
                 </tr>
               ))}
