@@ -11,9 +11,9 @@ const fitsWidth = (page: Page) => page.evaluate('document.documentElement.scroll
 
 /**
  * Money received after close (docs/dashboard.md): a sandbox payment cancelled, then paid anyway. The
- * operator finds it marked in the payments list (and under its filter), reads "Action needed: refund
- * it" at the top of its page, refunds it from the notice, and sees the notice say it went back. At
- * 1,280 and 360 px.
+ * operator is told on the overview, finds it marked in the payments list (and under its filter),
+ * reads "Action needed: refund it" at the top of its page, refunds it from the notice, and sees the
+ * notice say it went back. At 1,280 and 360 px.
  */
 describe('money received after close (Chromium)', () => {
   let t: TestApp;
@@ -54,6 +54,16 @@ describe('money received after close (Chromium)', () => {
   it('marks it in the list, asks for its refund at the top of its page, and says when it went back', async () => {
     const id = await paidAfterCancel('pedido-depois');
     await t.merchant(merchant.apiKey).POST('/v1/payments/create', { body: paymentBody({ externalId: 'pedido-aberto' }) });
+
+    // The overview, first: how many hold a payer's money, linked to them.
+    await page.goto(`${t.url}/admin`);
+    const overview = page.locator('.notice').filter({ hasText: 'Action needed: refund it.' });
+    await overview.waitFor();
+    expect(await overview.textContent()).toMatch(/1 payment received a Pix after it was cancelled or expired/);
+    await atWidths('overview-paid-after-close');
+    await overview.getByRole('link', { name: 'See them' }).click();
+    await page.waitForURL(/\/admin\/payments\?status=paid&paid_after_close=true$/);
+    await page.getByRole('link', { name: 'pedido-depois' }).waitFor();
 
     await page.goto(`${t.url}/admin/payments`);
     const row = page.getByRole('row').filter({ hasText: 'pedido-depois' });

@@ -4,6 +4,7 @@ import { Link } from '../router';
 import { PAYMENT_STATUSES, type Stats } from '../types';
 import { Badge, Button, Card, Notice, PageHeader, Spinner, useLoad } from '../ui';
 import { MoneyInvariantCard } from './money-invariant';
+import { AfterCloseOverview } from './paid-after-close';
 
 export function Overview() {
   const { data: stats, error, loading, reload } = useLoad(() => api<Stats>('GET', `/stats${query({ day_start: localMidnight().toISOString() })}`), []);
@@ -20,6 +21,7 @@ export function Overview() {
         }
       />
       <Notice>{error}</Notice>
+      <AfterCloseOverview />
       <MoneyInvariantCard />
       {!stats && loading && <Spinner />}
       {stats && (

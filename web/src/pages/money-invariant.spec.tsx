@@ -75,6 +75,8 @@ describe('MoneyInvariantCard (overview)', () => {
       provider_window_hours: 24,
       providers: [],
     });
+    // The overview's notice of payments paid after close (./paid-after-close.tsx): none.
+    api.on('GET /payments', { items: [], next_cursor: null });
     render(<Overview />);
     const mismatches = await screen.findByRole('table', { name: 'Money invariant mismatches' });
     const numbers = await screen.findByText('Payments today');

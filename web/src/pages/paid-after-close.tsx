@@ -1,6 +1,8 @@
+import { api, query } from '../api';
 import { formatMoney } from '../format';
-import type { Merchant, Payment, PaymentDetail } from '../types';
-import { Badge, Button, Card, Notice } from '../ui';
+import { Link } from '../router';
+import type { Merchant, Page, Payment, PaymentDetail } from '../types';
+import { Badge, Button, Card, Notice, useLoad } from '../ui';
 import { leftCents, pendingCents } from './payment-refunds';
 
 /**
@@ -59,6 +61,27 @@ export function AfterCloseNotice({ payment, onRefund }: { payment: PaymentDetail
     <Notice kind="warning">
       <strong>Action needed: refund it.</strong> The Pix of {received} arrived after this payment {closedAs(payment)}, and its provider cannot refund it through the gateway: return
       it at the PSP.
+    </Notice>
+  );
+}
+
+/** How many the overview counts before saying "or more". */
+const OVERVIEW_LIMIT = 100;
+
+/**
+ * The overview's notice: payments paid after close that still hold all the money (`paid`), first
+ * thing on the page, linked to the list of them. Nothing while there is none (or it cannot be read:
+ * the list says why).
+ */
+export function AfterCloseOverview() {
+  const found = useLoad(() => api<Page<Payment>>('GET', `/payments${query({ paid_after_close: 'true', status: 'paid', limit: OVERVIEW_LIMIT })}`), []);
+  const count = found.data?.items.length ?? 0;
+  if (count === 0) return null;
+  const many = found.data?.next_cursor ? `${OVERVIEW_LIMIT} or more payments` : count === 1 ? '1 payment' : `${count} payments`;
+  return (
+    <Notice kind="warning">
+      <strong>Action needed: refund {count === 1 ? 'it' : 'them'}.</strong> {many} received a Pix after {count === 1 ? 'it was' : 'they were'} cancelled or expired, and{' '}
+      {count === 1 ? 'holds' : 'hold'} the payer&apos;s money. <Link to="/admin/payments?status=paid&paid_after_close=true">See them</Link>
     </Notice>
   );
 }
