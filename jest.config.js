@@ -79,6 +79,7 @@ const BOTH_DATABASES = [
   'routing-two-processes',
   'sandbox-production',
   'shutdown',
+  'shutdown-deadline',
   'shutdown-restart',
   'test-payments',
   'webhook-delivery',

@@ -3,6 +3,8 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './domain/clock';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { ShutdownModule } from './common/lifecycle/shutdown-progress';
+import { withLogDestination } from './common/logging/log-destination';
 import { pinoHttpParams } from './common/logging/logger-options';
 import { AllExceptionsFilter } from './common/http/exception.filter';
 import { AppValidationPipe } from './common/http/validation.pipe';
@@ -33,7 +35,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, clock),
-        LoggerModule.forRoot({ pinoHttp: pinoHttpParams(config) }),
+        LoggerModule.forRoot({ pinoHttp: withLogDestination(pinoHttpParams(config)) }),
+        ShutdownModule,
         ThrottleModule,
         CryptoModule,
         DatabaseModule,

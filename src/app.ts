@@ -18,6 +18,7 @@ import { findInputProblems } from './common/http/input-limits';
 import { GatewayRequestState, newRequestId } from './common/http/request-state';
 import { Clock } from './domain/clock';
 import { AppConfig } from './config/app-config';
+import { REQUESTS, ShutdownProgress } from './common/lifecycle/shutdown-progress';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { type OperatorAccess, ProviderRouteMounts } from './providers/provider-adapters';
@@ -121,6 +122,12 @@ export async function createApp(
     strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  const open = new Set<Socket>();
+  connections.set(app, open);
+  fastify.server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   fastify.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, () => done()));
   fastify.decorateRequest('gateway', null as unknown as GatewayRequestState);
   // Once shutdown begins, every answer closes its connection, so a kept-alive client whose request
@@ -178,26 +185,42 @@ export async function createApp(
 }
 
 const draining = new WeakSet<NestFastifyApplication>();
+/** Each app's open connections: at shutdown, one still open once the idle ones are closed is a request in flight. */
+const connections = new WeakMap<NestFastifyApplication, Set<Socket>>();
 
 /**
- * SIGTERM: stop accepting connections, close the idle kept-alive ones at once, let requests in
- * flight finish (each answer closes its connection), and after `timeoutMs` close whatever is still
- * open. Then app.close() stops the background jobs (the delivery worker lets its attempts in flight
- * finish within the same bound) and closes the database.
+ * SIGTERM, within the deadline ShutdownProgress holds (src/main.ts): stop accepting connections,
+ * close the idle kept-alive ones at once, let requests in flight finish (each answer closes its
+ * connection) for the time left for work, then cut the connections still open, each a request
+ * abandoned. Then app.close() stops the background jobs (the delivery worker lets its attempts in
+ * flight finish within the same bound) and closes the database.
  */
-export async function closeGracefully(app: NestFastifyApplication, timeoutMs: number, warn: (message: string) => void): Promise<void> {
+export async function closeGracefully(app: NestFastifyApplication, warn: (message: string) => void): Promise<void> {
+  const progress = app.get(ShutdownProgress);
+  if (!progress.begun) {
+    const { shutdownTimeoutMs } = app.get(AppConfig);
+    progress.begin(Date.now() + shutdownTimeoutMs, shutdownTimeoutMs);
+  }
   const server = app.getHttpAdapter().getInstance().server;
+  // A destroyed socket may still be in the set until its 'close' event, a turn of the loop later.
+  const open = connections.get(app) ?? new Set<Socket>();
+  const inFlight = () => [...open].filter((socket) => !socket.destroyed).length;
+  progress.track(REQUESTS, inFlight);
   draining.add(app);
   if (server.listening) {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    const waitMs = progress.workMsLeft();
     const force = setTimeout(() => {
-      warn(`Shutdown still under way after ${timeoutMs} ms: closing every remaining connection`);
+      const unanswered = inFlight();
+      warn(`Shutdown: ${unanswered} request(s) still unanswered after ${waitMs} ms; closing their connections`);
+      progress.giveUp(REQUESTS, unanswered);
       server.closeAllConnections();
-    }, timeoutMs);
+    }, waitMs);
     await closed;
     clearTimeout(force);
   }
+  progress.enter('stopping');
   await app.close();
 }
 

@@ -27,9 +27,9 @@ function isMessage(message: unknown, type: string): boolean {
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 }
 
-/** In a worker: whether a message from the primary asks it to shut down. */
-export function isShutdownRequest(message: unknown): boolean {
-  return isMessage(message, SHUTDOWN);
+/** In a worker: the deadline (ms since the epoch) a message from the primary asks it to shut down by; undefined for any other message. */
+export function shutdownRequestDeadline(message: unknown): number | undefined {
+  return isMessage(message, SHUTDOWN) ? (message as { deadlineAt: number }).deadlineAt : undefined;
 }
 
 /** In a worker that failed to start: hands its lines to the primary, which prints each once for every worker. */
@@ -105,7 +105,9 @@ export function runPrimary({ config, generated }: LoadedConfig, exec: string): v
   cluster.on('exit', (worker, code, signal) => {
     listening.delete(worker.id);
     if (stopping) {
-      if (code !== null && code !== 0) stopping.code = 1;
+      // A worker that abandoned work (exit 1) or was killed outright makes the whole shutdown exit 1
+      // (one stopped by SIGTERM before it could listen had nothing in flight).
+      if (code !== null ? code !== 0 : signal === 'SIGKILL') stopping.code = 1;
       if (workers().length === 0) finish();
       return;
     }
@@ -129,13 +131,17 @@ export function runPrimary({ config, generated }: LoadedConfig, exec: string): v
     stopping = { code };
     for (const timer of restarts) clearTimeout(timer);
     restarts.clear();
+    // One deadline for all: each worker exits by it on its own (src/main.ts), and whichever has not
+    // by then (its main thread stuck) is killed with the primary.
+    const deadlineAt = Date.now() + config.shutdownTimeoutMs;
     setTimeout(() => {
-      console.error('Workers did not shut down in time; killing them');
-      for (const worker of workers()) worker.process.kill('SIGKILL');
+      const left = workers();
+      console.error(`Shutdown deadline (${config.shutdownTimeoutMs} ms) reached; killing ${left.length} worker(s) still running`);
+      for (const worker of left) worker.process.kill('SIGKILL');
       process.exit(1);
-    }, config.shutdownTimeoutMs + 10_000).unref();
+    }, config.shutdownTimeoutMs).unref();
     for (const worker of workers()) {
-      if (listening.has(worker.id) && worker.isConnected()) worker.send({ type: SHUTDOWN });
+      if (listening.has(worker.id) && worker.isConnected()) worker.send({ type: SHUTDOWN, deadlineAt });
       else worker.process.kill('SIGTERM');
     }
     if (workers().length === 0) finish();
@@ -149,11 +155,13 @@ export function runPrimary({ config, generated }: LoadedConfig, exec: string): v
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       // A second signal: as with one process, exit at once.
-      for (const worker of workers()) worker.process.kill('SIGKILL');
+      const left = workers();
+      console.error(`${signal} received again: exiting now; killing ${left.length} worker(s) still running`);
+      for (const worker of left) worker.process.kill('SIGKILL');
       process.exit(1);
     }
     console.log(
-      `${signal} received: each of the ${count} workers finishes its requests and deliveries in flight (at most ${config.shutdownTimeoutMs} ms), then closes the database`,
+      `${signal} received: each of the ${count} workers finishes its requests and deliveries in flight, then closes the database (exiting within ${config.shutdownTimeoutMs} ms)`,
     );
     stop(0);
   };

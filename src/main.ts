@@ -2,9 +2,18 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { setFlagsFromString } from 'node:v8';
 import { bannerLines } from './banner';
-import { isShutdownRequest, reportBootFailure, runPrimary } from './cluster';
+import { reportBootFailure, runPrimary, shutdownRequestDeadline } from './cluster';
+import { exitReserveMs, ShutdownProgress } from './common/lifecycle/shutdown-progress';
+import { armWatchdog } from './common/lifecycle/watchdog';
+import { flushLogsBeforeExit } from './common/logging/log-destination';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
 import { answerPrimaryCollections } from './metrics/cluster-metrics';
+
+/** How long the last logs may wait for stdout: after a second signal, and at most after a finished close. */
+const SECOND_SIGNAL_FLUSH_MS = 100;
+const MAX_FINAL_FLUSH_MS = 2_000;
+/** A flush overruns its bound by up to one of sonic-boom's 100 ms retries; the watchdog must not kill it for that. */
+const FLUSH_MARGIN_MS = 120;
 
 /**
  * Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a
@@ -51,34 +60,62 @@ async function serve({ config, generated }: LoadedConfig): Promise<void> {
   } catch (error) {
     return failBoot(error);
   }
-  // On SIGTERM/SIGINT: stop accepting connections, let requests and deliveries in flight finish
-  // (at most SHUTDOWN_TIMEOUT_MS), close the database, exit 0. A second signal exits at once, and
-  // so does a shutdown that hangs well past its bound. A cluster worker is told by its primary,
-  // which says so once for all of them; a terminal's Ctrl-C also signals the worker itself, which
-  // is not a second signal.
+  // On SIGTERM/SIGINT: stop accepting connections, let requests and deliveries in flight finish,
+  // close the database, exit 0; the process is gone SHUTDOWN_TIMEOUT_MS after the signal whatever is
+  // still under way, exit 1 with one line naming what it abandoned (docs/operations.md, Shutdown). A
+  // second signal exits at once. A cluster worker is told by its primary, with the primary's
+  // deadline, and the primary says so once for all of them; a terminal's Ctrl-C also signals the
+  // worker itself, which is not a second signal.
+  const progress = app.get(ShutdownProgress);
+  const timeoutMs = config.shutdownTimeoutMs;
+  const abandoned = () => `abandoned: ${progress.abandoned().join(', ') || 'nothing'}`;
+  /** The last line, the logs flushed for at most `flushMs` (stdout may be a pipe nobody reads), then exit. */
+  const exit = (code: number, line: string | undefined, flushMs: number): never => {
+    if (line) console.error(line);
+    flushLogsBeforeExit(flushMs);
+    process.exit(code);
+  };
   let closing = false;
-  const shutdown = (signal: NodeJS.Signals, fromPrimary = false) => {
+  const shutdown = (signal: NodeJS.Signals, fromPrimary?: { deadlineAt: number }) => {
     if (closing) {
       if (fromPrimary) return;
-      process.exit(1);
+      exit(1, `${signal} received again: exiting now; ${abandoned()}`, SECOND_SIGNAL_FLUSH_MS);
     }
     closing = true;
-    if (!cluster.isWorker) console.log(`${signal} received: finishing requests and deliveries in flight (at most ${config.shutdownTimeoutMs} ms), then closing the database`);
-    setTimeout(() => {
-      console.error('Shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs + 5_000).unref();
-    closeGracefully(app, config.shutdownTimeoutMs, (message) => console.error(message)).then(
-      () => process.exit(0),
+    const startedAt = Date.now();
+    const deadlineAt = fromPrimary?.deadlineAt ?? startedAt + timeoutMs;
+    progress.begin(deadlineAt, timeoutMs);
+    if (!cluster.isWorker) console.log(`${signal} received: finishing requests and deliveries in flight, then closing the database (exiting within ${timeoutMs} ms)`);
+    // What can end the process while its main thread is stuck; the timer below normally comes first.
+    armWatchdog(deadlineAt, `Shutdown deadline (${timeoutMs} ms) passed with the process stuck; killing it`);
+    // Ref'd: until the close is done or the deadline comes, the process does not end by itself with its close half done.
+    const deadline = setTimeout(
+      () => exit(1, `Shutdown deadline (${timeoutMs} ms) reached; exiting; ${abandoned()}`, progress.msLeft() - FLUSH_MARGIN_MS),
+      progress.msLeft(Date.now(), exitReserveMs(timeoutMs)),
+    );
+    const flushMs = () => Math.min(MAX_FINAL_FLUSH_MS, progress.msLeft() - FLUSH_MARGIN_MS);
+    closeGracefully(app, (message) => console.error(message)).then(
+      () => {
+        clearTimeout(deadline);
+        if (progress.abandoned().length === 0) exit(0, undefined, flushMs());
+        exit(1, `Shutdown finished in ${Date.now() - startedAt} ms; ${abandoned()}`, flushMs());
+      },
       (error: unknown) => {
-        console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
+        clearTimeout(deadline);
+        exit(1, `Shutdown failed: ${error instanceof Error ? error.message : String(error)}; ${abandoned()}`, flushMs());
       },
     );
   };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-  if (cluster.isWorker) process.on('message', (message) => isShutdownRequest(message) && shutdown('SIGTERM', true));
+  // Not `process.on('SIGTERM', shutdown)`: Node passes the signal's number as a second argument,
+  // which read as "from the primary" made every second signal ignored.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  if (cluster.isWorker) {
+    process.on('message', (message) => {
+      const deadlineAt = shutdownRequestDeadline(message);
+      if (deadlineAt !== undefined) shutdown('SIGTERM', { deadlineAt });
+    });
+  }
   await app.listen({ port: config.port, host: config.host });
   // A worker's primary prints the banner once, when every worker listens.
   if (!cluster.isWorker) console.log(bannerLines(config, generated).join('\n'));

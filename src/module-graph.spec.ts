@@ -24,14 +24,14 @@ function allModules(): ModuleClass[] {
 }
 
 describe('module graph', () => {
-  it('makes global only the modules every feature needs (config, crypto, the database setup, metrics, throttling, the admin session, auth)', () => {
+  it('makes global only the modules every feature needs (config, crypto, the database setup, metrics, throttling, the admin session, auth, shutdown)', () => {
     // LoggerModule (nestjs-pino) and TypeOrmCoreModule are the libraries' own global modules.
     const globals = allModules()
       .filter((cls) => cls.name !== 'LoggerModule' && cls.name !== 'TypeOrmCoreModule')
       .filter((cls) => Reflect.getMetadata(GLOBAL_MODULE_METADATA, cls) === true)
       .map((cls) => cls.name)
       .sort();
-    expect(globals).toEqual(['AuthModule', 'ConfigModule', 'CryptoModule', 'DashboardModule', 'DatabaseSetupModule', 'MetricsModule', 'ThrottleModule']);
+    expect(globals).toEqual(['AuthModule', 'ConfigModule', 'CryptoModule', 'DashboardModule', 'DatabaseSetupModule', 'MetricsModule', 'ShutdownModule', 'ThrottleModule']);
   });
 
   it('gives intake the delivery nudge through an import (it is optional, so a missing one would fail silently)', () => {

@@ -1,7 +1,8 @@
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseOutage } from '../common/errors/database-outage';
+import { ShutdownProgress } from '../common/lifecycle/shutdown-progress';
 import { AppConfig } from '../config/app-config';
 import { DatabaseHealth } from './database-health';
 import { ChangeFeed } from './change-feed';
@@ -45,11 +46,15 @@ class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     @Inject(DATABASE_SETUP) private readonly setup: DatabaseSetup,
     private readonly dataSource: DataSource,
+    // Told when the close starts and ends, so that a shutdown cut short says the close was abandoned.
+    @Optional() private readonly shutdown?: ShutdownProgress,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    this.shutdown?.enter('closing-database');
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.setup.close();
+    this.shutdown?.enter('closed');
     this.logger.log(`${this.setup.kind === 'embedded' ? 'Embedded database' : 'PostgreSQL pool'} closed`);
   }
 }

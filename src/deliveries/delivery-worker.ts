@@ -1,6 +1,7 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { Clock } from '../domain/clock';
 import { PeriodicJob } from '../common/jobs/periodic-job';
+import { DELIVERIES, ShutdownProgress } from '../common/lifecycle/shutdown-progress';
 import { within } from '../common/timeout';
 import { AppConfig } from '../config/app-config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -61,9 +62,12 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
     private readonly metrics: GatewayMetrics,
     // The signed POST through the URL policy and the gateway's one transport.
     private readonly sender: DeliverySender,
+    // Absent where a spec builds the worker alone: it then waits SHUTDOWN_TIMEOUT_MS from its own stop.
+    @Optional() private readonly shutdown?: ShutdownProgress,
   ) {
     this.policy = defaultRetryPolicy(config.deliveryRetryScheduleMs);
     this.poll = new PeriodicJob({ name: 'Delivery poll', intervalMs: config.deliveryPollMs, logger: this.logger, run: () => this.nudge(), runAtStart: true });
+    shutdown?.track(DELIVERIES, () => this.inFlight.size + this.unrecorded.size);
   }
 
   onApplicationBootstrap(): void {
@@ -73,10 +77,11 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   }
 
   /**
-   * Stops claiming, then lets attempts in flight finish and be recorded, for at most
-   * SHUTDOWN_TIMEOUT_MS. An attempt still unfinished then keeps its lease in the database and is
-   * sent again by whichever process claims it after the lease lapses (merchants deduplicate by
-   * `webhook-id`), so stopping early loses nothing.
+   * Stops claiming (it claims nothing new once SIGTERM came), then lets attempts in flight finish
+   * and be recorded until the time shutdown leaves for work (ShutdownProgress), or for
+   * SHUTDOWN_TIMEOUT_MS without one. An attempt still unfinished then keeps its lease in the
+   * database and is sent again by whichever process claims it after the lease lapses (merchants
+   * deduplicate by `webhook-id`), so stopping early loses nothing.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
@@ -87,9 +92,12 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       await Promise.allSettled([...this.unrecorded]);
       return 'drained' as const;
     })();
-    const result = await within(drained, this.config.shutdownTimeoutMs, () => 'timeout' as const);
+    const waitMs = this.shutdown?.begun ? this.shutdown.workMsLeft() : this.config.shutdownTimeoutMs;
+    const result = await within(drained, waitMs, () => 'timeout' as const);
     if (result === 'timeout') {
-      this.logger.warn({ in_flight: this.inFlight.size }, `${this.inFlight.size} delivery attempt(s) still in flight at shutdown; they are retried when their lease lapses`);
+      const unfinished = this.inFlight.size + this.unrecorded.size;
+      this.logger.warn({ in_flight: unfinished }, `${unfinished} delivery attempt(s) still in flight at shutdown; they are retried when their lease lapses`);
+      this.shutdown?.giveUp(DELIVERIES, unfinished);
       this.abandoned = true;
     }
   }
@@ -108,7 +116,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
    * is waiting must not lapse.
    */
   private claimMore(): void {
-    if (!this.running || this.claiming || !this.wanted) return;
+    if (!this.running || this.shutdown?.begun || this.claiming || !this.wanted) return;
     if (this.unrecorded.size >= MAX_RECORD_BATCH) return; // a finished recording calls back here
     const free = this.config.deliveryConcurrency - this.inFlight.size;
     if (free <= 0 || (this.inFlight.size > 0 && free < Math.ceil(this.config.deliveryConcurrency / 4))) return; // a finishing attempt calls back here

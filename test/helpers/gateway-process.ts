@@ -65,12 +65,21 @@ export interface GatewayProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
+export interface GatewayProcessOptions {
+  waitHealthy?: boolean;
+  /**
+   * `unread`: its stdout is a pipe nobody reads, as a supervisor's that stopped reading: once the
+   * pipe is full, the process can write no more there. output() then holds its stderr only.
+   */
+  stdout?: 'read' | 'unread';
+}
+
 /**
  * Starts `node dist/src/main.js` with the test environment plus `env`, and waits until /health
  * answers. Unless `env` names a database (DATABASE_URL or DATA_DIR), the process gets this
  * project's (see databaseFor in test-app.ts): a fresh PostgreSQL database is dropped once it exits.
  */
-export async function startGatewayProcess(env: Record<string, string | undefined>, options: { waitHealthy?: boolean } = {}): Promise<GatewayProcess> {
+export async function startGatewayProcess(env: Record<string, string | undefined>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
   await ensureBuilt();
   const pg = databaseFor(undefined, env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -82,7 +91,8 @@ export async function startGatewayProcess(env: Record<string, string | undefined
   for (const [k, v] of Object.entries(fullEnv)) if (v === undefined) delete fullEnv[k];
   const child = spawn(process.execPath, [...NODE_FLAGS, '--require', PGLITE_PRELOAD, MAIN], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
+  // Not reading a pipe leaves it full: Node reads a child's pipe only as far as its buffer, then waits for a reader.
+  if (options.stdout !== 'unread') child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | string>((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'))).then(async (how) => {
     await pg?.drop();
