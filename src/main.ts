@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { setFlagsFromString } from 'node:v8';
 import { bannerLines } from './banner';
 import { reportBootFailure, runPrimary, shutdownRequestDeadline } from './cluster';
-import { exitReserveMs, ShutdownProgress } from './common/lifecycle/shutdown-progress';
+import { ShutdownProgress } from './common/lifecycle/shutdown-progress';
 import { armWatchdog } from './common/lifecycle/watchdog';
 import { flushLogsBeforeExit } from './common/logging/log-destination';
 import { ConfigError, type LoadedConfig, loadConfig } from './config/load-config';
@@ -89,10 +89,7 @@ async function serve({ config, generated }: LoadedConfig): Promise<void> {
     // What can end the process while its main thread is stuck; the timer below normally comes first.
     armWatchdog(deadlineAt, `Shutdown deadline (${timeoutMs} ms) passed with the process stuck; killing it`);
     // Ref'd: until the close is done or the deadline comes, the process does not end by itself with its close half done.
-    const deadline = setTimeout(
-      () => exit(1, `Shutdown deadline (${timeoutMs} ms) reached; exiting; ${abandoned()}`, progress.msLeft() - FLUSH_MARGIN_MS),
-      progress.msLeft(Date.now(), exitReserveMs(timeoutMs)),
-    );
+    const deadline = setTimeout(() => exit(1, `Shutdown deadline (${timeoutMs} ms) reached; exiting; ${abandoned()}`, progress.msLeft() - FLUSH_MARGIN_MS), progress.closeMsLeft());
     const flushMs = () => Math.min(MAX_FINAL_FLUSH_MS, progress.msLeft() - FLUSH_MARGIN_MS);
     closeGracefully(app, (message) => console.error(message)).then(
       () => {

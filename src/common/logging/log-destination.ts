@@ -11,8 +11,8 @@ let retryUntil = Infinity;
  * The JSON lines' destination: stdout, written asynchronously (pino's default), one per process.
  * pino's own default flushes it on `exit` and, when stdout is a pipe nobody reads any more (a
  * supervisor that stopped reading, a full pipe), retries that write for ever: the process, its port
- * already closed, never ends and no signal handler runs again (issue 39). This one is flushed by
- * `flushLogsBeforeExit`, which gives up.
+ * already closed, never ends and no signal handler runs again. This one is flushed by
+ * `flushLogsBeforeExit`, which gives up (docs/operations.md, Shutdown).
  */
 export function logDestination(): DestinationStream {
   destination ??= pino.destination({ dest: 1, sync: false, retryEAGAIN: () => Date.now() < retryUntil });
