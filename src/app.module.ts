@@ -23,9 +23,7 @@ import { PaymentsModule } from './payments/payments.module';
 import { ProviderAccountsModule } from './providers/provider-accounts/provider-accounts.module';
 import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
 import { ProvidersModule } from './providers/providers.module';
-import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { RecurrencesModule } from './recurrences/recurrences.module';
-import { RefundsModule } from './refunds/refunds.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -51,8 +49,6 @@ export class AppModule {
         WebhooksModule,
         RecurrencesModule,
         DeliveriesModule,
-        ReconciliationModule,
-        RefundsModule,
         DashboardModule,
       ],
       providers: [

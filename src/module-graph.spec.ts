@@ -2,7 +2,7 @@ import { GLOBAL_MODULE_METADATA, MODULE_METADATA } from '@nestjs/common/constant
 import { AppConfig } from './config/app-config';
 import { AppModule } from './app.module';
 import { DELIVERY_NUDGE } from './deliveries/delivery-nudge';
-import { WebhooksModule } from './webhooks/webhooks.module';
+import { PaymentsModule } from './payments/payments.module';
 
 type ModuleClass = abstract new (...args: never[]) => unknown;
 
@@ -34,8 +34,8 @@ describe('module graph', () => {
     expect(globals).toEqual(['AuthModule', 'ConfigModule', 'CryptoModule', 'DashboardModule', 'DatabaseSetupModule', 'MetricsModule', 'ShutdownModule', 'ThrottleModule']);
   });
 
-  it('gives intake the delivery nudge through an import (it is optional, so a missing one would fail silently)', () => {
-    const imports = (Reflect.getMetadata(MODULE_METADATA.IMPORTS, WebhooksModule) as ModuleClass[] | undefined) ?? [];
+  it('gives the payment lifecycle (intake, reconciliation) the delivery nudge through an import (it is optional, so a missing one would fail silently)', () => {
+    const imports = (Reflect.getMetadata(MODULE_METADATA.IMPORTS, PaymentsModule) as ModuleClass[] | undefined) ?? [];
     const exported = imports.flatMap((cls) => (Reflect.getMetadata(MODULE_METADATA.EXPORTS, cls) as unknown[] | undefined) ?? []);
     expect(exported).toContain(DELIVERY_NUDGE);
   });

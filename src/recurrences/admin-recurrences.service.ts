@@ -12,7 +12,7 @@ import { AccountResolver, type ActingAccount } from '../providers/provider-accou
 import type { SimulatedEventResult } from '../providers/provider-adapter';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { RecurringProvider, RecurringSimulation } from '../providers/recurring';
-import { toDeliveryView } from '../webhooks/dto/payment-detail.view';
+import { toDeliveryView } from '../payments/admin/dto/payment-detail.view';
 import type { AdminRecurrenceDetailView, AdminRecurrenceView, RecurrenceEventView, RecurringSimulationResultView } from './admin-recurrence.view';
 import type { ListAdminRecurrencesQuery, SimulateRecurrenceDto, SimulateRecurringChargeDto } from './dto/admin-recurrences.dto';
 import type { RecurrenceEvent } from './recurrence-event.entity';

@@ -6,7 +6,6 @@ import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { ProviderAccountsModule } from '../providers/provider-accounts/provider-accounts.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminRecurrencesController } from './admin-recurrences.controller';
 import { AdminRecurrencesService } from './admin-recurrences.service';
 import { RecurrenceEvent } from './recurrence-event.entity';
@@ -33,7 +32,6 @@ import { RecurringIntakeService } from './recurring-intake.service';
     ProviderAccountsModule,
     MetricsModule,
     DeliveriesModule,
-    WebhooksModule,
   ],
   controllers: [RecurrencesController, RecurringCallbacksController, AdminRecurrencesController],
   providers: [

@@ -7,7 +7,7 @@ import { AccountResolver, type ActingAccount } from '../providers/provider-accou
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
-import { ApplyResult, PaymentEventsService } from './payment-events.service';
+import { ApplyResult, PaymentEventsService } from '../payments/lifecycle/payment-events.service';
 import type { ProviderEvent } from '../domain/provider-event';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type MercadoPagoFake, startMercadoPagoFake } from '../fakes/mercadopago';
 import { FakeClock } from '../../src/testing/fake-clock';
-import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { ReconciliationService } from '../../src/payments/payment-reconciliation.service';
 import { http } from '../helpers/http';
 import { asFrom, expectRateLimited, newAddress } from '../helpers/throttling';
 import { MerchantReceiver } from '../helpers/merchant-receiver';

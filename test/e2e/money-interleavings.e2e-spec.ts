@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
+import { RefundReconciliation } from '../../src/payments/refunds/refund-reconciliation';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TestApp } from '../helpers/test-app';

@@ -1,4 +1,4 @@
-import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { ReconciliationService } from '../../src/payments/payment-reconciliation.service';
 import type { MerchantFixture } from '../helpers/factories';
 import { FakeClock } from '../../src/testing/fake-clock';
 import { http } from '../helpers/http';

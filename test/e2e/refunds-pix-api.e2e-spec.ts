@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
-import { ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { RefundReconciliation } from '../../src/payments/refunds/refund-reconciliation';
+import { ReconciliationService } from '../../src/payments/payment-reconciliation.service';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { chargeRequest, pixApiAccountBody } from '../helpers/factories';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';

@@ -11,7 +11,7 @@ import { Merchant } from '../../src/merchants/merchant.entity';
 import { WebhookDelivery } from '../../src/deliveries/webhook-delivery.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { Refund } from '../../src/payments/refunds/refund.entity';
-import { PaymentEvent } from '../../src/webhooks/payment-event.entity';
+import { PaymentEvent } from '../../src/payments/lifecycle/payment-event.entity';
 import type { CreateChargeRequest } from '../../src/providers/provider-adapter';
 import type { components } from '../../web/src/api-types';
 import { testPki } from '../../src/testing/certificates';

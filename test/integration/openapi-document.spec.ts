@@ -7,8 +7,8 @@ import { CreateMerchantDto } from '../../src/merchants/dto/create-merchant.dto';
 import { UpdateMerchantDto } from '../../src/merchants/dto/update-merchant.dto';
 import { CreatePaymentDto, CreatePixPaymentDto } from '../../src/payments/dto/create-payment.dto';
 import { CreateProviderAccountDto, UpdateProviderAccountDto } from '../../src/providers/provider-accounts/dto/provider-account.dto';
-import { CreateRefundDto } from '../../src/refunds/dto/create-refund.dto';
-import { SimulateEventDto } from '../../src/webhooks/dto/simulate-event.dto';
+import { CreateRefundDto } from '../../src/payments/refunds/dto/create-refund.dto';
+import { SimulateEventDto } from '../../src/payments/admin/dto/simulate-event.dto';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { apiDocument } = require('../../scripts/api-types.js') as {
   apiDocument: (create: typeof createApp, load: typeof loadConfig) => Promise<OpenApi>;

@@ -7,10 +7,10 @@ import { MerchantProviderAccountRepository, ProviderAccountRepository } from '..
 import { ProvidersModule } from '../../src/providers/providers.module';
 import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/server/standalone';
-import type { InvariantCheckView, InvariantMismatchView } from '../../src/reconciliation/dto/invariant-check.view';
-import { InvariantCheckRepository } from '../../src/reconciliation/invariant-check.repository';
-import { INVARIANT_LEASE_MS, MoneyInvariantService } from '../../src/reconciliation/money-invariant.service';
-import { PaymentMoneyRepository } from '../../src/reconciliation/payment-money.repository';
+import type { InvariantCheckView, InvariantMismatchView } from '../../src/payments/invariant/dto/invariant-check.view';
+import { InvariantCheckRepository } from '../../src/payments/invariant/invariant-check.repository';
+import { INVARIANT_LEASE_MS, MoneyInvariantService } from '../../src/payments/invariant/money-invariant.service';
+import { PaymentMoneyRepository } from '../../src/payments/invariant/payment-money.repository';
 import { FakeClock } from '../../src/testing/fake-clock';
 import { eventually } from '../helpers/eventually';
 import { MerchantFixture } from '../helpers/factories';

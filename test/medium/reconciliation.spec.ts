@@ -1,4 +1,4 @@
-import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/reconciliation/reconciliation.service';
+import { EXPIRY_GRACE_MS, ReconciliationService } from '../../src/payments/payment-reconciliation.service';
 import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
@@ -7,10 +7,10 @@ import { AccountResolver } from '../../src/providers/provider-accounts/account-r
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProvidersModule } from '../../src/providers/providers.module';
 import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/server/standalone';
-import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
-import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
-import { EventWriter } from '../../src/webhooks/event-writer';
-import { RefundEventsService } from '../../src/webhooks/refund-events.service';
+import { PaymentEventRepository } from '../../src/payments/lifecycle/payment-event.repository';
+import { PaymentEventsService } from '../../src/payments/lifecycle/payment-events.service';
+import { EventWriter } from '../../src/payments/lifecycle/event-writer';
+import { RefundEventsService } from '../../src/payments/refunds/refund-events.service';
 import { RefundRepository } from '../../src/payments/refunds/refund.repository';
 import { Refund } from '../../src/payments/refunds/refund.entity';
 import { MerchantFixture } from '../helpers/factories';

@@ -9,12 +9,12 @@ import { PaymentRepository } from '../../src/payments/payment.repository';
 import { RefundRepository } from '../../src/payments/refunds/refund.repository';
 import { AccountResolver, type ActingAccount } from '../../src/providers/provider-accounts/account-resolver';
 import type { ProviderAdapter, ProviderCapabilities } from '../../src/providers/provider-adapter';
-import { CancelService } from '../../src/refunds/cancel.service';
-import { RefundsService } from '../../src/refunds/refunds.service';
-import { EventWriter } from '../../src/webhooks/event-writer';
-import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
-import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
-import { RefundEventsService } from '../../src/webhooks/refund-events.service';
+import { CancelService } from '../../src/payments/cancel.service';
+import { RefundsService } from '../../src/payments/refunds/refunds.service';
+import { EventWriter } from '../../src/payments/lifecycle/event-writer';
+import { PaymentEventRepository } from '../../src/payments/lifecycle/payment-event.repository';
+import { PaymentEventsService } from '../../src/payments/lifecycle/payment-events.service';
+import { RefundEventsService } from '../../src/payments/refunds/refund-events.service';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 
 /**

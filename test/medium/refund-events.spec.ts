@@ -4,10 +4,10 @@ import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import type { RefundReport } from '../../src/domain/provider-event';
 import { PaymentRepository } from '../../src/payments/payment.repository';
 import { RefundRepository } from '../../src/payments/refunds/refund.repository';
-import { EventWriter } from '../../src/webhooks/event-writer';
-import { PaymentEventRepository } from '../../src/webhooks/payment-event.repository';
-import { PaymentEventsService } from '../../src/webhooks/payment-events.service';
-import { RefundEventsService } from '../../src/webhooks/refund-events.service';
+import { EventWriter } from '../../src/payments/lifecycle/event-writer';
+import { PaymentEventRepository } from '../../src/payments/lifecycle/payment-event.repository';
+import { PaymentEventsService } from '../../src/payments/lifecycle/payment-events.service';
+import { RefundEventsService } from '../../src/payments/refunds/refund-events.service';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 
 /**

@@ -1,0 +1,33 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { CreatedRangePageQuery, PageLimit } from '../../../common/http/page-query';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../../domain/payment-status';
+
+/** Filters of `GET /admin/api/payments` (docs/api.md, Admin API), plus a creation date range for the dashboard. */
+export class ListPaymentsQuery extends CreatedRangePageQuery {
+  @ApiPropertyOptional({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
+  @IsOptional()
+  @IsString()
+  merchant_id?: string;
+
+  @ApiPropertyOptional({ enum: PAYMENT_STATUSES })
+  @IsOptional()
+  @IsIn(PAYMENT_STATUSES)
+  status?: PaymentStatus;
+
+  @ApiPropertyOptional({ example: 'order-1234' })
+  @IsOptional()
+  @IsString()
+  external_id?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true`: only payments paid by a Pix received after they were cancelled or expired (`paidAfterClose`, money to return); `false`: only the others.',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'paid_after_close must be true or false' })
+  paid_after_close?: 'true' | 'false';
+
+  @PageLimit(50)
+  limit?: number;
+}

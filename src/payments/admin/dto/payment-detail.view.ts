@@ -1,0 +1,137 @@
+import { AdminRefundView } from '../../refunds/refund.view';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PaymentView } from '../../payment.view';
+import { isoOrNull } from '../../../common/dates';
+import type { WebhookDelivery } from '../../../deliveries/webhook-delivery.entity';
+
+/** One entry of a payment's event history: what arrived, and what the gateway did with it. */
+export class PaymentEventView {
+  @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
+  @ApiProperty({ example: 'payment.confirmed' }) type: string;
+  @ApiProperty({ enum: ['webhook', 'reconciliation'] }) source: string;
+  @ApiProperty({ enum: ['applied', 'ignored', 'amount_mismatch', 'unmatched'] }) outcome: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'pending' }) from_status: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'paid', description: 'The status the event asked for.' }) to_status: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'The amount the event reported, in reais.' }) amount: number | null;
+  @ApiProperty({ enum: ['queued', 'no_webhook_url', 'none'] }) forward: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'A paid payment cannot become expired.' }) note: string | null;
+  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The provider's event id (deduplication key)." }) provider_event_id: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The refund a refund event is about.' }) refund_id: string | null;
+  @ApiProperty({ format: 'uuid', description: 'The intake request (the X-Request-Id of its forwards).' }) request_id: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class DeliveryAttemptView {
+  @ApiProperty({ example: 1 }) attempt: number;
+  @ApiProperty({ format: 'date-time' }) attempted_at: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix' }) url: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) status_code: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 84 }) latency_ms: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'timeout after 10000 ms' }) error: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '{"received":true}', description: 'The start of the answer body: at most 1 KiB of UTF-8.' })
+  response_excerpt: string | null;
+}
+
+/** One forward of one event to the merchant, with every HTTP attempt made so far. */
+export class PaymentDeliveryView {
+  @ApiProperty({ example: 'dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: 'Also the Standard Webhooks `webhook-id`.' }) id: string;
+  @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) event_id: string;
+  @ApiProperty({ example: 'payment.confirmed' }) event_type: string;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
+  @ApiProperty({ example: 1, description: 'Attempts started so far (one may still be in flight, not yet in `attempts`).' }) attempt_count: number;
+  @ApiProperty({ format: 'date-time' }) next_attempt_at: string;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200 }) last_status_code: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) delivered_at: string | null;
+  @ApiProperty({ format: 'uuid', description: 'The intake request id, sent as X-Request-Id on every attempt.' }) request_id: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({ type: [DeliveryAttemptView], description: 'Every attempt made, oldest first.' }) attempts: DeliveryAttemptView[];
+}
+
+/** The charge an ambiguous attempt may have left at its PSP, and what the orphan job made of it. */
+export class AttemptOrphanView {
+  @ApiProperty({
+    enum: ['pending', 'cancelled', 'absent', 'paid', 'failed'],
+    description:
+      'pending: not settled yet; cancelled: the charge existed and was cancelled; absent: the PSP has no such charge; paid: the payer paid it before cancellation (refund it); failed: gave up after retries.',
+  })
+  status: 'pending' | 'cancelled' | 'absent' | 'paid' | 'failed';
+  @ApiProperty({ example: 1, description: 'Tries made by the orphan job so far.' }) tries: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+/** One account a create tried (docs/providers.md, Routing). */
+export class PaymentAttemptView {
+  @ApiProperty({ example: 'att_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
+  @ApiProperty({ example: 1, description: 'Order within the payment, across retries of the same Idempotency-Key (1-based).' }) attempt: number;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'pa_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "Null for a provider's built-in account." })
+  account_id: string | null;
+  @ApiProperty({ example: 'pix-api' }) provider: string;
+  @ApiProperty({ enum: ['sandbox', 'production'] }) environment: 'sandbox' | 'production';
+  @ApiPropertyOptional({ type: String, nullable: true }) txid: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) provider_payment_id: string | null;
+  @ApiProperty({
+    enum: ['charged', 'refused', 'circuit_open', 'ambiguous', 'rejected'],
+    description:
+      'charged: this account made the charge the payment uses; refused: refused before charging, moved on; circuit_open: skipped, circuit open; ambiguous: timeout or 5xx, moved on, orphan recorded; rejected: the PSP refused the payment itself, the create failed.',
+  })
+  outcome: 'charged' | 'refused' | 'circuit_open' | 'ambiguous' | 'rejected';
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 503 }) upstream_status: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'A short reason for the operator.' }) error: string | null;
+  @ApiProperty({ example: 84 }) duration_ms: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiPropertyOptional({ type: AttemptOrphanView, nullable: true, description: 'Only on ambiguous attempts.' }) orphan: AttemptOrphanView | null;
+}
+
+/** `GET /admin/api/payments/:id`: the payment, its event history (oldest first), its deliveries and the accounts its create tried. */
+export class PaymentDetailView extends PaymentView {
+  @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
+  @ApiProperty({ description: "Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`)." }) can_simulate: boolean;
+  @ApiProperty({ type: [PaymentEventView] }) events: PaymentEventView[];
+  @ApiProperty({ type: [PaymentDeliveryView] }) deliveries: PaymentDeliveryView[];
+  @ApiProperty({ type: [PaymentAttemptView], description: 'Every account the create tried, oldest first.' }) attempts: PaymentAttemptView[];
+  @ApiProperty({ type: [AdminRefundView], description: 'Every refund, oldest first: the merchant’s, those made at the PSP or by MED, and routing’s of orphan charges.' })
+  refunds: AdminRefundView[];
+  @ApiProperty({ description: 'Whether a refund can be asked for now: paid or partially refunded, something neither refunded nor pending, and the provider refunds.' })
+  can_refund: boolean;
+  @ApiProperty({ description: 'Whether the payment can be cancelled now: pending, and the provider cancels.' }) can_cancel: boolean;
+}
+
+export class SimulationView {
+  @ApiProperty({ example: 'evt_sbx_9f2c', description: "The test PSP's id for the event it sent." }) eventId: string;
+  @ApiProperty({ example: true, description: 'Whether the gateway answered the signed event with a 2xx.' }) delivered: boolean;
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 200, description: "The gateway's HTTP status for the event." }) status: number | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { id: 'sbx_8f2kQ7mN3pL9', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', status: 'CONCLUIDA', amount: '10.50', currency: 'BRL', paidAt: '2026-11-26T12:01:00.000Z' },
+    description: "The PSP's charge after the event.",
+  })
+  charge: Record<string, unknown>;
+}
+
+export class SimulationResultView {
+  @ApiProperty({ type: SimulationView }) simulation: SimulationView;
+  @ApiProperty({ type: PaymentDetailView, description: 'The payment read again after the PSP delivered its event.' }) payment: PaymentDetailView;
+}
+
+/** A forward as a payment's or a recurrence's page shows it, with its attempts. */
+export function toDeliveryView(delivery: WebhookDelivery, attempts: PaymentDeliveryView['attempts']): PaymentDeliveryView {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempt_count: delivery.attempts,
+    next_attempt_at: delivery.nextAttemptAt.toISOString(),
+    last_status_code: delivery.lastStatusCode,
+    last_error: delivery.lastError,
+    delivered_at: isoOrNull(delivery.deliveredAt),
+    request_id: delivery.requestId,
+    created_at: delivery.createdAt.toISOString(),
+    updated_at: delivery.updatedAt.toISOString(),
+    attempts,
+  };
+}
