@@ -17,7 +17,7 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { KeyedLimiter } from '../pix-api/limits';
+import { KeyedLimiter } from '../shared/limits';
 import type { ProviderDescriptor } from '../provider-descriptor';
 import { HttpTransport } from '../transport/http-transport';
 import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/transport';

@@ -44,7 +44,7 @@ import {
   toProviderRecurringCharge,
 } from './flows/recurring-charge';
 import type { CobR, Rec } from './flows/recurring-wire';
-import type { KeyedLimiter } from './limits';
+import type { KeyedLimiter } from '../shared/limits';
 import type { CallOptions } from './pix-api-client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';

@@ -15,7 +15,7 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { httpFailure } from '../transport/answers';
+import { httpFailure } from '../shared/answers';
 import { HttpTransport } from '../transport/http-transport';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
@@ -27,7 +27,7 @@ import { listRecentChargesCall, parseCob, parseDevolucao, parsePix, readCobCall,
 import { assertRefundAmount, parseRefund, type PixApiRefund, refundCall, toRefund } from './flows/refund';
 import { parseRecurringWebhookRegistration, parseWebhookRegistration, registerRecurringWebhookCalls, registerWebhookCall } from './flows/webhook';
 import { PixApiRecurring } from './pix-api-recurring';
-import { KeyedLimiter } from './limits';
+import { KeyedLimiter } from '../shared/limits';
 import { type CallOptions, PixApiClient } from './pix-api-client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../provider-adapter';
-import { KeyedLimiter } from './limits';
+import { KeyedLimiter } from '../shared/limits';
 import { readBack } from './read-backs';
 
 /** A confirm whose calls the test settles one by one. */

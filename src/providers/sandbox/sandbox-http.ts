@@ -1,6 +1,6 @@
 import type { InboundWebhook } from '../provider-adapter';
 import { UpstreamError } from '../provider-adapter';
-import { jsonOf } from '../transport/answers';
+import { jsonOf } from '../shared/answers';
 import type { OutboundAnswer } from '../transport/transport';
 
 /** Helpers the sandbox adapter's payments and recurrences share (sandbox.adapter.ts, sandbox-recurring.ts). */

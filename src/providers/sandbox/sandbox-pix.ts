@@ -1,6 +1,6 @@
 import type { PixPaymentDetails } from '../../domain/provider-event';
-import { maskDocument } from '../pix-api/masking';
-import { wireAmountToCents } from './sandbox-api';
+import { maskDocument } from '../shared/masking';
+import { wireAmountToCents } from '../../common/sandbox-wire/sandbox-api';
 
 const END_TO_END_ID = /^E\d{8}\d{12}[a-zA-Z0-9]{11}$/;
 

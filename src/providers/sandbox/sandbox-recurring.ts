@@ -14,9 +14,9 @@ import type {
   RecurringProvider,
   RecurringSimulation,
 } from '../recurring';
-import { jsonOf } from '../transport/answers';
+import { jsonOf } from '../shared/answers';
 import type { OutboundAnswer } from '../transport/transport';
-import { wireAmountToCents } from './sandbox-api';
+import { wireAmountToCents } from '../../common/sandbox-wire/sandbox-api';
 import { header, optionalDate, type SandboxCall, type SandboxRecurringOperation, unexpectedStatus } from './sandbox-http';
 import {
   isSandboxAttemptStatus,
@@ -29,8 +29,8 @@ import {
   type SandboxCreateRecurringChargeBody,
   type SandboxRecurrenceStatus,
   type SandboxRecurringChargeStatus,
-} from './sandbox-recurring-api';
-import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
+} from '../../common/sandbox-wire/sandbox-recurring-api';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../../common/sandbox-wire/sandbox-signature';
 import type { SandboxCredentials } from './sandbox.adapter';
 
 /** At most this many entries in one callback are read back; a longer list is not the sandbox's. */

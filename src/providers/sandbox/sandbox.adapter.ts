@@ -22,18 +22,18 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { jsonOf } from '../transport/answers';
+import { jsonOf } from '../shared/answers';
 import { header, optionalDate, type SandboxRecurringOperation, unexpectedStatus } from './sandbox-http';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
-import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, type SandboxRefundBody, wireAmountToCents } from './sandbox-api';
+import { isSandboxStatus, type SandboxChargeStatus, type SandboxCreateChargeBody, type SandboxRefundBody, wireAmountToCents } from '../../common/sandbox-wire/sandbox-api';
 import { parseSandboxEvent } from './sandbox-events';
 import { readSandboxPix } from './sandbox-pix';
 import { readSandboxRefund, sandboxProviderRefund, sandboxRefundReport } from './sandbox-refunds';
 import { sandboxDescriptor } from './sandbox-descriptor';
 import { SandboxRecurring } from './sandbox-recurring';
-import { SANDBOX_LEAD_TIME } from './sandbox-recurring-api';
+import { SANDBOX_LEAD_TIME } from '../../common/sandbox-wire/sandbox-recurring-api';
 import type { SandboxSettings } from './sandbox-settings';
-import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../../common/sandbox-wire/sandbox-signature';
 import type { ProviderEvent, RefundReport } from '../../domain/provider-event';
 import type { ProviderDescriptor } from '../provider-descriptor';
 

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../provider-adapter';
-import type { OutboundAnswer } from './transport';
+import type { OutboundAnswer } from '../transport/transport';
 
 /** Longest provider text carried into an error (a problem's title and detail). */
 const MAX_PROVIDER_TEXT = 300;

@@ -1,5 +1,5 @@
 import { httpFailure, jsonObjectOf, problemOf, unexpectedAnswer } from './answers';
-import type { OutboundAnswer } from './transport';
+import type { OutboundAnswer } from '../transport/transport';
 
 describe('reading PSP errors', () => {
   const answer = (status: number, body: unknown): OutboundAnswer => ({ status, headers: {}, text: typeof body === 'string' ? body : JSON.stringify(body) });
