@@ -8,8 +8,3 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
  */
 export const REFUND_ORIGINS = ['merchant', 'psp', 'med', 'routing'] as const;
 export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
-
-/** What a refund's status may become: only a pending one moves, and only once. */
-export function canSettleRefund(from: RefundStatus, to: RefundStatus): boolean {
-  return from === 'pending' && to !== 'pending';
-}
