@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { ERROR_TABLE, ErrorCode } from '../../src/common/errors/error-codes';
-import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/sandbox-signature';
+import { signSandboxPayload, SANDBOX_SIGNATURE_HEADER } from '../../src/common/sandbox-wire/sandbox-signature';
 import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { paymentBody, pixApiAccountBody, recurrenceBody } from '../helpers/factories';

@@ -1,4 +1,4 @@
-import { signSandboxPayload } from '../../src/providers/sandbox/sandbox-signature';
+import { signSandboxPayload } from '../../src/common/sandbox-wire/sandbox-signature';
 import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';

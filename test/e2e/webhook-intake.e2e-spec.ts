@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { reaisToCents } from '../../src/domain/money';
-import { signSandboxPayload } from '../../src/providers/sandbox/sandbox-signature';
+import { signSandboxPayload } from '../../src/common/sandbox-wire/sandbox-signature';
 import { MerchantFixture } from '../helpers/factories';
 import { http, HttpResult } from '../helpers/http';
 import { sandboxSettings, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { brasiliaDate } from '../../src/domain/recurrence';
 import { sandboxChargeBody } from '../helpers/factories';
 import { WebhookReceiver } from '../providers/webhook-receiver';
-import { verifySandboxSignature } from '../../src/providers/sandbox/sandbox-signature';
+import { verifySandboxSignature } from '../../src/common/sandbox-wire/sandbox-signature';
 import { sandboxServer } from '../../src/providers/sandbox/server/sandbox-server';
 
 const SECRET = 'whsec_server_unit';

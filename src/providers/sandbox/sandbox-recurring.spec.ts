@@ -5,8 +5,8 @@ import type { CreateRecurrenceRequest } from '../recurring';
 import type { OutboundAnswer } from '../transport/transport';
 import type { SandboxCall } from './sandbox-http';
 import { sandboxAttemptStatus, sandboxCanceller, sandboxChargeStatus, SandboxRecurring, sandboxRecurrenceStatus } from './sandbox-recurring';
-import { SANDBOX_ATTEMPT_STATUSES, SANDBOX_CANCELLERS, SANDBOX_RECURRENCE_STATUSES, SANDBOX_RECURRING_CHARGE_STATUSES } from './sandbox-recurring-api';
-import { signSandboxPayload } from './sandbox-signature';
+import { SANDBOX_ATTEMPT_STATUSES, SANDBOX_CANCELLERS, SANDBOX_RECURRENCE_STATUSES, SANDBOX_RECURRING_CHARGE_STATUSES } from '../../common/sandbox-wire/sandbox-recurring-api';
+import { signSandboxPayload } from '../../common/sandbox-wire/sandbox-signature';
 import type { SandboxCredentials } from './sandbox.adapter';
 
 const SECRET = 'whsec_recurring_unit';

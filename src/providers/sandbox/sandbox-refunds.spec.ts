@@ -1,5 +1,5 @@
 import { WebhookParseError } from '../provider-adapter';
-import { SANDBOX_REFUND_ORIGINS, SANDBOX_REFUND_STATUSES } from './sandbox-api';
+import { SANDBOX_REFUND_ORIGINS, SANDBOX_REFUND_STATUSES } from '../../common/sandbox-wire/sandbox-api';
 import { parseSandboxEvent } from './sandbox-events';
 import { readSandboxRefund, sandboxExternalOrigin, sandboxProviderRefund, sandboxRefundReport, sandboxRefundStatus } from './sandbox-refunds';
 

@@ -1,7 +1,7 @@
 import type { RefundReport } from '../../domain/provider-event';
 import type { RefundStatus } from '../../domain/refund';
 import type { ProviderRefund } from '../provider-adapter';
-import { isSandboxRefundOrigin, isSandboxRefundStatus, type SandboxRefundOrigin, type SandboxRefundStatus, wireAmountToCents } from './sandbox-api';
+import { isSandboxRefundOrigin, isSandboxRefundStatus, type SandboxRefundOrigin, type SandboxRefundStatus, wireAmountToCents } from '../../common/sandbox-wire/sandbox-api';
 
 /** A sandbox refund as read off the wire, checked. */
 export interface SandboxRefund {

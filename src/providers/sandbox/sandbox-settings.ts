@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { AppConfig, Secret } from '../../config/app-config';
 import { ConfigError, parseBool } from '../../config/load-config';
-import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './server/refunds';
+import { parseRefundDelay } from '../../common/sandbox-wire/refund-delay';
 
 /**
  * The sandbox's built-in configuration (README, Configuration): whether the gateway serves the
@@ -27,17 +27,6 @@ export interface SandboxSettings {
    * settles by itself (absent: DEFAULT_SANDBOX_REFUND_DELAY_MS); `manual`: only when told (`POST /sandbox/_control/refunds/:id/settle`).
    */
   refundSettleDelayMs?: number | null;
-}
-const MAX_REFUND_DELAY_MS = 24 * 3600 * 1000;
-
-/** SANDBOX_REFUND_DELAY_MS: a whole number of milliseconds up to a day, or `manual`. */
-export function parseRefundDelay(raw: string | undefined, problems: string[]): number | null {
-  const value = raw?.trim().toLowerCase();
-  if (!value) return DEFAULT_SANDBOX_REFUND_DELAY_MS;
-  if (value === 'manual') return null;
-  if (/^\d+$/.test(value) && Number(value) <= MAX_REFUND_DELAY_MS) return Number(value);
-  problems.push(`SANDBOX_REFUND_DELAY_MS must be a whole number of milliseconds up to ${MAX_REFUND_DELAY_MS}, or "manual".`);
-  return DEFAULT_SANDBOX_REFUND_DELAY_MS;
 }
 
 /** Reads and checks the sandbox's settings; every problem at once, as a ConfigError (the process prints one line each). */

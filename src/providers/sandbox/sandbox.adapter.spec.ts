@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { type CreateChargeRequest, CredentialsError, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
-import { SANDBOX_STATUSES, type SandboxChargeStatus } from './sandbox-api';
+import { SANDBOX_STATUSES, type SandboxChargeStatus } from '../../common/sandbox-wire/sandbox-api';
 import { parseSandboxEvent, SandboxAdapter, sandboxStatusToPaymentStatus } from './sandbox.adapter';
 import { loadSandboxSettings } from './sandbox-settings';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../transport/transport';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { resolveDeliveryTarget } from '../../../common/net/webhook-url-policy';
 import { describeNetworkError, postToMerchant } from '../../transport/merchant-http';
 import type { OutboundTransport } from '../../transport/transport';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../sandbox-signature';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../../../common/sandbox-wire/sandbox-signature';
 
 export interface Delivery {
   delivered: boolean;

@@ -12,7 +12,7 @@ import {
   RETRY_WINDOW_DAYS,
   type RetryPolicy,
 } from '../../../domain/recurrence';
-import type { SandboxPersonWire } from '../sandbox-api';
+import type { SandboxPersonWire } from '../../../common/sandbox-wire/sandbox-api';
 import {
   SANDBOX_LEAD_TIME,
   type SandboxAttemptStatus,
@@ -24,7 +24,7 @@ import {
   type SandboxRecurrenceWire,
   type SandboxRecurringChargeStatus,
   type SandboxRecurringChargeWire,
-} from '../sandbox-recurring-api';
+} from '../../../common/sandbox-wire/sandbox-recurring-api';
 import { SandboxHttpError } from './sandbox-errors';
 
 /**

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { centsToDecimalString, centsToReais } from '../../../domain/money';
-import { SANDBOX_FAIL_MARKER, SANDBOX_HOLD_MARKER, type SandboxRefundEventBody, type SandboxRefundOrigin, type SandboxRefundStatus, type SandboxRefundWire } from '../sandbox-api';
+import {
+  SANDBOX_FAIL_MARKER,
+  SANDBOX_HOLD_MARKER,
+  type SandboxRefundEventBody,
+  type SandboxRefundOrigin,
+  type SandboxRefundStatus,
+  type SandboxRefundWire,
+} from '../../../common/sandbox-wire/sandbox-api';
 import type { StoredCharge } from './charge-store';
 import { SandboxHttpError } from './sandbox-errors';
-
-/** How long a refund stays in process before it settles by itself, unless configured otherwise: long enough to see it pending. */
-export const DEFAULT_SANDBOX_REFUND_DELAY_MS = 1_500;
 
 export interface StoredRefund {
   id: string;

@@ -15,7 +15,8 @@ import {
   type SandboxFailureOperation,
   statusAfterEvent,
   wireAmountToCents,
-} from '../sandbox-api';
+} from '../../../common/sandbox-wire/sandbox-api';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../../../common/sandbox-wire/refund-delay';
 import { sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
@@ -24,7 +25,6 @@ import { recordPayment } from './pix-payment';
 import { recurrenceRoutes } from './recurrence-routes';
 import { RecurrenceStore } from './recurrences';
 import { refundRoutes, refundWhole } from './refund-routes';
-import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from './refunds';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
 import { injected, invalid, notFound, SANDBOX_CODE_BY_STATUS, SandboxHttpError, unauthorized } from './sandbox-errors';
 

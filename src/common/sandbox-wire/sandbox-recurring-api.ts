@@ -1,8 +1,9 @@
 /**
  * The sandbox PSP's wire format for Pix Automático (docs/sandbox.md, Recurrences): the server in
- * ./server speaks it, the adapter (sandbox-recurring.ts) calls it. Its routes and bodies are the
- * sandbox's own; statuses borrow the names of the BCB's Pix API 2.9.0 (`RecStatus`, `CobRStatus`,
- * the status of a CobR's `tentativas`, `encerramento.cancelamento.solicitante`):
+ * src/sandbox-psp speaks it, the adapter (src/providers/sandbox/sandbox-recurring.ts) calls it. Its
+ * routes and bodies are the sandbox's own; statuses borrow the names of the BCB's Pix API 2.9.0
+ * (`RecStatus`, `CobRStatus`, the status of a CobR's `tentativas`,
+ * `encerramento.cancelamento.solicitante`):
  * https://github.com/bacen/pix-api/blob/1f1b568f6adf5b55a6268efbaf62802a14b01941/openapi.yaml
  */
 import type { Frequency, Journey, LeadTime, RetryPolicy } from '../../domain/recurrence';

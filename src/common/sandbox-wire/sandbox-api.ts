@@ -1,6 +1,6 @@
 /**
- * The sandbox PSP's wire format (its HTTP API is fixed: the server in ./server speaks it, the adapter
- * calls it). Kept in one file so the two cannot drift apart.
+ * The sandbox PSP's wire format (its HTTP API is fixed: the server in src/sandbox-psp speaks it, the
+ * adapter in src/providers/sandbox calls it). Kept in one file, below both, so the two cannot drift apart.
  */
 
 /** The sandbox's own charge statuses, Portuguese like the BCB Pix API. */
