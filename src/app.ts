@@ -21,7 +21,7 @@ import { AppConfig } from './config/app-config';
 import { REQUESTS, ShutdownProgress } from './common/lifecycle/shutdown-progress';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
-import { type OperatorAccess, ProviderRouteMounts } from './providers/provider-adapters';
+import { type OperatorAccess, ProviderRouteMounts } from './providers/provider-registry';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { ConfigModule } from '../config/config.module';
 import { loadConfig } from '../config/load-config';
-import { ProviderAdapters, ProviderRouteMounts } from './provider-adapters';
+import { ProviderAdapters, ProviderRouteMounts } from './provider-registry';
 import { ProvidersModule } from './providers.module';
 
 async function moduleFor(env: Record<string, string>) {

@@ -10,7 +10,7 @@ import {
   type ProviderRegistration,
   ProviderRouteMounts,
   type ProviderRoutes,
-} from './provider-adapters';
+} from './provider-registry';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { mercadoPagoProvider } from './mercadopago/mercadopago.registration';
 import { sandboxProvider } from './sandbox/sandbox.registration';

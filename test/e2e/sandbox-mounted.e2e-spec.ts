@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ProviderAdapters } from '../../src/providers/provider-adapters';
+import { ProviderAdapters } from '../../src/providers/provider-registry';
 import { sandboxChargeBody } from '../helpers/factories';
 import { http } from '../helpers/http';
 import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';

@@ -3,7 +3,7 @@ import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { AccountFailureRepository } from '../../src/providers/routing/account-failures.repository';
 import { WebhookUrlPolicy } from '../../src/common/net/webhook-url-policy';
 import type { ProviderAdapter } from '../../src/providers/provider-adapter';
-import { ProviderAdapters } from '../../src/providers/provider-adapters';
+import { ProviderAdapters } from '../../src/providers/provider-registry';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProviderAccountsService } from '../../src/providers/provider-accounts/provider-accounts.service';

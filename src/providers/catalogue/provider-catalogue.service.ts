@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ProviderAdapters } from '../provider-adapters';
+import { ProviderAdapters } from '../provider-registry';
 import { type ProviderDescriptorView, providerDescriptorView } from './provider-catalogue.view';
 
 /** The providers this gateway runs, each as it describes itself: nothing here knows a PSP. */

@@ -1,4 +1,4 @@
-import type { ProviderContext, ProviderRegistration } from '../provider-adapters';
+import type { ProviderContext, ProviderRegistration } from '../provider-registry';
 import { MercadoPagoAdapter } from './mercadopago.adapter';
 
 /** Mercado Pago as ProvidersModule registers it: one adapter, no built-in account (its credentials exist only on provider accounts). */

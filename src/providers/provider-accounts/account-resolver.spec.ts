@@ -2,7 +2,7 @@ import type { AccountBreakers } from '../routing/account-breakers';
 import type { Clock } from '../../domain/clock';
 import type { SecretBox } from '../../common/crypto/secret-box';
 import type { AppConfig } from '../../config/app-config';
-import type { ProviderAdapters } from '../provider-adapters';
+import type { ProviderAdapters } from '../provider-registry';
 import { newId } from '../../common/ids';
 import { ChangeFeed } from '../../database/change-feed';
 import { AccountResolver, type RouteStep } from './account-resolver';

@@ -6,7 +6,7 @@ import { hasIdShape } from '../../common/ids';
 import { AppConfig } from '../../config/app-config';
 import { ChangeFeed, LiveCache } from '../../database/change-feed';
 import { type Account, type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from '../provider-adapter';
-import { ProviderAdapters } from '../provider-adapters';
+import { ProviderAdapters } from '../provider-registry';
 import { AccountUnusableError } from '../provider-errors';
 import type { ReceiverAccount } from '../recurring';
 import { AccountBreakers } from '../routing/account-breakers';

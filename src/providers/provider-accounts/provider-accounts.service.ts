@@ -5,7 +5,7 @@ import { ErrorCode } from '../../common/errors/error-codes';
 import { hasIdShape, newId } from '../../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../../common/net/webhook-url-policy';
 import { AccountSettings, CredentialsError, ProviderAdapter } from '../provider-adapter';
-import { ProviderAdapters } from '../provider-adapters';
+import { ProviderAdapters } from '../provider-registry';
 import { AccountUnusableError, rethrowProviderFailure } from '../provider-errors';
 import { AccountResolver, type ActingAccount } from './account-resolver';
 import type { CreateProviderAccountDto, UpdateProviderAccountDto } from './dto/provider-account.dto';

@@ -1,8 +1,8 @@
 import { bearerMatches } from '../../auth/bearer';
-import type { ProviderContext, ProviderRegistration } from '../provider-adapters';
+import type { ProviderContext, ProviderRegistration } from '../provider-registry';
 import { SandboxAdapter } from './sandbox.adapter';
 import { loadSandboxSettings } from './sandbox-settings';
-import { sandboxServer } from './server/sandbox-server';
+import { sandboxServer } from '../../sandbox-psp/sandbox-server';
 
 /**
  * The sandbox as ProvidersModule registers it: its adapter (with the built-in account merchants
