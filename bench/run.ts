@@ -429,7 +429,7 @@ async function main(): Promise<void> {
 
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const sandbox = startProcess('dist/src/providers/sandbox/server/standalone.js', { SANDBOX_PORT: String(sandboxPort), SANDBOX_API_TOKEN, LOG_LEVEL: 'warn' });
+  const sandbox = startProcess('dist/src/sandbox-psp/standalone.js', { SANDBOX_PORT: String(sandboxPort), SANDBOX_API_TOKEN, LOG_LEVEL: 'warn' });
   const started = performance.now();
   try {
     await waitFor(`${sandboxUrl}/health`);

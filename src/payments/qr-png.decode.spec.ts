@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { createDynamicPix, createStaticPix, hasError } from 'pix-utils';
-import { sandboxBrCode } from '../providers/sandbox/server/br-code';
+import { sandboxBrCode } from '../sandbox-psp/br-code';
 import { QR_MASK_PATTERN, qrSymbol, renderQrPngDataUrl } from './qr-png';
 
 // The renderer fixes the QR mask instead of letting qrcode score all eight (qr-png.ts says why).

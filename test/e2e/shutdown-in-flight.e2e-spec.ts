@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { startSandboxServer } from '../../src/sandbox-psp/standalone';
 import { apiClients } from '../helpers/clients';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';

@@ -4,7 +4,7 @@ import { brasiliaDate } from '../../src/domain/recurrence';
 import { sandboxChargeBody } from '../helpers/factories';
 import { WebhookReceiver } from '../providers/webhook-receiver';
 import { verifySandboxSignature } from '../../src/common/sandbox-wire/sandbox-signature';
-import { sandboxServer } from '../../src/providers/sandbox/server/sandbox-server';
+import { sandboxServer } from '../../src/sandbox-psp/sandbox-server';
 
 const SECRET = 'whsec_server_unit';
 /** Every caller let in, private notification URLs allowed: what these tests of the PSP behaviour need. */

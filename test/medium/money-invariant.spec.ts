@@ -6,7 +6,7 @@ import { AccountResolver } from '../../src/providers/provider-accounts/account-r
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProvidersModule } from '../../src/providers/providers.module';
 import { AccountBreakers } from '../../src/providers/routing/account-breakers';
-import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { RunningSandbox, startSandboxServer } from '../../src/sandbox-psp/standalone';
 import type { InvariantCheckView, InvariantMismatchView } from '../../src/payments/invariant/dto/invariant-check.view';
 import { InvariantCheckRepository } from '../../src/payments/invariant/invariant-check.repository';
 import { INVARIANT_LEASE_MS, MoneyInvariantService } from '../../src/payments/invariant/money-invariant.service';

@@ -6,7 +6,7 @@ import { PaymentRepository } from '../../src/payments/payment.repository';
 import { AccountResolver } from '../../src/providers/provider-accounts/account-resolver';
 import { MerchantProviderAccountRepository, ProviderAccountRepository } from '../../src/providers/provider-accounts/provider-account.repository';
 import { ProvidersModule } from '../../src/providers/providers.module';
-import { RunningSandbox, startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { RunningSandbox, startSandboxServer } from '../../src/sandbox-psp/standalone';
 import { PaymentEventRepository } from '../../src/payments/lifecycle/payment-event.repository';
 import { PaymentEventsService } from '../../src/payments/lifecycle/payment-events.service';
 import { EventWriter } from '../../src/payments/lifecycle/event-writer';

@@ -7,7 +7,7 @@ import { type Account, type InboundWebhook, UpstreamError, WebhookAuthError } fr
 import type { CreateRecurrenceRequest, CreateRecurringChargeRequest, ProviderRecurrence, ProviderRecurringCharge, RecurringNews } from '../../src/providers/recurring';
 import { SandboxAdapter, type SandboxCredentials } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
-import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { startSandboxServer } from '../../src/sandbox-psp/standalone';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { chargeRequest } from '../helpers/factories';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver';

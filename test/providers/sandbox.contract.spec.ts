@@ -4,7 +4,7 @@ import { centsToDecimalString } from '../../src/domain/money';
 import { type InboundWebhook, type ProviderCharge, type ProviderRefund, UpstreamError } from '../../src/providers/provider-adapter';
 import { SandboxAdapter, type SandboxCredentials } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
-import { startSandboxServer } from '../../src/providers/sandbox/server/standalone';
+import { startSandboxServer } from '../../src/sandbox-psp/standalone';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { chargeRequest } from '../helpers/factories';
 import { adapterScenarios, type ScenarioFailure, type ScenarioFeatures, type ScenarioSetup } from './adapter-scenarios';

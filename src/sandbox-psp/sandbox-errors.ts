@@ -1,4 +1,4 @@
-import type { SandboxErrorBody, SandboxFailureMode } from '../../../common/sandbox-wire/sandbox-api';
+import type { SandboxErrorBody, SandboxFailureMode } from '../common/sandbox-wire/sandbox-api';
 
 /** An answer the sandbox refuses with: its status and `{error:{code, message, field?}}` body. */
 export class SandboxHttpError extends Error {

@@ -1,5 +1,5 @@
 import { parsePix } from 'pix-utils';
-import { brCodeCrc } from '../../../domain/br-code';
+import { brCodeCrc } from '../domain/br-code';
 import { sandboxRecurrenceBrCode } from './br-code';
 import {
   cancelCharge,

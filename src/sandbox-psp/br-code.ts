@@ -1,5 +1,5 @@
 import { createDynamicPix, createRecurrencePix, createStaticPix, hasError } from 'pix-utils';
-import { brCodeCrc } from '../../../domain/br-code';
+import { brCodeCrc } from '../domain/br-code';
 
 /**
  * The sandbox's receiving account. A fixed random EVP key (the UUID kind of Pix key), so codes are

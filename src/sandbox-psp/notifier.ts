@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
-import { resolveDeliveryTarget } from '../../../common/net/webhook-url-policy';
-import { describeNetworkError, postToMerchant } from '../../transport/merchant-http';
-import type { OutboundTransport } from '../../transport/transport';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../../../common/sandbox-wire/sandbox-signature';
+import { resolveDeliveryTarget } from '../common/net/webhook-url-policy';
+import { describeNetworkError, postToMerchant } from '../providers/transport/merchant-http';
+import type { OutboundTransport } from '../providers/transport/transport';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../common/sandbox-wire/sandbox-signature';
 
 export interface Delivery {
   delivered: boolean;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToDecimalString, centsToReais } from '../../../domain/money';
+import { centsToDecimalString, centsToReais } from '../domain/money';
 import {
   SANDBOX_FAIL_MARKER,
   SANDBOX_HOLD_MARKER,
@@ -7,7 +7,7 @@ import {
   type SandboxRefundOrigin,
   type SandboxRefundStatus,
   type SandboxRefundWire,
-} from '../../../common/sandbox-wire/sandbox-api';
+} from '../common/sandbox-wire/sandbox-api';
 import type { StoredCharge } from './charge-store';
 import { SandboxHttpError } from './sandbox-errors';
 

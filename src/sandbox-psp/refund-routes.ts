@@ -7,7 +7,7 @@ import {
   type SandboxRefundEventBody,
   type SandboxSettleBody,
   wireAmountToCents,
-} from '../../../common/sandbox-wire/sandbox-api';
+} from '../common/sandbox-wire/sandbox-api';
 import { type ChargeStore, type StoredCharge, toWire } from './charge-store';
 import type { FailureQueue } from './failure-queue';
 import type { Deliver, Delivery } from './notifier';

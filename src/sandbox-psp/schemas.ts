@@ -1,6 +1,6 @@
-import { FREQUENCIES, JOURNEYS, RETRY_POLICIES } from '../../../domain/recurrence';
-import { SANDBOX_EVENTS, SANDBOX_FAILURE_MODES, SANDBOX_FAILURE_OPERATIONS } from '../../../common/sandbox-wire/sandbox-api';
-import { SANDBOX_RECURRENCE_ACTIONS, SANDBOX_RECURRING_CHARGE_ACTIONS } from '../../../common/sandbox-wire/sandbox-recurring-api';
+import { FREQUENCIES, JOURNEYS, RETRY_POLICIES } from '../domain/recurrence';
+import { SANDBOX_EVENTS, SANDBOX_FAILURE_MODES, SANDBOX_FAILURE_OPERATIONS } from '../common/sandbox-wire/sandbox-api';
+import { SANDBOX_RECURRENCE_ACTIONS, SANDBOX_RECURRING_CHARGE_ACTIONS } from '../common/sandbox-wire/sandbox-recurring-api';
 
 const PERSON_SCHEMA = { type: 'object', properties: { document: { type: 'string' }, name: { type: 'string' } } } as const;
 

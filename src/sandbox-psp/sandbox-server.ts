@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { centsToDecimalString, centsToReais } from '../../../domain/money';
-import { checkWebhookUrl, WebhookUrlRejectedError } from '../../../common/net/webhook-url-policy';
-import { HttpTransport } from '../../transport/http-transport';
-import type { OutboundTransport } from '../../transport/transport';
+import { centsToDecimalString, centsToReais } from '../domain/money';
+import { checkWebhookUrl, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
+import { HttpTransport } from '../providers/transport/http-transport';
+import type { OutboundTransport } from '../providers/transport/transport';
 import {
   type SandboxChargeWire,
   type SandboxCreateChargeBody,
@@ -15,8 +15,8 @@ import {
   type SandboxFailureOperation,
   statusAfterEvent,
   wireAmountToCents,
-} from '../../../common/sandbox-wire/sandbox-api';
-import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../../../common/sandbox-wire/refund-delay';
+} from '../common/sandbox-wire/sandbox-api';
+import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../common/sandbox-wire/refund-delay';
 import { sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';

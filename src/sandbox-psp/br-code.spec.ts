@@ -1,5 +1,5 @@
 import { parsePix } from 'pix-utils';
-import { crc16Ccitt, emvFields, hasValidCrc } from '../../../testing/emv';
+import { crc16Ccitt, emvFields, hasValidCrc } from '../testing/emv';
 import { SANDBOX_MERCHANT_CITY, SANDBOX_MERCHANT_NAME, SANDBOX_PIX_KEY, sandboxBrCode } from './br-code';
 
 /** A charge's txid, longer than the 25 characters the manual gives 62-05: the sandbox writes it whole. */

@@ -1,4 +1,4 @@
-import { centsToDecimalString } from '../../../domain/money';
+import { centsToDecimalString } from '../domain/money';
 import {
   addDays,
   brasiliaDate,
@@ -11,8 +11,8 @@ import {
   nextRetryDate,
   RETRY_WINDOW_DAYS,
   type RetryPolicy,
-} from '../../../domain/recurrence';
-import type { SandboxPersonWire } from '../../../common/sandbox-wire/sandbox-api';
+} from '../domain/recurrence';
+import type { SandboxPersonWire } from '../common/sandbox-wire/sandbox-api';
 import {
   SANDBOX_LEAD_TIME,
   type SandboxAttemptStatus,
@@ -24,7 +24,7 @@ import {
   type SandboxRecurrenceWire,
   type SandboxRecurringChargeStatus,
   type SandboxRecurringChargeWire,
-} from '../../../common/sandbox-wire/sandbox-recurring-api';
+} from '../common/sandbox-wire/sandbox-recurring-api';
 import { SandboxHttpError } from './sandbox-errors';
 
 /**

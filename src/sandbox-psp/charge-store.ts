@@ -1,5 +1,5 @@
-import { centsToDecimalString } from '../../../domain/money';
-import type { SandboxChargeStatus, SandboxChargeWire, SandboxPersonWire, SandboxPixWire } from '../../../common/sandbox-wire/sandbox-api';
+import { centsToDecimalString } from '../domain/money';
+import type { SandboxChargeStatus, SandboxChargeWire, SandboxPersonWire, SandboxPixWire } from '../common/sandbox-wire/sandbox-api';
 import { refundToWire, type StoredRefund } from './refunds';
 
 export interface StoredCharge {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { centsToDecimalString } from '../../../domain/money';
-import type { SandboxPersonWire } from '../../../common/sandbox-wire/sandbox-api';
+import { centsToDecimalString } from '../domain/money';
+import type { SandboxPersonWire } from '../common/sandbox-wire/sandbox-api';
 import type { StoredCharge } from './charge-store';
 
 /**

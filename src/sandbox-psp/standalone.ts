@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
-import { bearerMatches } from '../../../auth/bearer';
-import { parseRefundDelay } from '../../../common/sandbox-wire/refund-delay';
+import { bearerMatches } from '../auth/bearer';
+import { parseRefundDelay } from '../common/sandbox-wire/refund-delay';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { centsToReais } from '../../../domain/money';
-import { isCalendarDate } from '../../../domain/recurrence';
-import { type SandboxEventBody, wireAmountToCents } from '../../../common/sandbox-wire/sandbox-api';
+import { centsToReais } from '../domain/money';
+import { isCalendarDate } from '../domain/recurrence';
+import { type SandboxEventBody, wireAmountToCents } from '../common/sandbox-wire/sandbox-api';
 import type {
   SandboxCreateRecurrenceBody,
   SandboxCreateRecurringChargeBody,
@@ -11,7 +11,7 @@ import type {
   SandboxRecurringChargeCallbackBody,
   SandboxRecurringChargeSimulateBody,
   SandboxRecurringSimulateAnswer,
-} from '../../../common/sandbox-wire/sandbox-recurring-api';
+} from '../common/sandbox-wire/sandbox-recurring-api';
 import { sandboxRecurrenceBrCode } from './br-code';
 import type { ChargeStore } from './charge-store';
 import type { Deliver, Delivery } from './notifier';

@@ -1,4 +1,4 @@
-import type { SandboxFailureMode, SandboxFailureOperation } from '../../../common/sandbox-wire/sandbox-api';
+import type { SandboxFailureMode, SandboxFailureOperation } from '../common/sandbox-wire/sandbox-api';
 
 export type SandboxOperation = Exclude<SandboxFailureOperation, 'any'>;
 
