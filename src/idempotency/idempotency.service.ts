@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { PreparedResponse } from '../common/http/envelope';
 import { AppError } from '../common/errors/app-error';
+import { providerNamedBy } from '../common/errors/answer-provider';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-codes';
 import { newId, randomBase62 } from '../common/ids';
@@ -23,6 +24,36 @@ export interface IdempotencyClaim {
 }
 
 export type IdempotencyOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; response: PreparedResponse };
+
+/** One request's Idempotency-Key, and what makes another request with it "the same" (docs/api.md, Idempotency). */
+export interface IdempotentCall {
+  merchantId: string;
+  key: string;
+  /** requestFingerprint() of the request: method, path and canonical body. */
+  fingerprint: string;
+  /** The path the record keeps; the same key on another path is another request. */
+  path: string;
+}
+
+/**
+ * What an operation run under a claim answers: a response for `run` to store with the record, or one
+ * whose record the operation completed itself (a payment create writes it in the statement that
+ * inserts the payment, so the two happen together or not at all).
+ */
+export type ClaimedAnswer = { complete: PreparedResponse } | { completed: PreparedResponse };
+
+export interface RunOptions {
+  /** The provider a released key is charged to (the dashboard's error rates), unless the failure names another (answer-provider.ts). */
+  provider?: string;
+  /**
+   * What a refusal (an AppError under 500: the request asked for what it may not have) does to the
+   * key: `abandon` (the default) frees it and keeps nothing; `release` leaves it retryable like any
+   * other failure, for a create whose retry must ask the PSP for the same charge.
+   */
+  refusal?: 'abandon' | 'release';
+  /** Told when the key's stored answer is replayed instead of running the operation. */
+  onReplay?: () => void;
+}
 
 /** A Pix txid: 32 characters of [A-Za-z0-9], inside the BCB's 26–35. */
 export function newTxid(): string {
@@ -77,6 +108,32 @@ export class IdempotencyService implements OnModuleDestroy {
     if (!found || found.expired || found.record.state !== 'completed') return null;
     if (found.record.requestHash !== fingerprint || found.record.requestPath !== path) return null;
     return this.replay(found.record);
+  }
+
+  /**
+   * The one sequence of an idempotent route: the key looked up first (a completed one replays, a
+   * busy one is 409, another request's 422), then `operation` run under the claim and its answer
+   * stored, so the key replays it from now on; should the claim have been lost meanwhile, the answer
+   * is the winner's (or 409). When the operation fails, a refusal frees the key and anything else
+   * (a provider's failure, a fault, the database gone: its write waits for the database, and this
+   * process frees the key at once) leaves it retryable with the same reserved ids.
+   */
+  async run(call: IdempotentCall, operation: (claim: IdempotencyClaim) => Promise<ClaimedAnswer>, options: RunOptions = {}): Promise<PreparedResponse> {
+    const outcome = await this.begin(call.merchantId, call.key, call.fingerprint, call.path);
+    if (outcome.kind === 'replay') {
+      options.onReplay?.();
+      return outcome.response;
+    }
+    const { claim } = outcome;
+    try {
+      const answer = await operation(claim);
+      if ('completed' in answer) return answer.completed;
+      return await this.complete(claim, answer.complete);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500 && options.refusal !== 'release') await this.abandon(claim);
+      else await this.release(claim, providerNamedBy(error) ?? options.provider);
+      throw error;
+    }
   }
 
   async begin(merchantId: string, key: string, fingerprint: string, path: string): Promise<IdempotencyOutcome> {

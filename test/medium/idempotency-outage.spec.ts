@@ -119,6 +119,23 @@ describe(`idempotency claims through a database outage (${testDatabase()} databa
     expect(replay).toMatchObject({ kind: 'replay', response: { status: 201, body: '{"done":true}' } });
   });
 
+  it('an operation run under a key that fails because the database is unreachable leaves the key free for a retry in this process at once', async () => {
+    const gateway = await processOnLink(3_600_000); // the queued release stays queued for this test
+    const call = { merchantId: shop.merchant.id, key: 'run-outage', fingerprint: 'hash', path: '/v1/payments/create' };
+    const failed = gateway.run(call, async () => {
+      link.cut();
+      await linked.query('SELECT 1');
+      return { complete: new PreparedResponse(201, '{"never":true}', {}) };
+    });
+    await expect(failed).rejects.toBeDefined();
+    link.restore();
+    expect(await stateOf('run-outage')).toBe('in_progress');
+
+    await expect(other.begin(shop.merchant.id, 'run-outage', 'hash', '/v1/payments/create')).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    const retried = await gateway.run(call, async (claim) => ({ complete: new PreparedResponse(201, JSON.stringify({ attempt: claim.attempt }), {}) }));
+    expect(retried.body).toBe('{"attempt":2}');
+  });
+
   it('an abandoned claim whose delete fails while the database is unreachable is deleted once it answers', async () => {
     const gateway = await processOnLink(20);
     const claim = await claimOn(gateway, 'queued-abandon');

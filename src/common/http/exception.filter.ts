@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../errors/app-error';
+import { providerNamedBy } from '../errors/answer-provider';
 import { DatabaseOutage } from '../errors/database-outage';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../errors/database-unavailable';
 import { ErrorCode } from '../errors/error-codes';
@@ -99,6 +100,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<FastifyRequest>();
     const error = toAppError(exception);
     const state = requestState(req);
+    // A service names the provider that handles the request on what it throws; the state keeps it for the answer.
+    state.provider = providerNamedBy(exception) ?? state.provider;
     if (error.code === ErrorCode.SERVICE_UNAVAILABLE && isDatabaseUnavailable(error.cause)) this.outage?.answered503(error.cause);
     if (error.status >= 500 && error.code !== ErrorCode.PAYMENT_CREATE_FAILED && error.code !== ErrorCode.UPSTREAM_ERROR && error.code !== ErrorCode.SERVICE_UNAVAILABLE) {
       const cause = error.cause ?? exception;
