@@ -3,8 +3,6 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../domain/money';
 import { checkWebhookUrl, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
-import { HttpTransport } from '../providers/transport/http-transport';
-import type { OutboundTransport } from '../providers/transport/transport';
 import {
   type SandboxChargeWire,
   type SandboxCreateChargeBody,
@@ -57,8 +55,6 @@ export interface SandboxServerOptions {
    * production gateway cannot be used to make the gateway post to arbitrary (internal) addresses.
    */
   notificationUrlPrefix?: string;
-  /** What simulated events are posted through: the gateway's transport inside the gateway; alone, one of its own, closed with it. */
-  transport?: OutboundTransport;
   /**
    * How long a refund stays in process before it settles by itself and its callback is posted
    * (DEFAULT_SANDBOX_REFUND_DELAY_MS); null: only when told (`POST /_control/refunds/:id/settle`), as tests drive it.
@@ -88,9 +84,8 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
   const failures = new FailureQueue();
   const held = new Set<Socket>();
-  const transport = options.transport ?? new HttpTransport();
   const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
-  const deliver = notifier(transport, urlPolicy, webhookTimeoutMs);
+  const deliver = notifier(urlPolicy, webhookTimeoutMs);
 
   // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
   // bodies) and alone, and an empty body with a JSON content type is no body rather than a 400.
@@ -137,10 +132,6 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
 
   app.addHook('preClose', (done) => {
     for (const socket of held) socket.destroy();
-    done();
-  });
-  app.addHook('onClose', (_instance, done) => {
-    if (!options.transport) transport.close();
     done();
   });
 

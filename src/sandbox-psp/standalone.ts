@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
-import { bearerMatches } from '../auth/bearer';
 import { parseRefundDelay } from '../common/sandbox-wire/refund-delay';
+import { presentsApiToken } from './api-token';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
@@ -45,7 +45,7 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
     maxCharges: options.maxCharges,
     now: options.now,
     refundSettleDelayMs: options.refundSettleDelayMs,
-    authorize: (request) => bearerMatches(request, apiToken),
+    authorize: (request) => presentsApiToken(request, apiToken),
     allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
   });
   const host = options.host ?? '127.0.0.1';

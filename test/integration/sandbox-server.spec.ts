@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { brasiliaDate } from '../../src/domain/recurrence';
 import { sandboxChargeBody } from '../helpers/factories';
@@ -403,5 +405,72 @@ describe('sandbox PSP server limits', () => {
     expect((await fetch(`${url}/charges/${body.txid}`)).status).toBe(200);
     await app.close();
     await expect(outcome).resolves.toBe('dropped');
+  });
+});
+
+describe('sandbox PSP server posting its callbacks', () => {
+  /** A notification URL that answers as `answer` says, recording what reached it. */
+  async function endpoint(answer: (res: ServerResponse) => void): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => answer(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    return {
+      url,
+      hits,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  async function simulateTo(notificationUrl: string, webhookTimeoutMs?: number) {
+    const app = Fastify();
+    await app.register(sandboxServer, { ...OPEN, webhookTimeoutMs });
+    const body = sandboxChargeBody({ notificationUrl });
+    const created = (await app.inject({ method: 'POST', url: '/charges', payload: body, headers: { 'idempotency-key': body.txid } })).json<{ id: string }>();
+    const started = Date.now();
+    const res = await app.inject({ method: 'POST', url: `/charges/${created.id}/simulate`, payload: { event: 'payment.confirmed' } });
+    await app.close();
+    return { answer: res.json<{ delivered: boolean; status: number | null }>(), tookMs: Date.now() - started };
+  }
+
+  it('reports the status of an answer that is not a 2xx, as not delivered', async () => {
+    const failing = await endpoint((res) => res.writeHead(500).end('down'));
+    expect((await simulateTo(failing.url)).answer).toMatchObject({ delivered: false, status: 500 });
+    expect(failing.hits).toEqual(['/hook']);
+    await failing.close();
+  });
+
+  it('follows no redirect: a 302 is the answer', async () => {
+    const target = await endpoint((res) => res.writeHead(200).end());
+    const redirecting = await endpoint((res) => res.writeHead(302, { location: target.url }).end());
+    expect((await simulateTo(redirecting.url)).answer).toMatchObject({ delivered: false, status: 302 });
+    expect(target.hits).toEqual([]);
+    await redirecting.close();
+    await target.close();
+  });
+
+  it('gives up on an endpoint that does not answer within webhookTimeoutMs: not delivered, no status', async () => {
+    const silent = await endpoint(() => undefined);
+    const { answer, tookMs } = await simulateTo(silent.url, 300);
+    expect(answer).toMatchObject({ delivered: false, status: null });
+    expect(tookMs).toBeLessThan(3_000);
+    await silent.close();
+  });
+
+  it('is delivered at the answer whatever its body: a large one is not waited for', async () => {
+    const chatty = await endpoint((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('x'.repeat(256 * 1024));
+      // The rest never comes: the post is answered at its status.
+    });
+    expect((await simulateTo(chatty.url, 2_000)).answer).toMatchObject({ delivered: true, status: 200 });
+    await chatty.close();
   });
 });

@@ -30,7 +30,6 @@ export function sandboxProvider({ config, transport }: ProviderContext): Provide
             webhookSecret: settings.webhookSecret?.reveal(),
             notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
             allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
-            transport,
             refundSettleDelayMs: settings.refundSettleDelayMs,
             authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await access.isOperator(request)),
           });
