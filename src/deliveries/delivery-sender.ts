@@ -5,7 +5,7 @@ import { within } from '../common/timeout';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import { AppConfig } from '../config/app-config';
 import { OutboundTransport } from '../providers/transport/transport';
-import { AttemptTimeout, describeNetworkError, postToMerchant } from '../providers/transport/merchant-http';
+import { AttemptTimeout, describeNetworkError, postToMerchant } from './merchant-http';
 import type { AttemptResult } from './attempt-outcome';
 import { WebhookSigner } from './webhook-signer';
 

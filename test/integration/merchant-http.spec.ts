@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pinnedLookup } from '../../src/common/net/webhook-url-policy';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
-import { attemptError, AttemptTimeout, MERCHANT_WEBHOOKS_CHANNEL, type MerchantRequest, postToMerchant } from '../../src/providers/transport/merchant-http';
+import { attemptError, AttemptTimeout, MERCHANT_WEBHOOKS_CHANNEL, type MerchantRequest, postToMerchant } from '../../src/deliveries/merchant-http';
 
 /** Merchant webhooks through the real transport, against a local HTTP server. */
 describe('postToMerchant', () => {

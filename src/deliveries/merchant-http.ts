@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { LookupFunction } from '../../common/net/webhook-url-policy';
-import { UpstreamError } from '../provider-adapter';
-import type { OutboundTransport } from './transport';
+import type { LookupFunction } from '../common/net/webhook-url-policy';
+import { UpstreamError } from '../providers/provider-adapter';
+import type { OutboundTransport } from '../providers/transport/transport';
 
 /** What the merchant's endpoint answered, or why it did not. */
 export interface MerchantAnswer {
