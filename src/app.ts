@@ -2,13 +2,14 @@ import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
+import { bearerMatches } from './auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
 import { isUnderPrefix, registerAccessLog } from './common/http/access-log';
@@ -21,7 +22,8 @@ import { AppConfig } from './config/app-config';
 import { REQUESTS, ShutdownProgress } from './common/lifecycle/shutdown-progress';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
-import { type OperatorAccess, ProviderRouteMounts } from './providers/provider-registry';
+import { loadSandboxSettings } from './providers/sandbox/sandbox-settings';
+import { sandboxServer } from './sandbox-psp/sandbox-server';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -144,17 +146,17 @@ export async function createApp(
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
-  const providerMounts = app.get(ProviderRouteMounts);
-  const providerPrefixes = providerMounts.prefixes();
-  // Provider routes answer with their own bodies, so the gateway's input rules and envelope stop at their door.
-  const providerPath = (url: string) => isUnderPrefix(url.split('?', 1)[0]!, providerPrefixes);
-  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), providerPrefixes);
+  const mountSandboxPsp = sandboxPspMount(config);
+  const sandboxPrefixes = mountSandboxPsp ? [SANDBOX_PSP_PREFIX] : [];
+  // The simulated PSP answers with its own bodies, so the gateway's input rules and envelope stop at its door.
+  const sandboxPath = (url: string) => isUnderPrefix(url.split('?', 1)[0]!, sandboxPrefixes);
+  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), sandboxPrefixes);
 
   // Hostile input is refused before any handler, guard or database sees it (a NUL reaches
   // PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
   // query the gateway reads, DTO-validated or not (webhook intake keeps its raw body).
   fastify.addHook('preValidation', async (req) => {
-    if (providerPath(req.url)) return;
+    if (sandboxPath(req.url)) return;
     const problems = [...findInputProblems(req.body, 'body'), ...findInputProblems(req.query, 'query')];
     if (problems.length > 0) throw AppError.validation(problems);
   });
@@ -163,25 +165,47 @@ export async function createApp(
   await app.register(fastifyCookie);
   await registerDashboard(app);
 
-  // Routes providers serve themselves (a simulated PSP; docs/architecture.md, Providers), each a Fastify plugin
-  // answering in its own shape. Operators reach them with the admin API's own guard.
+  // The simulated PSP, a Fastify plugin answering in its own shape (docs/sandbox.md). Operators reach
+  // it with the admin API's own guard.
   const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
-  const access: OperatorAccess = {
-    isOperator: async (request) => {
-      try {
-        return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
-      } catch (error) {
-        // A plain 401 gets the provider's own answer; 403 (CSRF) and 429 pass through.
-        if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
-        throw error;
-      }
-    },
+  const isOperator = async (request: FastifyRequest): Promise<boolean> => {
+    try {
+      return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
+    } catch (error) {
+      // A plain 401 gets the sandbox's own answer; 403 (CSRF) and 429 pass through.
+      if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
+      throw error;
+    }
   };
-  for (const routes of providerMounts.routes) await routes.register(fastify, access);
+  await mountSandboxPsp?.(fastify, isOperator);
 
   setupOpenApi(app);
   await app.init();
   return app;
+}
+
+/** Where the gateway serves the simulated PSP. */
+const SANDBOX_PSP_PREFIX = '/sandbox';
+
+/**
+ * The simulated PSP (src/sandbox-psp, docs/sandbox.md), served under /sandbox while SANDBOX_ENABLED:
+ * a plain Fastify plugin with its own bodies, parser and error handling, so its answers are the
+ * sandbox's, not the gateway's envelope. In production it only posts events back to this gateway.
+ * Only the sandbox adapter (with its API token), the admin token or a dashboard session may use it.
+ */
+function sandboxPspMount(config: AppConfig): ((fastify: FastifyInstance, isOperator: (request: FastifyRequest) => Promise<boolean>) => Promise<void>) | undefined {
+  const settings = loadSandboxSettings(config);
+  if (!settings.enabled) return undefined;
+  return async (fastify, isOperator) => {
+    await fastify.register(sandboxServer, {
+      prefix: SANDBOX_PSP_PREFIX,
+      webhookSecret: settings.webhookSecret?.reveal(),
+      notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
+      allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
+      refundSettleDelayMs: settings.refundSettleDelayMs,
+      authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await isOperator(request)),
+    });
+  };
 }
 
 const draining = new WeakSet<NestFastifyApplication>();

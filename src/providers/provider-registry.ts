@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../domain/clock';
 import type { AppConfig } from '../config/app-config';
 import type { Account, ProviderAdapter } from './provider-adapter';
@@ -8,8 +7,6 @@ import type { ProviderDescriptor } from './provider-descriptor';
 
 /** Every adapter on the account-based interface, provided by ProvidersModule. */
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
-/** HTTP routes providers serve on the gateway (a simulated PSP), provided by ProvidersModule. */
-export const PROVIDER_ROUTES = Symbol('PROVIDER_ROUTES');
 
 /** What a provider folder is given to build its adapters: it reads its own settings from `config.environment`. */
 export interface ProviderContext {
@@ -19,26 +16,9 @@ export interface ProviderContext {
   transport: OutboundTransport;
 }
 
-/** What one provider folder contributes: its adapters and any routes it serves (docs/architecture.md, Providers). */
+/** What one provider folder contributes: its adapters (docs/architecture.md, Providers). */
 export interface ProviderRegistration {
   adapters: ProviderAdapter[];
-  routes?: ProviderRoutes[];
-}
-
-/**
- * A Fastify plugin a provider serves under `prefix`, mounted by createApp. It answers in its own
- * shape, not the gateway's envelope, so the gateway's input rules stop at its door; its requests
- * are access-logged like the API's.
- */
-export interface ProviderRoutes {
-  prefix: string;
-  register(app: FastifyInstance, access: OperatorAccess): Promise<void>;
-}
-
-/** The gateway's operator check (admin token or dashboard session, CSRF included), for provider routes that need it. */
-export interface OperatorAccess {
-  /** True for an operator; false without credentials; throws the admin guard's 403 or 429 as they are. */
-  isOperator(request: FastifyRequest): Promise<boolean>;
 }
 
 /** Chooses an adapter by its name (`pix-api`, `efi`, …), and a provider's built-in account. */
@@ -83,15 +63,5 @@ export class ProviderAdapters implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     for (const adapter of this.byName.values()) adapter.close?.();
     this.transport.close();
-  }
-}
-
-/** The routes providers serve (see ProviderRoutes). */
-@Injectable()
-export class ProviderRouteMounts {
-  constructor(@Inject(PROVIDER_ROUTES) readonly routes: ProviderRoutes[]) {}
-
-  prefixes(): string[] {
-    return this.routes.map((route) => route.prefix);
   }
 }

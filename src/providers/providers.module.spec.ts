@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { ConfigModule } from '../config/config.module';
 import { loadConfig } from '../config/load-config';
-import { ProviderAdapters, ProviderRouteMounts } from './provider-registry';
+import { ProviderAdapters } from './provider-registry';
 import { ProvidersModule } from './providers.module';
 
 async function moduleFor(env: Record<string, string>) {
@@ -23,11 +23,6 @@ describe('ProvidersModule', () => {
     expect(adapters.builtIn('efi')).toBeUndefined();
     expect(adapters.builtIn('stripe')).toBeUndefined();
     expect(adapters.builtIn('sandbox')?.ref).toMatchObject({ id: 'sandbox', provider: 'sandbox' });
-  });
-
-  it('collects the routes providers serve, and none when no provider serves any', async () => {
-    expect((await moduleFor({ NODE_ENV: 'test' })).get(ProviderRouteMounts).prefixes()).toEqual(['/sandbox']);
-    expect((await moduleFor({ NODE_ENV: 'test', SANDBOX_ENABLED: 'false' })).get(ProviderRouteMounts).prefixes()).toEqual([]);
   });
 
   it("fails the boot with a provider's own settings problems", async () => {

@@ -2,15 +2,7 @@ import { Module } from '@nestjs/common';
 import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import type { ProviderAdapter } from './provider-adapter';
-import {
-  PROVIDER_ADAPTERS,
-  PROVIDER_ROUTES,
-  ProviderAdapters,
-  type ProviderContext,
-  type ProviderRegistration,
-  ProviderRouteMounts,
-  type ProviderRoutes,
-} from './provider-registry';
+import { PROVIDER_ADAPTERS, ProviderAdapters, type ProviderContext, type ProviderRegistration } from './provider-registry';
 import { createPixApiAdapters } from './pix-api/pix-api-adapters';
 import { mercadoPagoProvider } from './mercadopago/mercadopago.registration';
 import { sandboxProvider } from './sandbox/sandbox.registration';
@@ -37,10 +29,8 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
       },
     },
     { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },
-    { provide: PROVIDER_ROUTES, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderRoutes[] => all.flatMap((r) => r.routes ?? []) },
     ProviderAdapters,
-    ProviderRouteMounts,
   ],
-  exports: [ProviderAdapters, ProviderRouteMounts, TransportModule],
+  exports: [ProviderAdapters, TransportModule],
 })
 export class ProvidersModule {}

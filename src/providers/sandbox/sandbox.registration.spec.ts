@@ -11,16 +11,14 @@ function registrationFor(env: Record<string, string>) {
 }
 
 describe('sandboxProvider', () => {
-  it('registers the adapter and serves the simulated PSP under /sandbox outside production', () => {
+  it('registers the adapter outside production', () => {
     const registration = registrationFor({ NODE_ENV: 'test' });
     expect(registration.adapters).toEqual([expect.any(SandboxAdapter)]);
-    expect(registration.routes?.map((route) => route.prefix)).toEqual(['/sandbox']);
   });
 
   it('keeps the adapter outside production when the gateway does not serve the sandbox (a standalone one is reached)', () => {
     const registration = registrationFor({ NODE_ENV: 'development', SANDBOX_ENABLED: 'false', SANDBOX_BASE_URL: 'http://127.0.0.1:4000' });
     expect(registration.adapters).toHaveLength(1);
-    expect(registration.routes ?? []).toEqual([]);
     expect(registration.adapters[0]!.builtInAccount?.()).toMatchObject({ baseUrl: 'http://127.0.0.1:4000' });
   });
 
