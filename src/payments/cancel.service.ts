@@ -7,6 +7,7 @@ import type { PaymentStatus } from '../domain/payment-status';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { PaymentRepository } from './payment.repository';
 import { toPaymentView, type PaymentView } from './payment.view';
+import { supports } from '../providers/capabilities';
 import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { rethrowProviderFailure } from '../providers/provider-errors';
 import { PaymentEventsService } from './lifecycle/payment-events.service';
@@ -36,7 +37,7 @@ export class CancelService {
     if (payment.status === 'cancelled') return toPaymentView(payment);
     this.assertPending(payment.status);
     const acting = await this.refunds.acting(payment);
-    if (!acting.adapter.cancelCharge || !acting.adapter.capabilities.cancel) {
+    if (!supports(acting.adapter, 'cancel')) {
       throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: `The provider "${payment.provider}" cannot cancel charges.` });
     }
     let charge: ProviderCharge;

@@ -135,7 +135,7 @@ export class PaymentsService {
           continue;
         }
         const { acting } = step;
-        const txid = chargeTxid(acting.adapter.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
+        const txid = chargeTxid(acting.adapter.descriptor.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
         const started = performance.now();
         let charge: ProviderCharge;
         try {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProviderCapabilities } from './provider-adapter';
+import type { ProviderCapabilities } from './provider-descriptor';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The standard's longest txid: 35 of [a-zA-Z0-9]. */

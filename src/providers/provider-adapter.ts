@@ -1,7 +1,16 @@
 import type { PaymentStatus } from '../domain/payment-status';
-import type { PaymentEventType, PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
+import type { PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
+import type { Account, AccountSettings, CredentialsSummary } from './account';
+import type { InboundWebhook, SimulatedEventRequest, SimulatedEventResult } from './callback';
 import type { ProviderDescriptor } from './provider-descriptor';
-import type { RecurringCapability, RecurringProvider } from './recurring';
+import type { RecurringProvider } from './recurring';
+
+// What the rest of the gateway imports about providers is here; the types that the Pix Automático
+// port (recurring.ts) and the descriptor share with this interface live in the leaf files they
+// come from, so that no two of these files import each other.
+export type { Account, AccountSettings, CredentialsSummary } from './account';
+export type { InboundWebhook, SimulatedEventRequest, SimulatedEventResult } from './callback';
+export type { AccountEnvironment } from './provider-descriptor';
 
 /**
  * The provider interface that carries real PSPs (docs/providers.md): every call names the provider
@@ -13,8 +22,12 @@ import type { RecurringCapability, RecurringProvider } from './recurring';
 export interface ProviderAdapter<C = unknown> {
   /** The name in URLs (`/webhooks/<name>/<account>`), in `payments.provider` and in envelopes. */
   readonly name: string;
-  readonly capabilities: ProviderCapabilities;
-  /** What the provider says about itself: the catalogue (`GET /admin/api/providers`) and the dashboard's forms are built from it. */
+  /**
+   * What the provider says about itself: the catalogue (`GET /admin/api/providers`) and the
+   * dashboard's forms are built from it, and its `capabilities` are the one declaration of what it
+   * can do. The optional members below are present exactly when a capability says so; callers
+   * check with `supports()` (capabilities.ts), never by the member's presence.
+   */
   readonly descriptor: ProviderDescriptor;
 
   /**
@@ -29,22 +42,22 @@ export interface ProviderAdapter<C = unknown> {
   summarizeCredentials(credentials: C): CredentialsSummary;
 
   /**
-   * Creates a charge. With `capabilities.txid === 'gateway'` the request's txid is the PSP's
-   * idempotency key: the same txid again returns the same charge, never a second one.
+   * Creates a charge. With `descriptor.capabilities.txid === 'gateway'` the request's txid is the
+   * PSP's idempotency key: the same txid again returns the same charge, never a second one.
    */
   createCharge(account: Account<C>, request: CreateChargeRequest): Promise<ProviderCharge>;
 
   /** Reads a charge back (reads, reconciliation, callbacks' read-back). */
   getCharge(account: Account<C>, ref: ChargeLookup): Promise<ProviderCharge>;
 
-  /** Cancels a charge that is still open; answers the charge as the PSP now holds it (it may be paid). */
+  /** `cancel`: cancels a charge that is still open; answers the charge as the PSP now holds it (it may be paid). */
   cancelCharge?(account: Account<C>, ref: ChargeLookup): Promise<ProviderCharge>;
 
-  /** Returns money of a paid charge, in full or in part (Pix: a devolução by endToEndId). */
+  /** `refund`: returns money of a paid charge, in full or in part (Pix: a devolução by endToEndId); getRefund reads one back. */
   refund?(account: Account<C>, request: RefundRequest): Promise<ProviderRefund>;
   getRefund?(account: Account<C>, ref: RefundLookup): Promise<ProviderRefund>;
 
-  /** Registers `url` as where the PSP posts this account's events (Pix API: `PUT /webhook/{chave}`). */
+  /** `registerWebhook`: registers `url` as where the PSP posts this account's events (Pix API: `PUT /webhook/{chave}`). */
   registerWebhook?(account: Account<C>, url: string): Promise<void>;
 
   /**
@@ -73,67 +86,13 @@ export interface ProviderAdapter<C = unknown> {
   simulateEvent?(account: Account<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
 
   /**
-   * Pix Automático (src/providers/recurring.ts): present exactly when `capabilities.recurring` is.
-   * Its registerWebhook above also registers the recurrences' and recurring charges' callbacks.
+   * `recurring`: Pix Automático (src/providers/recurring.ts). Its registerWebhook above also
+   * registers the recurrences' and recurring charges' callbacks.
    */
   readonly recurring?: RecurringProvider<C>;
 
   /** Releases what the adapter holds (kept-alive connections per account) at shutdown. */
   close?(): void;
-}
-
-export interface SimulatedEventRequest {
-  event: PaymentEventType;
-  /** The amount the event reports, when it should differ from the charge's (tests of mismatches). */
-  amountCents?: number;
-}
-
-export interface SimulatedEventResult {
-  /** The PSP's id of the callback it sent. */
-  eventId: string;
-  /** Whether the gateway answered the callback with a 2xx. */
-  delivered: boolean;
-  /** The gateway's HTTP status for the callback, null when it could not be reached. */
-  status: number | null;
-  /** The charge as the PSP holds it after the event. */
-  charge: Record<string, unknown>;
-}
-
-export interface ProviderCapabilities {
-  refund: boolean;
-  partialRefund: boolean;
-  cancel: boolean;
-  registerWebhook: boolean;
-  /** Who chooses the txid: the gateway (Pix API `PUT /cob/{txid}`) or the PSP (Mercado Pago). */
-  txid: 'gateway' | 'provider';
-  /** Pix Automático, when the provider offers it: its lead time and the page that says so. */
-  recurring?: RecurringCapability;
-}
-
-export type AccountEnvironment = 'sandbox' | 'production';
-
-/** The non-secret settings of an account, which adapters need to validate and use credentials. */
-export interface AccountSettings {
-  environment: AccountEnvironment;
-  /** Overrides the PSP's documented host for the environment. */
-  baseUrl: string | null;
-  tokenUrl: string | null;
-  /** The receiving Pix key (the `chave` of charges and of webhook registration). */
-  pixKey: string | null;
-}
-
-/** One set of credentials at one PSP, as an adapter receives it: decrypted and parsed. */
-export interface Account<C = unknown> extends AccountSettings {
-  /** `pa_…`, or the provider's name for its built-in account (builtInAccount). */
-  id: string;
-  provider: string;
-  credentials: C;
-}
-
-export interface CredentialsSummary {
-  clientId?: string;
-  certificateSubject?: string;
-  certificateExpiresAt?: string;
 }
 
 export interface ChargeLookup {
@@ -147,7 +106,7 @@ export interface ChargeLookup {
 }
 
 export interface RefundRequest {
-  /** The gateway's refund id (`ref_…`): with capabilities.txid 'gateway', also the devolução id. */
+  /** The gateway's refund id (`ref_…`): with `capabilities.txid` 'gateway', also the devolução id. */
   refundId: string;
   charge: ChargeLookup;
   /** The Pix being returned (its endToEndId), when the PSP refunds by it. */
@@ -173,16 +132,6 @@ export interface ProviderRefund {
   status: ProviderRefundStatus;
   amountCents: number;
   failureReason: string | null;
-}
-
-/** A callback as it reached the gateway: enough for any scheme (signatures over the URL, the query, the raw bytes). */
-export interface InboundWebhook {
-  method: string;
-  /** The path after `/webhooks/<provider>/<account>` (e.g. `/pix`), '' when none. */
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  rawBody: Buffer;
 }
 
 /**

@@ -1,4 +1,31 @@
-import type { AccountEnvironment, ProviderCapabilities } from './provider-adapter';
+import type { LeadTime } from '../domain/recurrence';
+
+/** The environments an account can be in: a PSP's homologation environment (`sandbox`, the API's value) or production. */
+export type AccountEnvironment = 'sandbox' | 'production';
+
+/**
+ * What a provider can do, declared once, here in its descriptor. Each yes-or-no capability but
+ * `partialRefund` brings optional adapter members (`CAPABILITY_MEMBERS`, capabilities.ts), present
+ * exactly when it is declared; the gateway checks with `supports()`.
+ */
+export interface ProviderCapabilities {
+  refund: boolean;
+  partialRefund: boolean;
+  cancel: boolean;
+  registerWebhook: boolean;
+  /** Who chooses the txid: the gateway (Pix API `PUT /cob/{txid}`) or the PSP (Mercado Pago). */
+  txid: 'gateway' | 'provider';
+  /** Pix Automático, when the provider offers it: its lead time and the page that says so. */
+  recurring?: RecurringCapability;
+}
+
+/** What a provider declares when it offers Pix Automático (`ProviderCapabilities.recurring`). */
+export interface RecurringCapability {
+  /** How far ahead of its due date a charge must reach the PSP. */
+  leadTime: LeadTime;
+  /** The page that says the PSP offers Pix Automático through this API, and the lead time. */
+  source: string;
+}
 
 /**
  * A provider's description of itself (docs/providers.md, The catalogue): enough for a generic form

@@ -1,10 +1,12 @@
 import { testPki } from '../testing/certificates';
+import { NO_TRANSPORT } from '../testing/no-transport';
 import { Secret } from '../config/app-config';
+import { CAPABILITY_MEMBERS } from './capabilities';
 import { MercadoPagoAdapter } from './mercadopago/mercadopago.adapter';
-import { createPixApiAdapters } from './pix-api/pix-api-adapters';
+import { PixApiAdapter } from './pix-api/pix-api.adapter';
+import { PIX_API_PROFILES } from './pix-api/pix-api.registration';
 import { type AccountEnvironment, type AccountSettings, CredentialsError, type ProviderAdapter } from './provider-adapter';
 import { SandboxAdapter } from './sandbox/sandbox.adapter';
-import type { OutboundTransport } from './transport/transport';
 import type { CredentialFieldDescriptor } from './provider-descriptor';
 
 /**
@@ -17,14 +19,14 @@ const pki = testPki();
 const sandbox = (isProduction: boolean) =>
   new SandboxAdapter(
     // Descriptors and parseCredentials send nothing.
-    {} as OutboundTransport,
+    NO_TRANSPORT,
     { enabled: true, baseUrl: 'http://127.0.0.1:3000/sandbox', apiToken: new Secret('sandbox-api-token-123') },
     { isProduction, timeoutMs: 1000 },
   );
 
 const adapters: [string, ProviderAdapter][] = [
-  ...createPixApiAdapters().map((adapter): [string, ProviderAdapter] => [adapter.name, adapter]),
-  ['mercadopago', new MercadoPagoAdapter({ transport: {} as OutboundTransport })],
+  ...PIX_API_PROFILES.map((profile): [string, ProviderAdapter] => [profile.name, new PixApiAdapter(NO_TRANSPORT, profile)]),
+  ['mercadopago', new MercadoPagoAdapter(NO_TRANSPORT)],
   ['sandbox', sandbox(false)],
   ['sandbox in production', sandbox(true)],
 ];
@@ -61,7 +63,12 @@ describe.each(adapters)('%s: the descriptor agrees with parseCredentials', (_, a
 
   it('names itself and lists no field twice', () => {
     expect(descriptor.name).toBe(adapter.name);
-    expect(descriptor.capabilities).toEqual(adapter.capabilities);
+    // Capabilities are declared once, in the descriptor: each optional member a capability brings
+    // is there exactly when the descriptor declares it (supports() reads only the descriptor).
+    for (const [capability, members] of Object.entries(CAPABILITY_MEMBERS)) {
+      const declared = Boolean(descriptor.capabilities[capability as keyof typeof CAPABILITY_MEMBERS]);
+      for (const member of members) expect({ capability, member, present: adapter[member] !== undefined }).toEqual({ capability, member, present: declared });
+    }
     const names = descriptor.credentials.map((field) => field.name);
     expect(new Set(names).size).toBe(names.length);
     for (const name of inAlternative) expect(names).toContain(name);

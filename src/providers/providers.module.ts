@@ -3,7 +3,7 @@ import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import type { ProviderAdapter } from './provider-adapter';
 import { PROVIDER_ADAPTERS, ProviderAdapters, type ProviderContext, type ProviderRegistration } from './provider-registry';
-import { createPixApiAdapters } from './pix-api/pix-api-adapters';
+import { pixApiProvider } from './pix-api/pix-api.registration';
 import { mercadoPagoProvider } from './mercadopago/mercadopago.registration';
 import { sandboxProvider } from './sandbox/sandbox.registration';
 import { OutboundTransport } from './transport/transport';
@@ -25,7 +25,7 @@ const PROVIDER_REGISTRATIONS = Symbol('PROVIDER_REGISTRATIONS');
       inject: [AppConfig, Clock, OutboundTransport],
       useFactory: (config: AppConfig, clock: Clock, transport: OutboundTransport): ProviderRegistration[] => {
         const context: ProviderContext = { config, clock, transport };
-        return [{ adapters: createPixApiAdapters({ clock, timeoutMs: config.upstreamTimeoutMs, transport }) }, mercadoPagoProvider(context), sandboxProvider(context)];
+        return [pixApiProvider(context), mercadoPagoProvider(context), sandboxProvider(context)];
       },
     },
     { provide: PROVIDER_ADAPTERS, inject: [PROVIDER_REGISTRATIONS], useFactory: (all: ProviderRegistration[]): ProviderAdapter[] => all.flatMap((r) => r.adapters) },

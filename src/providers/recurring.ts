@@ -1,5 +1,6 @@
-import type { AttemptStatus, Canceller, Frequency, Journey, LeadTime, RecurrenceStatus, RecurringChargeStatus, RetryPolicy } from '../domain/recurrence';
-import type { Account, InboundWebhook, SimulatedEventResult } from './provider-adapter';
+import type { AttemptStatus, Canceller, Frequency, Journey, RecurrenceStatus, RecurringChargeStatus, RetryPolicy } from '../domain/recurrence';
+import type { Account } from './account';
+import type { InboundWebhook, SimulatedEventResult } from './callback';
 
 /**
  * Pix Automático at a PSP (docs/recurrences.md): what an adapter whose provider offers it implements
@@ -59,14 +60,6 @@ export type ChargeSimulation = (typeof CHARGE_SIMULATIONS)[number];
 
 export type RecurringSimulation =
   { subject: 'recurrence'; ref: RecurrenceLookup; action: RecurrenceSimulation } | { subject: 'charge'; ref: RecurringChargeLookup; action: ChargeSimulation };
-
-/** What a provider declares when it offers Pix Automático (`ProviderCapabilities.recurring`). */
-export interface RecurringCapability {
-  /** How far ahead of its due date a charge must reach the PSP. */
-  leadTime: LeadTime;
-  /** The page that says the PSP offers Pix Automático through this API, and the lead time. */
-  source: string;
-}
 
 /** The PSP's `recebedor` of every charge: where recurring charges settle. Not secret. */
 export interface ReceiverAccount {

@@ -9,6 +9,7 @@ import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery
 import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { isRecurrenceFinal } from '../domain/recurrence';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
+import { supports } from '../providers/capabilities';
 import type { SimulatedEventResult } from '../providers/provider-adapter';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { RecurringProvider, RecurringSimulation } from '../providers/recurring';
@@ -125,7 +126,7 @@ export class AdminRecurrencesService {
   private async recurringOf(recurrence: Recurrence): Promise<RecurringProvider | undefined> {
     try {
       const acting = await this.accounts.forPayment(recurrence);
-      return acting.adapter.capabilities.recurring ? acting.adapter.recurring : undefined;
+      return supports(acting.adapter, 'recurring') ? acting.adapter.recurring : undefined;
     } catch {
       // An account deleted or unreadable since: the page still shows the recurrence, without its buttons.
       return undefined;

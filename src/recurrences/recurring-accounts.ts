@@ -5,6 +5,7 @@ import { ErrorCode } from '../common/errors/error-codes';
 import { AppConfig } from '../config/app-config';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
+import { supports } from '../providers/capabilities';
 import type { ReceiverAccount, RecurringProvider } from '../providers/recurring';
 import type { Recurrence } from './recurrence.entity';
 
@@ -40,7 +41,7 @@ export class RecurringAccounts {
     for (const step of route) {
       if (!('acting' in step)) continue;
       const { adapter } = step.acting;
-      if (adapter.recurring && adapter.capabilities.recurring) {
+      if (supports(adapter, 'recurring')) {
         this.receiverOf(step.acting);
         return { acting: step.acting, recurring: adapter.recurring };
       }
@@ -60,11 +61,10 @@ export class RecurringAccounts {
       .catch((error: unknown) =>
         rethrowProviderFailure(error, { audience: 'merchant', operation: 'call', provider: recurrence.provider, accountId: recurrence.providerAccountId, logger: this.logger }),
       );
-    const recurring = acting.adapter.recurring;
-    if (!recurring || !acting.adapter.capabilities.recurring) {
+    if (!supports(acting.adapter, 'recurring')) {
       throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: `The provider ${recurrence.provider} no longer offers Pix Automático.` });
     }
-    return { acting, recurring };
+    return { acting, recurring: acting.adapter.recurring };
   }
 
   /** The account's `recebedor`: a stored account must have one before its first recurrence. */

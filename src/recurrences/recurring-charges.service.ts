@@ -91,7 +91,7 @@ export class RecurringChargesService {
     if (recurrence.status !== 'active') throw this.notActive(recurrence.status);
     const amountCents = this.chargeAmount(recurrence, dto);
     const today = brasiliaDate(this.clock.now());
-    const lead = acting.adapter.capabilities.recurring!.leadTime;
+    const lead = acting.adapter.descriptor.capabilities.recurring!.leadTime;
     const problem = dueDateProblem(dto.dueDate, today, recurrence, lead);
     if (problem) throw AppError.validation([{ field: 'dueDate', message: dueDateMessage(problem, today, recurrence, lead) }]);
     this.recurringAccounts.receiverOf(acting);

@@ -9,9 +9,10 @@ import { SICOOB } from '../../src/providers/pix-api/banks/sicoob';
 import { SICREDI } from '../../src/providers/pix-api/banks/sicredi';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
-import { PIX_API_PROFILES } from '../../src/providers/pix-api/pix-api-adapters';
+import { PIX_API_PROFILES } from '../../src/providers/pix-api/pix-api.registration';
 import { type PixApiProfile, RECURRING_SCOPES } from '../../src/providers/pix-api/profile';
 import type { Account } from '../../src/providers/provider-adapter';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../../src/testing/certificates';
 import { pixApiCredentials as credentials, requestContext as context } from '../../src/testing/pix-api-credentials';
 
@@ -83,7 +84,8 @@ describe('token requests on the wire, per profile', () => {
 
   it.each(cases.map(([profile, expected]) => [profile.name, profile, expected] as const))('%s', async (_, profile, expected) => {
     seen.length = 0;
-    const adapter = new PixApiAdapter(profile);
+    const transport = new HttpTransport();
+    const adapter = new PixApiAdapter(transport, profile);
     const account: Account<PixApiCredentials> = {
       id: 'pa_1',
       provider: profile.name,
@@ -97,6 +99,7 @@ describe('token requests on the wire, per profile', () => {
       await expect(adapter.check(account)).resolves.toMatchObject({ ok: true });
     } finally {
       adapter.close();
+      transport.close();
     }
     const [token, call] = seen;
     expect(token!.path).toBe('/token');

@@ -8,7 +8,8 @@ import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import { PaymentRepository } from '../../src/payments/payment.repository';
 import { RefundRepository } from '../../src/payments/refunds/refund.repository';
 import { AccountResolver, type ActingAccount } from '../../src/providers/provider-accounts/account-resolver';
-import type { ProviderAdapter, ProviderCapabilities } from '../../src/providers/provider-adapter';
+import type { ProviderAdapter } from '../../src/providers/provider-adapter';
+import type { ProviderCapabilities } from '../../src/providers/provider-descriptor';
 import { CancelService } from '../../src/payments/cancel.service';
 import { RefundsService } from '../../src/payments/refunds/refunds.service';
 import { EventWriter } from '../../src/payments/lifecycle/event-writer';
@@ -19,7 +20,7 @@ import { MediumContext, newMediumContext } from '../helpers/medium';
 
 /**
  * A PSP that cannot refund, refunds only whole payments, or cannot cancel (what an adapter's
- * `capabilities` say): the answer is a clear 422 OPERATION_NOT_SUPPORTED, never a pretended
+ * `descriptor.capabilities` say): the answer is a clear 422 OPERATION_NOT_SUPPORTED, never a pretended
  * success, and nothing is stored. Every adapter in the gateway today does all three, so the PSP
  * here is an adapter that declares less, behind the one resolver the services ask.
  */
@@ -29,8 +30,8 @@ describe('refunds and cancels a provider cannot do (RefundsService, CancelServic
   const calls: string[] = [];
   const adapter = {
     name: 'limited',
-    get capabilities() {
-      return capabilities;
+    get descriptor() {
+      return { capabilities };
     },
     refund: async (_account: unknown, request: { refundId: string; amountCents: number }) => {
       calls.push('refund');
@@ -65,7 +66,7 @@ describe('refunds and cancels a provider cannot do (RefundsService, CancelServic
     await ctx?.close();
   });
 
-  const request = (key: string) => ({ idempotencyKey: key, path: '/v1/payments/:id/refunds', body: {}, requestId: 'req', state: { requestId: 'req' } as never });
+  const request = (key: string) => ({ key, path: '/v1/payments/pay_x/refunds', fingerprint: 'an empty body', requestId: 'req' });
   const codeOf = (call: Promise<unknown>) =>
     call.then(
       () => 'ok',

@@ -141,9 +141,9 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       ({ adapter, account, psp } = setup);
       const { refund, cancel, registerWebhook } = features;
       expect({ refund, cancel, registerWebhook }).toEqual({
-        refund: adapter.capabilities.refund,
-        cancel: adapter.capabilities.cancel,
-        registerWebhook: adapter.capabilities.registerWebhook,
+        refund: adapter.descriptor.capabilities.refund,
+        cancel: adapter.descriptor.capabilities.cancel,
+        registerWebhook: adapter.descriptor.capabilities.registerWebhook,
       });
       // Callbacks of the PSP go to the suite's receiver (registering is also a scenario below).
       if (features.registerWebhook) await adapter.registerWebhook!(account, setup.webhookUrl);

@@ -53,8 +53,8 @@ async function startMercadoPago(): Promise<MercadoPagoFixture> {
   const receiver = await new WebhookReceiver().start();
   const transport = new HttpTransport();
   const clock = { now: () => new Date(Date.now() + offset) };
-  const adapter = new MercadoPagoAdapter({ clock, transport, timeoutMs: TIMEOUT_MS });
-  const impatient = new MercadoPagoAdapter({ clock, transport, timeoutMs: IMPATIENT_MS });
+  const adapter = new MercadoPagoAdapter(transport, { clock, timeoutMs: TIMEOUT_MS });
+  const impatient = new MercadoPagoAdapter(transport, { clock, timeoutMs: IMPATIENT_MS });
   const settings = { environment: 'sandbox' as const, baseUrl: fake.url, tokenUrl: null, pixKey: null };
   const account: Account<MercadoPagoCredentials> = {
     ...settings,
@@ -355,7 +355,7 @@ describe('the Mercado Pago adapter', () => {
     });
 
     it("reads notifications back on their own sockets, a few at a time per account, within the notification's budget", async () => {
-      const slow = new MercadoPagoAdapter({ transport: new HttpTransport(), callbackTimeoutMs: 600, readBackConcurrency: 1 });
+      const slow = new MercadoPagoAdapter(new HttpTransport(), { callbackTimeoutMs: 600, readBackConcurrency: 1 });
       const charge = await create();
       f.fake.approve(charge.providerPaymentId);
       const callbacks = [];

@@ -3,7 +3,7 @@ import type { Account, InboundWebhook } from '../../src/providers/provider-adapt
 import { UpstreamError, WebhookAuthError } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
-import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { PIX_API } from '../../src/providers/pix-api/profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../../src/providers/transport/transport';
 import { testPki } from '../../src/testing/certificates';
@@ -82,7 +82,7 @@ describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
   beforeEach(() => {
     transport = new RecordingTransport();
     clock = new FakeClock(new Date());
-    adapter = new PixApiAdapter(PIX_API, { clock, transport, timeoutMs: 8_000, checkTimeoutMs: 8_000 });
+    adapter = new PixApiAdapter(transport, PIX_API, { clock, timeoutMs: 8_000, checkTimeoutMs: 8_000 });
     const settings = { environment: 'sandbox' as const, baseUrl: psp.url, tokenUrl: psp.tokenUrl, pixKey: PIX_KEY };
     account = { id: `pa_costs_${randomBytes(4).toString('hex')}`, provider: 'pix-api', ...settings, credentials: undefined as unknown as PixApiCredentials };
     account.credentials = credentials(psp.clientSecret);

@@ -4,7 +4,7 @@ import type { InboundWebhook, Account } from '../../src/providers/provider-adapt
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { scopesOf } from '../../src/providers/pix-api/flows/token';
-import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { PIX_API } from '../../src/providers/pix-api/profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../../src/testing/certificates';
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
@@ -33,7 +33,7 @@ async function start(options: PixApiPspOptions): Promise<Setup> {
   const psp = await startPixApiPsp(options);
   const receiver = await new WebhookReceiver().start();
   const transport = new HttpTransport();
-  const adapter = new PixApiAdapter(PIX_API, { timeoutMs: 8_000, checkTimeoutMs: 8_000, transport });
+  const adapter = new PixApiAdapter(transport, PIX_API, { timeoutMs: 8_000, checkTimeoutMs: 8_000 });
   const settings = { environment: 'sandbox' as const, baseUrl: psp.url, tokenUrl: psp.tokenUrl, pixKey: PIX_KEY };
   const credentials = adapter.parseCredentials(
     { client_id: psp.clientId, client_secret: psp.clientSecret, certificate_pem: pki.client.cert, private_key_pem: pki.client.key, ca_pem: pki.ca.cert },

@@ -3,7 +3,7 @@ import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { type Account, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
-import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { PIX_API } from '../../src/providers/pix-api/profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES, type PixApiProfile } from '../../src/providers/pix-api/profile';
 import type { CreateRecurrenceRequest, CreateRecurringChargeRequest, ProviderRecurrence, RecurringProvider } from '../../src/providers/recurring';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
@@ -92,7 +92,7 @@ beforeAll(async () => {
   psp = await startPixApiPsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, grantableScopes: [...STANDARD_SCOPES, ...RECURRING_SCOPES] });
   receiver = await new WebhookReceiver().start();
   transport = new HttpTransport();
-  adapter = new PixApiAdapter(RECURRING_PROFILE, { timeoutMs: 8_000, transport });
+  adapter = new PixApiAdapter(transport, RECURRING_PROFILE, { timeoutMs: 8_000 });
   recurring = adapter.recurring!;
   const settings = { environment: 'sandbox' as const, baseUrl: psp.url, tokenUrl: psp.tokenUrl, pixKey: PIX_KEY };
   const credentials = adapter.parseCredentials(
@@ -117,12 +117,11 @@ afterAll(async () => {
 
 describe('the Pix API adapter, Pix Automático', () => {
   it('is offered exactly when the profile declares it', () => {
-    expect(adapter.capabilities.recurring).toEqual(RECURRING_PROFILE.recurring);
     expect(adapter.descriptor.capabilities.recurring).toEqual(RECURRING_PROFILE.recurring);
     const { recurring: _declared, ...withoutRecurring } = PIX_API;
-    const plain = new PixApiAdapter(withoutRecurring, { transport });
+    const plain = new PixApiAdapter(transport, withoutRecurring);
     expect(plain.recurring).toBeUndefined();
-    expect(plain.capabilities.recurring).toBeUndefined();
+    expect(plain.descriptor.capabilities.recurring).toBeUndefined();
   });
 
   it('asks for the recurring scopes with the standard ones', () => {

@@ -8,7 +8,7 @@ import { SICOOB } from '../../src/providers/pix-api/banks/sicoob';
 import { SICREDI } from '../../src/providers/pix-api/banks/sicredi';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
-import { PIX_API } from '../../src/providers/pix-api/pix-api.profile';
+import { PIX_API } from '../../src/providers/pix-api/profile';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../../src/testing/certificates';
@@ -107,9 +107,9 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
   const clock = new ShiftedClock();
   // The suite owns the transport, as the gateway does, and closes its kept-alive sockets at the end.
   const transport = new HttpTransport();
-  const options = { clock, timeoutMs: TIMEOUT_MS, checkTimeoutMs: TIMEOUT_MS, transport };
-  const adapter = new PixApiAdapter(bank.profile, options);
-  const impatient = new PixApiAdapter(bank.profile, { ...options, timeoutMs: IMPATIENT_MS });
+  const options = { clock, timeoutMs: TIMEOUT_MS, checkTimeoutMs: TIMEOUT_MS };
+  const adapter = new PixApiAdapter(transport, bank.profile, options);
+  const impatient = new PixApiAdapter(transport, bank.profile, { ...options, timeoutMs: IMPATIENT_MS });
 
   const settings = {
     environment: bank.environment,

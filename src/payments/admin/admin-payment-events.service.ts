@@ -13,7 +13,8 @@ import { WebhookDeliveryRepository } from '../../deliveries/webhook-delivery.rep
 import type { Payment } from '../payment.entity';
 import { PaymentRepository } from '../payment.repository';
 import { toPaymentView } from '../payment.view';
-import { ProviderAdapters } from '../../providers/provider-adapters';
+import { supports } from '../../providers/capabilities';
+import { ProviderAdapters } from '../../providers/provider-registry';
 import { AccountResolver, type ActingAccount } from '../../providers/provider-accounts/account-resolver';
 import { rethrowProviderFailure } from '../../providers/provider-errors';
 import { type PaymentAttemptView, type PaymentDetailView, type PaymentEventView, type SimulationResultView, type SimulationView, toDeliveryView } from './dto/payment-detail.view';
@@ -96,11 +97,11 @@ export class AdminPaymentEventsService {
   /** Whether the dashboard offers a refund: money was received, some is neither returned nor being returned, and the payment's provider refunds. */
   private canRefund(payment: Payment, refunds: Refund[]): boolean {
     const held = refunds.filter((refund) => refund.origin !== 'routing' && refund.status !== 'failed').reduce((sum, refund) => sum + refund.amountCents, 0);
-    return isRefundable(payment.status) && held < payment.amountCents && (this.adapters.find(payment.provider)?.capabilities.refund ?? false);
+    return isRefundable(payment.status) && held < payment.amountCents && supports(this.adapters.find(payment.provider), 'refund');
   }
 
   private canCancel(payment: Payment): boolean {
-    return payment.status === 'pending' && (this.adapters.find(payment.provider)?.capabilities.cancel ?? false);
+    return payment.status === 'pending' && supports(this.adapters.find(payment.provider), 'cancel');
   }
 
   private canSimulate(payment: Payment): boolean {

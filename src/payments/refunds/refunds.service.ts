@@ -21,6 +21,7 @@ import { RefundRepository } from './refund.repository';
 import { toRefundView, type RefundView } from './refund.view';
 import { type ActingAccount, AccountResolver } from '../../providers/provider-accounts/account-resolver';
 import { type FailureContext, rethrowProviderFailure } from '../../providers/provider-errors';
+import { supports } from '../../providers/capabilities';
 import { type ChargeLookup, type ProviderRefund, UpstreamError } from '../../providers/provider-adapter';
 import { PaymentEventsService, type RefundOutcome } from '../lifecycle/payment-events.service';
 import type { CreateRefundDto } from './dto/create-refund.dto';
@@ -124,7 +125,7 @@ export class RefundsService {
     if (!locked) throw AppError.notFound('Payment not found.');
     const existing = await this.refunds.findForUpdate(tx, ask.refundId);
     if (existing) return existing;
-    if (!acting.adapter.refund || !acting.adapter.capabilities.refund) {
+    if (!supports(acting.adapter, 'refund')) {
       throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: `The provider "${payment.provider}" cannot refund payments.` });
     }
     this.assertRefundable(locked.payment);
@@ -171,7 +172,7 @@ export class RefundsService {
    * pending for reconciliation, which asks again with the same id.
    */
   async send(acting: ActingAccount, refund: Refund, requestId: string): Promise<ProviderRefund> {
-    if (!acting.adapter.refund) throw new Error(`The provider "${refund.provider}" cannot refund.`);
+    if (!supports(acting.adapter, 'refund')) throw new Error(`The provider "${refund.provider}" cannot refund.`);
     const refundAt = acting.adapter.refund.bind(acting.adapter);
     let answer: ProviderRefund;
     try {
@@ -201,7 +202,7 @@ export class RefundsService {
 
   /** Reads a refund the PSP answered back from it (reconciliation), and applies it once it settled. */
   async readBack(acting: ActingAccount, refund: Refund, requestId: string): Promise<ProviderRefund> {
-    if (!acting.adapter.getRefund) throw new Error(`The provider "${refund.provider}" cannot read refunds back.`);
+    if (!supports(acting.adapter, 'refund')) throw new Error(`The provider "${refund.provider}" cannot read refunds back.`);
     const getRefund = acting.adapter.getRefund.bind(acting.adapter);
     const read = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_refund', () =>
       getRefund(acting.account, { refundId: refund.id, endToEndId: refund.endToEndId, providerRefundId: refund.providerRefundId, charge: chargeOf(refund) }),
@@ -281,7 +282,7 @@ export class RefundsService {
         details: { available: Number(centsToDecimalString(Math.max(0, available))) },
       });
     }
-    if (amount < payment.amountCents && !acting.adapter.capabilities.partialRefund) {
+    if (amount < payment.amountCents && !supports(acting.adapter, 'partialRefund')) {
       throw new AppError(ErrorCode.OPERATION_NOT_SUPPORTED, { message: 'This provider refunds only whole payments.' });
     }
   }

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../domain/clock';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
+import { supports } from '../../providers/capabilities';
 import { UpstreamError } from '../../providers/provider-adapter';
 import { AccountResolver } from '../../providers/provider-accounts/account-resolver';
 import type { OrphanStatus } from './payment-attempt.entity';
@@ -103,7 +104,7 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
         throw error;
       }
       if (charge.status === 'pending') {
-        if (!acting.adapter.cancelCharge) return this.finish(attempt.id, 'failed', `The provider "${attempt.provider}" cannot cancel charges.`, now);
+        if (!supports(acting.adapter, 'cancel')) return this.finish(attempt.id, 'failed', `The provider "${attempt.provider}" cannot cancel charges.`, now);
         charge = await acting.adapter.cancelCharge(acting.account, ref);
       }
       const result = afterCancel(charge.status);

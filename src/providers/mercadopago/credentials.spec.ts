@@ -1,9 +1,10 @@
 import { testPki } from '../../testing/certificates';
+import { NO_TRANSPORT } from '../../testing/no-transport';
 import { type AccountSettings, CredentialsError } from '../provider-adapter';
 import { MercadoPagoAdapter } from './mercadopago.adapter';
 
 const settings: AccountSettings = { environment: 'production', baseUrl: null, tokenUrl: null, pixKey: null };
-const adapter = new MercadoPagoAdapter({ transport: { send: () => Promise.reject(new Error('no I/O')), close: () => undefined } });
+const adapter = new MercadoPagoAdapter(NO_TRANSPORT);
 const field = (input: unknown, given: AccountSettings = settings): string => {
   try {
     adapter.parseCredentials(input, given);

@@ -8,7 +8,6 @@ import {
   type CredentialsSummary,
   type InboundWebhook,
   type ProviderAdapter,
-  type ProviderCapabilities,
   type ProviderCharge,
   type ProviderHealth,
   type ProviderRefund,
@@ -19,10 +18,9 @@ import {
 } from '../provider-adapter';
 import { KeyedLimiter } from '../shared/limits';
 import type { ProviderDescriptor } from '../provider-descriptor';
-import { HttpTransport } from '../transport/http-transport';
 import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './credentials';
-import { mercadoPagoDescriptor } from './descriptor';
+import { MERCADO_PAGO_DESCRIPTOR } from './descriptor';
 import { apiBaseOf, labelOf, type MpCall, mpFailure, mpRequest, orThrow } from './flows/api-call';
 import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/notification';
 import {
@@ -63,10 +61,7 @@ export interface MercadoPagoAdapterOptions {
   readBackConcurrency?: number;
   /** How far a notification's `ts` may be from now (default 5 minutes). */
   signatureToleranceMs?: number;
-  transport?: OutboundTransport;
 }
-
-const CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund: true, cancel: true, registerWebhook: false, txid: 'provider' };
 
 /**
  * Mercado Pago's payments API (`/v1/payments`) for Pix (docs/providers.md, Mercado Pago). The flows
@@ -76,23 +71,24 @@ const CAPABILITIES: ProviderCapabilities = { refund: true, partialRefund: true, 
  */
 export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredentials> {
   readonly name = 'mercadopago';
-  readonly capabilities = CAPABILITIES;
-  readonly descriptor: ProviderDescriptor = mercadoPagoDescriptor(CAPABILITIES);
+  readonly descriptor: ProviderDescriptor = MERCADO_PAGO_DESCRIPTOR;
   private readonly clock: { now(): Date };
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;
   private readonly callbackTimeoutMs: number;
   private readonly signatureToleranceMs: number | undefined;
-  private readonly transport: OutboundTransport;
   private readonly readBacks: KeyedLimiter;
 
-  constructor(options: MercadoPagoAdapterOptions = {}) {
+  /** `transport`: the gateway's one outbound client, which every call of every account goes through. */
+  constructor(
+    private readonly transport: OutboundTransport,
+    options: MercadoPagoAdapterOptions = {},
+  ) {
     this.clock = options.clock ?? { now: () => new Date() };
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
     this.callbackTimeoutMs = options.callbackTimeoutMs ?? Math.min(5_000, this.timeoutMs);
     this.signatureToleranceMs = options.signatureToleranceMs;
-    this.transport = options.transport ?? new HttpTransport();
     this.readBacks = new KeyedLimiter(options.readBackConcurrency ?? 4);
   }
 

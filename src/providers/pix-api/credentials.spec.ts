@@ -6,7 +6,7 @@ import { BB } from './banks/bb';
 import { EFI } from './banks/efi';
 import { SICOOB } from './banks/sicoob';
 import { parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
-import { PIX_API } from './pix-api.profile';
+import { PIX_API } from './profile';
 import type { PixApiProfile } from './profile';
 
 const pki = testPki();

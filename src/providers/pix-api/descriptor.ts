@@ -1,6 +1,12 @@
-import type { AccountEnvironment, ProviderCapabilities } from '../provider-adapter';
+import type {
+  AccountEnvironment,
+  AccountSettingDescriptor,
+  CredentialAlternative,
+  CredentialFieldDescriptor,
+  ProviderCapabilities,
+  ProviderDescriptor,
+} from '../provider-descriptor';
 import type { PixApiProfile } from './profile';
-import type { AccountSettingDescriptor, CredentialAlternative, CredentialFieldDescriptor, ProviderDescriptor } from '../provider-descriptor';
 
 const ENVIRONMENTS: readonly AccountEnvironment[] = ['sandbox', 'production'];
 
@@ -21,10 +27,26 @@ const CERTIFICATE_FORMS: CredentialAlternative = {
 const missingIn = (hosts: PixApiProfile['apiBase']): AccountEnvironment[] => ENVIRONMENTS.filter((environment) => hosts[environment] === null);
 
 /**
- * A Pix API profile as the catalogue shows it: its hosts per environment, the standard credential
- * fields (the client secret only where its token call takes one) and the bank's own extras.
+ * What every profile can do: refunds whole or in part (devoluções), cancels, registers its webhook,
+ * and takes the gateway's txid (`PUT /cob/{txid}`); Pix Automático where the profile declares it.
  */
-export function pixApiDescriptor(profile: PixApiProfile, capabilities: ProviderCapabilities): ProviderDescriptor {
+function capabilitiesOf(profile: PixApiProfile): ProviderCapabilities {
+  return {
+    refund: true,
+    partialRefund: true,
+    cancel: true,
+    registerWebhook: true,
+    txid: 'gateway',
+    ...(profile.recurring ? { recurring: profile.recurring } : {}),
+  };
+}
+
+/**
+ * A Pix API profile as the catalogue shows it: its hosts per environment, the standard credential
+ * fields (the client secret only where its token call takes one), the bank's own extras, and what
+ * it can do.
+ */
+export function pixApiDescriptor(profile: PixApiProfile): ProviderDescriptor {
   const credentials: CredentialFieldDescriptor[] = [
     { name: 'client_id', label: 'Client ID', kind: 'text', required: true, help: 'The OAuth2 client id the PSP issued for this application.' },
     ...(profile.clientSecret === 'required'
@@ -69,6 +91,6 @@ export function pixApiDescriptor(profile: PixApiProfile, capabilities: ProviderC
     settings,
     credentials,
     oneOf: [CERTIFICATE_FORMS],
-    capabilities,
+    capabilities: capabilitiesOf(profile),
   };
 }

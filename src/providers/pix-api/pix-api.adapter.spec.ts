@@ -1,4 +1,5 @@
 import { testPki } from '../../testing/certificates';
+import { NO_TRANSPORT } from '../../testing/no-transport';
 import { WebhookParseError } from '../provider-adapter';
 import type { InboundWebhook, Account } from '../provider-adapter';
 import { EFI } from './banks/efi';
@@ -9,7 +10,7 @@ import { providerDescriptorView } from '../catalogue/provider-catalogue.view';
 const pki = testPki();
 
 describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
-  const adapter = new PixApiAdapter(EFI);
+  const adapter = new PixApiAdapter(NO_TRANSPORT, EFI);
   // Nothing here reaches a PSP: the host is never called.
   const settings = { environment: 'sandbox' as const, baseUrl: 'https://psp.invalid/v2', tokenUrl: 'https://psp.invalid/oauth/token', pixKey: 'recebedor@example.com' };
   const account: Account<PixApiCredentials> = {
@@ -35,14 +36,14 @@ describe('PixApiAdapter and Pix Automático', () => {
   const recurring = { leadTime: { minDays: 2, maxDays: 10 }, source: 'https://example.com/pix-automatico' };
 
   it('offers it exactly when the profile declares it, and the catalogue shows it', () => {
-    const offering = new PixApiAdapter({ ...EFI, recurring });
+    const offering = new PixApiAdapter(NO_TRANSPORT, { ...EFI, recurring });
     const { recurring: _declared, ...withoutRecurring } = EFI;
-    const plain = new PixApiAdapter(withoutRecurring);
+    const plain = new PixApiAdapter(NO_TRANSPORT, withoutRecurring);
     expect(offering.recurring).toBeDefined();
     expect(offering.descriptor.capabilities.recurring).toEqual(recurring);
     expect(providerDescriptorView(offering.descriptor, false).capabilities.recurring).toEqual({ lead_time: { min_days: 2, max_days: 10 }, source: recurring.source });
     expect(plain.recurring).toBeUndefined();
-    expect(plain.capabilities).not.toHaveProperty('recurring');
+    expect(plain.descriptor.capabilities).not.toHaveProperty('recurring');
     expect(providerDescriptorView(plain.descriptor, false).capabilities.recurring).toBeNull();
   });
 });

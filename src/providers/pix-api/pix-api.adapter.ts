@@ -8,7 +8,6 @@ import {
   type CredentialsSummary,
   type InboundWebhook,
   type ProviderAdapter,
-  type ProviderCapabilities,
   type ProviderHealth,
   type RefundLookup,
   type RefundRequest,
@@ -16,7 +15,6 @@ import {
   WebhookAuthError,
 } from '../provider-adapter';
 import { httpFailure } from '../shared/answers';
-import { HttpTransport } from '../transport/http-transport';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
 import { type ApiCall, endpointsOf, isRefusal, labelOf, orThrow, pixKeyOf, pixApiFailure } from './flows/api-call';
@@ -26,9 +24,9 @@ import { createChargeCall, isSameCharge, noBrCode, parseCreatedCharge, withoutRe
 import { listRecentChargesCall, parseCob, parseDevolucao, parsePix, readCobCall, readDevolucaoCall, readPixCall } from './flows/read';
 import { assertRefundAmount, parseRefund, type PixApiRefund, refundCall, toRefund } from './flows/refund';
 import { parseRecurringWebhookRegistration, parseWebhookRegistration, registerRecurringWebhookCalls, registerWebhookCall } from './flows/webhook';
-import { PixApiRecurring } from './pix-api-recurring';
+import { PixApiRecurring } from './pix-api.recurring';
 import { KeyedLimiter } from '../shared/limits';
-import { type CallOptions, PixApiClient } from './pix-api-client';
+import { type CallOptions, PixApiClient } from './client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';
 import { pixDevolucaoId } from './txid';
@@ -45,8 +43,6 @@ export interface PixApiAdapterOptions {
   timeoutMs?: number;
   /** Per exchange of a health check (default 3 s: a check should fail fast). */
   checkTimeoutMs?: number;
-  /** The outbound transport every call goes through (one per gateway). */
-  transport?: OutboundTransport;
   /** How many callback read-backs of one account run at once, all its callbacks together (default 4). */
   readBackConcurrency?: number;
   /** Per read-back exchange of a callback (default 5 s, or `timeoutMs` when shorter). */
@@ -68,12 +64,9 @@ export interface PixApiAdapterOptions {
  */
 export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   readonly name: string;
-  readonly capabilities: ProviderCapabilities;
-  /** Pix Automático: present exactly when the profile declares it (`profile.recurring`). */
+  readonly descriptor: ProviderDescriptor;
+  /** Pix Automático: present exactly when the profile declares it (`profile.recurring`, hence the descriptor's capability). */
   readonly recurring?: PixApiRecurring;
-  get descriptor(): ProviderDescriptor {
-    return pixApiDescriptor(this.profile, this.capabilities);
-  }
   private readonly clock: { now(): Date };
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;
@@ -82,19 +75,14 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   private readonly readBacks: KeyedLimiter;
   private readonly client: PixApiClient;
 
+  /** `transport`: the gateway's one outbound client, which every call of every account goes through. */
   constructor(
+    transport: OutboundTransport,
     readonly profile: PixApiProfile,
     options: PixApiAdapterOptions = {},
   ) {
     this.name = profile.name;
-    this.capabilities = {
-      refund: true,
-      partialRefund: true,
-      cancel: true,
-      registerWebhook: true,
-      txid: 'gateway',
-      ...(profile.recurring ? { recurring: profile.recurring } : {}),
-    };
+    this.descriptor = pixApiDescriptor(profile);
     this.clock = options.clock ?? { now: () => new Date() };
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 3_000;
@@ -103,11 +91,11 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     this.readBacks = new KeyedLimiter(options.readBackConcurrency ?? 4);
     this.client = new PixApiClient(profile, {
       clock: this.clock,
-      transport: options.transport ?? new HttpTransport(),
+      transport,
       tokenRefusalMs: options.tokenRefusalMs,
       retryAfterDefaultMs: options.retryAfterDefaultMs,
     });
-    if (profile.recurring) {
+    if (this.descriptor.capabilities.recurring) {
       this.recurring = new PixApiRecurring({
         profile,
         clock: this.clock,

@@ -4,6 +4,7 @@ import { AppError, type FieldError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { hasIdShape, newId } from '../../common/ids';
 import { WebhookUrlPolicy, WebhookUrlRejectedError } from '../../common/net/webhook-url-policy';
+import { supports } from '../capabilities';
 import { AccountSettings, CredentialsError, ProviderAdapter } from '../provider-adapter';
 import { ProviderAdapters } from '../provider-registry';
 import { AccountUnusableError, rethrowProviderFailure } from '../provider-errors';
@@ -154,7 +155,7 @@ export class ProviderAccountsService {
       throw error;
     }
     const { adapter, account } = acting;
-    if (!adapter.registerWebhook) {
+    if (!supports(adapter, 'registerWebhook')) {
       throw new AppError(ErrorCode.CONFLICT, { message: `The provider "${adapter.name}" has no webhook registration: configure it at the provider.` });
     }
     try {

@@ -1,12 +1,23 @@
-import type { ProviderCapabilities } from '../provider-adapter';
-import type { ProviderDescriptor } from '../provider-descriptor';
+import { SANDBOX_LEAD_TIME } from '../../common/sandbox-wire/sandbox-recurring-api';
+import type { ProviderCapabilities, ProviderDescriptor } from '../provider-descriptor';
+
+/** What the simulated PSP can do: all a real one does but register webhooks (it is told each charge's URL). */
+const SANDBOX_CAPABILITIES: ProviderCapabilities = {
+  refund: true,
+  partialRefund: true,
+  cancel: true,
+  registerWebhook: false,
+  txid: 'gateway',
+  // The Central Bank's 2-to-10-day rule, kept so merchants meet it before going live (docs/sandbox.md, Recurrences).
+  recurring: { leadTime: SANDBOX_LEAD_TIME, source: 'docs/sandbox.md' },
+};
 
 /**
  * The simulated PSP as the catalogue shows it (docs/sandbox.md): one environment, served by this
  * gateway at `baseUrl` unless an account points elsewhere, and one credential, the secret its
  * events are signed with, which production requires (SandboxAdapter.parseCredentials).
  */
-export function sandboxDescriptor(capabilities: ProviderCapabilities, options: { baseUrl: string; isProduction: boolean }): ProviderDescriptor {
+export function sandboxDescriptor(options: { baseUrl: string; isProduction: boolean }): ProviderDescriptor {
   return {
     name: 'sandbox',
     label: 'Sandbox (simulated PSP)',
@@ -22,6 +33,6 @@ export function sandboxDescriptor(capabilities: ProviderCapabilities, options: {
       },
     ],
     oneOf: [],
-    capabilities,
+    capabilities: SANDBOX_CAPABILITIES,
   };
 }

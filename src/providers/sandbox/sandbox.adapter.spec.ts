@@ -153,7 +153,7 @@ describe('SandboxAdapter', () => {
       const { adapter, account, seen } = adapterAnswering(() => ({ status: 404, body: { error: { code: 'RECURRENCE_NOT_FOUND', message: 'no' } } }), {
         SANDBOX_API_TOKEN: 'sandbox-api-token-0123456789',
       });
-      expect(adapter.capabilities.recurring).toEqual({ leadTime: { minDays: 2, maxDays: 10 }, source: 'docs/sandbox.md' });
+      expect(adapter.descriptor.capabilities.recurring).toEqual({ leadTime: { minDays: 2, maxDays: 10 }, source: 'docs/sandbox.md' });
       await expect(adapter.recurring.getRecurrence(account, { providerRecurrenceId: 'sbxrec_1' })).rejects.toMatchObject({
         upstreamStatus: 404,
         providerCode: 'RECURRENCE_NOT_FOUND',

@@ -11,7 +11,6 @@ import {
   type InboundWebhook,
   type Account,
   type ProviderAdapter,
-  type ProviderCapabilities,
   type ProviderCharge,
   type ProviderHealth,
   type ProviderRefund,
@@ -31,7 +30,6 @@ import { readSandboxPix } from './sandbox-pix';
 import { readSandboxRefund, sandboxProviderRefund, sandboxRefundReport } from './sandbox-refunds';
 import { sandboxDescriptor } from './sandbox-descriptor';
 import { SandboxRecurring } from './sandbox-recurring';
-import { SANDBOX_LEAD_TIME } from '../../common/sandbox-wire/sandbox-recurring-api';
 import type { SandboxSettings } from './sandbox-settings';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../../common/sandbox-wire/sandbox-signature';
 import type { ProviderEvent, RefundReport } from '../../domain/provider-event';
@@ -85,16 +83,6 @@ export interface SandboxCredentials {
   webhookSecret: Secret | null;
 }
 
-const SANDBOX_CAPABILITIES: ProviderCapabilities = {
-  refund: true,
-  partialRefund: true,
-  cancel: true,
-  registerWebhook: false,
-  txid: 'gateway',
-  // The Central Bank's 2-to-10-day rule, kept so merchants meet it before going live (docs/sandbox.md, Recurrences).
-  recurring: { leadTime: SANDBOX_LEAD_TIME, source: 'docs/sandbox.md' },
-};
-
 /**
  * Adapter for the sandbox PSP (its API: docs/sandbox.md), over the gateway's OutboundTransport.
  * Its built-in account is the gateway's own configuration (SANDBOX_*), used by merchants with no
@@ -103,18 +91,16 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = {
  */
 export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   readonly name = 'sandbox';
-  readonly capabilities = SANDBOX_CAPABILITIES;
+  readonly descriptor: ProviderDescriptor;
   /** Pix Automático at the simulated PSP (docs/sandbox.md, Recurrences). */
   readonly recurring: SandboxRecurring;
-  get descriptor(): ProviderDescriptor {
-    return sandboxDescriptor(SANDBOX_CAPABILITIES, { baseUrl: this.settings.baseUrl, isProduction: this.options.isProduction });
-  }
 
   constructor(
     private readonly transport: OutboundTransport,
     private readonly settings: SandboxSettings,
     private readonly options: { isProduction: boolean; timeoutMs: number },
   ) {
+    this.descriptor = sandboxDescriptor({ baseUrl: settings.baseUrl, isProduction: options.isProduction });
     this.recurring = new SandboxRecurring((operation, method, path, data, headers) => this.call(operation, method, path, data, headers), {
       isProduction: options.isProduction,
       webhookSecretFor: accountWebhookSecret,

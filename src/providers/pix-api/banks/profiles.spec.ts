@@ -1,5 +1,7 @@
+import { NO_TRANSPORT } from '../../../testing/no-transport';
 import { pixApiCredentials as credentials, requestContext as context } from '../../../testing/pix-api-credentials';
-import { PIX_API_ADAPTERS, PIX_API_PROFILES } from '../pix-api-adapters';
+import { PixApiAdapter } from '../pix-api.adapter';
+import { PIX_API_PROFILES } from '../pix-api.registration';
 import { BB } from './bb';
 import { EFI } from './efi';
 import { INTER } from './inter';
@@ -11,9 +13,10 @@ import { SICREDI } from './sicredi';
 
 describe('the registry', () => {
   it('lists pix-api and the seven banks, each once, each an adapter of its profile', () => {
+    const adapters = PIX_API_PROFILES.map((profile) => new PixApiAdapter(NO_TRANSPORT, profile));
     expect(PIX_API_PROFILES.map((profile) => profile.name)).toEqual(['pix-api', 'efi', 'sicoob', 'bb', 'itau', 'inter', 'santander', 'sicredi']);
-    expect(PIX_API_ADAPTERS.map((adapter) => adapter.name)).toEqual(PIX_API_PROFILES.map((profile) => profile.name));
-    expect(PIX_API_ADAPTERS.every((adapter) => adapter.capabilities.txid === 'gateway' && adapter.capabilities.partialRefund)).toBe(true);
+    expect(adapters.map((adapter) => adapter.name)).toEqual(PIX_API_PROFILES.map((profile) => profile.name));
+    expect(adapters.every((adapter) => adapter.descriptor.capabilities.txid === 'gateway' && adapter.descriptor.capabilities.partialRefund)).toBe(true);
   });
 
   it.each(PIX_API_PROFILES.map((profile) => [profile.name, profile] as const))('%s: https hosts, and a token URL wherever there is an API host', (_, profile) => {

@@ -5,7 +5,7 @@ import type { OutboundAnswer } from '../../transport/transport';
 import { BB } from '../banks/bb';
 import { EFI } from '../banks/efi';
 import type { PixApiCredentials } from '../credentials';
-import { PIX_API } from '../pix-api.profile';
+import { PIX_API } from '../profile';
 import { readPix } from '../wire';
 import { apiRequest, endpointsOf } from './api-call';
 import { callbackEntries, confirmedEvents, MAX_CALLBACK_ENTRIES, pixConfirms } from './callback';

@@ -7,11 +7,11 @@ import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';
 import { type ApiCall, clip, labelOf, pixApiFailure, settle } from './api-call';
-import { lastChange, type LocRec, type Rec, type RecStatus, readLocRec, readRec, readRecList, type Solicitante, unknownStatus } from './recurring-wire';
+import { lastChange, type LocRec, type Rec, type RecStatus, readLocRec, readRec, readRecList, type Solicitante, unknownStatus } from '../wire';
 
 /*
  * Recurrences (`/locrec`, `/rec`, `/solicrec`): one builder per request, one parser per answer, and
- * the mapping of the PSP's recurrence to the gateway's. The adapter (pix-api-recurring.ts) chains
+ * the mapping of the PSP's recurrence to the gateway's. The adapter (pix-api.recurring.ts) chains
  * them per journey.
  */
 
@@ -131,7 +131,7 @@ export function isSameRecurrence(rec: Rec, request: CreateRecurrenceRequest): bo
     rec.status === 'CRIADA' &&
     journey &&
     rec.contrato === request.contract.id &&
-    rec.debtorDocument === documentOf(request.debtor.document) &&
+    rec.payerDocument === documentOf(request.debtor.document) &&
     rec.periodicidade === periodicidadeOf(request.frequency) &&
     rec.dataInicial === request.startDate &&
     rec.dataFinal === request.endDate &&

@@ -2,7 +2,7 @@ import { brCodeCrc } from '../../../domain/br-code';
 import { UpstreamError, WebhookParseError } from '../../provider-adapter';
 import type { CreateRecurrenceRequest, CreateRecurringChargeRequest } from '../../recurring';
 import type { OutboundAnswer } from '../../transport/transport';
-import { PIX_API } from '../pix-api.profile';
+import { PIX_API } from '../profile';
 import type { PixApiProfile } from '../profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES } from '../profile';
 import { chargeEventId, confirmedNews, readBackCall, recurrenceEventId, recurringCallbackEntries } from './recurring-callback';
@@ -30,7 +30,7 @@ import {
   retryRecurringChargeCall,
   toProviderRecurringCharge,
 } from './recurring-charge';
-import { readCobR, readRec } from './recurring-wire';
+import { readCobR, readRec } from '../wire';
 import { scopesOf } from './token';
 
 /* The Pix Automático flows as pure pairs, request built and answer parsed, without a socket. */

@@ -43,9 +43,9 @@ import {
   retryRecurringChargeCall,
   toProviderRecurringCharge,
 } from './flows/recurring-charge';
-import type { CobR, Rec } from './flows/recurring-wire';
+import type { CobR, Rec } from './wire';
 import type { KeyedLimiter } from '../shared/limits';
-import type { CallOptions } from './pix-api-client';
+import type { CallOptions } from './client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';
 

@@ -4,8 +4,8 @@ import type { Account } from '../provider-adapter';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../transport/transport';
 import type { PixApiCredentials } from './credentials';
 import { readCobCall } from './flows/read';
-import { PixApiClient } from './pix-api-client';
-import { PIX_API } from './pix-api.profile';
+import { PixApiClient } from './client';
+import { PIX_API } from './profile';
 
 const pki = testPki();
 
