@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
+import { namingProvider } from '../common/errors/answer-provider';
 import { ErrorCode } from '../common/errors/error-codes';
-import type { GatewayRequestState } from '../common/http/request-state';
+import type { ProviderAnswer } from '../common/http/envelope';
 import type { PaymentEventType } from '../domain/provider-event';
 import type { PaymentStatus } from '../domain/payment-status';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
+import type { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import { toPaymentView, type PaymentView } from './payment.view';
 import { supports } from '../providers/capabilities';
@@ -28,12 +30,17 @@ export class CancelService {
   ) {}
 
   /** The dashboard's cancel, for the payment's merchant. */
-  async cancelAsOperator(paymentId: string, requestId: string, state?: GatewayRequestState): Promise<PaymentView> {
-    return this.cancel(await this.refunds.merchantOf(paymentId), paymentId, requestId, state);
+  async cancelAsOperator(paymentId: string, requestId: string): Promise<ProviderAnswer<PaymentView>> {
+    return this.cancel(await this.refunds.merchantOf(paymentId), paymentId, requestId);
   }
 
-  async cancel(merchantId: string, paymentId: string, requestId: string, state?: GatewayRequestState): Promise<PaymentView> {
-    const payment = await this.refunds.merchantPayment(merchantId, paymentId, state);
+  /** The merchant's payment cancelled, answered (its failures too) naming the payment's provider. */
+  async cancel(merchantId: string, paymentId: string, requestId: string): Promise<ProviderAnswer<PaymentView>> {
+    const payment = await this.refunds.merchantPayment(merchantId, paymentId);
+    return { provider: payment.provider, data: await namingProvider(payment.provider, () => this.cancelAtProvider(merchantId, payment, requestId)) };
+  }
+
+  private async cancelAtProvider(merchantId: string, payment: Payment, requestId: string): Promise<PaymentView> {
     if (payment.status === 'cancelled') return toPaymentView(payment);
     this.assertPending(payment.status);
     const acting = await this.refunds.acting(payment);

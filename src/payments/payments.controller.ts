@@ -6,10 +6,10 @@ import { ErrorCode } from '../common/errors/error-codes';
 import { PAID_PAYMENT_EXAMPLE, PENDING_PAYMENT_EXAMPLE } from './payment-examples';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';
-import { requestState } from '../common/http/request-state';
+import { answerData } from '../common/http/request-state';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
-import { CreateRequest, type CreateRequestContext } from './create-request.decorator';
+import { IdempotentRequest } from '../idempotency/idempotent-request';
 import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
 import { PaymentPageView, PaymentView } from './payment.view';
 import { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
@@ -58,14 +58,14 @@ export class PaymentsController {
   @Post('payments/create')
   @HttpCode(201)
   @CreateDocs('Create a payment', CreatePaymentDto)
-  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
   }
 
   @Post('pix/create')
   @HttpCode(201)
   @CreateDocs('Create a Pix payment', CreatePixPaymentDto)
-  createPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+  createPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
   }
 
@@ -84,13 +84,13 @@ export class PaymentsController {
 
   @Get('payments/:id')
   @ReadDocs()
-  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
-    return this.payments.get(merchant.id, id, requestState(req));
+  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return answerData(req, await this.payments.get(merchant.id, id));
   }
 
   @Get('pix/:id')
   @ReadDocs()
-  getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
-    return this.payments.get(merchant.id, id, requestState(req));
+  async getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return answerData(req, await this.payments.get(merchant.id, id));
   }
 }

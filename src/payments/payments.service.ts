@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
-import { PreparedResponse, successEnvelope } from '../common/http/envelope';
+import { nameProvider, namingProvider } from '../common/errors/answer-provider';
+import { PreparedResponse, type ProviderAnswer, successEnvelope } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
-import type { GatewayRequestState } from '../common/http/request-state';
 import { reaisToCents } from '../domain/money';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
-import { IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
+import { type IdempotencyClaim, type IdempotentCall, IdempotencyService } from '../idempotency/idempotency.service';
+import { idempotentCall, type IdempotentRequest } from '../idempotency/idempotent-request';
 import { GatewayMetrics, PaymentCreateOutcome } from '../metrics/gateway-metrics';
-import { requestFingerprint } from '../idempotency/request-fingerprint';
-import { requireIdempotencyKey } from '../idempotency/idempotency-key';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { chargeTxid } from '../providers/charge-txid';
 import { type AccountEnvironment, type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
@@ -17,23 +16,54 @@ import { AccountResolver, type ActingAccount, type RouteStep } from '../provider
 import {
   AccountUnusableError,
   classifyCreateFailure,
+  type CreateFailureClass,
   type FailureContext,
   isProviderFailure,
   providerFailureLog,
   providerFailureToAppError,
-  rethrowProviderFailure,
 } from '../providers/provider-errors';
 import { CircuitOpenError } from '../providers/routing/account-breakers';
 import { Clock } from '../domain/clock';
 import type { AttemptOutcome } from './routing/payment-attempt.entity';
 import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
-import type { CreateRequestContext } from './create-request.decorator';
 import { type ChargedAttempt, PaymentRepository } from './payment.repository';
 import { toPaymentView, PaymentView } from './payment.view';
 import { paymentOfCharge } from './payment-of-charge';
 import type { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
+
+/** The merchant's accounts in its order, and the first of them that can be acted through. */
+interface Route {
+  steps: RouteStep[];
+  first: ActingAccount;
+}
+
+/** What one create asks of every account it tries. */
+interface ChargeAsk {
+  merchantId: string;
+  key: string;
+  dto: CreatePaymentDto;
+  amountCents: number;
+  requestId: string;
+}
+
+/** A try at one account that charged: the charge, under the txid it was asked for. */
+interface Charged {
+  charge: ProviderCharge;
+  txid: string;
+  /** performance.now() when the call started. */
+  started: number;
+}
+
+/** A try at one account that did not charge, as written to its attempt. */
+interface FailedTry {
+  error: unknown;
+  kind: CreateFailureClass | 'circuit_open';
+  provider: string;
+  accountId: string | null;
+  upstreamStatus: number | null;
+}
 
 @Injectable()
 export class PaymentsService {
@@ -54,167 +84,200 @@ export class PaymentsService {
    * response is stored with the completed idempotency record and the payment row in one
    * statement, so a replay returns byte for byte what the first request returned.
    */
-  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: CreateRequestContext): Promise<PreparedResponse> {
-    const key = requireIdempotencyKey(request.idempotencyKey);
+  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: IdempotentRequest): Promise<PreparedResponse> {
+    const call = idempotentCall(merchant.id, request);
     const amountCents = this.amountInCents(dto.amount);
-    const merchantProvider = merchant.provider ?? this.config.defaultProvider;
-    const fingerprint = requestFingerprint('POST', request.path, request.body);
-    const failure = (provider: string, accountId: string | null): FailureContext => ({
-      audience: 'merchant',
-      operation: 'create',
-      action: 'create charge',
-      provider,
-      accountId,
-      logger: this.logger,
-    });
-    let route: RouteStep[];
-    try {
-      route = await this.accounts.routeForMerchant(merchant);
-    } catch (error) {
-      const replayed = await this.replayCompleted(merchant.id, key, fingerprint, request.path);
-      if (replayed) return replayed;
-      // An account that cannot be charged through still names its provider in the answer and the metrics.
-      const provider = error instanceof AccountUnusableError ? error.provider : merchantProvider;
-      request.state.provider = provider;
-      this.count(provider, 'failed');
-      rethrowProviderFailure(error, failure(provider, error instanceof AccountUnusableError ? error.accountId : null));
-    }
-    const first = route.find((step): step is { acting: ActingAccount } => 'acting' in step);
-    if (!first) {
-      const replayed = await this.replayCompleted(merchant.id, key, fingerprint, request.path);
-      if (replayed) return replayed;
-      // No listed account can be acted through: answered before any key is claimed, as with one account.
-      const unusable = (route[0] as { unusable: AccountUnusableError }).unusable;
-      request.state.provider = unusable.provider;
-      this.count(unusable.provider, 'failed');
-      rethrowProviderFailure(unusable, failure(unusable.provider, unusable.accountId));
-    }
+    const route = await this.routeOrReplay(merchant, call);
+    if (route instanceof PreparedResponse) return route;
+    const ask: ChargeAsk = { merchantId: merchant.id, key: call.key, dto, amountCents, requestId: request.requestId };
     // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
-    request.state.provider = first.acting.provider;
+    const provider = route.first.provider;
+    return namingProvider(provider, () =>
+      this.idempotency.run(call, async (claim) => ({ completed: await this.chargeAlongRoute(claim, route.steps, ask) }), {
+        provider,
+        // Whatever failed, the key stays retryable: its retry asks each PSP for the charge it may hold.
+        refusal: 'release',
+        onReplay: () => this.count(provider, 'replayed'),
+      }),
+    );
+  }
 
-    const outcome = await this.idempotency.begin(merchant.id, key, fingerprint, request.path);
-    if (outcome.kind === 'replay') {
-      this.count(first.acting.provider, 'replayed');
-      return outcome.response;
-    }
-    const claim = outcome.claim;
-    // Every way out below releases the key when it fails; this also covers a database that failed us
-    // between the steps (an outage), so the retry need not wait for the lock (a second release is a no-op).
+  /**
+   * The merchant's accounts, in order. When not one can be acted through, the answer is 502 before
+   * any key is claimed, as with a single account, unless a create of this key completed: what it
+   * answered stands, whatever changed since (docs/api.md, Idempotency).
+   */
+  private async routeOrReplay(merchant: AuthenticatedMerchant, call: IdempotentCall): Promise<Route | PreparedResponse> {
+    let steps: RouteStep[];
     try {
-      const chargeRequest = (acting: ActingAccount, txid: string): CreateChargeRequest => ({
-        paymentId: claim.paymentId,
-        txid,
-        amountCents,
-        currency: 'BRL',
-        description: dto.description ?? null,
-        externalId: dto.externalId,
-        debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
-        expiresInSeconds: this.config.pixExpirySeconds,
-        notificationUrl: acting.notificationUrl,
-      });
-
-      // Routing (docs/providers.md, Routing): the accounts in the merchant's order, every try recorded.
-      // A retry of the key starts again at the first account with the same txid per account, so a PSP
-      // that already holds the charge answers it back instead of making a second one.
-      let last: { error: unknown; provider: string; accountId: string | null } | undefined;
-      let lastUpstreamStatus: number | undefined;
-      for (const [index, step] of route.entries()) {
-        const hasNext = index < route.length - 1;
-        if ('unusable' in step) {
-          const { unusable } = step;
-          await this.attempts.record({
-            ...this.attemptBase(claim, unusable.accountId, unusable.provider, step.environment, null),
-            outcome: 'refused',
-            upstreamStatus: null,
-            error: unusable.message,
-            durationMs: 0,
-            orphanDueAt: null,
-          });
-          this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
-          last = { error: unusable, provider: unusable.provider, accountId: unusable.accountId };
-          continue;
-        }
-        const { acting } = step;
-        const txid = chargeTxid(acting.adapter.descriptor.capabilities, { claimTxid: claim.txid, merchantId: merchant.id, idempotencyKey: key, accountId: acting.accountId });
-        const started = performance.now();
-        let charge: ProviderCharge;
-        try {
-          charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () => acting.adapter.createCharge(acting.account, chargeRequest(acting, txid)));
-          if (charge.txid !== txid || charge.amountCents !== amountCents) {
-            throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
-          }
-        } catch (error) {
-          const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
-          if (kind === undefined) {
-            // Not a provider failure: a bug, answered as such, and the key may be retried.
-            this.count(acting.provider, 'failed');
-            await this.idempotency.release(claim, acting.provider);
-            throw error;
-          }
-          const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
-          if (upstreamStatus !== null) lastUpstreamStatus = upstreamStatus;
-          await this.attempts.record({
-            ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
-            outcome: kind,
-            upstreamStatus,
-            error: error instanceof Error ? error.message : String(error),
-            durationMs: performance.now() - started,
-            // Before this account is left, the charge it may hold is written down for the orphan job,
-            // which first looks once a request still in flight at the PSP has surely landed.
-            orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
-          });
-          last = { error, provider: acting.provider, accountId: acting.accountId };
-          this.countAttempt(acting.metricsLabel, kind, hasNext && kind !== 'rejected');
-          // The last account's failure is logged with the answer; one the route moves on from is logged here, or it would go unseen.
-          if (hasNext && kind !== 'rejected' && isProviderFailure(error)) {
-            const [fields, message] = providerFailureLog(error, { ...failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
-            this.logger.warn({ ...fields, moved_on: true }, `${message}; trying the next account`);
-          }
-          // A payment every PSP would refuse is not tried elsewhere.
-          if (kind === 'rejected') break;
-          continue;
-        }
-
-        request.state.provider = acting.provider;
-        const at = this.clock.now();
-        // Only a retry of the key can find an orphan of its own at this account: the charge it left is the payment's now.
-        if (claim.attempt > 1) await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
-        this.countAttempt(acting.metricsLabel, 'charged', false);
-        try {
-          return await this.complete(claim, acting, charge, dto, amountCents, request.requestId, { durationMs: performance.now() - started, at });
-        } catch (error) {
-          this.count(acting.provider, 'failed');
-          await this.idempotency.release(claim, acting.provider);
-          throw error;
-        }
-      }
-
-      // Every account failed (or the payment was rejected): the key stays retryable, and the answer
-      // carries the last status a PSP answered.
-      const failed = last!;
-      request.state.provider = failed.provider;
-      this.count(failed.provider, 'failed');
-      await this.idempotency.release(claim, failed.provider);
-      const context = { ...failure(failed.provider, failed.accountId), paymentId: claim.paymentId };
-      if (!isProviderFailure(failed.error)) throw failed.error;
-      const answer = providerFailureToAppError(failed.error, context);
-      if (answer.upstreamStatus !== undefined || lastUpstreamStatus === undefined) throw answer;
-      throw new AppError(answer.code, { message: answer.message, details: answer.details, upstreamStatus: lastUpstreamStatus, cause: failed.error });
+      steps = await this.accounts.routeForMerchant(merchant);
     } catch (error) {
-      await this.idempotency.release(claim, request.state.provider);
+      // An account that cannot be charged through still names its provider in the answer and the metrics.
+      const unusable = error instanceof AccountUnusableError ? error : undefined;
+      const replayed = await this.replayCompleted(call);
+      if (replayed) return replayed;
+      throw this.unroutable(error, unusable?.provider ?? merchant.provider ?? this.config.defaultProvider, unusable?.accountId ?? null);
+    }
+    const first = steps.find((step): step is { acting: ActingAccount } => 'acting' in step);
+    if (first) return { steps, first: first.acting };
+    const { unusable } = steps[0] as { unusable: AccountUnusableError };
+    const replayed = await this.replayCompleted(call);
+    if (replayed) return replayed;
+    throw this.unroutable(unusable, unusable.provider, unusable.accountId);
+  }
+
+  /**
+   * A completed create of this key, replayed although the merchant's accounts cannot be acted
+   * through now. Asked only on that failure, so a create pays no extra read.
+   */
+  private async replayCompleted(call: IdempotentCall): Promise<PreparedResponse | null> {
+    const completed = await this.idempotency.completedReplay(call.merchantId, call.key, call.fingerprint, call.path);
+    if (completed) this.count((JSON.parse(String(completed.body)) as { provider: string }).provider, 'replayed');
+    return completed;
+  }
+
+  /** The answer to a create no account can be found or acted through for, naming the provider that could not be used. */
+  private unroutable(error: unknown, provider: string, accountId: string | null): unknown {
+    this.count(provider, 'failed');
+    return nameProvider(isProviderFailure(error) ? providerFailureToAppError(error, this.failure(provider, accountId)) : error, provider);
+  }
+
+  /**
+   * Routing (docs/providers.md, Routing): the accounts in the merchant's order, every try recorded,
+   * until one charges. A retry of the key starts again at the first account with the same txid per
+   * account, so a PSP that already holds the charge answers it back instead of making a second one.
+   */
+  private async chargeAlongRoute(claim: IdempotencyClaim, steps: RouteStep[], ask: ChargeAsk): Promise<PreparedResponse> {
+    const failed: FailedTry[] = [];
+    for (const [index, step] of steps.entries()) {
+      const hasNext = index < steps.length - 1;
+      if ('unusable' in step) {
+        failed.push(await this.skipUnusable(claim, step, hasNext));
+        continue;
+      }
+      const tried = await this.tryAccount(claim, step.acting, ask, hasNext);
+      // From here on, answers name the account that charged.
+      if ('charge' in tried) return namingProvider(step.acting.provider, () => this.completeCharged(claim, step.acting, tried, ask));
+      failed.push(tried);
+      // A payment every PSP would refuse is not tried elsewhere.
+      if (tried.kind === 'rejected') break;
+    }
+    throw this.everyAccountFailed(claim, failed);
+  }
+
+  /** An account on the route that cannot be acted through: written down as refused, and the route moves on. */
+  private async skipUnusable(claim: IdempotencyClaim, step: Extract<RouteStep, { unusable: unknown }>, hasNext: boolean): Promise<FailedTry> {
+    const { unusable } = step;
+    await this.attempts.record({
+      ...this.attemptBase(claim, unusable.accountId, unusable.provider, step.environment, null),
+      outcome: 'refused',
+      upstreamStatus: null,
+      error: unusable.message,
+      durationMs: 0,
+      orphanDueAt: null,
+    });
+    this.countAttempt(unusable.accountId ?? unusable.provider, 'refused', hasNext);
+    return { error: unusable, kind: 'refused', provider: unusable.provider, accountId: unusable.accountId, upstreamStatus: null };
+  }
+
+  /** Asks one account for the charge, through its circuit breaker, with no transaction open. */
+  private async tryAccount(claim: IdempotencyClaim, acting: ActingAccount, ask: ChargeAsk, hasNext: boolean): Promise<Charged | FailedTry> {
+    const txid = chargeTxid(acting.adapter.descriptor.capabilities, { claimTxid: claim.txid, merchantId: ask.merchantId, idempotencyKey: ask.key, accountId: acting.accountId });
+    const started = performance.now();
+    try {
+      const charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'create_charge', () =>
+        acting.adapter.createCharge(acting.account, this.chargeRequest(claim, acting, txid, ask)),
+      );
+      if (charge.txid !== txid || charge.amountCents !== ask.amountCents) {
+        throw new UpstreamError({ kind: 'malformed', message: `Provider answered for txid ${charge.txid} / ${charge.amountCents} centavos` });
+      }
+      return { charge, txid, started };
+    } catch (error) {
+      return this.recordFailedTry(claim, acting, { error, txid, started, hasNext });
+    }
+  }
+
+  private chargeRequest(claim: IdempotencyClaim, acting: ActingAccount, txid: string, { dto, amountCents }: ChargeAsk): CreateChargeRequest {
+    return {
+      paymentId: claim.paymentId,
+      txid,
+      amountCents,
+      currency: 'BRL',
+      description: dto.description ?? null,
+      externalId: dto.externalId,
+      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
+      expiresInSeconds: this.config.pixExpirySeconds,
+      notificationUrl: acting.notificationUrl,
+    };
+  }
+
+  /**
+   * Writes down a failed try, classified (`classifyCreateFailure`): refused or open-circuited, the
+   * route moves on; ambiguous, the charge the PSP may hold is an orphan for the orphan job; rejected,
+   * the create stops. Anything that is not a provider failure is a bug, thrown as it is.
+   */
+  private async recordFailedTry(
+    claim: IdempotencyClaim,
+    acting: ActingAccount,
+    { error, txid, started, hasNext }: { error: unknown; txid: string; started: number; hasNext: boolean },
+  ): Promise<FailedTry> {
+    const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
+    if (kind === undefined) {
+      this.count(acting.provider, 'failed');
+      throw error;
+    }
+    const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
+    await this.attempts.record({
+      ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
+      outcome: kind,
+      upstreamStatus,
+      error: error instanceof Error ? error.message : String(error),
+      durationMs: performance.now() - started,
+      // Before this account is left, the charge it may hold is written down for the orphan job,
+      // which first looks once a request still in flight at the PSP has surely landed.
+      orphanDueAt: kind === 'ambiguous' ? new Date(this.clock.now().getTime() + 2 * this.config.upstreamTimeoutMs) : null,
+    });
+    const movesOn = hasNext && kind !== 'rejected';
+    this.countAttempt(acting.metricsLabel, kind, movesOn);
+    // The last account's failure is logged with the answer; one the route moves on from is logged here, or it would go unseen.
+    if (movesOn && isProviderFailure(error)) {
+      const [fields, message] = providerFailureLog(error, { ...this.failure(acting.provider, acting.accountId), paymentId: claim.paymentId });
+      this.logger.warn({ ...fields, moved_on: true }, `${message}; trying the next account`);
+    }
+    return { error, kind, provider: acting.provider, accountId: acting.accountId, upstreamStatus };
+  }
+
+  /** The account charged: the payment is written with its completed record. */
+  private async completeCharged(claim: IdempotencyClaim, acting: ActingAccount, { charge, txid, started }: Charged, ask: ChargeAsk): Promise<PreparedResponse> {
+    const at = this.clock.now();
+    // Only a retry of the key can find an orphan of its own at this account: the charge it left is the payment's now.
+    if (claim.attempt > 1) await this.attempts.adoptCharge(claim.paymentId, acting.accountId, txid, at);
+    this.countAttempt(acting.metricsLabel, 'charged', false);
+    try {
+      return await this.complete(claim, acting, charge, ask, { durationMs: performance.now() - started, at });
+    } catch (error) {
+      this.count(acting.provider, 'failed');
       throw error;
     }
   }
 
   /**
-   * A completed create of this key, replayed although the merchant's accounts cannot be acted
-   * through now: what it answered stands, whatever changed since (docs/api.md, Idempotency). Asked
-   * only on that failure, so a create pays no extra read.
+   * Every account failed (or the payment was rejected): the answer names the provider tried last,
+   * and carries the last status a PSP answered.
    */
-  private async replayCompleted(merchantId: string, key: string, fingerprint: string, path: string): Promise<PreparedResponse | null> {
-    const completed = await this.idempotency.completedReplay(merchantId, key, fingerprint, path);
-    if (completed) this.count((JSON.parse(String(completed.body)) as { provider: string }).provider, 'replayed');
-    return completed;
+  private everyAccountFailed(claim: IdempotencyClaim, failed: FailedTry[]): unknown {
+    const last = failed.at(-1)!;
+    this.count(last.provider, 'failed');
+    if (!isProviderFailure(last.error)) return nameProvider(last.error, last.provider);
+    const answer = providerFailureToAppError(last.error, { ...this.failure(last.provider, last.accountId), paymentId: claim.paymentId });
+    const lastUpstreamStatus = failed.findLast((tried) => tried.upstreamStatus !== null)?.upstreamStatus ?? undefined;
+    if (answer.upstreamStatus !== undefined || lastUpstreamStatus === undefined) return nameProvider(answer, last.provider);
+    const withStatus = new AppError(answer.code, { message: answer.message, details: answer.details, upstreamStatus: lastUpstreamStatus, cause: last.error });
+    return nameProvider(withStatus, last.provider);
+  }
+
+  private failure(provider: string, accountId: string | null): FailureContext {
+    return { audience: 'merchant', operation: 'create', action: 'create charge', provider, accountId, logger: this.logger };
   }
 
   private attemptBase(claim: IdempotencyClaim, accountId: string | null, provider: string, environment: AccountEnvironment, txid: string | null) {
@@ -226,13 +289,12 @@ export class PaymentsService {
     if (movedOn) this.metrics.routingFallbacks.inc({ account });
   }
 
-  /** The merchant's own payment; anyone else's, or an id of the wrong shape, is NOT_FOUND. The envelope names the payment's provider. */
-  async get(merchantId: string, id: string, state?: GatewayRequestState): Promise<PaymentView> {
+  /** The merchant's own payment, with its provider for the envelope; anyone else's, or an id of the wrong shape, is NOT_FOUND. */
+  async get(merchantId: string, id: string): Promise<ProviderAnswer<PaymentView>> {
     if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
     const payment = await this.payments.findForMerchant(merchantId, id);
     if (!payment) throw AppError.notFound('Payment not found.');
-    if (state) state.provider = payment.provider;
-    return toPaymentView(payment);
+    return { provider: payment.provider, data: toPaymentView(payment) };
   }
 
   /** The merchant's own payments, newest first, one keyset page at a time; nobody else's ever. */
@@ -267,9 +329,7 @@ export class PaymentsService {
     claim: IdempotencyClaim,
     acting: ActingAccount,
     charge: ProviderCharge,
-    dto: CreatePaymentDto,
-    amountCents: number,
-    requestId: string,
+    { dto, amountCents, requestId }: ChargeAsk,
     charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();

@@ -23,6 +23,16 @@ export interface ErrorEnvelope {
   provider: string;
 }
 
+/**
+ * What a service answers a route with: the data, and the provider that handled it, which the
+ * envelope names (the controller writes it into the request's state: answerData()). Undefined when
+ * the service learnt no provider, and the envelope names the one the request started with.
+ */
+export interface ProviderAnswer<T> {
+  provider: string | undefined;
+  data: T;
+}
+
 export function successEnvelope<T>(data: T, requestId: string, provider: string): SuccessEnvelope<T> {
   return { success: true, data, request_id: requestId, provider };
 }

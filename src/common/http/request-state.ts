@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { ProviderAnswer } from './envelope';
 
 /** What the gateway keeps about one request while it runs. */
 export interface GatewayRequestState {
@@ -26,4 +27,14 @@ export function newRequestId(): string {
 export function requestState(req: FastifyRequest): GatewayRequestState {
   if (!req.gateway) req.gateway = { requestId: req.id ?? newRequestId() };
   return req.gateway;
+}
+
+/**
+ * A service's answer for this request: its data, with its provider written into the request's state
+ * for the envelope. Only the HTTP layer writes that state; a service names the provider of a failure
+ * on what it throws (src/common/errors/answer-provider.ts).
+ */
+export function answerData<T>(req: FastifyRequest, answer: ProviderAnswer<T>): T {
+  if (answer.provider !== undefined) requestState(req).provider = answer.provider;
+  return answer.data;
 }

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
 import type { PreparedResponse } from '../../common/http/envelope';
 import { AdminTestPaymentsService } from './admin-test-payments.service';
-import { CreateRequest, type CreateRequestContext } from '../create-request.decorator';
+import { IdempotentRequest } from '../../idempotency/idempotent-request';
 import { CreateTestPaymentDto } from './dto/create-test-payment.dto';
 import { PaymentView } from '../payment.view';
 
@@ -35,7 +35,7 @@ export class AdminTestPaymentsController {
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     ErrorCode.IDEMPOTENCY_IN_PROGRESS,
   )
-  create(@Body() body: CreateTestPaymentDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+  create(@Body() body: CreateTestPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.testPayments.create(body, request);
   }
 }

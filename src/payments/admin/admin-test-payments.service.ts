@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { MerchantRepository } from '../../merchants/merchant.repository';
 import { AccountResolver, type RouteStep } from '../../providers/provider-accounts/account-resolver';
 import { AccountUnusableError } from '../../providers/provider-errors';
-import type { CreateRequestContext } from '../create-request.decorator';
+import type { IdempotentRequest } from '../../idempotency/idempotent-request';
 import type { CreatePaymentDto } from '../dto/create-payment.dto';
 import type { CreateTestPaymentDto } from './dto/create-test-payment.dto';
 import { PaymentsService } from '../payments.service';
@@ -33,7 +33,7 @@ export class AdminTestPaymentsService {
     private readonly payments: PaymentsService,
   ) {}
 
-  async create(dto: CreateTestPaymentDto, request: CreateRequestContext): Promise<PreparedResponse> {
+  async create(dto: CreateTestPaymentDto, request: IdempotentRequest): Promise<PreparedResponse> {
     if (this.config.isProduction) throw new AppError(ErrorCode.FORBIDDEN, { message: 'Test payments cannot be created in production.' });
     const found = await this.merchants.findSummary(dto.merchantId);
     if (!found) throw AppError.notFound('Merchant not found.');
@@ -52,7 +52,7 @@ export class AdminTestPaymentsService {
         message: `The merchant's route includes ${live.name}, a production account: test payments go only through test PSPs (the sandbox, or a PSP's homologation host).`,
       });
     }
-    const key = request.idempotencyKey;
+    const key = request.key;
     const body: CreatePaymentDto = {
       amount: dto.amount,
       currency: 'BRL',

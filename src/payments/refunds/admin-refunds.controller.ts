@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminAuth } from '../../auth/admin-auth.guard';
 import type { PreparedResponse } from '../../common/http/envelope';
-import { requestState } from '../../common/http/request-state';
-import { CreateRequest, type CreateRequestContext } from '../create-request.decorator';
+import { answerData, requestState } from '../../common/http/request-state';
+import { IdempotentRequest } from '../../idempotency/idempotent-request';
 import { PaymentView } from '../payment.view';
 import { CancelService } from '../cancel.service';
 import { CancelDocs, CreateRefundDocs } from './refund-docs';
@@ -25,7 +25,7 @@ export class AdminRefundsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Refund a payment for its merchant', description: 'As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.' })
   @CreateRefundDocs()
-  refund(@Param('id') id: string, @Body() body: CreateRefundDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+  refund(@Param('id') id: string, @Body() body: CreateRefundDto, @IdempotentRequest('id') request: IdempotentRequest): Promise<PreparedResponse> {
     return this.refunds.createAsOperator(id, body, request);
   }
 
@@ -33,8 +33,7 @@ export class AdminRefundsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a pending payment for its merchant', description: 'As `POST /v1/payments/:id/cancel`.' })
   @CancelDocs()
-  cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
-    const state = requestState(req);
-    return this.cancels.cancelAsOperator(id, state.requestId, state);
+  async cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return answerData(req, await this.cancels.cancelAsOperator(id, requestState(req).requestId));
   }
 }

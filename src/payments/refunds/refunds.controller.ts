@@ -7,8 +7,8 @@ import { MerchantAuth } from '../../auth/merchant-key.guard';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
 import type { PreparedResponse } from '../../common/http/envelope';
-import { requestState } from '../../common/http/request-state';
-import { CreateRequest, type CreateRequestContext } from '../create-request.decorator';
+import { answerData, requestState } from '../../common/http/request-state';
+import { IdempotentRequest } from '../../idempotency/idempotent-request';
 import { PaymentView } from '../payment.view';
 import { RefundView } from './refund.view';
 import { CancelService } from '../cancel.service';
@@ -39,7 +39,7 @@ export class RefundsController {
     @CurrentMerchant() merchant: AuthenticatedMerchant,
     @Param('id') id: string,
     @Body() body: CreateRefundDto,
-    @CreateRequest() request: CreateRequestContext,
+    @IdempotentRequest('id') request: IdempotentRequest,
   ): Promise<PreparedResponse> {
     return this.refunds.create(merchant.id, id, body, request);
   }
@@ -49,8 +49,8 @@ export class RefundsController {
   @PAYMENT_ID
   @ApiEnvelopeResponse(200, RefundView, { isArray: true, example: [{ ...REFUND_EXAMPLE, status: 'succeeded', updatedAt: '2026-11-26T12:00:02.000Z' }] })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView[]> {
-    return this.refunds.list(merchant.id, id, requestState(req));
+  async list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView[]> {
+    return answerData(req, await this.refunds.list(merchant.id, id));
   }
 
   @Get('refunds/:id')
@@ -58,8 +58,8 @@ export class RefundsController {
   @ApiParam({ name: 'id', example: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ' })
   @ApiEnvelopeResponse(200, RefundView, { example: { ...REFUND_EXAMPLE, status: 'failed', failureReason: "The payer's account is closed." } })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView> {
-    return this.refunds.get(merchant.id, id, requestState(req));
+  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView> {
+    return answerData(req, await this.refunds.get(merchant.id, id));
   }
 
   @Post('payments/:id/cancel')
@@ -71,8 +71,7 @@ export class RefundsController {
       'if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.',
   })
   @CancelDocs()
-  cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
-    const state = requestState(req);
-    return this.cancels.cancel(merchant.id, id, state.requestId, state);
+  async cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+    return answerData(req, await this.cancels.cancel(merchant.id, id, requestState(req).requestId));
   }
 }

@@ -3,15 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-codes';
-import { PreparedResponse, successEnvelope } from '../../common/http/envelope';
-import type { GatewayRequestState } from '../../common/http/request-state';
+import { namingProvider } from '../../common/errors/answer-provider';
+import { PreparedResponse, type ProviderAnswer, successEnvelope } from '../../common/http/envelope';
 import { hasIdShape } from '../../common/ids';
 import { Clock } from '../../domain/clock';
 import { centsToDecimalString, reaisToCents } from '../../domain/money';
 import { isRefundable } from '../../domain/payment-status';
-import { requireIdempotencyKey } from '../../idempotency/idempotency-key';
-import { IdempotencyService } from '../../idempotency/idempotency.service';
-import { requestFingerprint } from '../../idempotency/request-fingerprint';
+import { type IdempotencyClaim, IdempotencyService } from '../../idempotency/idempotency.service';
+import { idempotentCall, type IdempotentRequest } from '../../idempotency/idempotent-request';
 import { AppConfig } from '../../config/app-config';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import type { Payment } from '../payment.entity';
@@ -34,15 +33,6 @@ interface RefundAsk {
   asked: number | undefined;
   reason: string | undefined;
   acting: ActingAccount;
-}
-
-/** What a refund request brings besides its body (the merchant API's and the dashboard's alike). */
-export interface RefundRequestContext {
-  idempotencyKey: string | undefined;
-  path: string;
-  body: unknown;
-  requestId: string;
-  state: GatewayRequestState;
 }
 
 /**
@@ -69,49 +59,39 @@ export class RefundsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(merchantId: string, paymentId: string, dto: CreateRefundDto, request: RefundRequestContext): Promise<PreparedResponse> {
-    const key = requireIdempotencyKey(request.idempotencyKey);
+  /**
+   * The key is looked up before anything else is checked (docs/api.md, Idempotency): a replay
+   * answers what was answered whatever the payment's state now, and a retry resumes its own refund,
+   * which is not counted against itself. The request's path names the payment: one key for two
+   * payments is two requests. A refusal for the payment's state or what is left frees the key; any
+   * other failure (the PSP's, the database's) leaves it for the retry, which answers the refund as it stands.
+   */
+  async create(merchantId: string, paymentId: string, dto: CreateRefundDto, request: IdempotentRequest): Promise<PreparedResponse> {
+    const call = idempotentCall(merchantId, request);
     const asked = dto.amount === undefined ? undefined : this.amountInCents(dto.amount);
-    const payment = await this.merchantPayment(merchantId, paymentId, request.state);
-    // The key before anything else is checked (docs/api.md, Idempotency): a replay answers what was
-    // answered whatever the payment's state now, and a retry resumes its own refund, which is not
-    // counted against itself. The path with the payment's id: one key for two payments is two requests.
-    const path = request.path.replace(':id', payment.id);
-    const outcome = await this.idempotency.begin(merchantId, key, requestFingerprint('POST', path, request.body), path);
-    if (outcome.kind === 'replay') return outcome.response;
-    const claim = outcome.claim;
+    const payment = await this.merchantPayment(merchantId, paymentId);
+    const refund = async (claim: IdempotencyClaim) => ({ complete: await this.refundUnder(claim, payment, asked, dto.reason, request.requestId) });
+    // From here on, every answer names the payment's provider.
+    return namingProvider(payment.provider, () => this.idempotency.run(call, refund, { provider: payment.provider }));
+  }
+
+  /**
+   * The claim's refund: opened under the payment's lock (or the one an earlier attempt of the key
+   * opened), asked of the PSP when the PSP has not answered for it, and answered as it stands.
+   */
+  private async refundUnder(claim: IdempotencyClaim, payment: Payment, asked: number | undefined, reason: string | undefined, requestId: string): Promise<PreparedResponse> {
     // The id the claim reserved, the same on every retry of the key: the PSP's key derives from it.
     const refundId = `ref_${claim.paymentId.slice('pay_'.length)}`;
-    let acting: ActingAccount;
-    let refund: Refund;
-    try {
-      acting = await this.acting(payment);
-      refund = await this.dataSource.transaction((tx) => this.openRefund(tx, { merchantId, payment, refundId, asked, reason: dto.reason, acting }));
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
-      else await this.idempotency.release(claim, payment.provider);
-      throw error;
-    }
-
+    const acting = await this.acting(payment);
+    const refund = await this.dataSource.transaction((tx) => this.openRefund(tx, { merchantId: claim.merchantId, payment, refundId, asked, reason, acting }));
     // A refund the PSP has not answered for (new, or its answer lost) is asked for, with its own id;
     // one it answered, or that settled meanwhile, is answered as it stands: never asked again, never re-opened.
     if (refund.status === 'pending' && refund.providerRefundId === null) {
-      try {
-        await this.send(acting, refund, request.requestId);
-      } catch (error) {
-        await this.idempotency.release(claim, payment.provider);
-        rethrowProviderFailure(error, this.failure(payment, 'refund'));
-      }
+      await this.send(acting, refund, requestId).catch((error: unknown) => rethrowProviderFailure(error, this.failure(payment, 'refund')));
     }
-    try {
-      const stored = (await this.refunds.findById(refund.id))!;
-      const body = JSON.stringify(successEnvelope(toRefundView(stored), request.requestId, payment.provider));
-      return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
-    } catch (error) {
-      // The database failed us (an outage): the key is free for the retry, which answers the refund as it stands.
-      await this.idempotency.release(claim, payment.provider);
-      throw error;
-    }
+    const stored = (await this.refunds.findById(refund.id))!;
+    const body = JSON.stringify(successEnvelope(toRefundView(stored), requestId, payment.provider));
+    return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 
   /**
@@ -155,7 +135,7 @@ export class RefundsService {
   }
 
   /** The dashboard's refund: the operator acts for the payment's merchant, under the merchant's keys. */
-  async createAsOperator(paymentId: string, dto: CreateRefundDto, request: RefundRequestContext): Promise<PreparedResponse> {
+  async createAsOperator(paymentId: string, dto: CreateRefundDto, request: IdempotentRequest): Promise<PreparedResponse> {
     return this.create(await this.merchantOf(paymentId), paymentId, dto, request);
   }
 
@@ -226,24 +206,24 @@ export class RefundsService {
     await this.events.applyRefundOutcome({ id: refund.paymentId, provider: refund.provider, providerAccountId: refund.providerAccountId }, refund.id, answer, requestId);
   }
 
-  async list(merchantId: string, paymentId: string, state?: GatewayRequestState): Promise<RefundView[]> {
-    const payment = await this.merchantPayment(merchantId, paymentId, state);
-    return (await this.refunds.listForPayment(payment.id, true)).map(toRefundView);
+  /** The payment's refunds, answered naming its provider. */
+  async list(merchantId: string, paymentId: string): Promise<ProviderAnswer<RefundView[]>> {
+    const payment = await this.merchantPayment(merchantId, paymentId);
+    const refunds = await namingProvider(payment.provider, () => this.refunds.listForPayment(payment.id, true));
+    return { provider: payment.provider, data: refunds.map(toRefundView) };
   }
 
-  async get(merchantId: string, refundId: string, state?: GatewayRequestState): Promise<RefundView> {
+  async get(merchantId: string, refundId: string): Promise<ProviderAnswer<RefundView>> {
     const refund = hasIdShape(refundId, 'ref') ? await this.refunds.findForMerchant(merchantId, refundId) : null;
     // A routing refund returns another charge's money: not the merchant's to see.
     if (!refund || refund.origin === 'routing') throw AppError.notFound('Refund not found.');
-    if (state) state.provider = refund.provider;
-    return toRefundView(refund);
+    return { provider: refund.provider, data: toRefundView(refund) };
   }
 
-  /** The merchant's own payment, or NOT_FOUND; the envelope names its provider from here on. */
-  async merchantPayment(merchantId: string, paymentId: string, state?: GatewayRequestState): Promise<Payment> {
+  /** The merchant's own payment, or NOT_FOUND; answers about it name its provider. */
+  async merchantPayment(merchantId: string, paymentId: string): Promise<Payment> {
     const payment = hasIdShape(paymentId, 'pay') ? await this.payments.findForMerchant(merchantId, paymentId) : null;
     if (!payment) throw AppError.notFound('Payment not found.');
-    if (state) state.provider = payment.provider;
     return payment;
   }
 
