@@ -58,6 +58,12 @@ const OUTSIDE_BODY_SCHEMA = {
 
 const refundNotFound = (id: string) => new SandboxHttpError(404, 'REFUND_NOT_FOUND', `No refund with id "${id}".`);
 
+/** What the refund handlers share: the routes' context, the timers of refunds settling by themselves, and the log those write to. */
+interface RefundDesk extends RefundRoutesContext {
+  timers: Set<NodeJS.Timeout>;
+  log: FastifyBaseLogger;
+}
+
 /**
  * Refunds at the sandbox (docs/sandbox.md, Refunds): asked for by the client's refund id (the same id
  * again is the same refund), in process until they settle by themselves after `settleDelayMs` or
@@ -65,38 +71,19 @@ const refundNotFound = (id: string) => new SandboxHttpError(404, 'REFUND_NOT_FOU
  * routes that settle one or make money go back without the API (the PSP's portal, a MED return).
  */
 export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext): void {
-  const { store, clock, failures } = context;
-  const timers = new Set<NodeJS.Timeout>();
+  const desk: RefundDesk = { ...context, timers: new Set(), log: app.log };
   app.addHook('onClose', (_instance, done) => {
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
+    for (const timer of desk.timers) clearTimeout(timer);
+    desk.timers.clear();
     done();
   });
 
   app.put<{ Params: { id: string; refundId: string }; Body: SandboxRefundBody }>(
     '/charges/:id/refunds/:refundId',
     { schema: { params: REFUND_PARAMS_SCHEMA, body: REFUND_BODY_SCHEMA } },
-    async (request, reply) => {
-      if (request.params.refundId.startsWith(SANDBOX_REFUND_PREFIX))
-        throw invalid(`refundId must not start with ${SANDBOX_REFUND_PREFIX}, the prefix of the sandbox's own refund ids.`, 'refundId');
-      const failure = failures.take('refund');
-      if (failure && context.refuse(reply, failure.mode)) return reply;
-      const { status, payload } = refundOrReplay(request.params.id, request.params.refundId, request.body);
-      if (failure) return context.failAfterActing(request, reply, failure, status, payload);
-      return reply.code(status).send(payload);
-    },
+    async (request, reply) => askForRefund(desk, request, reply),
   );
-
-  app.get<{ Params: { id: string } }>('/refunds/:id', { schema: { params: ID_PARAMS_SCHEMA } }, async (request, reply) => {
-    const failure = failures.take('get');
-    if (failure && context.refuse(reply, failure.mode)) return reply;
-    const found = store.findRefund(request.params.id, clock());
-    const status = found ? 200 : 404;
-    const payload = found ? refundToWire(found.refund) : refundNotFound(request.params.id).toBody();
-    if (failure) return context.failAfterActing(request, reply, failure, status, payload);
-    return reply.code(status).send(payload);
-  });
-
+  app.get<{ Params: { id: string } }>('/refunds/:id', { schema: { params: ID_PARAMS_SCHEMA } }, async (request, reply) => readRefund(desk, request, reply));
   app.post<{ Params: { id: string }; Body: SandboxSettleBody }>(
     '/_control/refunds/:id/settle',
     {
@@ -106,78 +93,121 @@ export function refundRoutes(app: FastifyInstance, context: RefundRoutesContext)
         request.body ??= {};
       },
     },
-    async (request, reply) => {
-      const found = store.findRefund(request.params.id, clock());
-      if (!found) throw refundNotFound(request.params.id);
-      const { refund, charge } = found;
-      const wanted = request.body.status;
-      // Settling again with the same outcome posts the same news again, as a PSP retrying its callback does.
-      if (refund.status !== 'EM_PROCESSAMENTO' && wanted !== undefined && wanted !== refund.status) {
-        throw new SandboxHttpError(409, 'REFUND_SETTLED', `Refund ${refund.id} is already ${refund.status}.`);
-      }
-      const status = wanted ?? outcomeOf(refundCourse(refund.reason));
-      const { event, delivery } = await settleAndPost(charge, refund, status, request.body.failureReason ?? null, request.log);
-      return reply.code(200).send(controlAnswer(event, delivery, charge, refund));
-    },
+    async (request, reply) => settleWhenTold(desk, request, reply),
   );
-
   app.post<{ Params: { id: string }; Body: SandboxOutsideRefundBody }>(
     '/_control/charges/:id/refunds',
     { schema: { params: ID_PARAMS_SCHEMA, body: OUTSIDE_BODY_SCHEMA } },
-    async (request, reply) => {
-      const charge = store.find(request.params.id, clock());
-      if (!charge) throw notFound(request.params.id);
-      const amountCents = request.body.amount === undefined ? refundableCents(charge) : wireAmountToCents(request.body.amount)!;
-      const refused = refusal(charge, amountCents);
-      if (refused) throw refused;
-      const refund = recordOutsideRefund(store, charge, amountCents, request.body.origin, clock());
-      const { event, delivery } = await post(charge, refund, request.log);
-      return reply.code(201).send(controlAnswer(event, delivery, charge, refund));
-    },
+    async (request, reply) => refundOutsideTheApi(desk, request, reply),
   );
+}
 
-  /** The refund the client's id names (200), a new one (201), or why not. */
-  function refundOrReplay(chargeRef: string, refundId: string, body: SandboxRefundBody): { status: number; payload: unknown } {
-    const now = clock();
-    const charge = store.find(chargeRef, now);
-    if (!charge) return { status: 404, payload: notFound(chargeRef).toBody() };
-    const amountCents = wireAmountToCents(body.amount)!;
-    const existing = existingRefund(charge, store.findRefund(refundId, now)?.refund, amountCents);
-    if (existing instanceof SandboxHttpError) return { status: existing.statusCode, payload: existing.toBody() };
-    if (existing) return { status: 200, payload: refundToWire(existing) };
-    const refused = refusal(charge, amountCents);
-    if (refused) return { status: refused.statusCode, payload: refused.toBody() };
-    const reason = body.reason ?? null;
-    const refund = newRefund(charge, { refundId, amountCents, origin: 'api', reason }, now);
-    store.addRefund(charge, refund);
-    schedule(charge, refund);
-    return { status: 201, payload: refundToWire(refund) };
-  }
+/** `PUT /charges/:id/refunds/:refundId`: the refund the client's id names, or a new one, under the failures queued for refunds. */
+async function askForRefund(
+  desk: RefundDesk,
+  request: FastifyRequest<{ Params: { id: string; refundId: string }; Body: SandboxRefundBody }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  if (request.params.refundId.startsWith(SANDBOX_REFUND_PREFIX))
+    throw invalid(`refundId must not start with ${SANDBOX_REFUND_PREFIX}, the prefix of the sandbox's own refund ids.`, 'refundId');
+  const failure = desk.failures.take('refund');
+  if (failure && desk.refuse(reply, failure.mode)) return reply;
+  const { status, payload } = refundOrReplay(desk, request.params.id, request.params.refundId, request.body);
+  if (failure) return desk.failAfterActing(request, reply, failure, status, payload);
+  return reply.code(status).send(payload);
+}
 
-  /** Settles the refund by itself after the delay, unless it is held or the sandbox only settles when told. */
-  function schedule(charge: StoredCharge, refund: StoredRefund): void {
-    const course = refundCourse(refund.reason);
-    if (context.settleDelayMs === null || course === 'hold') return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      // Told to settle meanwhile: nothing more to say.
-      if (refund.status !== 'EM_PROCESSAMENTO') return;
-      void settleAndPost(charge, refund, outcomeOf(course), null, app.log);
-    }, context.settleDelayMs);
-    timer.unref();
-    timers.add(timer);
-  }
+/** `GET /refunds/:id`, by the sandbox's id or the client's, under the failures queued for reads. */
+async function readRefund(desk: RefundDesk, request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const failure = desk.failures.take('get');
+  if (failure && desk.refuse(reply, failure.mode)) return reply;
+  const found = desk.store.findRefund(request.params.id, desk.clock());
+  const status = found ? 200 : 404;
+  const payload = found ? refundToWire(found.refund) : refundNotFound(request.params.id).toBody();
+  if (failure) return desk.failAfterActing(request, reply, failure, status, payload);
+  return reply.code(status).send(payload);
+}
 
-  async function settleAndPost(charge: StoredCharge, refund: StoredRefund, status: NonNullable<SandboxSettleBody['status']>, failureReason: string | null, log: FastifyBaseLogger) {
-    settle(charge, refund, status, failureReason, clock());
-    return post(charge, refund, log);
+/** `POST /_control/refunds/:id/settle`: a refund in process ends as told (or as its reason's marker says), and its callback is posted. */
+async function settleWhenTold(desk: RefundDesk, request: FastifyRequest<{ Params: { id: string }; Body: SandboxSettleBody }>, reply: FastifyReply): Promise<FastifyReply> {
+  const found = desk.store.findRefund(request.params.id, desk.clock());
+  if (!found) throw refundNotFound(request.params.id);
+  const { refund, charge } = found;
+  const wanted = request.body.status;
+  // Settling again with the same outcome posts the same news again, as a PSP retrying its callback does.
+  if (refund.status !== 'EM_PROCESSAMENTO' && wanted !== undefined && wanted !== refund.status) {
+    throw new SandboxHttpError(409, 'REFUND_SETTLED', `Refund ${refund.id} is already ${refund.status}.`);
   }
+  const status = wanted ?? outcomeOf(refundCourse(refund.reason));
+  const { event, delivery } = await settleAndPost(desk, charge, refund, status, request.body.failureReason ?? null, request.log);
+  return reply.code(200).send(controlAnswer(event, delivery, charge, refund));
+}
 
-  async function post(charge: StoredCharge, refund: StoredRefund, log: FastifyBaseLogger): Promise<{ event: SandboxRefundEventBody; delivery: Delivery }> {
-    const event = refundEvent(charge, refund, clock());
-    const delivery = await context.deliver(charge.notificationUrl, charge.webhookSecret ?? context.webhookSecret, event, log);
-    return { event, delivery };
-  }
+/** `POST /_control/charges/:id/refunds`: money going back without the API asking, recorded settled and posted. */
+async function refundOutsideTheApi(
+  desk: RefundDesk,
+  request: FastifyRequest<{ Params: { id: string }; Body: SandboxOutsideRefundBody }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const charge = desk.store.find(request.params.id, desk.clock());
+  if (!charge) throw notFound(request.params.id);
+  const amountCents = request.body.amount === undefined ? refundableCents(charge) : wireAmountToCents(request.body.amount)!;
+  const refused = refusal(charge, amountCents);
+  if (refused) throw refused;
+  const refund = recordOutsideRefund(desk.store, charge, amountCents, request.body.origin, desk.clock());
+  const { event, delivery } = await post(desk, charge, refund, request.log);
+  return reply.code(201).send(controlAnswer(event, delivery, charge, refund));
+}
+
+/** The refund the client's id names (200), a new one (201), or why not. */
+function refundOrReplay(desk: RefundDesk, chargeRef: string, refundId: string, body: SandboxRefundBody): { status: number; payload: unknown } {
+  const { store } = desk;
+  const now = desk.clock();
+  const charge = store.find(chargeRef, now);
+  if (!charge) return { status: 404, payload: notFound(chargeRef).toBody() };
+  const amountCents = wireAmountToCents(body.amount)!;
+  const existing = existingRefund(charge, store.findRefund(refundId, now)?.refund, amountCents);
+  if (existing instanceof SandboxHttpError) return { status: existing.statusCode, payload: existing.toBody() };
+  if (existing) return { status: 200, payload: refundToWire(existing) };
+  const refused = refusal(charge, amountCents);
+  if (refused) return { status: refused.statusCode, payload: refused.toBody() };
+  const reason = body.reason ?? null;
+  const refund = newRefund(charge, { refundId, amountCents, origin: 'api', reason }, now);
+  store.addRefund(charge, refund);
+  schedule(desk, charge, refund);
+  return { status: 201, payload: refundToWire(refund) };
+}
+
+/** Settles the refund by itself after the delay, unless it is held or the sandbox only settles when told. */
+function schedule(desk: RefundDesk, charge: StoredCharge, refund: StoredRefund): void {
+  const course = refundCourse(refund.reason);
+  if (desk.settleDelayMs === null || course === 'hold') return;
+  const timer = setTimeout(() => {
+    desk.timers.delete(timer);
+    // Told to settle meanwhile: nothing more to say.
+    if (refund.status !== 'EM_PROCESSAMENTO') return;
+    void settleAndPost(desk, charge, refund, outcomeOf(course), null, desk.log);
+  }, desk.settleDelayMs);
+  timer.unref();
+  desk.timers.add(timer);
+}
+
+async function settleAndPost(
+  desk: RefundDesk,
+  charge: StoredCharge,
+  refund: StoredRefund,
+  status: NonNullable<SandboxSettleBody['status']>,
+  failureReason: string | null,
+  log: FastifyBaseLogger,
+) {
+  settle(charge, refund, status, failureReason, desk.clock());
+  return post(desk, charge, refund, log);
+}
+
+async function post(desk: RefundDesk, charge: StoredCharge, refund: StoredRefund, log: FastifyBaseLogger): Promise<{ event: SandboxRefundEventBody; delivery: Delivery }> {
+  const event = refundEvent(charge, refund, desk.clock());
+  const delivery = await desk.deliver(charge.notificationUrl, charge.webhookSecret ?? desk.webhookSecret, event, log);
+  return { event, delivery };
 }
 
 /**
