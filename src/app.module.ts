@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Clock } from './domain/clock';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { ReconciliationModule } from './common/jobs/reconciliation';
 import { ShutdownModule } from './common/lifecycle/shutdown-progress';
 import { withLogDestination } from './common/logging/log-destination';
 import { pinoHttpParams } from './common/logging/logger-options';
@@ -46,6 +47,7 @@ export class AppModule {
         ProviderAccountsModule,
         ProviderCatalogueModule,
         PaymentsModule,
+        ReconciliationModule,
         WebhooksModule,
         RecurrencesModule,
         DeliveriesModule,

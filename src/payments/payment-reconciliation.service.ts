@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { type Reconciler, Reconciles } from '../common/jobs/reconciliation';
 import { Clock } from '../domain/clock';
 import { AppConfig } from '../config/app-config';
 import type { PaymentStatus } from '../domain/payment-status';
@@ -42,7 +43,8 @@ export interface ReconciliationSummary {
  * Which payments are due (their age, their expiry) is the injected Clock's time, so tests move it by hand.
  */
 @Injectable()
-export class ReconciliationService {
+@Reconciles('Reconciliation')
+export class ReconciliationService implements Reconciler<ReconciliationSummary> {
   private readonly logger = new Logger('Reconciliation');
 
   constructor(
@@ -53,6 +55,10 @@ export class ReconciliationService {
     private readonly metrics: GatewayMetrics,
     private readonly events: PaymentEventsService,
   ) {}
+
+  report(summary: ReconciliationSummary): string | null {
+    return summary.applied || summary.failed ? `Reconciled: ${summary.checked} checked, ${summary.applied} applied, ${summary.failed} failed` : null;
+  }
 
   async runOnce(): Promise<ReconciliationSummary> {
     const now = this.clock.now();

@@ -23,7 +23,6 @@ import { PaymentEvent } from './lifecycle/payment-event.entity';
 import { PaymentEventRepository } from './lifecycle/payment-event.repository';
 import { PaymentEventsService } from './lifecycle/payment-events.service';
 import { Payment } from './payment.entity';
-import { ReconciliationJob } from './payment-reconciliation.job';
 import { ReconciliationService } from './payment-reconciliation.service';
 import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
@@ -83,12 +82,21 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
     RefundsService,
     RefundReconciliation,
     ReconciliationService,
-    ReconciliationJob,
     InvariantCheckRepository,
     PaymentMoneyRepository,
     MoneyInvariantService,
     MoneyInvariantJob,
   ],
-  exports: [PaymentRepository, PaymentAttemptRepository, RefundRepository, PaymentsService, OrphanCanceller, PaymentEventsService, RefundsService, RefundReconciliation, ReconciliationService],
+  exports: [
+    PaymentRepository,
+    PaymentAttemptRepository,
+    RefundRepository,
+    PaymentsService,
+    OrphanCanceller,
+    PaymentEventsService,
+    RefundsService,
+    RefundReconciliation,
+    ReconciliationService,
+  ],
 })
 export class PaymentsModule {}

@@ -1,7 +1,6 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PeriodicJob } from '../common/jobs/periodic-job';
+import { Injectable, Logger } from '@nestjs/common';
+import { type Reconciler, Reconciles } from '../common/jobs/reconciliation';
 import { newId } from '../common/ids';
-import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
 import { AccountResolver } from '../providers/provider-accounts/account-resolver';
 import { UpstreamError } from '../providers/provider-adapter';
@@ -27,36 +26,21 @@ export interface RecurrenceReconciliationSummary {
  * pending whose create went unanswered, and applies what changed through the same path as callbacks.
  */
 @Injectable()
-export class RecurrenceReconciliation implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@Reconciles('RecurrenceReconciliation')
+export class RecurrenceReconciliation implements Reconciler<RecurrenceReconciliationSummary> {
   private readonly logger = new Logger('RecurrenceReconciliation');
-  private readonly job: PeriodicJob;
 
   constructor(
-    config: AppConfig,
     private readonly recurrences: RecurrenceRepository,
     private readonly charges: RecurringChargeRepository,
     private readonly accounts: AccountResolver,
     private readonly intake: RecurringIntakeService,
     private readonly events: RecurrenceEventsService,
     private readonly clock: Clock,
-  ) {
-    this.job = new PeriodicJob({
-      name: 'Recurrence reconciliation run',
-      intervalMs: config.jobIntervalMs,
-      logger: this.logger,
-      run: async () => {
-        const summary = await this.runOnce();
-        if (summary.applied || summary.failed) this.logger.log(summary, `Recurrences reconciled: ${summary.checked} checked, ${summary.applied} applied, ${summary.failed} failed`);
-      },
-    });
-  }
+  ) {}
 
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.job.stop();
+  report(summary: RecurrenceReconciliationSummary): string | null {
+    return summary.applied || summary.failed ? `Recurrences reconciled: ${summary.checked} checked, ${summary.applied} applied, ${summary.failed} failed` : null;
   }
 
   async runOnce(): Promise<RecurrenceReconciliationSummary> {

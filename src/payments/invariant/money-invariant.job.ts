@@ -1,6 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PeriodicJob } from '../../common/jobs/periodic-job';
-import { AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
+import { type Reconciler, Reconciles } from '../../common/jobs/reconciliation';
 import { MoneyInvariantService } from './money-invariant.service';
 
 /**
@@ -10,28 +9,16 @@ import { MoneyInvariantService } from './money-invariant.service';
  * abandoned by a crash gives the day back, so another process (or this one, restarted) runs it.
  */
 @Injectable()
-export class MoneyInvariantJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('MoneyInvariant');
-  private readonly job: PeriodicJob;
+@Reconciles('MoneyInvariant')
+export class MoneyInvariantJob implements Reconciler {
+  constructor(private readonly invariant: MoneyInvariantService) {}
 
-  constructor(
-    config: AppConfig,
-    private readonly invariant: MoneyInvariantService,
-  ) {
-    this.job = new PeriodicJob({
-      name: 'Daily money invariant check',
-      intervalMs: config.jobIntervalMs,
-      logger: this.logger,
-      run: () => invariant.runDaily(),
-    });
+  runOnce(): Promise<unknown> {
+    return this.invariant.runDaily();
   }
 
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    // The run is told to stop first: waiting for the tick alone would wait for the whole run.
-    await Promise.all([this.invariant.stop(), this.job.stop()]);
+  /** The run is told to stop first: waiting for the tick alone would wait for the whole run. */
+  stop(): Promise<void> {
+    return this.invariant.stop();
   }
 }

@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PeriodicJob } from '../../common/jobs/periodic-job';
+import { Injectable, Logger } from '@nestjs/common';
+import { type Reconciler, Reconciles } from '../../common/jobs/reconciliation';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../domain/clock';
@@ -29,33 +29,19 @@ export interface RefundReconciliationSummary {
  * also sends the refunds the gateway makes on its own (origin `routing`).
  */
 @Injectable()
-export class RefundReconciliation implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@Reconciles('RefundReconciliation')
+export class RefundReconciliation implements Reconciler<RefundReconciliationSummary> {
   private readonly logger = new Logger('RefundReconciliation');
-  private readonly job: PeriodicJob;
 
   constructor(
     private readonly refunds: RefundRepository,
     private readonly service: RefundsService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {
-    this.job = new PeriodicJob({
-      name: 'Refund reconciliation run',
-      intervalMs: config.jobIntervalMs,
-      logger: this.logger,
-      run: async () => {
-        const summary = await this.runOnce();
-        if (summary.settled || summary.failed) this.logger.log(summary, `Refunds reconciled: ${summary.checked} checked, ${summary.settled} settled, ${summary.failed} failed`);
-      },
-    });
-  }
+  ) {}
 
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.job.stop();
+  report(summary: RefundReconciliationSummary): string | null {
+    return summary.settled || summary.failed ? `Refunds reconciled: ${summary.checked} checked, ${summary.settled} settled, ${summary.failed} failed` : null;
   }
 
   async runOnce(): Promise<RefundReconciliationSummary> {

@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PeriodicJob } from '../../common/jobs/periodic-job';
+import { Injectable, Logger } from '@nestjs/common';
+import { type Reconciler, Reconciles } from '../../common/jobs/reconciliation';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../domain/clock';
 import type { PaymentStatus } from '../../domain/payment-status';
@@ -39,9 +39,9 @@ export interface OrphanRunSummary {
  * process that dies leaves its lease to lapse, and cancelling twice is harmless.
  */
 @Injectable()
-export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@Reconciles('Orphans')
+export class OrphanCanceller implements Reconciler<OrphanRunSummary> {
   private readonly logger = new Logger('Orphans');
-  private readonly job: PeriodicJob;
 
   constructor(
     private readonly attempts: PaymentAttemptRepository,
@@ -50,22 +50,7 @@ export class OrphanCanceller implements OnApplicationBootstrap, BeforeApplicatio
     private readonly metrics: GatewayMetrics,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {
-    this.job = new PeriodicJob({
-      name: 'Orphan cancellation run',
-      intervalMs: config.jobIntervalMs,
-      logger: this.logger,
-      run: () => this.runOnce(),
-    });
-  }
-
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.job.stop();
-  }
+  ) {}
 
   /** One run: every due orphan this process can lease, then the pending gauge. */
   async runOnce(): Promise<OrphanRunSummary> {
