@@ -6,38 +6,55 @@
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier/flat';
+import fs from 'node:fs';
 import globals from 'globals';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// The layers of src/, from the bottom (docs/architecture.md, "Modules"). A folder imports only from
-// its own folder and from layers below it; folders in one layer do not import each other. The
-// bootstrap (app.ts, app.module.ts, main.ts, with the cluster primary, cluster.ts, and the banner, banner.ts)
-// sits above them all.
-const LAYERS = [
-  ['domain'],
-  ['config'],
-  ['common'],
-  ['database'],
-  ['auth'],
-  ['providers'],
-  ['metrics'],
-  ['merchants', 'idempotency'],
-  ['payments'],
-  ['deliveries'],
-  ['webhooks'],
-  ['recurrences'],
-  ['reconciliation', 'refunds', 'dashboard', 'health'],
-];
-const layerZones = LAYERS.flatMap((layer, rank) =>
-  layer.map((folder) => ({
-    target: `./src/${folder}`,
-    from: [...LAYERS.slice(rank + 1).flat(), ...layer.filter((other) => other !== folder)]
-      .map((above) => `./src/${above}`)
-      .concat('./src/app.ts', './src/app.module.ts', './src/main.ts', './src/cluster.ts', './src/banner.ts'),
-    message: `src/${folder} imports only from layers below it (docs/architecture.md, "Modules"): move what both need down instead.`,
+// How src/ is cut (docs/architecture.md, "Layout"): base layers, then feature folders.
+// - A base layer imports only from its own folder and the base layers below it (folders in one
+//   layer do not import each other).
+// - A feature folder is a vertical slice (its API, rules, tables, callbacks, reconciliation and
+//   admin routes). It imports any base layer and only the features it names here; a new feature is
+//   one more entry, not a new rung.
+// - The bootstrap (app.ts, app.module.ts, main.ts, cluster.ts, banner.ts) composes everything and
+//   nothing imports it. import-x/no-cycle, below, keeps every import graph acyclic.
+const BASE_LAYERS = [['domain'], ['config'], ['common'], ['database'], ['auth'], ['providers'], ['metrics'], ['merchants', 'idempotency'], ['deliveries']];
+const FEATURES = {
+  payments: [],
+  recurrences: ['payments'],
+  webhooks: ['payments'],
+  dashboard: ['payments'],
+  health: [],
+  // The simulated PSP: a product of its own, mounted by the bootstrap; it uses no gateway feature.
+  'sandbox-psp': [],
+};
+const BOOTSTRAP = ['./src/app.ts', './src/app.module.ts', './src/main.ts', './src/cluster.ts', './src/banner.ts'];
+const featureFolders = Object.keys(FEATURES);
+const layerZones = [
+  ...BASE_LAYERS.flatMap((layer, rank) =>
+    layer.map((folder) => ({
+      target: `./src/${folder}`,
+      from: [...BASE_LAYERS.slice(rank + 1).flat(), ...layer.filter((other) => other !== folder), ...featureFolders].map((above) => `./src/${above}`).concat(BOOTSTRAP),
+      message: `src/${folder} is a base layer: it imports only from the base layers below it (docs/architecture.md, "Layout"); move what both need down instead.`,
+    })),
+  ),
+  ...Object.entries(FEATURES).map(([feature, uses]) => ({
+    target: `./src/${feature}`,
+    from: featureFolders
+      .filter((other) => other !== feature && !uses.includes(other))
+      .map((other) => `./src/${other}`)
+      .concat(BOOTSTRAP),
+    message: `src/${feature} is a feature: it imports the base layers and only the features it names in FEATURES (eslint.config.mjs; docs/architecture.md, "Layout").`,
   })),
-);
+];
+// Every folder of src/ is placed: a new one must be named above before it lints.
+const placedFolders = new Set([...BASE_LAYERS.flat(), ...featureFolders, 'testing']);
+const unplaced = fs
+  .readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !placedFolders.has(entry.name))
+  .map((entry) => `src/${entry.name}`);
+if (unplaced.length > 0) throw new Error(`${unplaced.join(', ')}: place it in eslint.config.mjs's BASE_LAYERS or FEATURES (docs/architecture.md, "Layout")`);
 
 // src/ stands alone: test/ may import from src/, never the reverse, so src/ builds, lints and its unit
 // specs run without test/ (what specs in both need lives in src/testing).

@@ -14,6 +14,12 @@ const SECOND_SIGNAL_FLUSH_MS = 100;
 const MAX_FINAL_FLUSH_MS = 2_000;
 /** A flush overruns its bound by up to one of sonic-boom's 100 ms retries; the watchdog must not kill it for that. */
 const FLUSH_MARGIN_MS = 120;
+/**
+ * How long after the deadline the watchdog kills a process still there. The main thread's own timer
+ * exits at the deadline; on a loaded machine its last line and exit can run a little late, and the
+ * watchdog is for a main thread that is stuck, not slow (a kill would lose the exit code and line).
+ */
+const WATCHDOG_GRACE_MS = 1_000;
 
 /**
  * Lines that say why the boot failed: one per refused setting (loadConfig's, or a module's own, a
@@ -87,7 +93,7 @@ async function serve({ config, generated }: LoadedConfig): Promise<void> {
     progress.begin(deadlineAt, timeoutMs);
     if (!cluster.isWorker) console.log(`${signal} received: finishing requests and deliveries in flight, then closing the database (exiting within ${timeoutMs} ms)`);
     // What can end the process while its main thread is stuck; the timer below normally comes first.
-    armWatchdog(deadlineAt, `Shutdown deadline (${timeoutMs} ms) passed with the process stuck; killing it`);
+    armWatchdog(deadlineAt + WATCHDOG_GRACE_MS, `Shutdown deadline (${timeoutMs} ms) passed with the process stuck; killing it`);
     // Ref'd: until the close is done or the deadline comes, the process does not end by itself with its close half done.
     const deadline = setTimeout(() => exit(1, `Shutdown deadline (${timeoutMs} ms) reached; exiting; ${abandoned()}`, progress.msLeft() - FLUSH_MARGIN_MS), progress.closeMsLeft());
     const flushMs = () => Math.min(MAX_FINAL_FLUSH_MS, progress.msLeft() - FLUSH_MARGIN_MS);

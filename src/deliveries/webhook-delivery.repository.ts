@@ -6,7 +6,6 @@ import { newId } from '../common/ids';
 import { hydrate, sqlRows } from '../database/sql';
 import type { Merchant } from '../merchants/merchant.entity';
 import type { DeliveryBacklog } from '../metrics/gateway-metrics';
-import type { Payment } from '../payments/payment.entity';
 import type { AttemptOutcome, AttemptResult } from './attempt-outcome';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
 
@@ -18,8 +17,10 @@ import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
 export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'recurrenceId' | 'merchantId'> & {
   /** The lease, also the fencing token when the attempt is recorded. */
   lockedUntil: Date;
-} & Pick<Merchant, 'webhookUrl' | 'webhookSigningSecretEnc'> &
-  Pick<Payment, 'provider'>;
+} & Pick<Merchant, 'webhookUrl' | 'webhookSigningSecretEnc'> & {
+    /** The provider the payment (or recurrence) is held at: the envelope's `provider` of the forward. */
+    provider: string;
+  };
 
 /** One finished attempt of a claimed delivery, and what it decided. */
 export interface RecordedAttempt {

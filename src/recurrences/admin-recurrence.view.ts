@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PaymentDeliveryView } from '../payments/admin/dto/payment-detail.view';
+import { PaymentDeliveryView } from '../deliveries/dto/delivery-history.view';
 import { ACTIVE_RECURRENCE_EXAMPLE, PAID_CHARGE_EXAMPLE } from './recurrence-examples';
 import { RecurrenceView, RecurringChargeView } from './recurrence.view';
 

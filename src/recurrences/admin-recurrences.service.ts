@@ -13,7 +13,7 @@ import { supports } from '../providers/capabilities';
 import type { SimulatedEventResult } from '../providers/provider-adapter';
 import { type FailureContext, rethrowProviderFailure } from '../providers/provider-errors';
 import type { RecurringProvider, RecurringSimulation } from '../providers/recurring';
-import { toDeliveryView } from '../payments/admin/dto/payment-detail.view';
+import { toDeliveryView } from '../deliveries/dto/delivery-history.view';
 import type { AdminRecurrenceDetailView, AdminRecurrenceView, RecurrenceEventView, RecurringSimulationResultView } from './admin-recurrence.view';
 import type { ListAdminRecurrencesQuery, SimulateRecurrenceDto, SimulateRecurringChargeDto } from './dto/admin-recurrences.dto';
 import type { RecurrenceEvent } from './recurrence-event.entity';

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
-import { CountsCallbackAuthFailures } from '../webhooks/callback-auth-failures';
+import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { type RecurringCallbackResult, RecurringIntakeService } from './recurring-intake.service';
 
 const DESCRIPTION =

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
-import { CountsCallbackAuthFailures } from './callback-auth-failures';
+import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from './dto/provider-callback.body';
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { WebhookIntakeService } from './webhook-intake.service';

@@ -1,10 +1,10 @@
 import { applyDecorators, ArgumentsHost, CanActivate, Catch, ExceptionFilter, ExecutionContext, Injectable, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { AppError } from '../common/errors/app-error';
-import { ErrorCode } from '../common/errors/error-codes';
-import { AllExceptionsFilter } from '../common/http/exception.filter';
-import { AuthFailuresService } from '../common/throttle/auth-failures.service';
+import { AppConfig } from '../../config/app-config';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-codes';
+import { AllExceptionsFilter } from '../http/exception.filter';
+import { AuthFailuresService } from './auth-failures.service';
 
 /** An address past its failed authentications gets 429 before its callback costs any PSP read. */
 @Injectable()
