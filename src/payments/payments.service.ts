@@ -205,7 +205,7 @@ export class PaymentsService {
       currency: 'BRL',
       description: dto.description ?? null,
       externalId: dto.externalId,
-      debtor: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
+      payer: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
     };

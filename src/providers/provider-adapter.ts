@@ -177,7 +177,7 @@ export interface CreateChargeRequest {
   description: string | null;
   externalId: string;
   /** The payer the charge is addressed to (the BCB `devedor`); `email` for PSPs that ask for one (Mercado Pago). */
-  debtor: { document: string; name: string; email?: string | null };
+  payer: { document: string; name: string; email?: string | null };
   expiresInSeconds: number;
   /** Where the provider should post events for this charge. */
   notificationUrl: string;

@@ -16,7 +16,7 @@ export interface RecurringProvider<C = unknown> {
    * loc, `GET /rec/{idRec}` for `dadosQR.pixCopiaECola`, with `?txid=` for the composite QR; for
    * `qr_with_first_payment` the first payment's `PUT /cob/{txid}` first; for `request`, `POST
    * /solicrec`). Idempotent by `recurrenceId` where the PSP allows it (a retry after a lost answer
-   * finds the recurrence by `contract.id` and the debtor rather than making a second one).
+   * finds the recurrence by `contract.id` and the payer rather than making a second one).
    */
   createRecurrence(account: Account<C>, request: CreateRecurrenceRequest): Promise<ProviderRecurrence>;
 
@@ -82,7 +82,7 @@ export interface CreateRecurrenceRequest {
   /** The gateway's id (`rec_…`). */
   recurrenceId: string;
   contract: { id: string; description: string | null };
-  debtor: { document: string; name: string };
+  payer: { document: string; name: string };
   frequency: Frequency;
   /** Exactly one of the two is set: a fixed amount, or the floor of a variable one. */
   amountCents: number | null;

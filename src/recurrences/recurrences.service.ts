@@ -76,7 +76,7 @@ export class RecurrencesService {
       const created = await recurring.createRecurrence(acting.account, {
         recurrenceId,
         contract: { id: dto.contract.id, description: dto.contract.description ?? null },
-        debtor: { document: terms.document, name: dto.payer.name },
+        payer: { document: terms.document, name: dto.payer.name },
         frequency: dto.frequency,
         amountCents: terms.amountCents,
         minimumAmountCents: terms.minimumAmountCents,
@@ -235,7 +235,7 @@ export class RecurrencesService {
       currency: 'BRL',
       description: dto.contract.description ?? null,
       externalId: dto.externalId,
-      debtor: { document: normaliseDocument(dto.payer.document), name: dto.payer.name },
+      payer: { document: normaliseDocument(dto.payer.document), name: dto.payer.name },
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
     });

@@ -55,7 +55,7 @@ describe('sandbox PSP mounted in the gateway', () => {
       currency: 'BRL' as const,
       description: null,
       externalId: 'order-2',
-      debtor: { document: '12345678909', name: 'Ana Souza' },
+      payer: { document: '12345678909', name: 'Ana Souza' },
       expiresInSeconds: 3600,
       notificationUrl: receiver.url,
     };

@@ -345,7 +345,7 @@ export function chargeRequest(notificationUrl: string, overrides: Partial<Create
     currency: 'BRL',
     description: 'Pedido 1234',
     externalId: `order-${randomBytes(4).toString('hex')}`,
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    payer: { document: '12345678909', name: 'Ana Souza' },
     expiresInSeconds: 3600,
     notificationUrl,
     ...overrides,

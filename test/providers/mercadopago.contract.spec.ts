@@ -135,7 +135,7 @@ describe('the Mercado Pago adapter', () => {
     const create = (overrides = {}) => f.adapter.createCharge(f.account, chargeRequest(f.webhookUrl, overrides));
 
     it('sends a Pix payment with our X-Idempotency-Key, the payer, our payment id and the expiry', async () => {
-      const request = chargeRequest(f.webhookUrl, { amountCents: 2599, debtor: { document: '12345678909', name: 'Ana Souza', email: 'ana@example.org' } });
+      const request = chargeRequest(f.webhookUrl, { amountCents: 2599, payer: { document: '12345678909', name: 'Ana Souza', email: 'ana@example.org' } });
       const charge = await f.adapter.createCharge(f.account, request);
       const sent = f.fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payments').pop()!;
       expect(sent.headers['x-idempotency-key']).toBe(request.txid);

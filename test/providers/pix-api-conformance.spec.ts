@@ -159,9 +159,9 @@ describe('the pix-api adapter against PSPs that use the room the standard leaves
     expect(setup.psp.tokenRequests).toBe(2);
   });
 
-  it('a PSP that validates with the CPF pattern as published ("/^\\d{11}$/"): the charge is made without devedor, and a CNPJ debtor is kept', async () => {
+  it('a PSP that validates with the CPF pattern as published ("/^\\d{11}$/"): the charge is made without devedor, and a CNPJ payer is kept', async () => {
     const setup = await use({ literalPatterns: true });
-    const charge = await setup.adapter.createCharge(setup.account, request(setup, { debtor: { document: '123.456.789-09', name: 'Ana Souza' } }));
+    const charge = await setup.adapter.createCharge(setup.account, request(setup, { payer: { document: '123.456.789-09', name: 'Ana Souza' } }));
     expect(charge.status).toBe('pending');
     expect(setup.psp.charges.get(charge.txid).devedor).toBeUndefined();
     // The refused first attempt: what the published document finds wrong with any CPF, and nothing else.
@@ -169,7 +169,7 @@ describe('the pix-api adapter against PSPs that use the room the standard leaves
     expect(refused).toContainEqual(expect.stringMatching(/body\/devedor\/cpf must match pattern/));
     expect(refused.every((violation) => violation.startsWith('PUT /cob/{txid}: body/devedor'))).toBe(true);
 
-    const company = await setup.adapter.createCharge(setup.account, request(setup, { debtor: { document: '12.345.678/0001-95', name: 'Loja da Ana' } }));
+    const company = await setup.adapter.createCharge(setup.account, request(setup, { payer: { document: '12.345.678/0001-95', name: 'Loja da Ana' } }));
     expect(setup.psp.charges.get(company.txid).devedor).toEqual({ cnpj: '12345678000195', nome: 'Loja da Ana' });
   });
 });

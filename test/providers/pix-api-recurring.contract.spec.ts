@@ -42,7 +42,7 @@ function recurrenceRequest(overrides: Partial<CreateRecurrenceRequest> = {}): Cr
   return {
     recurrenceId: `rec_${randomBytes(8).toString('hex')}`,
     contract: { id: contractId(), description: 'Plano mensal' },
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    payer: { document: '12345678909', name: 'Ana Souza' },
     frequency: 'monthly',
     amountCents: 4990,
     minimumAmountCents: null,
@@ -186,7 +186,7 @@ describe('the Pix API adapter, Pix Automático', () => {
           minimumAmountCents: 1000,
           retryPolicy: 'none',
           frequency: 'weekly',
-          debtor: { document: '12.345.678/0001-95', name: 'Empresa Pagadora' },
+          payer: { document: '12.345.678/0001-95', name: 'Empresa Pagadora' },
           payerAccount: { ispbParticipante: '60701190', agencia: '1234', conta: '998877' },
         }),
       );

@@ -65,7 +65,7 @@ describe('the sandbox adapter: Pix Automático', () => {
   const recurrenceRequest = (overrides: Partial<CreateRecurrenceRequest> = {}): CreateRecurrenceRequest => ({
     recurrenceId: `rec_${randomBytes(8).toString('hex')}`,
     contract: { id: `contract${randomBytes(4).toString('hex')}`, description: 'Plano mensal' },
-    debtor: { document: '12345678909', name: 'Ana Souza' },
+    payer: { document: '12345678909', name: 'Ana Souza' },
     frequency: 'monthly',
     amountCents: 4990,
     minimumAmountCents: null,

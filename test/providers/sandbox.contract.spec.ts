@@ -163,7 +163,7 @@ describe('the sandbox adapter', () => {
       });
 
       it('reports the paying Pix of a confirmed charge: an end-to-end id in the BCB format, the paid amount, the payer with the document masked', async () => {
-        const request = chargeRequest(fixture.webhookUrl, { debtor: { document: '98765432100', name: 'Beatriz Lima' } });
+        const request = chargeRequest(fixture.webhookUrl, { payer: { document: '98765432100', name: 'Beatriz Lima' } });
         const charge = await fixture.adapter.createCharge(fixture.account, request);
         expect(charge.pix).toBeUndefined();
         const before = new Date();

@@ -80,7 +80,7 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
    * QR. `request` (JORNADA_1): the recurrence, then the PSP asked to request the payer's authorization.
    *
    * `POST /rec` has no idempotency key, so a creation whose answer was lost would make a second
-   * recurrence when retried. Each creation therefore first lists the debtor's recent recurrences
+   * recurrence when retried. Each creation therefore first lists the payer's recent recurrences
    * (`GET /rec` by CPF or CNPJ) and takes over one with the same contract and terms still waiting
    * for the payer, finishing what the lost attempt left undone (the payer's authorization request).
    */
@@ -194,7 +194,7 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
     const now = this.context.clock.now();
     const since = new Date(now.getTime() - LOOKBACK_MS);
     for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
-      const { recs, pages } = orThrow(parseRecurrenceList(this.profile, await this.context.send(account, listRecurrencesCall(request.debtor.document, since, now, page))));
+      const { recs, pages } = orThrow(parseRecurrenceList(this.profile, await this.context.send(account, listRecurrencesCall(request.payer.document, since, now, page))));
       const same = recs.find((rec) => isSameRecurrence(rec, request));
       if (same) return same;
       if (page + 1 >= pages) break;

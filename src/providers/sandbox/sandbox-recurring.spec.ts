@@ -70,7 +70,7 @@ const wireCharge = (overrides: Record<string, unknown> = {}) => ({
 const recurrenceRequest: CreateRecurrenceRequest = {
   recurrenceId: 'rec_1',
   contract: { id: 'contract1', description: null },
-  debtor: { document: '12345678909', name: 'Ana Souza' },
+  payer: { document: '12345678909', name: 'Ana Souza' },
   frequency: 'monthly',
   amountCents: 4990,
   minimumAmountCents: null,

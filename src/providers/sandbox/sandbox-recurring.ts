@@ -142,7 +142,7 @@ export class SandboxRecurring implements RecurringProvider<SandboxCredentials> {
     const body: SandboxCreateRecurrenceBody = {
       recurrenceId: request.recurrenceId,
       contract: request.contract,
-      debtor: { document: request.debtor.document, name: request.debtor.name },
+      debtor: { document: request.payer.document, name: request.payer.name },
       frequency: request.frequency,
       amount: request.amountCents === null ? null : centsToDecimalString(request.amountCents),
       minimumAmount: request.minimumAmountCents === null ? null : centsToDecimalString(request.minimumAmountCents),

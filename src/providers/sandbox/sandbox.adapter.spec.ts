@@ -49,7 +49,7 @@ const request: CreateChargeRequest = {
   currency: 'BRL',
   description: 'Pedido 1234',
   externalId: 'order-1234',
-  debtor: { document: '12345678909', name: 'Ana Souza' },
+  payer: { document: '12345678909', name: 'Ana Souza' },
   expiresInSeconds: 3600,
   notificationUrl: 'http://gateway.test/webhooks/sandbox',
 };
@@ -62,7 +62,7 @@ const wireCharge = (overrides: Record<string, unknown> = {}) => ({
   currency: 'BRL',
   description: 'Pedido 1234',
   externalId: 'order-1234',
-  recipient: request.debtor,
+  recipient: request.payer,
   pixCopiaECola: '00020126…6304ABCD',
   notificationUrl: request.notificationUrl,
   createdAt: '2026-01-01T00:00:00.000Z',

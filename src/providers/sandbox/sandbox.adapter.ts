@@ -155,8 +155,8 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
       currency: request.currency,
       description: request.description,
       externalId: request.externalId,
-      // The gateway's debtor is its API's recipient: the sandbox speaks the merchant's word.
-      recipient: { document: request.debtor.document, name: request.debtor.name },
+      // The gateway's payer is its API's recipient: the simulated PSP's wire speaks the merchant's word.
+      recipient: { document: request.payer.document, name: request.payer.name },
       expiresIn: request.expiresInSeconds,
       notificationUrl: request.notificationUrl,
       ...(accountWebhookSecret(account) ? { webhookSecret: accountWebhookSecret(account) } : {}),

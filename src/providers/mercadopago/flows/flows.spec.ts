@@ -42,7 +42,7 @@ const request = (overrides: Partial<CreateChargeRequest> = {}): CreateChargeRequ
   currency: 'BRL',
   description: 'Pedido 1234',
   externalId: 'order-1234',
-  debtor: { document: '123.456.789-09', name: 'Ana Maria Souza' },
+  payer: { document: '123.456.789-09', name: 'Ana Maria Souza' },
   expiresInSeconds: 3600,
   notificationUrl: 'https://pix.example.com/webhooks/mercadopago/pa_1',
   ...overrides,
@@ -88,7 +88,7 @@ describe('Mercado Pago flows', () => {
     });
 
     it("uses the payment's e-mail when it has one, and a CNPJ (alphanumeric too) as such", () => {
-      const body = createPaymentCall(request({ debtor: { document: '12.ABC.345/01DE-35', name: 'Loja', email: 'ana@example.org' } }), NOW).body as { payer: unknown };
+      const body = createPaymentCall(request({ payer: { document: '12.ABC.345/01DE-35', name: 'Loja', email: 'ana@example.org' } }), NOW).body as { payer: unknown };
       expect(body.payer).toEqual({ email: 'ana@example.org', first_name: 'Loja', identification: { type: 'CNPJ', number: '12ABC34501DE35' } });
     });
 

@@ -36,14 +36,14 @@ export function mpDateTime(date: Date): string {
 
 /** `payer`: the e-mail, the first and last name, and the CPF or CNPJ as `identification`. */
 export function payerOf(request: CreateChargeRequest): Record<string, unknown> {
-  const document = request.debtor.document.replace(/[.\-/\s]/g, '').toUpperCase();
+  const document = request.payer.document.replace(/[.\-/\s]/g, '').toUpperCase();
   let type: 'CPF' | 'CNPJ';
   if (/^\d{11}$/.test(document)) type = 'CPF';
   else if (/^[0-9A-Z]{12}\d{2}$/.test(document)) type = 'CNPJ';
-  else throw new TypeError('createCharge: the debtor document must be a CPF (11 digits) or a CNPJ (14 characters)');
-  const [first = '', ...rest] = request.debtor.name.trim().split(/\s+/);
+  else throw new TypeError("createCharge: the payer's document must be a CPF (11 digits) or a CNPJ (14 characters)");
+  const [first = '', ...rest] = request.payer.name.trim().split(/\s+/);
   return {
-    email: request.debtor.email ?? derivedPayerEmail(request.paymentId),
+    email: request.payer.email ?? derivedPayerEmail(request.paymentId),
     first_name: first,
     ...(rest.length ? { last_name: rest.join(' ') } : {}),
     identification: { type, number: document },

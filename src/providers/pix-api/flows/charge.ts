@@ -9,14 +9,14 @@ import { type ApiCall, clip, labelOf, settle, pixApiFailure } from './api-call';
 
 /** `solicitacaoPagador` and `descricao` (pacs.008/pacs.004 RemittanceInformation) hold at most 140 characters; `devedor.nome` 200. */
 export const MAX_PAYER_REQUEST = 140;
-const MAX_DEBTOR_NAME = 200;
+const MAX_DEVEDOR_NAME = 200;
 
 /** `PUT /cob/{txid}` with the gateway's txid: a retry is the same request, never a second charge. */
 export function createChargeCall(request: CreateChargeRequest, chave: string): ApiCall {
   if (!PIX_TXID.test(request.txid)) throw new TypeError('createCharge: txid must be 26 to 35 letters and digits');
   const body: Record<string, unknown> = {
     calendario: { expiracao: request.expiresInSeconds },
-    devedor: devedorOf(request.debtor),
+    devedor: devedorOf(request.payer),
     valor: { original: centsToDecimalString(request.amountCents) },
     chave,
   };
@@ -60,10 +60,10 @@ export function noBrCode(profile: PixApiProfile): UpstreamError {
 }
 
 /** `devedor`: a CPF (11 digits) or a CNPJ (14, letters allowed from 2026), by length, and the name. */
-function devedorOf(debtor: CreateChargeRequest['debtor']): Record<string, string> {
-  const document = debtor.document.replace(/[.\-/\s]/g, '').toUpperCase();
-  const nome = clip(debtor.name.trim(), MAX_DEBTOR_NAME);
+function devedorOf(payer: CreateChargeRequest['payer']): Record<string, string> {
+  const document = payer.document.replace(/[.\-/\s]/g, '').toUpperCase();
+  const nome = clip(payer.name.trim(), MAX_DEVEDOR_NAME);
   if (/^\d{11}$/.test(document)) return { cpf: document, nome };
   if (/^[0-9A-Z]{12}\d{2}$/.test(document)) return { cnpj: document, nome };
-  throw new TypeError('createCharge: the debtor document must be a CPF (11 digits) or a CNPJ (14 characters)');
+  throw new TypeError("createCharge: the payer's document must be a CPF (11 digits) or a CNPJ (14 characters)");
 }

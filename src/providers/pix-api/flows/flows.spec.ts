@@ -35,7 +35,7 @@ const chargeRequest = (_notificationUrl: string, overrides: Partial<CreateCharge
   currency: 'BRL',
   description: 'Pedido 1234',
   externalId: 'order-1',
-  debtor: { document: '12345678909', name: 'Ana Souza' },
+  payer: { document: '12345678909', name: 'Ana Souza' },
   expiresInSeconds: 3600,
   notificationUrl: 'https://example.com',
   ...overrides,

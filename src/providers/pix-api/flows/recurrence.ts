@@ -17,7 +17,7 @@ import { lastChange, type LocRec, type Rec, type RecStatus, readLocRec, readRec,
 
 /** `vinculo.contrato` and `vinculo.objeto` hold at most 35 characters; `devedor.nome` 140. */
 const MAX_CONTRACT = 35;
-const MAX_DEBTOR_NAME = 140;
+const MAX_DEVEDOR_NAME = 140;
 /** How far back a retried creation looks for the recurrence its lost answer made (`GET /rec`'s `inicio`). */
 export const LOOKBACK_MS = 7 * 86_400_000;
 /** Pages of `GET /rec` read at most while looking (1000 recurrences each). */
@@ -25,7 +25,7 @@ export const MAX_LOOKUP_PAGES = 5;
 
 /**
  * Throws TypeError for a request the document cannot carry, before anything is asked of the PSP:
- * the amount, the contract id, the debtor's document, and what the journey needs.
+ * the amount, the contract id, the payer's document, and what the journey needs.
  */
 export function assertRecurrenceRequest(request: CreateRecurrenceRequest): void {
   createRecurrenceCall(request, null);
@@ -44,13 +44,13 @@ export function parseLocation(profile: PixApiProfile, answer: OutboundAnswer): L
 }
 
 /**
- * `POST /rec` (`RecSolicitada`): the contract, the debtor, the calendar, the amount (fixed, or the
+ * `POST /rec` (`RecSolicitada`): the contract, the payer (`devedor`), the calendar, the amount (fixed, or the
  * receiver's floor of a variable one), the retry policy; `loc` for the QR journeys, and the first
  * payment's txid (`ativacao.dadosJornada.txid`) for the composite QR.
  */
 export function createRecurrenceCall(request: CreateRecurrenceRequest, locId: number | null): ApiCall {
   if (request.contract.id.length > MAX_CONTRACT) throw new TypeError(`createRecurrence: contract.id holds at most ${MAX_CONTRACT} characters (vinculo.contrato)`);
-  const vinculo: Record<string, unknown> = { contrato: request.contract.id, devedor: devedorOf(request.debtor) };
+  const vinculo: Record<string, unknown> = { contrato: request.contract.id, devedor: devedorOf(request.payer) };
   const objeto = clip(request.contract.description?.trim() ?? '', MAX_CONTRACT);
   if (objeto !== '') vinculo.objeto = objeto;
   const calendario: Record<string, string> = { dataInicial: request.startDate, periodicidade: periodicidadeOf(request.frequency) };
@@ -82,10 +82,10 @@ export function parseReadRecurrence(profile: PixApiProfile, answer: OutboundAnsw
 }
 
 /**
- * `GET /rec` of the debtor's recurrences created since `since`: how a retried creation finds the
+ * `GET /rec` of the payer's recurrences created since `since`: how a retried creation finds the
  * recurrence whose `POST /rec` answer was lost. The document gives `POST /rec` no idempotency key
  * and the receiver no id of its own on a recurrence, but it lets the list be filtered by the
- * debtor's CPF or CNPJ and a creation window, and each recurrence listed carries its `vinculo`.
+ * payer's CPF or CNPJ and a creation window, and each recurrence listed carries its `vinculo`.
  */
 export function listRecurrencesCall(document: string, since: Date, now: Date, page: number): ApiCall {
   const seconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -114,7 +114,7 @@ export function parseRecurrenceList(profile: PixApiProfile, answer: OutboundAnsw
 }
 
 /**
- * Whether a recurrence the PSP holds is the one `request` asks for: same contract, debtor,
+ * Whether a recurrence the PSP holds is the one `request` asks for: same contract, payer,
  * calendar, amount and retry policy, made for the same journey (a location for the QR ones, and
  * the same first payment for the composite QR; none for `request`), and still waiting for the
  * payer (CRIADA). A recurrence the payer already answered is not reused: asking again is a new one.
@@ -131,7 +131,7 @@ export function isSameRecurrence(rec: Rec, request: CreateRecurrenceRequest): bo
     rec.status === 'CRIADA' &&
     journey &&
     rec.contrato === request.contract.id &&
-    rec.payerDocument === documentOf(request.debtor.document) &&
+    rec.payerDocument === documentOf(request.payer.document) &&
     rec.periodicidade === periodicidadeOf(request.frequency) &&
     rec.dataInicial === request.startDate &&
     rec.dataFinal === request.endDate &&
@@ -154,7 +154,7 @@ export function cancelRecurrenceCall(idRec: string): ApiCall {
 export function requestAuthorizationCall(request: CreateRecurrenceRequest, idRec: string, now: Date): ApiCall {
   const account = request.payerAccount;
   if (!account) throw new TypeError('createRecurrence: the request journey needs the payer account');
-  const doc = documentOf(request.debtor.document);
+  const doc = documentOf(request.payer.document);
   const destinatario: Record<string, string> = { ispbParticipante: account.ispbParticipante, conta: account.conta, [doc.length === 11 ? 'cpf' : 'cnpj']: doc };
   if (account.agencia) destinatario.agencia = account.agencia;
   const dataExpiracaoSolicitacao = new Date(now.getTime() + request.expiresInSeconds * 1000).toISOString();
@@ -274,13 +274,13 @@ function firstPaymentTxid(request: CreateRecurrenceRequest): string {
 }
 
 /** `vinculo.devedor`: a CPF (11 digits) or a CNPJ (14, letters allowed from 2026), by length, and the name. */
-function devedorOf(debtor: CreateRecurrenceRequest['debtor']): Record<string, string> {
-  const doc = documentOf(debtor.document);
-  return { [doc.length === 11 ? 'cpf' : 'cnpj']: doc, nome: clip(debtor.name.trim(), MAX_DEBTOR_NAME) };
+function devedorOf(payer: CreateRecurrenceRequest['payer']): Record<string, string> {
+  const doc = documentOf(payer.document);
+  return { [doc.length === 11 ? 'cpf' : 'cnpj']: doc, nome: clip(payer.name.trim(), MAX_DEVEDOR_NAME) };
 }
 
 function documentOf(document: string): string {
   const doc = document.replace(/[.\-/\s]/g, '').toUpperCase();
   if (/^\d{11}$/.test(doc) || /^[0-9A-Z]{12}\d{2}$/.test(doc)) return doc;
-  throw new TypeError('createRecurrence: the debtor document must be a CPF (11 digits) or a CNPJ (14 characters)');
+  throw new TypeError("createRecurrence: the payer's document must be a CPF (11 digits) or a CNPJ (14 characters)");
 }

@@ -48,7 +48,7 @@ const answer = (status: number, body?: unknown): OutboundAnswer => ({ status, he
 const request = (overrides: Partial<CreateRecurrenceRequest> = {}): CreateRecurrenceRequest => ({
   recurrenceId: 'rec_1',
   contract: { id: 'CT-1', description: 'Plano mensal de academia com nome longo demais' },
-  debtor: { document: '123.456.789-09', name: 'Ana Souza' },
+  payer: { document: '123.456.789-09', name: 'Ana Souza' },
   frequency: 'monthly',
   amountCents: 4990,
   minimumAmountCents: null,
@@ -109,7 +109,7 @@ const chargeRequest = (overrides: Partial<CreateRecurringChargeRequest> = {}): C
 
 describe('Pix Automático flows', () => {
   describe('creating a recurrence', () => {
-    it('writes the contract, debtor, calendar, amount and policy as RecSolicitada, with the location', () => {
+    it('writes the contract, payer, calendar, amount and policy as RecSolicitada, with the location', () => {
       expect(createRecurrenceCall(request(), 108)).toEqual({
         operation: 'create recurrence',
         method: 'POST',
@@ -125,7 +125,7 @@ describe('Pix Automático flows', () => {
       expect(createLocationCall()).toEqual({ operation: 'create recurrence location', method: 'POST', path: '/locrec' });
     });
 
-    it('maps each frequency and policy, a variable amount, a CNPJ debtor, the composite QR’s txid', () => {
+    it('maps each frequency and policy, a variable amount, a CNPJ payer, the composite QR’s txid', () => {
       const frequencies = (['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const).map(
         (frequency) => (createRecurrenceCall(request({ frequency }), null).body as { calendario: { periodicidade: string } }).calendario.periodicidade,
       );
@@ -137,7 +137,7 @@ describe('Pix Automático flows', () => {
           retryPolicy: 'none',
           endDate: null,
           contract: { id: 'CT-2', description: null },
-          debtor: { document: '12.345.678/0001-95', name: 'Empresa' },
+          payer: { document: '12.345.678/0001-95', name: 'Empresa' },
           journey: 'qr_with_first_payment',
           firstPayment: { txid: FIRST_TXID },
         }),
@@ -157,7 +157,7 @@ describe('Pix Automático flows', () => {
       expect(() => createRecurrenceCall(request({ minimumAmountCents: 100 }), null)).toThrow(TypeError);
       expect(() => createRecurrenceCall(request({ amountCents: null }), null)).toThrow(TypeError);
       expect(() => createRecurrenceCall(request({ contract: { id: 'x'.repeat(36), description: null } }), null)).toThrow(TypeError);
-      expect(() => createRecurrenceCall(request({ debtor: { document: '123', name: 'A' } }), null)).toThrow(TypeError);
+      expect(() => createRecurrenceCall(request({ payer: { document: '123', name: 'A' } }), null)).toThrow(TypeError);
       expect(() => createRecurrenceCall(request({ journey: 'qr_with_first_payment' }), 1)).toThrow(TypeError);
       expect(() => assertRecurrenceRequest(request({ journey: 'request' }))).toThrow(TypeError);
       expect(() => assertRecurrenceRequest(request())).not.toThrow();
@@ -182,7 +182,7 @@ describe('Pix Automático flows', () => {
       expect(() => requestAuthorizationCall(request({ journey: 'request' }), ID_REC, new Date())).toThrow(TypeError);
     });
 
-    it('finds a lost creation by the debtor over a window, and recognises it by its contract and terms', () => {
+    it('finds a lost creation by the payer over a window, and recognises it by its contract and terms', () => {
       const call = listRecurrencesCall('12345678909', new Date('2026-11-19T10:00:00.123Z'), new Date('2026-11-26T10:00:00.456Z'), 1);
       expect(call.query).toEqual({
         inicio: '2026-11-19T10:00:00Z',
