@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../domain/money';
 import { checkWebhookUrl, WebhookUrlRejectedError } from '../common/net/webhook-url-policy';
 import {
@@ -18,7 +18,7 @@ import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../common/sandbox-wire/refund-d
 import { sandboxBrCode } from './br-code';
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
 import { FailureQueue } from './failure-queue';
-import { notifier } from './notifier';
+import { type Deliver, notifier } from './notifier';
 import { recordPayment } from './pix-payment';
 import { recurrenceRoutes } from './recurrence-routes';
 import { RecurrenceStore } from './recurrences';
@@ -79,14 +79,81 @@ const HOLD_LIMIT_MS = 120_000;
  * their operation: create, get (charge and refund reads), refund, cancel.
  */
 export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (app, options) => {
-  const clock = options.now ?? Date.now;
-  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const store = new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES);
-  const failures = new FailureQueue();
-  const held = new Set<Socket>();
   const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
-  const deliver = notifier(urlPolicy, webhookTimeoutMs);
+  const psp: Psp = {
+    options,
+    clock: options.now ?? Date.now,
+    store: new ChargeStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
+    failures: new FailureQueue(),
+    held: new Set<Socket>(),
+    urlPolicy,
+    deliver: notifier(urlPolicy, options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS),
+  };
+  answerInOwnShape(app, options.authorize);
+  app.addHook('preClose', (done) => {
+    for (const socket of psp.held) socket.destroy();
+    done();
+  });
 
+  app.post<{ Body: SandboxCreateChargeBody }>('/charges', { schema: { body: CREATE_BODY_SCHEMA, response: { 200: CHARGE_SCHEMA, 201: CHARGE_SCHEMA } } }, async (request, reply) =>
+    createCharge(psp, request, reply),
+  );
+  app.get<WithId>('/charges/:id', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => readCharge(psp, request, reply));
+  app.post<WithId>('/charges/:id/cancel', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) =>
+    cancelOpenCharge(psp, request, reply),
+  );
+  app.post<WithId & { Body: SimulateBody }>('/charges/:id/simulate', { schema: { params: ID_PARAMS_SCHEMA, body: SIMULATE_BODY_SCHEMA } }, async (request, reply) =>
+    simulateEvent(psp, request, reply),
+  );
+  controlRoutes(app, psp);
+  app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
+
+  refundRoutes(app, {
+    store: psp.store,
+    clock: psp.clock,
+    failures: psp.failures,
+    deliver: psp.deliver,
+    webhookSecret: options.webhookSecret,
+    settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_SANDBOX_REFUND_DELAY_MS : options.refundSettleDelayMs,
+    refuse,
+    failAfterActing: (request, reply, failure, status, payload) => failAfterActing(psp, request, reply, failure, status, payload),
+  });
+
+  recurrenceRoutes(app, {
+    charges: psp.store,
+    recurrences: new RecurrenceStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
+    clock: psp.clock,
+    deliver: psp.deliver,
+    webhookSecret: options.webhookSecret,
+    checkNotificationUrl: (url) => checkNotificationUrl(psp, url),
+  });
+};
+
+/** What the charge handlers share: the options, the clock, the charges, the failures queued, the connections held. */
+interface Psp {
+  options: SandboxServerOptions;
+  clock: () => number;
+  store: ChargeStore;
+  failures: FailureQueue;
+  /** Connections a `timeout` failure holds unanswered, cut when the server closes. */
+  held: Set<Socket>;
+  urlPolicy: { allowPrivate: boolean };
+  deliver: Deliver;
+}
+
+interface WithId {
+  Params: { id: string };
+}
+interface SimulateBody {
+  event: SandboxEventType;
+  amount?: string;
+}
+
+/**
+ * The sandbox's own parser, access check, 404 and error answers, so it behaves the same inside the
+ * gateway and alone, and answers in its own shape whatever went wrong.
+ */
+function answerInOwnShape(app: FastifyInstance, authorize: SandboxServerOptions['authorize']): void {
   // Our own JSON parser, so the sandbox behaves the same inside the gateway (whose parser keeps raw
   // bodies) and alone, and an empty body with a JSON content type is no body rather than a 400.
   app.removeAllContentTypeParsers();
@@ -102,7 +169,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   // Before the body is read, and for unknown sandbox routes too (they reveal nothing to a stranger).
   app.addHook('onRequest', async (request) => {
     if ((request.routeOptions.config as { public?: boolean } | undefined)?.public) return;
-    if (!(await options.authorize(request))) throw unauthorized();
+    if (!(await authorize(request))) throw unauthorized();
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -129,217 +196,195 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     if (status < 500 && headers && typeof headers === 'object') void reply.headers(headers);
     return reply.code(status >= 400 && status < 600 ? status : 500).send({ error: { code, message: status >= 500 ? 'Sandbox fault.' : error.message } });
   });
+}
 
-  app.addHook('preClose', (done) => {
-    for (const socket of held) socket.destroy();
-    done();
-  });
+/** `POST /charges`: the charge for this txid, under the failures queued for creates. */
+async function createCharge(psp: Psp, request: FastifyRequest<{ Body: SandboxCreateChargeBody }>, reply: FastifyReply): Promise<FastifyReply> {
+  const body = request.body;
+  if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
+  const amountCents = wireAmountToCents(body.amount)!;
+  if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
+  await checkNotificationUrl(psp, body.notificationUrl);
 
-  app.post<{ Body: SandboxCreateChargeBody }>(
-    '/charges',
-    { schema: { body: CREATE_BODY_SCHEMA, response: { 200: CHARGE_SCHEMA, 201: CHARGE_SCHEMA } } },
-    async (request, reply) => {
-      const body = request.body;
-      if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
-      const amountCents = wireAmountToCents(body.amount)!;
-      if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
-      await checkNotificationUrl(body.notificationUrl);
+  const failure = psp.failures.take('create');
+  if (failure && refuse(reply, failure.mode)) return reply;
+  const { status, payload } = createOrReplay(psp.store, body, amountCents, psp.clock());
+  if (failure) return failAfterActing(psp, request, reply, failure, status, payload);
+  return reply.code(status).send(payload);
+}
 
-      const failure = failures.take('create');
-      if (failure && refuse(reply, failure.mode)) return reply;
-      const { status, payload } = createOrReplay(body, amountCents, clock());
-      if (failure) return failAfterActing(request, reply, failure, status, payload);
-      return reply.code(status).send(payload);
+/** `GET /charges/:id`, by the sandbox's id or the txid, under the failures queued for reads. */
+async function readCharge(psp: Psp, request: FastifyRequest<WithId>, reply: FastifyReply): Promise<FastifyReply> {
+  const failure = psp.failures.take('get');
+  if (failure && refuse(reply, failure.mode)) return reply;
+  const charge = psp.store.find(request.params.id, psp.clock());
+  const status = charge ? 200 : 404;
+  const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+  if (failure) return failAfterActing(psp, request, reply, failure, status, payload);
+  return reply.code(status).send(payload);
+}
+
+/** `POST /charges/:id/cancel`: cancels an open charge; any other answers as it is (a charge paid meanwhile: paid), and nothing is posted. */
+async function cancelOpenCharge(psp: Psp, request: FastifyRequest<WithId>, reply: FastifyReply): Promise<FastifyReply> {
+  const failure = psp.failures.take('cancel');
+  if (failure && refuse(reply, failure.mode)) return reply;
+  const charge = psp.store.find(request.params.id, psp.clock());
+  if (charge?.status === 'ATIVA') charge.status = 'CANCELADA';
+  const status = charge ? 200 : 404;
+  const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
+  if (failure) return failAfterActing(psp, request, reply, failure, status, payload);
+  return reply.code(status).send(payload);
+}
+
+/** `POST /charges/:id/simulate`: moves the charge as the event says and posts the event, answering after that post. */
+async function simulateEvent(psp: Psp, request: FastifyRequest<WithId & { Body: SimulateBody }>, reply: FastifyReply): Promise<FastifyReply> {
+  const now = psp.clock();
+  const charge = psp.store.find(request.params.id, now);
+  if (!charge) throw notFound(request.params.id);
+  const { event: type, amount } = request.body;
+  // The whole charge refunded at the PSP: reads of the charge list the refunds that amounts to.
+  if (type === 'payment.refunded') refundWhole(psp.store, charge, now);
+  // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
+  charge.status = statusAfterEvent(type);
+  const reported = amount === undefined ? charge.amountCents : wireAmountToCents(amount)!;
+  // The Pix that paid, as a PSP reports it: once per charge (a second confirmation is the same Pix).
+  if (type === 'payment.confirmed') recordPayment(charge, now, reported);
+  const event: SandboxEventBody = {
+    event: type,
+    id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
+    created_at: new Date(now).toISOString(),
+    data: {
+      id: charge.id,
+      txid: charge.txid,
+      amount: centsToReais(reported),
+      status: charge.status,
+      ...(type === 'payment.confirmed' && charge.pix ? { pix: charge.pix } : {}),
     },
-  );
+  };
+  const delivery = await psp.deliver(charge.notificationUrl, charge.webhookSecret ?? psp.options.webhookSecret, event, request.log);
+  return reply.code(202).send({ eventId: event.id, delivered: delivery.delivered, status: delivery.status, charge: toWire(charge) });
+}
 
-  app.get<{ Params: { id: string } }>('/charges/:id', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => {
-    const failure = failures.take('get');
-    if (failure && refuse(reply, failure.mode)) return reply;
-    const charge = store.find(request.params.id, clock());
-    const status = charge ? 200 : 404;
-    const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
-    if (failure) return failAfterActing(request, reply, failure, status, payload);
-    return reply.code(status).send(payload);
-  });
-
-  // Cancels an open charge; any other answers as it is (a charge paid meanwhile: paid), and nothing is posted.
-  app.post<{ Params: { id: string } }>('/charges/:id/cancel', { schema: { params: ID_PARAMS_SCHEMA, response: { 200: CHARGE_SCHEMA } } }, async (request, reply) => {
-    const failure = failures.take('cancel');
-    if (failure && refuse(reply, failure.mode)) return reply;
-    const charge = store.find(request.params.id, clock());
-    if (charge?.status === 'ATIVA') charge.status = 'CANCELADA';
-    const status = charge ? 200 : 404;
-    const payload = charge ? toWire(charge) : notFound(request.params.id).toBody();
-    if (failure) return failAfterActing(request, reply, failure, status, payload);
-    return reply.code(status).send(payload);
-  });
-
-  app.post<{ Params: { id: string }; Body: { event: SandboxEventType; amount?: string } }>(
-    '/charges/:id/simulate',
-    { schema: { params: ID_PARAMS_SCHEMA, body: SIMULATE_BODY_SCHEMA } },
-    async (request, reply) => {
-      const now = clock();
-      const charge = store.find(request.params.id, now);
-      if (!charge) throw notFound(request.params.id);
-      const { event: type, amount } = request.body;
-      // The whole charge refunded at the PSP: reads of the charge list the refunds that amounts to.
-      if (type === 'payment.refunded') refundWhole(store, charge, now);
-      // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
-      charge.status = statusAfterEvent(type);
-      const reported = amount === undefined ? charge.amountCents : wireAmountToCents(amount)!;
-      // The Pix that paid, as a PSP reports it: once per charge (a second confirmation is the same Pix).
-      if (type === 'payment.confirmed') recordPayment(charge, now, reported);
-      const event: SandboxEventBody = {
-        event: type,
-        id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
-        created_at: new Date(now).toISOString(),
-        data: {
-          id: charge.id,
-          txid: charge.txid,
-          amount: centsToReais(reported),
-          status: charge.status,
-          ...(type === 'payment.confirmed' && charge.pix ? { pix: charge.pix } : {}),
-        },
-      };
-      const delivery = await deliver(charge.notificationUrl, charge.webhookSecret ?? options.webhookSecret, event, request.log);
-      return reply.code(202).send({ eventId: event.id, delivered: delivery.delivered, status: delivery.status, charge: toWire(charge) });
-    },
-  );
-
+/** The routes tests drive the sandbox with: queue and clear injected failures, list the charges. */
+function controlRoutes(app: FastifyInstance, psp: Psp): void {
   app.post<{ Body: { mode: SandboxFailureMode; count: number; operation: SandboxFailureOperation } }>(
     '/_control/failures',
     { schema: { body: FAILURES_BODY_SCHEMA } },
     async (request, reply) => {
-      failures.push(request.body.mode, request.body.count, request.body.operation);
+      psp.failures.push(request.body.mode, request.body.count, request.body.operation);
       return reply.code(204).send();
     },
   );
 
   app.delete('/_control/failures', async (_request, reply) => {
-    failures.clear();
+    psp.failures.clear();
     return reply.code(204).send();
   });
 
-  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () => store.list(clock()).map(toWire));
+  app.get('/_control/charges', { schema: { response: { 200: { type: 'array', items: CHARGE_SCHEMA } } } }, async () => psp.store.list(psp.clock()).map(toWire));
+}
 
-  app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
-
-  refundRoutes(app, {
-    store,
-    clock,
-    failures,
-    deliver,
-    webhookSecret: options.webhookSecret,
-    settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_SANDBOX_REFUND_DELAY_MS : options.refundSettleDelayMs,
-    refuse,
-    failAfterActing,
-  });
-
-  recurrenceRoutes(app, {
-    charges: store,
-    recurrences: new RecurrenceStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
-    clock,
-    deliver,
-    webhookSecret: options.webhookSecret,
-    checkNotificationUrl,
-  });
-
-  /** Refuses (400) a notification URL outside the prefix or the merchant-webhook URL policy. */
-  async function checkNotificationUrl(url: string): Promise<void> {
-    if (options.notificationUrlPrefix !== undefined && !url.startsWith(options.notificationUrlPrefix)) {
-      throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
-    }
-    try {
-      await checkWebhookUrl(url, urlPolicy);
-    } catch (error) {
-      if (error instanceof WebhookUrlRejectedError) throw invalid(`notificationUrl ${error.message}.`, 'notificationUrl');
-      throw error;
-    }
+/** Refuses (400) a notification URL outside the prefix or the merchant-webhook URL policy. */
+async function checkNotificationUrl({ options, urlPolicy }: Psp, url: string): Promise<void> {
+  if (options.notificationUrlPrefix !== undefined && !url.startsWith(options.notificationUrlPrefix)) {
+    throw invalid(`notificationUrl must start with ${options.notificationUrlPrefix}`, 'notificationUrl');
   }
+  try {
+    await checkWebhookUrl(url, urlPolicy);
+  } catch (error) {
+    if (error instanceof WebhookUrlRejectedError) throw invalid(`notificationUrl ${error.message}.`, 'notificationUrl');
+    throw error;
+  }
+}
 
-  /** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
-  function createOrReplay(body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
-    const existing = store.findByTxid(body.txid, now);
-    if (existing) {
-      if (existing.amountCents === amountCents) return { status: 200, payload: toWire(existing) };
-      return {
-        status: 409,
-        payload: new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${centsToDecimalString(existing.amountCents)} BRL.`).toBody(),
-      };
-    }
-    const id = `sbx_${randomUUID().replaceAll('-', '')}`;
-    const charge: StoredCharge = {
-      id,
-      txid: body.txid,
-      status: 'ATIVA',
-      amountCents,
-      description: body.description ?? null,
-      externalId: body.externalId,
-      recipient: { document: body.recipient.document, name: body.recipient.name },
-      pixCopiaECola: sandboxBrCode(body.txid, amountCents),
-      notificationUrl: body.notificationUrl,
-      webhookSecret: body.webhookSecret,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + body.expiresIn * 1000),
-      paidAt: null,
-      pix: null,
-      refunds: [],
+/** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
+function createOrReplay(store: ChargeStore, body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
+  const existing = store.findByTxid(body.txid, now);
+  if (existing) {
+    if (existing.amountCents === amountCents) return { status: 200, payload: toWire(existing) };
+    return {
+      status: 409,
+      payload: new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${centsToDecimalString(existing.amountCents)} BRL.`).toBody(),
     };
-    store.add(charge);
-    return { status: 201, payload: toWire(charge) };
   }
+  const id = `sbx_${randomUUID().replaceAll('-', '')}`;
+  const charge: StoredCharge = {
+    id,
+    txid: body.txid,
+    status: 'ATIVA',
+    amountCents,
+    description: body.description ?? null,
+    externalId: body.externalId,
+    recipient: { document: body.recipient.document, name: body.recipient.name },
+    pixCopiaECola: sandboxBrCode(body.txid, amountCents),
+    notificationUrl: body.notificationUrl,
+    webhookSecret: body.webhookSecret,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + body.expiresIn * 1000),
+    paidAt: null,
+    pix: null,
+    refunds: [],
+  };
+  store.add(charge);
+  return { status: 201, payload: toWire(charge) };
+}
 
-  /** Injected failures that refuse before acting. True when the reply was sent. */
-  function refuse(reply: FastifyReply, mode: SandboxFailureMode): boolean {
-    switch (mode) {
-      case 'http_400':
-        void reply.code(400).send(injected('INVALID_REQUEST', mode));
-        return true;
-      case 'http_422':
-        void reply.code(422).send(injected('UNPROCESSABLE', mode));
-        return true;
-      case 'http_503':
-        void reply.code(503).header('retry-after', '1').send(injected('UNAVAILABLE', mode));
-        return true;
-      case 'timeout':
-      case 'reset':
-      case 'http_500':
-      case 'malformed':
-        return false;
-    }
+/** Injected failures that refuse before acting. True when the reply was sent. */
+function refuse(reply: FastifyReply, mode: SandboxFailureMode): boolean {
+  switch (mode) {
+    case 'http_400':
+      void reply.code(400).send(injected('INVALID_REQUEST', mode));
+      return true;
+    case 'http_422':
+      void reply.code(422).send(injected('UNPROCESSABLE', mode));
+      return true;
+    case 'http_503':
+      void reply.code(503).header('retry-after', '1').send(injected('UNAVAILABLE', mode));
+      return true;
+    case 'timeout':
+    case 'reset':
+    case 'http_500':
+    case 'malformed':
+      return false;
   }
+}
 
-  /** Injected failures that lose or garble the answer to a call that was carried out (whatever its outcome). */
-  function failAfterActing(request: FastifyRequest, reply: FastifyReply, failure: { mode: SandboxFailureMode; index: number }, status: number, payload: unknown): FastifyReply {
-    switch (failure.mode) {
-      case 'timeout': {
-        reply.hijack();
-        const socket = request.raw.socket;
-        held.add(socket);
-        const limit = setTimeout(() => socket.destroy(), HOLD_LIMIT_MS).unref();
-        socket.once('close', () => {
-          clearTimeout(limit);
-          held.delete(socket);
-        });
-        return reply;
-      }
-      case 'reset':
-        reply.hijack();
-        request.raw.socket.destroy();
-        return reply;
-      case 'http_500':
-        return reply.code(500).send(injected('INTERNAL', failure.mode));
-      case 'malformed':
-        // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
-        return failure.index % 2 === 0
-          ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
-          : reply
-              .code(status)
-              .type('application/json')
-              .send(JSON.stringify({ data: payload }));
-      default:
-        throw new Error(`failure mode ${failure.mode} refuses before acting`);
+/** Injected failures that lose or garble the answer to a call that was carried out (whatever its outcome). */
+function failAfterActing(
+  { held }: Psp,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failure: { mode: SandboxFailureMode; index: number },
+  status: number,
+  payload: unknown,
+): FastifyReply {
+  switch (failure.mode) {
+    case 'timeout': {
+      reply.hijack();
+      const socket = request.raw.socket;
+      held.add(socket);
+      const limit = setTimeout(() => socket.destroy(), HOLD_LIMIT_MS).unref();
+      socket.once('close', () => {
+        clearTimeout(limit);
+        held.delete(socket);
+      });
+      return reply;
     }
+    case 'reset':
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    case 'http_500':
+      return reply.code(500).send(injected('INTERNAL', failure.mode));
+    case 'malformed':
+      // Alternates within one queued entry: first a body that is not JSON at all, then JSON of the wrong shape.
+      return failure.index % 2 === 0
+        ? reply.code(status).type('text/html').send('<html><body>Bad gateway</body></html>')
+        : reply
+            .code(status)
+            .type('application/json')
+            .send(JSON.stringify({ data: payload }));
+    default:
+      throw new Error(`failure mode ${failure.mode} refuses before acting`);
   }
-};
+}
