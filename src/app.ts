@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -165,19 +165,8 @@ export async function createApp(
   await app.register(fastifyCookie);
   await registerDashboard(app);
 
-  // The simulated PSP, a Fastify plugin answering in its own shape (docs/sandbox.md). Operators reach
-  // it with the admin API's own guard.
-  const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
-  const isOperator = async (request: FastifyRequest): Promise<boolean> => {
-    try {
-      return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
-    } catch (error) {
-      // A plain 401 gets the sandbox's own answer; 403 (CSRF) and 429 pass through.
-      if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
-      throw error;
-    }
-  };
-  await mountSandboxPsp?.(fastify, isOperator);
+  // The simulated PSP, answering in its own shape; operators reach it with the admin API's own guard.
+  await mountSandboxPsp?.(app);
 
   setupOpenApi(app);
   await app.init();
@@ -193,11 +182,12 @@ const SANDBOX_PSP_PREFIX = '/sandbox';
  * sandbox's, not the gateway's envelope. In production it only posts events back to this gateway.
  * Only the sandbox adapter (with its API token), the admin token or a dashboard session may use it.
  */
-function sandboxPspMount(config: AppConfig): ((fastify: FastifyInstance, isOperator: (request: FastifyRequest) => Promise<boolean>) => Promise<void>) | undefined {
+function sandboxPspMount(config: AppConfig): ((app: NestFastifyApplication) => Promise<void>) | undefined {
   const settings = loadSandboxSettings(config);
   if (!settings.enabled) return undefined;
-  return async (fastify, isOperator) => {
-    await fastify.register(sandboxServer, {
+  return async (app) => {
+    const isOperator = await operatorCheck(app);
+    await app.getHttpAdapter().getInstance().register(sandboxServer, {
       prefix: SANDBOX_PSP_PREFIX,
       webhookSecret: settings.webhookSecret?.reveal(),
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
@@ -205,6 +195,20 @@ function sandboxPspMount(config: AppConfig): ((fastify: FastifyInstance, isOpera
       refundSettleDelayMs: settings.refundSettleDelayMs,
       authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await isOperator(request)),
     });
+  };
+}
+
+/** Whether a request is an operator's, by the admin API's own guard (admin token or dashboard session, CSRF included). */
+async function operatorCheck(app: NestFastifyApplication): Promise<(request: FastifyRequest) => Promise<boolean>> {
+  const adminGuard = await app.get(ModuleRef).create(AdminAuthGuard);
+  return async (request) => {
+    try {
+      return await adminGuard.canActivate(new ExecutionContextHost([request, undefined]));
+    } catch (error) {
+      // A plain 401 gets the sandbox's own answer; 403 (CSRF) and 429 pass through.
+      if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) return false;
+      throw error;
+    }
   };
 }
 
