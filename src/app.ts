@@ -187,7 +187,8 @@ function sandboxPspMount(config: AppConfig): ((app: NestFastifyApplication) => P
   if (!settings.enabled) return undefined;
   return async (app) => {
     const isOperator = await operatorCheck(app);
-    await app.getHttpAdapter().getInstance().register(sandboxServer, {
+    const fastify = app.getHttpAdapter().getInstance();
+    await fastify.register(sandboxServer, {
       prefix: SANDBOX_PSP_PREFIX,
       webhookSecret: settings.webhookSecret?.reveal(),
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
