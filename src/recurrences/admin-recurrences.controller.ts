@@ -5,7 +5,7 @@ import { AdminAuth } from '../auth/admin-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { Page } from '../common/http/cursor';
-import { requestState } from '../common/http/request-state';
+import { answerData, requestState } from '../common/http/request-state';
 import {
   ADMIN_RECURRENCE_DETAIL_EXAMPLE,
   ADMIN_RECURRENCE_EXAMPLE,
@@ -71,8 +71,8 @@ export class AdminRecurrencesController {
     provider: 'efi',
   })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.OPERATION_NOT_SUPPORTED, ErrorCode.UPSTREAM_ERROR)
-  cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<AdminRecurrenceDetailView> {
-    return this.recurrences.cancel(id, requestState(req));
+  async cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<AdminRecurrenceDetailView> {
+    return answerData(req, await this.recurrences.cancel(id, requestState(req).requestId));
   }
 
   @Post('recurrences/:id/simulate')

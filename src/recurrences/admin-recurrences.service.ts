@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
+import { namingProvider } from '../common/errors/answer-provider';
 import { ErrorCode } from '../common/errors/error-codes';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
-import type { GatewayRequestState } from '../common/http/request-state';
+import type { ProviderAnswer } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
 import { toAnswerView } from '../deliveries/dto/delivery.view';
 import { WebhookDeliveryAttemptRepository } from '../deliveries/webhook-delivery-attempt.repository';
@@ -74,10 +75,10 @@ export class AdminRecurrencesService {
   }
 
   /** The merchant's cancel (`POST /v1/recurrences/:id/cancel`), made by the operator: the same rules, events and answer. */
-  async cancel(id: string, state: GatewayRequestState): Promise<AdminRecurrenceDetailView> {
+  async cancel(id: string, requestId: string): Promise<ProviderAnswer<AdminRecurrenceDetailView>> {
     const recurrence = await this.find(id);
-    await this.merchantSide.cancel(recurrence.merchantId, recurrence.id, state);
-    return this.detail(recurrence.id);
+    const { provider } = await this.merchantSide.cancel(recurrence.merchantId, recurrence.id, requestId);
+    return { provider, data: await namingProvider(provider, () => this.detail(recurrence.id)) };
   }
 
   async simulateRecurrence(id: string, dto: SimulateRecurrenceDto): Promise<RecurringSimulationResultView> {

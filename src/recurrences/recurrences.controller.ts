@@ -8,8 +8,8 @@ import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses, validationExample } from '../common/http/api-docs';
 import type { Page } from '../common/http/cursor';
 import type { PreparedResponse } from '../common/http/envelope';
-import { requestState } from '../common/http/request-state';
-import { CreateRequest, type CreateRequestContext } from '../payments/create-request.decorator';
+import { answerData, requestState } from '../common/http/request-state';
+import { IdempotentRequest } from '../idempotency/idempotent-request';
 import { CreateRecurrenceDto } from './dto/create-recurrence.dto';
 import { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
 import { ListRecurrencesQuery } from './dto/list-recurrences.query';
@@ -64,7 +64,7 @@ export class RecurrencesController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreateRecurrenceDto, @CreateRequest() request: CreateRequestContext): Promise<PreparedResponse> {
+  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreateRecurrenceDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.recurrences.create(merchant, body, request);
   }
 
@@ -84,8 +84,8 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurrenceView, { example: ACTIVE_RECURRENCE_EXAMPLE })
   @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
-    return this.recurrences.get(merchant.id, id, requestState(req));
+  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
+    return answerData(req, await this.recurrences.get(merchant.id, id));
   }
 
   @Post('recurrences/:id/cancel')
@@ -104,8 +104,8 @@ export class RecurrencesController {
     ErrorCode.UPSTREAM_ERROR,
     ErrorCode.INTERNAL_ERROR,
   )
-  cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
-    return this.recurrences.cancel(merchant.id, id, requestState(req));
+  async cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
+    return answerData(req, await this.recurrences.cancel(merchant.id, id, requestState(req).requestId));
   }
 
   @Post('recurrences/:id/charges')
@@ -135,7 +135,8 @@ export class RecurrencesController {
     @CurrentMerchant() merchant: AuthenticatedMerchant,
     @Param('id') id: string,
     @Body() body: CreateRecurringChargeDto,
-    @CreateRequest() request: CreateRequestContext,
+    // The key is not scoped by the recurrence's id, as it was not when the route was made.
+    @IdempotentRequest() request: IdempotentRequest,
   ): Promise<PreparedResponse> {
     return this.charges.createCharge(merchant, id, body, request);
   }
@@ -145,8 +146,8 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurringChargeListView, { example: { items: [PAID_CHARGE_EXAMPLE] } })
   @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  listCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
-    return this.charges.listCharges(merchant.id, id, requestState(req));
+  async listCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
+    return answerData(req, await this.charges.listCharges(merchant.id, id));
   }
 
   @Get('recurring-charges/:id')
@@ -154,8 +155,8 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H' })
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: PAID_CHARGE_EXAMPLE })
   @ApiErrorResponses(CHARGE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  getCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
-    return this.charges.getCharge(merchant.id, id, requestState(req));
+  async getCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
+    return answerData(req, await this.charges.getCharge(merchant.id, id));
   }
 
   @Post('recurring-charges/:id/cancel')
@@ -169,7 +170,7 @@ export class RecurrencesController {
     ErrorCode.UPSTREAM_ERROR,
     ErrorCode.INTERNAL_ERROR,
   )
-  cancelCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
-    return this.charges.cancelCharge(merchant.id, id, requestState(req));
+  async cancelCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
+    return answerData(req, await this.charges.cancelCharge(merchant.id, id, requestState(req).requestId));
   }
 }

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { AppError, type FieldError } from '../common/errors/app-error';
+import { namingProvider } from '../common/errors/answer-provider';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
-import { PreparedResponse, successEnvelope } from '../common/http/envelope';
-import type { GatewayRequestState } from '../common/http/request-state';
+import { PreparedResponse, type ProviderAnswer, successEnvelope } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
@@ -13,21 +13,39 @@ import { Clock } from '../domain/clock';
 import { reaisToCents } from '../domain/money';
 import { brasiliaDate, isRecurrenceFinal } from '../domain/recurrence';
 import { type IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
-import { requireIdempotencyKey } from '../idempotency/idempotency-key';
-import { requestFingerprint } from '../idempotency/request-fingerprint';
+import { idempotentCall, type IdempotentRequest } from '../idempotency/idempotent-request';
 import { Payment } from '../payments/payment.entity';
 import { paymentOfCharge } from '../payments/payment-of-charge';
 import { PaymentRepository } from '../payments/payment.repository';
 import type { ActingAccount } from '../providers/provider-accounts/account-resolver';
-import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
-import type { CreateRequestContext } from '../payments/create-request.decorator';
+import { rethrowProviderFailure } from '../providers/provider-errors';
+import type { ProviderRecurrence } from '../providers/recurring';
 import type { CreateRecurrenceDto } from './dto/create-recurrence.dto';
 import type { ListRecurrencesQuery } from './dto/list-recurrences.query';
 import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
 import { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceView, toRecurrenceView } from './recurrence.view';
-import { callFailure, RecurringAccounts, stateConflict } from './recurring-accounts';
+import { callFailure, type RecurringAccount, RecurringAccounts, stateConflict } from './recurring-accounts';
+
+/** A recurrence's terms once checked: the payer's document normalised, amounts in centavos. */
+interface Terms {
+  document: string;
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  firstPaymentCents: number | null;
+}
+
+/** What the PSP made of a recurrence, with the gateway's first payment of a `qr_with_first_payment` journey. */
+interface MadeRecurrence {
+  created: ProviderRecurrence;
+  firstPayment: Payment | null;
+}
+
+/** The recurrence's id, from the one the claim reserved: the same on every retry of the key. */
+function recurrenceIdOf(claim: IdempotencyClaim): string {
+  return `rec_${claim.paymentId.slice('pay_'.length)}`;
+}
 
 /**
  * The merchant API of Pix Automático (docs/recurrences.md): recurrences (their charges are
@@ -49,101 +67,101 @@ export class RecurrencesService {
     private readonly clock: Clock,
   ) {}
 
-  async create(merchant: AuthenticatedMerchant, dto: CreateRecurrenceDto, request: CreateRequestContext): Promise<PreparedResponse> {
-    const key = requireIdempotencyKey(request.idempotencyKey);
+  async create(merchant: AuthenticatedMerchant, dto: CreateRecurrenceDto, request: IdempotentRequest): Promise<PreparedResponse> {
+    const call = idempotentCall(merchant.id, request);
     // Where it would be made names the provider in every answer, the key's included; that there is
     // nowhere to make it is a refusal, which like every other comes after the key.
     const where = await this.recurringAccounts.forMerchant(merchant).then(
       (account) => ({ account }),
       (error: unknown) => ({ error }),
     );
-    if ('account' in where) request.state.provider = where.account.acting.provider;
+    const provider = 'account' in where ? where.account.acting.provider : undefined;
     // The key first: a completed key replays its answer byte for byte, whatever the terms (a
     // startDate now past) and the merchant's accounts say now; a refusal below abandons the key.
-    const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
-    if (outcome.kind === 'replay') return outcome.response;
-    const claim = outcome.claim;
-    const suffix = claim.paymentId.slice('pay_'.length);
-    const recurrenceId = `rec_${suffix}`;
-    let acting: ActingAccount | undefined;
-    try {
+    const make = async (claim: IdempotencyClaim) => {
       const terms = this.checkTerms(dto);
       if ('error' in where) throw where.error;
-      const { recurring } = where.account;
-      acting = where.account.acting;
-      let firstPayment: Payment | null = null;
-      if (terms.firstPaymentCents !== null) firstPayment = await this.createFirstPayment(claim, acting, dto, terms.firstPaymentCents);
-      const created = await recurring.createRecurrence(acting.account, {
-        recurrenceId,
-        contract: { id: dto.contract.id, description: dto.contract.description ?? null },
-        payer: { document: terms.document, name: dto.payer.name },
-        frequency: dto.frequency,
-        amountCents: terms.amountCents,
-        minimumAmountCents: terms.minimumAmountCents,
-        startDate: dto.startDate,
-        endDate: dto.endDate ?? null,
-        retryPolicy: dto.retryPolicy ?? 'none',
-        journey: dto.journey ?? 'qr',
-        firstPayment: firstPayment ? { txid: firstPayment.txid } : null,
-        payerAccount: dto.payer.account ? { ispbParticipante: dto.payer.account.ispbParticipante, agencia: dto.payer.account.agencia, conta: dto.payer.account.conta } : null,
-        expiresInSeconds: this.config.pixExpirySeconds,
-        notificationUrl: acting.notificationUrl,
-      });
-      const now = this.clock.now();
-      const recurrence = Object.assign(new Recurrence(), {
-        id: recurrenceId,
-        merchantId: merchant.id,
-        provider: acting.provider,
-        providerAccountId: acting.accountId,
-        environment: acting.environment,
-        providerRecurrenceId: created.providerRecurrenceId,
-        externalId: dto.externalId,
-        status: created.status,
-        payerDocument: terms.document,
-        payerName: dto.payer.name,
-        contractId: dto.contract.id,
-        contractDescription: dto.contract.description ?? null,
-        frequency: dto.frequency,
-        amountCents: terms.amountCents,
-        minimumAmountCents: terms.minimumAmountCents,
-        startDate: dto.startDate,
-        endDate: dto.endDate ?? null,
-        retryPolicy: dto.retryPolicy ?? 'none',
-        journey: dto.journey ?? 'qr',
-        firstPaymentId: firstPayment?.id ?? null,
-        authorizationCopyPaste: created.copyPaste,
-        authorizationExpiresAt: created.authorizationExpiresAt,
-        cancelledBy: created.cancelledBy,
-        // Read back while the payer has not answered, in case their bank's answer never reaches us.
-        nextReconcileAt: new Date(now.getTime() + this.config.reconcileAfterSeconds * 1000),
-        createdAt: now,
-        updatedAt: now,
-      } satisfies Recurrence);
-      await this.recurrences.insert(recurrence);
-      const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence), request.requestId, acting.provider));
-      return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
-      else await this.idempotency.release(claim, acting?.provider);
-      if (acting && isProviderFailure(error)) {
-        const failure = {
-          audience: 'merchant',
-          operation: 'create',
-          action: 'create recurrence',
-          provider: acting.provider,
-          accountId: acting.accountId,
-          logger: this.logger,
-        } as const;
-        throw providerFailureToAppError(error, failure);
-      }
-      throw error;
-    }
+      return { complete: await this.makeAt(where.account, claim, dto, terms, request.requestId) };
+    };
+    return namingProvider(provider, () => this.idempotency.run(call, make, { provider }));
   }
 
-  async get(merchantId: string, id: string, state?: GatewayRequestState): Promise<RecurrenceView> {
+  /** Asks the account's PSP for the recurrence (and its first payment), then stores what the PSP made. */
+  private async makeAt(account: RecurringAccount, claim: IdempotencyClaim, dto: CreateRecurrenceDto, terms: Terms, requestId: string): Promise<PreparedResponse> {
+    const { acting } = account;
+    const failure = {
+      audience: 'merchant',
+      operation: 'create',
+      action: 'create recurrence',
+      provider: acting.provider,
+      accountId: acting.accountId,
+      logger: this.logger,
+    } as const;
+    const made = await this.askProvider(account, claim, dto, terms).catch((error: unknown) => rethrowProviderFailure(error, failure));
+    const recurrence = this.recurrenceOf(claim, acting, dto, terms, made);
+    await this.recurrences.insert(recurrence);
+    const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence), requestId, acting.provider));
+    return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
+  }
+
+  /** The PSP's recurrence, with the first payment a `qr_with_first_payment` journey's composite QR also pays. */
+  private async askProvider({ acting, recurring }: RecurringAccount, claim: IdempotencyClaim, dto: CreateRecurrenceDto, terms: Terms): Promise<MadeRecurrence> {
+    const firstPayment = terms.firstPaymentCents === null ? null : await this.createFirstPayment(claim, acting, dto, terms.firstPaymentCents);
+    const created = await recurring.createRecurrence(acting.account, {
+      recurrenceId: recurrenceIdOf(claim),
+      contract: { id: dto.contract.id, description: dto.contract.description ?? null },
+      payer: { document: terms.document, name: dto.payer.name },
+      frequency: dto.frequency,
+      amountCents: terms.amountCents,
+      minimumAmountCents: terms.minimumAmountCents,
+      startDate: dto.startDate,
+      endDate: dto.endDate ?? null,
+      retryPolicy: dto.retryPolicy ?? 'none',
+      journey: dto.journey ?? 'qr',
+      firstPayment: firstPayment ? { txid: firstPayment.txid } : null,
+      payerAccount: dto.payer.account ? { ispbParticipante: dto.payer.account.ispbParticipante, agencia: dto.payer.account.agencia, conta: dto.payer.account.conta } : null,
+      expiresInSeconds: this.config.pixExpirySeconds,
+      notificationUrl: acting.notificationUrl,
+    });
+    return { created, firstPayment };
+  }
+
+  private recurrenceOf(claim: IdempotencyClaim, acting: ActingAccount, dto: CreateRecurrenceDto, terms: Terms, { created, firstPayment }: MadeRecurrence): Recurrence {
+    const now = this.clock.now();
+    return Object.assign(new Recurrence(), {
+      id: recurrenceIdOf(claim),
+      merchantId: claim.merchantId,
+      provider: acting.provider,
+      providerAccountId: acting.accountId,
+      environment: acting.environment,
+      providerRecurrenceId: created.providerRecurrenceId,
+      externalId: dto.externalId,
+      status: created.status,
+      payerDocument: terms.document,
+      payerName: dto.payer.name,
+      contractId: dto.contract.id,
+      contractDescription: dto.contract.description ?? null,
+      frequency: dto.frequency,
+      amountCents: terms.amountCents,
+      minimumAmountCents: terms.minimumAmountCents,
+      startDate: dto.startDate,
+      endDate: dto.endDate ?? null,
+      retryPolicy: dto.retryPolicy ?? 'none',
+      journey: dto.journey ?? 'qr',
+      firstPaymentId: firstPayment?.id ?? null,
+      authorizationCopyPaste: created.copyPaste,
+      authorizationExpiresAt: created.authorizationExpiresAt,
+      cancelledBy: created.cancelledBy,
+      // Read back while the payer has not answered, in case their bank's answer never reaches us.
+      nextReconcileAt: new Date(now.getTime() + this.config.reconcileAfterSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Recurrence);
+  }
+
+  async get(merchantId: string, id: string): Promise<ProviderAnswer<RecurrenceView>> {
     const recurrence = await this.mine(merchantId, id);
-    if (state) state.provider = recurrence.provider;
-    return toRecurrenceView(recurrence);
+    return { provider: recurrence.provider, data: toRecurrenceView(recurrence) };
   }
 
   async list(merchantId: string, query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
@@ -162,16 +180,20 @@ export class RecurrencesService {
    * Cancels at the PSP, then records it: `cancelled` by the merchant, with `recurrence.cancelled`
    * and its charges not yet attempted cancelled too. One already cancelled answers as it is.
    */
-  async cancel(merchantId: string, id: string, state: GatewayRequestState): Promise<RecurrenceView> {
+  async cancel(merchantId: string, id: string, requestId: string): Promise<ProviderAnswer<RecurrenceView>> {
     const recurrence = await this.mine(merchantId, id);
-    state.provider = recurrence.provider;
+    return { provider: recurrence.provider, data: await namingProvider(recurrence.provider, () => this.cancelAtProvider(merchantId, recurrence, requestId)) };
+  }
+
+  private async cancelAtProvider(merchantId: string, recurrence: Recurrence, requestId: string): Promise<RecurrenceView> {
+    const { id } = recurrence;
     if (recurrence.status === 'cancelled') return toRecurrenceView(recurrence);
     if (isRecurrenceFinal(recurrence.status)) throw stateConflict(`A recurrence that is ${recurrence.status} cannot be cancelled.`);
     const { acting, recurring } = await this.recurringAccounts.of(recurrence);
     const answer = await recurring
       .cancelRecurrence(acting.account, { providerRecurrenceId: recurrence.providerRecurrenceId! })
       .catch((error: unknown) => rethrowProviderFailure(error, callFailure(acting, this.logger, 'cancel recurrence')));
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId: state.requestId, payload: { cancel: id } };
+    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
     const cancelled = await this.dataSource.transaction(async (tx) => {
       const locked = await this.recurrences.lockForMerchant(tx, merchantId, id);
       if (!locked) throw AppError.notFound('Recurrence not found.');
@@ -198,7 +220,7 @@ export class RecurrencesService {
   }
 
   /** The body's rules class-validator cannot express alone; every problem at once. */
-  private checkTerms(dto: CreateRecurrenceDto): { document: string; amountCents: number | null; minimumAmountCents: number | null; firstPaymentCents: number | null } {
+  private checkTerms(dto: CreateRecurrenceDto): Terms {
     const problems: FieldError[] = [];
     const hasAmount = dto.amount !== undefined && dto.amount !== null;
     const hasMinimum = dto.minimumAmount !== undefined && dto.minimumAmount !== null;

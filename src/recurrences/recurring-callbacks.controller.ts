@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
-import { requestState } from '../common/http/request-state';
+import { answerData, requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
 import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { type RecurringCallbackResult, RecurringIntakeService } from './recurring-intake.service';
@@ -26,8 +26,8 @@ export class RecurringCallbacksController {
   @ApiParam({ name: 'provider', example: 'efi' })
   @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
   @ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR)
-  receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<RecurringCallbackResult> {
-    return this.intake.receive(provider, account, inbound(req), req.body, requestState(req));
+  async receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<RecurringCallbackResult> {
+    return answerData(req, await this.intake.receive(provider, account, inbound(req), req.body, requestState(req).requestId));
   }
 
   @Post([':provider/rec', ':provider/cobr'])
@@ -35,8 +35,8 @@ export class RecurringCallbacksController {
   @ApiOperation({ summary: "Receive a recurring callback for a provider's built-in account (the simulated PSP)", description: DESCRIPTION })
   @ApiParam({ name: 'provider', example: 'sandbox' })
   @ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR)
-  receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<RecurringCallbackResult> {
-    return this.intake.receive(provider, undefined, inbound(req), req.body, requestState(req));
+  async receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<RecurringCallbackResult> {
+    return answerData(req, await this.intake.receive(provider, undefined, inbound(req), req.body, requestState(req).requestId));
   }
 }
 

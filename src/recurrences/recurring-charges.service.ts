@@ -3,20 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
 import { AppError } from '../common/errors/app-error';
-import { PreparedResponse, successEnvelope } from '../common/http/envelope';
-import type { GatewayRequestState } from '../common/http/request-state';
+import { namingProvider } from '../common/errors/answer-provider';
+import { PreparedResponse, type ProviderAnswer, successEnvelope } from '../common/http/envelope';
 import { hasIdShape } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
 import { reaisToCents } from '../domain/money';
 import { brasiliaDate, cycleOf, cycleStart, dueDateProblem, type DueDateProblem } from '../domain/recurrence';
 import { type IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
-import { requireIdempotencyKey } from '../idempotency/idempotency-key';
-import { requestFingerprint } from '../idempotency/request-fingerprint';
-import type { CreateRequestContext } from '../payments/create-request.decorator';
+import { idempotentCall, type IdempotentRequest } from '../idempotency/idempotent-request';
 import type { ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { UpstreamError } from '../providers/provider-adapter';
-import { classifyCreateFailure, isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
+import { classifyCreateFailure, rethrowProviderFailure } from '../providers/provider-errors';
 import type { ProviderRecurringCharge } from '../providers/recurring';
 import type { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
 import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
@@ -51,33 +49,32 @@ export class RecurringChargesService {
     private readonly clock: Clock,
   ) {}
 
-  async createCharge(merchant: AuthenticatedMerchant, recurrenceId: string, dto: CreateRecurringChargeDto, request: CreateRequestContext): Promise<PreparedResponse> {
-    const key = requireIdempotencyKey(request.idempotencyKey);
+  async createCharge(merchant: AuthenticatedMerchant, recurrenceId: string, dto: CreateRecurringChargeDto, request: IdempotentRequest): Promise<PreparedResponse> {
+    const call = idempotentCall(merchant.id, request);
     const recurrence = await this.recurrences.mine(merchant.id, recurrenceId);
-    request.state.provider = recurrence.provider;
-
     // The key first: a completed key replays its answer whatever the recurrence, its account and the
     // calendar say now; a refusal below abandons the key (nothing is stored).
-    const outcome = await this.idempotency.begin(merchant.id, key, requestFingerprint('POST', request.path, request.body), request.path);
-    if (outcome.kind === 'replay') return outcome.response;
-    const claim = outcome.claim;
+    const charge = async (claim: IdempotencyClaim) => ({ complete: await this.chargeUnder(claim, recurrence, dto, request.requestId) });
+    // From here on, every answer names the recurrence's provider.
+    return namingProvider(recurrence.provider, () => this.idempotency.run(call, charge, { provider: recurrence.provider }));
+  }
+
+  /**
+   * The claim's charge, at the recurrence's account. A retry of the key finds the charge its first
+   * attempt wrote: still pending (the PSP's answer was lost) it is asked for again with the same
+   * txid; taken meanwhile (a callback, a read-back) it is answered as it stands.
+   */
+  private async chargeUnder(claim: IdempotencyClaim, recurrence: Recurrence, dto: CreateRecurringChargeDto, requestId: string): Promise<PreparedResponse> {
+    const account = await this.recurringAccounts.of(recurrence);
+    const { acting } = account;
     const chargeId = `rch_${claim.paymentId.slice('pay_'.length)}`;
-    let acting: ActingAccount | undefined;
     try {
-      const account = await this.recurringAccounts.of(recurrence);
-      acting = account.acting;
-      // A retry of this key finds the charge its first attempt wrote: still pending (the PSP's answer
-      // was lost) it is asked for again with the same txid; taken meanwhile (a callback, a read-back)
-      // it is answered as it stands.
       const own = await this.charges.findById(chargeId);
-      const charge = own && own.status !== 'pending' ? own : await this.ask(account, own ?? (await this.reserve(recurrence, dto, claim, chargeId, acting)), request.requestId);
-      const body = JSON.stringify(successEnvelope(toRecurringChargeView(charge), request.requestId, acting.provider));
-      return await this.idempotency.complete(claim, new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' }));
+      const charge = own && own.status !== 'pending' ? own : await this.ask(account, own ?? (await this.reserve(recurrence, dto, claim, chargeId, acting)), requestId);
+      const body = JSON.stringify(successEnvelope(toRecurringChargeView(charge), requestId, acting.provider));
+      return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) await this.idempotency.abandon(claim);
-      else await this.idempotency.release(claim, acting?.provider ?? recurrence.provider);
-      if (acting && isProviderFailure(error)) throw providerFailureToAppError(error, { ...callFailure(acting, this.logger, 'create recurring charge'), operation: 'create' });
-      throw error;
+      return rethrowProviderFailure(error, { ...callFailure(acting, this.logger, 'create recurring charge'), operation: 'create' });
     }
   }
 
@@ -180,23 +177,27 @@ export class RecurringChargesService {
     });
   }
 
-  async listCharges(merchantId: string, recurrenceId: string, state?: GatewayRequestState): Promise<RecurringChargeListView> {
+  async listCharges(merchantId: string, recurrenceId: string): Promise<ProviderAnswer<RecurringChargeListView>> {
     const recurrence = await this.recurrences.mine(merchantId, recurrenceId);
-    if (state) state.provider = recurrence.provider;
-    return { items: (await this.charges.listForRecurrence(recurrence.id)).map(toRecurringChargeView) };
+    const charges = await namingProvider(recurrence.provider, () => this.charges.listForRecurrence(recurrence.id));
+    return { provider: recurrence.provider, data: { items: charges.map(toRecurringChargeView) } };
   }
 
-  async getCharge(merchantId: string, id: string, state?: GatewayRequestState): Promise<RecurringChargeView> {
+  async getCharge(merchantId: string, id: string): Promise<ProviderAnswer<RecurringChargeView>> {
     const charge = await this.myCharge(merchantId, id);
-    if (state) state.provider = (await this.recurrenceRows.findById(charge.recurrenceId))?.provider ?? state.provider;
-    return toRecurringChargeView(charge);
+    const recurrence = await this.recurrenceRows.findById(charge.recurrenceId);
+    return { provider: recurrence?.provider, data: toRecurringChargeView(charge) };
   }
 
   /** Cancels a charge before the day of its first settlement attempt (its due date); on or after it, 409. */
-  async cancelCharge(merchantId: string, id: string, state: GatewayRequestState): Promise<RecurringChargeView> {
+  async cancelCharge(merchantId: string, id: string, requestId: string): Promise<ProviderAnswer<RecurringChargeView>> {
     const charge = await this.myCharge(merchantId, id);
     const recurrence = (await this.recurrenceRows.findById(charge.recurrenceId))!;
-    state.provider = recurrence.provider;
+    return { provider: recurrence.provider, data: await namingProvider(recurrence.provider, () => this.cancelChargeAt(recurrence, charge, requestId)) };
+  }
+
+  private async cancelChargeAt(recurrence: Recurrence, charge: RecurringCharge, requestId: string): Promise<RecurringChargeView> {
+    const { id, merchantId } = charge;
     if (charge.status === 'cancelled') return toRecurringChargeView(charge);
     const today = brasiliaDate(this.clock.now());
     if (charge.status !== 'scheduled' || today >= charge.dueDate) {
@@ -209,7 +210,7 @@ export class RecurringChargesService {
       if (error instanceof UpstreamError && error.upstreamStatus === 400) throw stateConflict('The provider no longer lets this charge be cancelled.');
       return rethrowProviderFailure(error, callFailure(acting, this.logger, 'cancel recurring charge'));
     });
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId: state.requestId, payload: { cancel: id } };
+    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
     const result = await this.dataSource.transaction(async (tx) => {
       const locked = (await this.recurrenceRows.lockForMerchant(tx, merchantId, recurrence.id))!;
       const current = (await this.charges.lockForMerchant(tx, merchantId, id))!;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
-import type { GatewayRequestState } from '../common/http/request-state';
+import { namingProvider } from '../common/errors/answer-provider';
+import type { ProviderAnswer } from '../common/http/envelope';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { type InboundWebhook, ProviderFailureCode, UpstreamError } from '../providers/provider-adapter';
@@ -31,11 +32,15 @@ export class RecurringIntakeService {
     private readonly metrics: GatewayMetrics,
   ) {}
 
-  async receive(provider: string, accountId: string | undefined, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<RecurringCallbackResult> {
+  /** A recurring callback for the account, answered (its failures too) naming the account's provider. */
+  async receive(provider: string, accountId: string | undefined, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<RecurringCallbackResult>> {
     const acting = await this.accounts
       .forCallback(provider, accountId)
       .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider, accountId, logger: this.logger }));
-    state.provider = acting.provider;
+    return { provider: acting.provider, data: await namingProvider(acting.provider, () => this.receiveAt(acting, request, body, requestId)) };
+  }
+
+  private async receiveAt(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<RecurringCallbackResult> {
     const recurring = acting.adapter.recurring;
     if (!recurring) throw AppError.notFound('This provider takes no recurring callbacks.');
     const count = (result: string) => this.metrics.webhookIntake.inc({ provider: acting.provider, result });
@@ -51,7 +56,7 @@ export class RecurringIntakeService {
       throw providerFailureToAppError(error, { audience: 'caller', operation: 'call', provider: acting.provider, accountId: acting.accountId, logger: this.logger });
     }
     if (news.length === 0) count('ping');
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'webhook', requestId: state.requestId, payload: body };
+    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'webhook', requestId, payload: body };
     const results: RecurringCallbackResult['events'] = [];
     for (const item of news) {
       const result = await this.apply(acting, item, context);

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
-import type { GatewayRequestState } from '../common/http/request-state';
+import { namingProvider } from '../common/errors/answer-provider';
+import type { ProviderAnswer } from '../common/http/envelope';
 import { type InboundWebhook, ProviderFailureCode } from '../providers/provider-adapter';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
@@ -31,12 +32,12 @@ export class WebhookIntakeService {
    * nothing, and a PSP that cannot be asked is 502 (the PSP posts again later). An unknown or
    * inactive account is 404 before any PSP is asked.
    */
-  async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<AccountCallbackResult> {
+  async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<AccountCallbackResult>> {
     const acting = await this.accounts
       .forCallback(providerName, accountId)
       .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider: providerName, accountId, logger: this.logger }));
-    const applied = await this.receiveEvents(acting, request, body, state);
-    return callbackResult(applied);
+    const applied = await this.receiveEvents(acting, request, body, requestId);
+    return { provider: acting.provider, data: callbackResult(applied) };
   }
 
   /**
@@ -44,18 +45,21 @@ export class WebhookIntakeService {
    * provider accounts). One event answers as that event's result; a callback of zero or several
    * events (a provider that batches) answers as an account callback does.
    */
-  async receive(providerName: string, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<WebhookIntakeResult | AccountCallbackResult> {
+  async receive(providerName: string, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<WebhookIntakeResult | AccountCallbackResult>> {
     // An unknown provider (404) is not counted: its name comes from the URL and would grow the series.
     const acting = await this.accounts.forCallback(providerName);
-    const applied = await this.receiveEvents(acting, request, body, state);
-    if (applied.length === 1) return intakeResult(applied[0]!);
-    return callbackResult(applied);
+    const applied = await this.receiveEvents(acting, request, body, requestId);
+    return { provider: acting.provider, data: applied.length === 1 ? intakeResult(applied[0]!) : callbackResult(applied) };
   }
 
-  /** Verifies and applies one callback; every event counts once in the intake series, a callback with none once as `ping`. */
-  private async receiveEvents(acting: ActingAccount, request: InboundWebhook, body: unknown, state: GatewayRequestState): Promise<ApplyResult[]> {
+  /** The callback verified and applied; every answer about it, its failures too, names the account's provider. */
+  private receiveEvents(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<ApplyResult[]> {
+    return namingProvider(acting.provider, () => this.verifyAndApply(acting, request, body, requestId));
+  }
+
+  /** Every event counts once in the intake series, a callback with none once as `ping`. */
+  private async verifyAndApply(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<ApplyResult[]> {
     const { adapter, account } = acting;
-    state.provider = acting.provider;
     const count = (result: string) => this.metrics.webhookIntake.inc({ provider: acting.provider, result });
     let events: ProviderEvent[];
     try {
@@ -73,7 +77,7 @@ export class WebhookIntakeService {
     const applied: ApplyResult[] = [];
     for (const event of events) {
       try {
-        const result = await this.events.apply(acting.provider, event, { source: 'webhook', requestId: state.requestId, payload: body, accountId: acting.accountId });
+        const result = await this.events.apply(acting.provider, event, { source: 'webhook', requestId, payload: body, accountId: acting.accountId });
         count(intakeMetricResult(result));
         applied.push(result);
       } catch (error) {

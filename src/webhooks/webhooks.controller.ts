@@ -3,7 +3,7 @@ import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
-import { requestState } from '../common/http/request-state';
+import { answerData, requestState } from '../common/http/request-state';
 import type { InboundWebhook } from '../providers/provider-adapter';
 import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from './dto/provider-callback.body';
@@ -50,8 +50,8 @@ export class WebhooksController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
-    return this.intake.receive(provider, inbound(req), req.body, requestState(req));
+  async receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
+    return answerData(req, await this.intake.receive(provider, inbound(req), req.body, requestState(req).requestId));
   }
 
   @Post([':provider/:account', ':provider/:account/pix'])
@@ -85,8 +85,8 @@ export class WebhooksController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
-    return this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req));
+  async receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
+    return answerData(req, await this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req).requestId));
   }
 }
 

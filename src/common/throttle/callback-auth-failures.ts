@@ -1,6 +1,7 @@
 import { applyDecorators, ArgumentsHost, CanActivate, Catch, ExceptionFilter, ExecutionContext, Injectable, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { nameProvider, providerNamedBy } from '../errors/answer-provider';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-codes';
 import { AllExceptionsFilter } from '../http/exception.filter';
@@ -40,7 +41,8 @@ export class CallbackAuthFailuresFilter implements ExceptionFilter<AppError> {
     try {
       await this.failures.recordFailure(host.switchToHttp().getRequest<FastifyRequest>(), 'provider_callback');
     } catch (tooMany) {
-      return this.render.catch(tooMany, host);
+      // Answered in the refused callback's place, naming the provider it named.
+      return this.render.catch(nameProvider(tooMany, providerNamedBy(error)), host);
     }
     this.render.catch(error, host);
   }
