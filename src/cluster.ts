@@ -61,112 +61,141 @@ function exitDescription(code: number | null, signal: string | null): string {
 }
 
 /** Runs the cluster primary; `exec` is the script each worker runs (src/main.ts, built). */
-export function runPrimary({ config, generated }: LoadedConfig, exec: string): void {
-  const count = config.workers;
-  if (!config.redisUrl) {
+export function runPrimary(loaded: LoadedConfig, exec: string): void {
+  const count = loaded.config.workers;
+  if (!loaded.config.redisUrl) {
     console.warn(
       `WORKERS=${count} without REDIS_URL: rate limits and failed-authentication throttling count per worker, so a merchant key gets up to ${count} × RATE_LIMIT_PER_SECOND; set REDIS_URL to share them`,
     );
   }
   answerWorkersMetricsRequests();
   cluster.setupPrimary({ exec });
-  const env = workerEnv(config, generated);
+  new Primary(loaded).start();
+}
 
+/** The primary's run: its workers started, watched and restarted, then stopped together. */
+class Primary {
+  private readonly config: AppConfig;
+  private readonly generated: LoadedConfig['generated'];
+  private readonly count: number;
+  private readonly env: Record<string, string>;
   /** Workers listening now; one that is not yet is stopped by a signal, having no shutdown of its own yet. */
-  const listening = new Set<number>();
+  private readonly listening = new Set<number>();
   /** Whether every worker of the first start has listened; a worker that exits before then fails the start. */
-  let started = false;
-  const firstListeners = new Set<number>();
-  const restarts = new Set<NodeJS.Timeout>();
-  let recentExits: number[] = [];
-  const bootLines = new Set<string>();
-  let stopping: { code: number } | undefined;
+  private started = false;
+  private readonly firstListeners = new Set<number>();
+  private readonly restarts = new Set<NodeJS.Timeout>();
+  private recentExits: number[] = [];
+  private readonly bootLines = new Set<string>();
+  private stopping: { code: number } | undefined;
 
-  const workers = (): Worker[] => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  constructor({ config, generated }: LoadedConfig) {
+    this.config = config;
+    this.generated = generated;
+    this.count = config.workers;
+    this.env = workerEnv(config, generated);
+  }
 
-  cluster.on('listening', (worker) => {
-    listening.add(worker.id);
-    if (started) return;
-    firstListeners.add(worker.id);
-    if (firstListeners.size < count) return;
-    started = true;
-    console.log(bannerLines(config, generated).join('\n'));
-  });
+  start(): void {
+    cluster.on('listening', (worker) => this.onListening(worker));
+    cluster.on('message', (_worker, message: unknown) => this.onMessage(message));
+    cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
+    process.on('SIGTERM', this.onSignal);
+    process.on('SIGINT', this.onSignal);
+    for (let i = 0; i < this.count; i++) cluster.fork(this.env);
+  }
 
-  cluster.on('message', (_worker, message: unknown) => {
+  private workers(): Worker[] {
+    return Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  }
+
+  /** The banner, once every worker of the first start listens. */
+  private onListening(worker: Worker): void {
+    this.listening.add(worker.id);
+    if (this.started) return;
+    this.firstListeners.add(worker.id);
+    if (this.firstListeners.size < this.count) return;
+    this.started = true;
+    console.log(bannerLines(this.config, this.generated).join('\n'));
+  }
+
+  /** A worker that failed to start: its lines, each printed once whichever worker sent it. */
+  private onMessage(message: unknown): void {
     if (!isMessage(message, BOOT_FAILED)) return;
     for (const line of (message as { lines: string[] }).lines) {
-      if (bootLines.has(line)) continue;
-      bootLines.add(line);
+      if (this.bootLines.has(line)) continue;
+      this.bootLines.add(line);
       console.error(line);
     }
-  });
+  }
 
-  cluster.on('exit', (worker, code, signal) => {
-    listening.delete(worker.id);
-    if (stopping) {
+  private onExit(worker: Worker, code: number | null, signal: string | null): void {
+    this.listening.delete(worker.id);
+    if (this.stopping) {
       // A worker that abandoned work (exit 1) or was killed outright makes the whole shutdown exit 1
       // (one stopped by SIGTERM before it could listen had nothing in flight).
-      if (code !== null ? code !== 0 : signal === 'SIGKILL') stopping.code = 1;
-      if (workers().length === 0) finish();
+      if (code !== null ? code !== 0 : signal === 'SIGKILL') this.stopping.code = 1;
+      if (this.workers().length === 0) this.finish();
       return;
     }
-    if (!started) {
+    if (!this.started) {
       // A worker that cannot start means none can (its lines, once, came through BOOT_FAILED).
-      stop(1);
+      this.stop(1);
       return;
     }
+    this.restartLater(worker, code, signal);
+  }
+
+  /** Another worker in place of one that died, after a wait that grows while they keep dying. */
+  private restartLater(worker: Worker, code: number | null, signal: string | null): void {
     const now = Date.now();
-    recentExits = [...recentExits.filter((at) => now - at < RESTART_WINDOW_MS), now];
-    const delay = restartDelayMs(recentExits.length);
+    this.recentExits = [...this.recentExits.filter((at) => now - at < RESTART_WINDOW_MS), now];
+    const delay = restartDelayMs(this.recentExits.length);
     console.error(`Worker ${worker.process.pid} exited (${exitDescription(code, signal)}); starting another in ${delay} ms`);
     const timer = setTimeout(() => {
-      restarts.delete(timer);
-      cluster.fork(env);
+      this.restarts.delete(timer);
+      cluster.fork(this.env);
     }, delay);
-    restarts.add(timer);
-  });
+    this.restarts.add(timer);
+  }
 
-  function stop(code: number): void {
-    stopping = { code };
-    for (const timer of restarts) clearTimeout(timer);
-    restarts.clear();
+  private stop(code: number): void {
+    this.stopping = { code };
+    for (const timer of this.restarts) clearTimeout(timer);
+    this.restarts.clear();
     // One deadline for all: each worker exits by it on its own (src/main.ts), and whichever has not
     // by then (its main thread stuck) is killed with the primary.
-    const deadlineAt = Date.now() + config.shutdownTimeoutMs;
+    const { shutdownTimeoutMs } = this.config;
+    const deadlineAt = Date.now() + shutdownTimeoutMs;
     setTimeout(() => {
-      const left = workers();
-      console.error(`Shutdown deadline (${config.shutdownTimeoutMs} ms) reached; killing ${left.length} worker(s) still running`);
+      const left = this.workers();
+      console.error(`Shutdown deadline (${shutdownTimeoutMs} ms) reached; killing ${left.length} worker(s) still running`);
       for (const worker of left) worker.process.kill('SIGKILL');
       process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    for (const worker of workers()) {
-      if (listening.has(worker.id) && worker.isConnected()) worker.send({ type: SHUTDOWN, deadlineAt });
+    }, shutdownTimeoutMs).unref();
+    for (const worker of this.workers()) {
+      if (this.listening.has(worker.id) && worker.isConnected()) worker.send({ type: SHUTDOWN, deadlineAt });
       else worker.process.kill('SIGTERM');
     }
-    if (workers().length === 0) finish();
+    if (this.workers().length === 0) this.finish();
   }
 
-  function finish(): void {
-    if (!started && bootLines.size === 0) console.error('Gateway failed to start: a worker exited during start-up');
-    process.exit(stopping?.code ?? 1);
+  private finish(): void {
+    if (!this.started && this.bootLines.size === 0) console.error('Gateway failed to start: a worker exited during start-up');
+    process.exit(this.stopping?.code ?? 1);
   }
 
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    if (this.stopping) {
       // A second signal: as with one process, exit at once.
-      const left = workers();
+      const left = this.workers();
       console.error(`${signal} received again: exiting now; killing ${left.length} worker(s) still running`);
       for (const worker of left) worker.process.kill('SIGKILL');
       process.exit(1);
     }
     console.log(
-      `${signal} received: each of the ${count} workers finishes its requests and deliveries in flight, then closes the database (exiting within ${config.shutdownTimeoutMs} ms)`,
+      `${signal} received: each of the ${this.count} workers finishes its requests and deliveries in flight, then closes the database (exiting within ${this.config.shutdownTimeoutMs} ms)`,
     );
-    stop(0);
+    this.stop(0);
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-
-  for (let i = 0; i < count; i++) cluster.fork(env);
 }
