@@ -132,6 +132,11 @@ function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
   writeFileSync(join(dataDir, LOCAL_SECRETS_FILE), JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
 }
 
+/** The settings that are not secrets, read from the environment. */
+type Settings = Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'>;
+/** The secrets, given or generated. */
+type Secrets = Pick<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'>;
+
 /**
  * Reads and validates the environment (every variable is in the README's Configuration table). Missing admin credentials and
  * SECRETS_KEY are generated into DATA_DIR on first start (never under NODE_ENV=production, which
@@ -139,35 +144,24 @@ function writeLocalSecrets(dataDir: string, secrets: LocalSecrets): void {
  */
 export function loadConfig(env: Env = process.env, options: { persistGenerated?: boolean; cores?: () => number } = {}): LoadedConfig {
   const problems: string[] = [];
+  const settings = readSettings(env, problems, options.cores ?? availableParallelism);
+  if (problems.length) throw new ConfigError(problems);
+  // Generated secrets: only outside production, kept in DATA_DIR so they survive restarts.
+  const persist = (options.persistGenerated ?? true) && settings.dataDir !== ':memory:';
+  const { secrets, generated } = givenOrGeneratedSecrets(env, settings.dataDir, persist);
+  return { config: new AppConfig({ ...settings, ...secrets }), generated };
+}
+
+/** Every setting but the secrets; each problem found is added to `problems`, in the order the settings are read. */
+function readSettings(env: Env, problems: string[], cores: () => number): Settings {
   const nodeEnvRaw = (env.NODE_ENV ?? 'development').trim();
   const nodeEnv: NodeEnv = nodeEnvRaw === 'production' ? 'production' : nodeEnvRaw === 'test' ? 'test' : 'development';
   const isProduction = nodeEnv === 'production';
   const port = parseIntStrict(env, 'PORT', 3000, problems, 0, 65535);
-  const dataDirRaw = env.DATA_DIR?.trim() || './data';
-  // ':memory:' keeps the embedded database in memory (tests); anything else is a directory.
-  const dataDir = dataDirRaw === ':memory:' || isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
-
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://.');
-
-  if (isProduction) {
-    if (!env.SECRETS_KEY) problems.push('NODE_ENV=production requires SECRETS_KEY (64 hex characters); generated keys are for development only.');
-    if (!databaseUrl) problems.push('NODE_ENV=production requires DATABASE_URL: the embedded database does not fsync and is for development only.');
-    if (!env.ADMIN_API_TOKEN) problems.push('NODE_ENV=production requires ADMIN_API_TOKEN; a generated admin token is for development only.');
-    else if (env.ADMIN_API_TOKEN.length < 32) problems.push('ADMIN_API_TOKEN must be at least 32 characters in production (e.g. openssl rand -base64 32).');
-    if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD)
-      problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
-    else if (env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
-  }
-  // Production's own 32-character rule above already names a shorter token.
-  if (!isProduction && env.ADMIN_API_TOKEN !== undefined && env.ADMIN_API_TOKEN.length < 16) problems.push('ADMIN_API_TOKEN must be at least 16 characters.');
-  if (env.SECRETS_KEY !== undefined && !/^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY.trim())) problems.push('SECRETS_KEY must be 64 hex characters (32 bytes).');
-
-  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL.');
-  else if (isProduction && !publicBaseUrl.startsWith('https://')) {
-    problems.push(`PUBLIC_BASE_URL must be https:// in production (providers post payer data to it), got "${publicBaseUrl}".`);
-  }
+  checkCredentials(env, isProduction, databaseUrl, problems);
+  const publicBaseUrl = readPublicBaseUrl(env, port, isProduction, problems);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
   const metricsToken = env.METRICS_TOKEN || undefined;
@@ -176,15 +170,9 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   // PORT's 3000, which no code branches on; the providers module resolves it to that adapter's built-in account.
   const defaultProvider = env.DEFAULT_PROVIDER?.trim() || 'sandbox';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(defaultProvider)) problems.push('DEFAULT_PROVIDER must be a provider name (lower-case letters, digits, - and _).');
+  const { deliveryTimeoutMs, deliveryLeaseMs } = readDeliveryDeadlines(env, problems);
 
-  const deliveryTimeoutMs = parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000);
-  // The lease must outlast an attempt (timeout, then recording it), or a slow attempt's delivery
-  // could be claimed again by another process while it is still running.
-  const deliveryLeaseMs = parseIntStrict(env, 'DELIVERY_LEASE_MS', deliveryTimeoutMs + 30_000, problems, 1_000, 3600 * 1000);
-  if (deliveryLeaseMs < deliveryTimeoutMs + 1_000)
-    problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
-
-  const values: Omit<AppConfigValues, 'adminApiToken' | 'adminEmail' | 'adminPassword' | 'secretsKey'> = {
+  return {
     nodeEnv,
     isProduction,
     port,
@@ -192,7 +180,7 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     databaseUrl: databaseUrl ? new Secret(databaseUrl) : undefined,
     databasePoolSize: parseIntStrict(env, 'DATABASE_POOL_SIZE', 20, problems, 1, 1000),
     databasePreparedStatements: parseBool(env, 'DATABASE_PREPARED_STATEMENTS', true, problems),
-    dataDir,
+    dataDir: readDataDir(env),
     publicBaseUrl,
     defaultProvider,
     webhookAllowPrivateUrls: parseBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', !isProduction, problems),
@@ -220,13 +208,54 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
     trustProxy: parseTrustProxy(env, problems),
     shutdownTimeoutMs: parseIntStrict(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, problems, 0, 600_000),
     heapGrowingPercent: parseIntStrict(env, 'HEAP_GROWING_PERCENT', 0, problems, 0, 1000),
-    workers: parseWorkers(env, databaseUrl, problems, options.cores ?? availableParallelism),
+    workers: parseWorkers(env, databaseUrl, problems, cores),
     environment: new Secret({ ...env }),
   };
-  if (problems.length) throw new ConfigError(problems);
+}
 
-  // Generated secrets: only outside production, kept in DATA_DIR so they survive restarts.
-  const persist = (options.persistGenerated ?? true) && dataDir !== ':memory:';
+/** DATA_DIR, resolved: ':memory:' keeps the embedded database in memory (tests); anything else is a directory. */
+function readDataDir(env: Env): string {
+  const raw = env.DATA_DIR?.trim() || './data';
+  return raw === ':memory:' || isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+}
+
+/** What production requires to be given rather than generated, and the shape of the credentials given. */
+function checkCredentials(env: Env, isProduction: boolean, databaseUrl: string | undefined, problems: string[]): void {
+  if (isProduction) {
+    if (!env.SECRETS_KEY) problems.push('NODE_ENV=production requires SECRETS_KEY (64 hex characters); generated keys are for development only.');
+    if (!databaseUrl) problems.push('NODE_ENV=production requires DATABASE_URL: the embedded database does not fsync and is for development only.');
+    if (!env.ADMIN_API_TOKEN) problems.push('NODE_ENV=production requires ADMIN_API_TOKEN; a generated admin token is for development only.');
+    else if (env.ADMIN_API_TOKEN.length < 32) problems.push('ADMIN_API_TOKEN must be at least 32 characters in production (e.g. openssl rand -base64 32).');
+    if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD)
+      problems.push('NODE_ENV=production requires ADMIN_EMAIL and ADMIN_PASSWORD; generated dashboard credentials are for development only.');
+    else if (env.ADMIN_PASSWORD.length < 12) problems.push('ADMIN_PASSWORD must be at least 12 characters in production.');
+  }
+  // Production's own 32-character rule above already names a shorter token.
+  if (!isProduction && env.ADMIN_API_TOKEN !== undefined && env.ADMIN_API_TOKEN.length < 16) problems.push('ADMIN_API_TOKEN must be at least 16 characters.');
+  if (env.SECRETS_KEY !== undefined && !/^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY.trim())) problems.push('SECRETS_KEY must be 64 hex characters (32 bytes).');
+}
+
+function readPublicBaseUrl(env: Env, port: number, isProduction: boolean, problems: string[]): string {
+  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL.');
+  else if (isProduction && !publicBaseUrl.startsWith('https://')) {
+    problems.push(`PUBLIC_BASE_URL must be https:// in production (providers post payer data to it), got "${publicBaseUrl}".`);
+  }
+  return publicBaseUrl;
+}
+
+function readDeliveryDeadlines(env: Env, problems: string[]): { deliveryTimeoutMs: number; deliveryLeaseMs: number } {
+  const deliveryTimeoutMs = parseIntStrict(env, 'DELIVERY_TIMEOUT_MS', 10_000, problems, 100, 60_000);
+  // The lease must outlast an attempt (timeout, then recording it), or a slow attempt's delivery
+  // could be claimed again by another process while it is still running.
+  const deliveryLeaseMs = parseIntStrict(env, 'DELIVERY_LEASE_MS', deliveryTimeoutMs + 30_000, problems, 1_000, 3600 * 1000);
+  if (deliveryLeaseMs < deliveryTimeoutMs + 1_000)
+    problems.push(`DELIVERY_LEASE_MS must be at least DELIVERY_TIMEOUT_MS + 1000 (${deliveryTimeoutMs + 1_000}), got ${deliveryLeaseMs}.`);
+  return { deliveryTimeoutMs, deliveryLeaseMs };
+}
+
+/** The admin credentials and SECRETS_KEY: as given, else as kept in DATA_DIR, else generated now (and kept when `persist`). */
+function givenOrGeneratedSecrets(env: Env, dataDir: string, persist: boolean): { secrets: Secrets; generated: (keyof LocalSecrets)[] } {
   const stored = persist ? readLocalSecrets(dataDir) : {};
   const generated: (keyof LocalSecrets)[] = [];
   const pick = (name: keyof LocalSecrets, given: string | undefined, make: () => string): string => {
@@ -241,13 +270,11 @@ export function loadConfig(env: Env = process.env, options: { persistGenerated?:
   const adminPassword = pick('adminPassword', env.ADMIN_PASSWORD, () => randomBytes(12).toString('base64url'));
   const secretsKeyHex = pick('secretsKey', env.SECRETS_KEY?.trim(), () => randomBytes(32).toString('hex'));
   if (generated.length && persist) writeLocalSecrets(dataDir, stored);
-
-  const config = new AppConfig({
-    ...values,
+  const secrets: Secrets = {
     adminApiToken: new Secret(adminApiToken),
     adminEmail,
     adminPassword: new Secret(adminPassword),
     secretsKey: new Secret(Buffer.from(secretsKeyHex, 'hex')),
-  });
-  return { config, generated };
+  };
+  return { secrets, generated };
 }
