@@ -22,7 +22,7 @@ import { AppConfig } from './config/app-config';
 import { REQUESTS, ShutdownProgress } from './common/lifecycle/shutdown-progress';
 import { registerDashboard } from './dashboard/dashboard-static';
 import { GatewayMetrics } from './metrics/gateway-metrics';
-import { loadSandboxSettings } from './providers/sandbox/sandbox-settings';
+import { loadSandboxSettings } from './providers/sandbox/settings';
 import { sandboxServer } from './sandbox-psp/sandbox-server';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;

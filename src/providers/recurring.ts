@@ -99,7 +99,7 @@ export interface CreateRecurrenceRequest {
   expiresInSeconds: number;
   /**
    * The account's callback base (`<public url>/webhooks/<provider>[/<account>]`), for PSPs told per
-   * recurrence rather than per account (the sandbox): they post to `<it>/rec` and `<it>/cobr`.
+   * recurrence rather than per account (the simulated PSP): they post to `<it>/rec` and `<it>/cobr`.
    */
   notificationUrl: string;
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../../src/domain/clock';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/sandbox-settings';
+import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/settings';
 import { adminClient, type AdminClient, merchantClient, type MerchantClient } from './clients';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';

@@ -1,6 +1,6 @@
 /**
  * The sandbox PSP's wire format for Pix Automático (docs/sandbox.md, Recurrences): the server in
- * src/sandbox-psp speaks it, the adapter (src/providers/sandbox/sandbox-recurring.ts) calls it. Its
+ * src/sandbox-psp speaks it, the adapter (src/providers/sandbox/sandbox.recurring.ts) calls it. Its
  * routes and bodies are the sandbox's own; statuses borrow the names of the BCB's Pix API 2.9.0
  * (`RecStatus`, `CobRStatus`, the status of a CobR's `tentativas`,
  * `encerramento.cancelamento.solicitante`):

@@ -4,8 +4,10 @@ import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { type CreateChargeRequest, CredentialsError, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import { SANDBOX_STATUSES, type SandboxChargeStatus } from '../../common/sandbox-wire/sandbox-api';
-import { parseSandboxEvent, SandboxAdapter, sandboxStatusToPaymentStatus } from './sandbox.adapter';
-import { loadSandboxSettings } from './sandbox-settings';
+import { parseSandboxEvent } from './flows/callback';
+import { sandboxStatusToPaymentStatus } from './flows/charge';
+import { SandboxAdapter } from './sandbox.adapter';
+import { loadSandboxSettings } from './settings';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from '../transport/transport';
 
 const BASE_URL = 'http://sandbox.test/sandbox';

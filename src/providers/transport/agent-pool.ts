@@ -10,7 +10,7 @@ export interface AgentPoolOptions {
   /** Idle kept-alive sockets of mutual-TLS channels close after this (PSPs drop idle connections themselves after about a minute). */
   mtlsIdleTimeoutMs?: number;
   /**
-   * Idle kept-alive sockets of plain channels (merchants, the sandbox) close after this. Under the
+   * Idle kept-alive sockets of plain channels (merchants, the simulated PSP) close after this. Under the
    * 5 s idle timeout of Node's own HTTP server, a common merchant stack, so a reused socket is rarely
    * one the server is closing.
    */

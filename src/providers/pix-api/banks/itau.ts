@@ -11,7 +11,7 @@ export const ITAU: PixApiProfile = {
   name: 'itau',
   displayName: 'Itaú',
   // Production base (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPItau.pas
-  // No sandbox host: Itaú's sandbox has neither OAuth 2.0 nor mTLS: https://devportal.itau.com.br/autenticacao-documentacao
+  // No homologation host (`sandbox`): Itaú's test environment has neither OAuth 2.0 nor mTLS: https://devportal.itau.com.br/autenticacao-documentacao
   apiBase: { production: 'https://secure.api.itau/pix_recebimentos/v2', sandbox: null },
   // Token URL (third-party; some integrators use https://sts.itau.com.br/api/oauth/token: set token_url): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPItau.pas
   tokenUrl: { production: 'https://sts.itau.com.br/as/token.oauth2', sandbox: null },

@@ -2,8 +2,9 @@ import { type PixApiProfile, STANDARD_PROFILE } from '../profile';
 
 /**
  * Banco Santander. Its portal's API reference needs a login, so these facts are third-party (ACBr,
- * a maintained client used by many ERPs); check them with Santander before going live. The
- * homologation ("pré-produção", mTLS) hosts are the sandbox; the portal's own sandbox has no mTLS.
+ * a maintained client used by many ERPs); check them with Santander before going live. Its
+ * homologation ("pré-produção", mTLS) hosts are the `sandbox` environment's; the portal's own test
+ * area has no mTLS.
  */
 export const SANTANDER: PixApiProfile = {
   ...STANDARD_PROFILE,

@@ -10,7 +10,7 @@ export const SICOOB: PixApiProfile = {
   name: 'sicoob',
   displayName: 'Sicoob',
   // Production base: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml (Sicoob's own SDK, `servers`)
-  // No sandbox host: Sicoob's sandbox takes a fixed portal token and no OAuth2 call: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/README.md
+  // No homologation host (`sandbox`): Sicoob's test environment takes a fixed portal token and no OAuth2 call: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/README.md
   apiBase: { production: 'https://api.sicoob.com.br/pix/api/v2', sandbox: null },
   // Token endpoint (Keycloak realm "cooperado"): https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/auth/api/openapi.yaml
   tokenUrl: { production: 'https://auth.sicoob.com.br/auth/realms/cooperado/protocol/openid-connect/token', sandbox: null },

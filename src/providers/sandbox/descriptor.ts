@@ -15,7 +15,7 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = {
 /**
  * The simulated PSP as the catalogue shows it (docs/sandbox.md): one environment, served by this
  * gateway at `baseUrl` unless an account points elsewhere, and one credential, the secret its
- * events are signed with, which production requires (SandboxAdapter.parseCredentials).
+ * callbacks are signed with, which production requires (parseSandboxCredentials, credentials.ts).
  */
 export function sandboxDescriptor(options: { baseUrl: string; isProduction: boolean }): ProviderDescriptor {
   return {

@@ -3,11 +3,13 @@ import type { Account, InboundWebhook } from '../provider-adapter';
 import { UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import type { CreateRecurrenceRequest } from '../recurring';
 import type { OutboundAnswer } from '../transport/transport';
-import type { SandboxCall } from './sandbox-http';
-import { sandboxAttemptStatus, sandboxCanceller, sandboxChargeStatus, SandboxRecurring, sandboxRecurrenceStatus } from './sandbox-recurring';
+import type { SendSandboxCall } from './flows/api-call';
+import { sandboxCanceller, sandboxRecurrenceStatus } from './flows/recurrence';
+import { sandboxAttemptStatus, sandboxChargeStatus } from './flows/recurring-charge';
+import { SandboxRecurring } from './sandbox.recurring';
 import { SANDBOX_ATTEMPT_STATUSES, SANDBOX_CANCELLERS, SANDBOX_RECURRENCE_STATUSES, SANDBOX_RECURRING_CHARGE_STATUSES } from '../../common/sandbox-wire/sandbox-recurring-api';
 import { signSandboxPayload } from '../../common/sandbox-wire/sandbox-signature';
-import type { SandboxCredentials } from './sandbox.adapter';
+import type { SandboxCredentials } from './credentials';
 
 const SECRET = 'whsec_recurring_unit';
 
@@ -22,7 +24,7 @@ interface Seen {
 /** SandboxRecurring over a `call` answered by `answer` (real HTTP is the contract spec's, test/providers/sandbox-recurring.contract.spec.ts). */
 function recurringAnswering(answer: (seen: Seen) => { status: number; body?: unknown }, options: { isProduction?: boolean } = {}) {
   const seen: Seen[] = [];
-  const call: SandboxCall = (operation, method, path, data, headers) => {
+  const call: SendSandboxCall = ({ operation, method, path, body: data, headers }) => {
     const exchange = { operation, method, path, data, headers };
     seen.push(exchange);
     const { status, body } = answer(exchange);

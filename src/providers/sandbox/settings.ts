@@ -4,15 +4,15 @@ import { ConfigError, parseBool } from '../../config/load-config';
 import { parseRefundDelay } from '../../common/sandbox-wire/refund-delay';
 
 /**
- * The sandbox's built-in configuration (README, Configuration): whether the gateway serves the
+ * The sandbox provider's built-in configuration (README, Configuration): whether the gateway serves the
  * simulated PSP, where the adapter reaches it, the credential it presents, and the secret its
- * events are signed with. Read from the environment at boot by the sandbox's own module, so the
- * gateway's AppConfig knows nothing of it.
+ * callbacks are signed with. Read from the environment at boot, here, so the gateway's AppConfig
+ * knows nothing of it.
  */
 export interface SandboxSettings {
   /** SANDBOX_ENABLED: the gateway serves the simulated PSP under /sandbox (default: on outside production). */
   enabled: boolean;
-  /** SANDBOX_WEBHOOK_SECRET: when set, the sandbox signs its events and /webhooks/sandbox requires the signature. */
+  /** SANDBOX_WEBHOOK_SECRET: when set, the simulated PSP signs its callbacks and /webhooks/sandbox requires the signature. */
   webhookSecret?: Secret;
   /** SANDBOX_BASE_URL: where the adapter calls the simulated PSP (default: this gateway's own /sandbox). */
   baseUrl: string;
@@ -29,13 +29,13 @@ export interface SandboxSettings {
   refundSettleDelayMs?: number | null;
 }
 
-/** Reads and checks the sandbox's settings; every problem at once, as a ConfigError (the process prints one line each). */
+/** Reads and checks the sandbox provider's settings; every problem at once, as a ConfigError (the process prints one line each). */
 export function loadSandboxSettings(config: AppConfig): SandboxSettings {
   const env = config.environment.reveal();
   const problems: string[] = [];
   const enabled = parseBool(env, 'SANDBOX_ENABLED', !config.isProduction, problems);
   const webhookSecret = env.SANDBOX_WEBHOOK_SECRET || undefined;
-  // In production every event that moves a payment must be authenticated: a sandbox served there signs its events.
+  // In production every callback that moves a payment must be authenticated: a simulated PSP served there signs its callbacks.
   if (config.isProduction && enabled && !webhookSecret) {
     problems.push('SANDBOX_ENABLED=true in production requires SANDBOX_WEBHOOK_SECRET, so that nobody can post unsigned sandbox events.');
   }

@@ -1,7 +1,8 @@
-import { WebhookParseError } from '../provider-adapter';
-import { SANDBOX_REFUND_ORIGINS, SANDBOX_REFUND_STATUSES } from '../../common/sandbox-wire/sandbox-api';
-import { parseSandboxEvent } from './sandbox-events';
-import { readSandboxRefund, sandboxExternalOrigin, sandboxProviderRefund, sandboxRefundReport, sandboxRefundStatus } from './sandbox-refunds';
+import { WebhookParseError } from '../../provider-adapter';
+import { SANDBOX_REFUND_ORIGINS, SANDBOX_REFUND_STATUSES } from '../../../common/sandbox-wire/sandbox-api';
+import { parseSandboxEvent } from './callback';
+import { readSandboxRefund } from '../wire';
+import { sandboxExternalOrigin, sandboxProviderRefund, sandboxRefundReport, sandboxRefundStatus } from './refund';
 
 const wireRefund = (overrides: Record<string, unknown> = {}) => ({
   id: 'sbxr_1',

@@ -1,6 +1,6 @@
 import { PRODUCTION_CONFIG_ENV as PRODUCTION } from '../../testing/config-env';
 import { ConfigError, loadConfig } from '../../config/load-config';
-import { loadSandboxSettings, type SandboxSettings } from './sandbox-settings';
+import { loadSandboxSettings, type SandboxSettings } from './settings';
 
 const settings = (env: Record<string, string | undefined>): SandboxSettings => loadSandboxSettings(loadConfig(env, { persistGenerated: false }).config);
 

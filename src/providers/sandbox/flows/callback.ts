@@ -1,8 +1,27 @@
-import { reaisToCents } from '../../domain/money';
-import { isRefundEvent, PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType, refundEventType } from '../../domain/provider-event';
-import { WebhookParseError } from '../provider-adapter';
-import { readSandboxPix } from './sandbox-pix';
-import { readSandboxRefund, sandboxRefundReport } from './sandbox-refunds';
+import { reaisToCents } from '../../../domain/money';
+import { isRefundEvent, PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType, refundEventType } from '../../../domain/provider-event';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../../../common/sandbox-wire/sandbox-signature';
+import { type InboundWebhook, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
+import { readSandboxPix, readSandboxRefund } from '../wire';
+import { sandboxRefundReport } from './refund';
+
+/**
+ * A callback's signature over its raw body (docs/api.md, The sandbox signature scheme), checked
+ * before anything reads the body's meaning: with the account's secret; without one, unsigned
+ * callbacks are accepted by design, but only outside production, where nobody may move a payment
+ * with an unauthenticated request. WebhookAuthError when it does not hold.
+ */
+export function assertSigned(request: InboundWebhook, secret: string | undefined, isProduction: boolean): void {
+  const verified = secret === undefined ? !isProduction : verifySandboxSignature(header(request.headers, SANDBOX_SIGNATURE_HEADER), request.rawBody, secret);
+  if (!verified) throw new WebhookAuthError('The sandbox signature is missing or wrong.');
+}
+
+function header(headers: InboundWebhook['headers'], name: string): string | string[] | undefined {
+  if (name in headers) return headers[name];
+  // Node lower-cases header names; a hand-built request might not.
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
 
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
@@ -17,7 +36,7 @@ const MAX_ID_LENGTH = 200;
 const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
- * A sandbox event (`{event, id, created_at?, data:{id, amount, …}}`, docs/sandbox.md) into the closed
+ * A callback of the simulated PSP (`{event, id, created_at?, data:{id, amount, …}}`, docs/sandbox.md) into the closed
  * ProviderEvent type. Reads the parsed body when the host parsed one, else the raw bytes.
  */
 export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEvent {
@@ -56,7 +75,7 @@ export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEven
 }
 
 /**
- * A refund event's report, from `data.refund` (the sandbox's refund, docs/sandbox.md). Its id is the
+ * A refund event's report, from `data.refund` (the simulated PSP's refund, docs/sandbox.md). Its id is the
  * refund's and the status's, whatever the body's id: the same news twice is one event for the core.
  */
 function refundEvent(type: ProviderEventType, value: unknown): Pick<ProviderEvent, 'eventId' | 'type' | 'amountCents' | 'refund'> {
