@@ -52,6 +52,9 @@ export type ApplyResult =
       paidAfterClose?: true;
     };
 
+/** What applying inside the transaction answers: a deferral still names the refunds to read back after the commit. */
+type AppliedIn = Exclude<ApplyResult, { kind: 'deferred' }> | { kind: 'deferred'; unanswered: string[] };
+
 /** What the PSP answered about one of the gateway's own refunds (the call, or reading it back). */
 export interface RefundOutcome {
   status: RefundStatus;
@@ -131,53 +134,58 @@ export class PaymentEventsService {
     );
   }
 
-  private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<Exclude<ApplyResult, { kind: 'deferred' }> | { kind: 'deferred'; unanswered: string[] }> {
+  /** Lock, decide, write: a refund's news goes to the refund bookkeeping, anything else moves the payment. */
+  private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<AppliedIn> {
     const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef, context.accountId ?? null);
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
-    const news: RefundNewsContext = {
-      provider,
-      accountId: context.accountId ?? null,
-      eventId: event.eventId,
-      type: event.type,
-      source: context.source,
-      requestId: context.requestId,
-      payload: context.payload,
-      refundId: context.refundId,
-    };
-
-    if (locked && isRefundEvent(event.type)) {
-      if (!event.refund) throw new TypeError(`A ${event.type} event carries the refund it reports`);
-      const result = await this.refunds.applyIn(tx, locked, event.refund, news);
-      if (result.kind === 'duplicate' || result.kind === 'deferred') return result;
-      return {
-        kind: 'recorded',
-        eventId: result.eventId,
-        outcome: result.outcome,
-        paymentId: locked.payment.id,
-        status: locked.payment.status,
-        forward: result.forward,
-        note: result.note,
-      };
-    }
+    if (locked && isRefundEvent(event.type)) return this.applyRefundIn(tx, locked, event, refundNews(provider, event, context));
     const wholeAmount = event.amountCents === null || event.amountCents === locked?.payment.amountCents;
     if (locked && event.type === 'payment.refunded' && isRefundable(locked.payment.status) && wholeAmount) {
-      // The whole payment went back at the PSP: the refunds it amounts to, each recorded and forwarded.
-      const results = await this.refunds.applyWholeIn(tx, locked, news);
-      const recorded = results.filter((result) => result.kind === 'recorded');
-      const first = recorded[0];
-      if (!first) return { kind: 'duplicate' };
-      return {
-        kind: 'recorded',
-        eventId: first.eventId,
-        outcome: 'applied',
-        paymentId: locked.payment.id,
-        status: locked.payment.status,
-        forward: recorded.some((result) => result.forward === 'queued') ? 'queued' : first.forward,
-        note: null,
-      };
+      return this.applyWholeRefundIn(tx, locked, refundNews(provider, event, context));
     }
+    return this.applyPaymentEventIn(tx, provider, event, context, locked);
+  }
 
+  /** A refund's news about a payment: the refund bookkeeping records it, and the answer is its event's. */
+  private async applyRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, event: ProviderEvent, news: RefundNewsContext): Promise<AppliedIn> {
+    if (!event.refund) throw new TypeError(`A ${event.type} event carries the refund it reports`);
+    const result = await this.refunds.applyIn(tx, locked, event.refund, news);
+    if (result.kind === 'duplicate' || result.kind === 'deferred') return result;
+    return {
+      kind: 'recorded',
+      eventId: result.eventId,
+      outcome: result.outcome,
+      paymentId: locked.payment.id,
+      status: locked.payment.status,
+      forward: result.forward,
+      note: result.note,
+    };
+  }
+
+  /** The whole payment went back at the PSP: the refunds it amounts to, each recorded and forwarded. */
+  private async applyWholeRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, news: RefundNewsContext): Promise<AppliedIn> {
+    const results = await this.refunds.applyWholeIn(tx, locked, news);
+    const recorded = results.filter((result) => result.kind === 'recorded');
+    const first = recorded[0];
+    if (!first) return { kind: 'duplicate' };
+    return {
+      kind: 'recorded',
+      eventId: first.eventId,
+      outcome: 'applied',
+      paymentId: locked.payment.id,
+      status: locked.payment.status,
+      forward: recorded.some((result) => result.forward === 'queued') ? 'queued' : first.forward,
+      note: null,
+    };
+  }
+
+  /**
+   * News of the payment itself (or a refund's of no payment): decided against its locked status, then
+   * the event, its forward and the payment's move written in one statement (a duplicate writes nothing).
+   */
+  private async applyPaymentEventIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext, locked: PaymentLockedForEvent | null): Promise<AppliedIn> {
+    const payment = locked?.payment ?? null;
     // A refund event for no payment is kept as unmatched like any other; it moves nothing.
     const decision = isRefundEvent(event.type)
       ? { outcome: 'unmatched' as const, target: null, note: 'No payment of this provider has this id.', paidAfterClose: false }
@@ -220,17 +228,21 @@ export class PaymentEventsService {
     const base = { kind: 'recorded' as const, eventId: recorded.eventId, outcome: decision.outcome, forward: recorded.forward, note: decision.note };
     if (!payment) return { ...base, paymentId: null, status: null };
     if (!applied || !target) return { ...base, paymentId: payment.id, status: payment.status };
-    if (paidAfterClose) {
-      const refundId = locked!.refundAfterClose ? await this.queueRefundAfterClose(tx, locked!.payment, event) : null;
-      this.logger.warn(
-        { payment_id: payment.id, merchant_id: payment.merchantId, provider, from_status: payment.status, refund_id: refundId },
-        refundId
-          ? 'A Pix was received after the payment was closed: it is refunded in full (refund_after_close)'
-          : 'A Pix was received after the payment was closed: it needs refunding',
-      );
-      return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null, paidAfterClose: true };
-    }
-    return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
+    if (!paidAfterClose) return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
+    await this.receivedAfterClose(tx, locked!, event, provider);
+    return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null, paidAfterClose: true };
+  }
+
+  /** Money received after the payment closed: refunded at once when the merchant asked for that (`refund_after_close`), and logged either way. */
+  private async receivedAfterClose(tx: EntityManager, locked: PaymentLockedForEvent, event: ProviderEvent, provider: string): Promise<void> {
+    const { payment } = locked;
+    const refundId = locked.refundAfterClose ? await this.queueRefundAfterClose(tx, payment, event) : null;
+    this.logger.warn(
+      { payment_id: payment.id, merchant_id: payment.merchantId, provider, from_status: payment.status, refund_id: refundId },
+      refundId
+        ? 'A Pix was received after the payment was closed: it is refunded in full (refund_after_close)'
+        : 'A Pix was received after the payment was closed: it needs refunding',
+    );
   }
 
   /**
@@ -262,4 +274,18 @@ export class PaymentEventsService {
     });
     return refund.id;
   }
+}
+
+/** A refund's news as the refund bookkeeping takes it. */
+function refundNews(provider: string, event: ProviderEvent, context: ApplyContext): RefundNewsContext {
+  return {
+    provider,
+    accountId: context.accountId ?? null,
+    eventId: event.eventId,
+    type: event.type,
+    source: context.source,
+    requestId: context.requestId,
+    payload: context.payload,
+    refundId: context.refundId,
+  };
 }
