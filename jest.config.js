@@ -54,7 +54,6 @@ const BOTH_DATABASES = [
   'auth-throttling-redis',
   'cluster',
   'crash-safety',
-  'delivery-answers',
   'health',
   'homologation-accounts',
   'idempotency',
@@ -82,10 +81,7 @@ const BOTH_DATABASES = [
   'shutdown-deadline',
   'shutdown-restart',
   'test-payments',
-  'webhook-delivery',
   'webhook-delivery-two-processes',
-  'webhook-intake',
-  'webhook-intake-concurrency',
 ];
 const medium = { ...withDatabase, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] };
 const e2e = { ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };

@@ -1,11 +1,16 @@
 import { generateSigningSecret } from '../../src/merchants/signing-secret';
-import { attemptsOf, confirmPayment, DELIVERY_ENV, deliveryOf, settled } from '../helpers/deliveries';
+import { attemptsOf, confirmPayment, DELIVERY_ENV, settled } from '../helpers/deliveries';
 import { http } from '../helpers/http';
 import { MerchantReceivers } from '../helpers/merchant-receivers';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
+/**
+ * The admin routes of forwards to merchants over HTTP: the list and redeliver, one delivery with its
+ * answers, and the test event. What the worker sends, and the rest of what these routes read, are
+ * test/medium/webhook-delivery.spec.ts.
+ */
 describe('webhook delivery to merchants (HTTP)', () => {
   let t: TestApp;
   const receivers = new MerchantReceivers();
@@ -15,127 +20,6 @@ describe('webhook delivery to merchants (HTTP)', () => {
   afterAll(async () => {
     await receivers.close();
     await t.close();
-  });
-
-  it('posts the signed forward, which the merchant verifies with standardwebhooks', async () => {
-    const secret = generateSigningSecret();
-    const { shop, receiver } = await receivers.newMerchant(t, secret);
-    const payment = await t.newPayment(shop.merchant.id);
-    const intake = await confirmPayment(t, payment.id);
-    await receiver.waitForCount(1);
-
-    const [got] = receiver.received;
-    const delivery = await settled(t, payment.id, 'delivered', 1);
-    expect(got!.verified).toBe(true);
-    expect(got!.headers).toMatchObject({
-      'content-type': 'application/json',
-      'x-webhook-source': 'sandbox',
-      'x-webhook-event': 'payment.confirmed',
-      'x-request-id': intake.body.request_id,
-      'webhook-id': delivery!.id,
-      'x-webhook-signature': got!.headers['webhook-signature'],
-    });
-    expect(got!.body).toEqual({
-      event: 'payment.confirmed',
-      id: intake.body.data.event_id,
-      created_at: expect.any(String),
-      data: {
-        id: payment.id,
-        amount: 10.5,
-        status: 'paid',
-        externalId: payment.externalId,
-        provider: 'sandbox',
-        paidAt: expect.any(String),
-        paidAfterClose: false,
-        refundedAmount: 0,
-      },
-    });
-    const [attempt] = await attemptsOf(t, delivery!.id);
-    expect(attempt).toMatchObject({ attempt: 1, url: receiver.url, status_code: 200, error: null });
-    expect(attempt!.latency_ms).toEqual(expect.any(Number));
-    expect(delivery).toMatchObject({ last_status_code: 200, last_error: null, locked_until: null });
-    expect(delivery!.delivered_at).toBeInstanceOf(Date);
-  });
-
-  it('signs with a plain (non-whsec_) secret keyed by its UTF-8 bytes, verifiable with format "raw"', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t, 'a-plain-merchant-secret-1234');
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    await receiver.waitForCount(1);
-    expect(receiver.received[0]!.verified).toBe(true);
-  });
-
-  it('sends no Standard Webhooks headers to a merchant without a signing secret', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t);
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    await receiver.waitForCount(1);
-    const { headers } = receiver.received[0]!;
-    expect(headers['x-webhook-event']).toBe('payment.confirmed');
-    expect(Object.keys(headers).filter((h) => h.startsWith('webhook-') || h === 'x-webhook-signature')).toEqual([]);
-  });
-
-  it('retries after a 500 with the same webhook-id, X-Request-Id and body, freshly signed', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
-    receiver.respondWith((r) => ({ status: r.seq === 1 ? 500 : 200 }));
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    await receiver.waitForCount(2);
-
-    const [first, second] = receiver.received;
-    expect(second!.verified).toBe(true);
-    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    expect(second!.headers['x-request-id']).toBe(first!.headers['x-request-id']);
-    expect(second!.raw).toBe(first!.raw);
-    const delivery = await settled(t, payment.id, 'delivered', 2);
-    expect((await attemptsOf(t, delivery!.id)).map((a) => [a.attempt, a.status_code, a.error])).toEqual([
-      [1, 500, 'HTTP 500'],
-      [2, 200, null],
-    ]);
-  });
-
-  it('waits at least as long as the merchant’s Retry-After asks', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t);
-    receiver.respondWith(() => ({ status: 503, headers: { 'retry-after': '120' } }));
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    const delivery = await settled(t, payment.id, 'pending', 1);
-    const [attempt] = await attemptsOf(t, delivery!.id);
-    expect(delivery!.next_attempt_at.getTime() - attempt!.attempted_at.getTime()).toBeGreaterThanOrEqual(120_000);
-    expect(delivery!.last_status_code).toBe(503);
-  });
-
-  it('gives up on an attempt at DELIVERY_TIMEOUT_MS and retries', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t);
-    receiver.respondWith((r) => (r.seq === 1 ? 'hold' : { status: 204 }));
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    const delivery = await settled(t, payment.id, 'delivered', 2);
-    expect((await attemptsOf(t, delivery!.id)).map((a) => [a.status_code, a.error])).toEqual([
-      [null, 'timeout after 2000 ms'],
-      [204, null],
-    ]);
-  });
-
-  it('stops at once on 410 Gone', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t);
-    receiver.respondWith(() => ({ status: 410 }));
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    const delivery = await settled(t, payment.id, 'failed', 1);
-    expect(delivery).toMatchObject({ last_status_code: 410, locked_until: null });
-    expect(receiver.received).toHaveLength(1);
-  });
-
-  it('does not follow redirects: a 3xx is a failed attempt, and the target never hears from us', async () => {
-    const { shop, receiver } = await receivers.newMerchant(t);
-    receiver.respondWith((r) => (r.path === '/pix-hook' ? { status: 302, headers: { location: `${receiver.url}-moved` } } : { status: 200 }));
-    const payment = await t.newPayment(shop.merchant.id);
-    await confirmPayment(t, payment.id);
-    const delivery = await settled(t, payment.id, 'failed', 4);
-    expect(receiver.received.map((r) => r.path)).toEqual(['/pix-hook', '/pix-hook', '/pix-hook', '/pix-hook']);
-    expect(delivery!.last_status_code).toBe(302);
-    expect(delivery!.last_error).toContain('not followed');
   });
 
   it('fails after the last scheduled attempt; redeliver sends it again and keeps the history', async () => {
@@ -183,15 +67,6 @@ describe('webhook delivery to merchants (HTTP)', () => {
     await settled(t, payment.id, 'delivered', 2);
   });
 
-  it('queues no delivery for a merchant without a webhook_url, and records why', async () => {
-    const shop = await t.newMerchant();
-    const payment = await t.newPayment(shop.merchant.id);
-    const res = await confirmPayment(t, payment.id);
-    expect(res.body.data).toMatchObject({ applied: true, forward: 'no_webhook_url' });
-    expect(await deliveryOf(t, payment.id)).toBeUndefined();
-    expect((await t.dataSource.query(`SELECT forward FROM payment_events WHERE payment_id = $1`, [payment.id]))[0].forward).toBe('no_webhook_url');
-  });
-
   describe('admin API', () => {
     it('pages newest first with a cursor and filters by status and merchant', async () => {
       const { shop, receiver } = await receivers.newMerchant(t);
@@ -216,6 +91,58 @@ describe('webhook delivery to merchants (HTTP)', () => {
       const unknown = await t.admin.POST('/admin/api/webhook-deliveries/{id}/redeliver', { params: { path: { id: 'dlv_000000000000000000000000' } } });
       expect(unknown.status).toBe(404);
       expect((await http(t.url, 'GET', '/admin/api/webhook-deliveries')).status).toBe(401);
+    });
+  });
+
+  describe('GET /admin/api/webhook-deliveries/:id', () => {
+    it('shows the body sent and each attempt’s answer, its body cut at 1 KiB on a whole UTF-8 character', async () => {
+      const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
+      // 1 + 2 × 3000 bytes: byte 1,024 falls inside a "ç", which must not be split.
+      const big = `x${'ç'.repeat(3000)}`;
+      receiver.respondWith((r) =>
+        r.seq === 1 ? { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: big } : { status: 200, body: '{"received":true}' },
+      );
+      const payment = await t.newPayment(shop.merchant.id);
+      await confirmPayment(t, payment.id);
+      const delivery = await settled(t, payment.id, 'delivered', 2);
+
+      const res = await t.admin.GET('/admin/api/webhook-deliveries/{id}', { params: { path: { id: delivery!.id } } });
+      expect(res.status).toBe(200);
+      expect(res.data!.body).toEqual(receiver.received[0]!.body);
+      const [first, second] = res.data!.attempt_history;
+      expect(first).toMatchObject({ attempt: 1, status_code: 500, error: 'HTTP 500', url: receiver.url, latency_ms: expect.any(Number) });
+      expect(Buffer.byteLength(first!.response_excerpt!, 'utf8')).toBe(1023);
+      expect(first!.response_excerpt).toBe(big.slice(0, 512));
+      expect(second).toMatchObject({ attempt: 2, status_code: 200, error: null, response_excerpt: '{"received":true}' });
+    });
+
+    it('is 404 for an unknown delivery', async () => {
+      const res = await t.admin.GET('/admin/api/webhook-deliveries/{id}', { params: { path: { id: 'dlv_000000000000000000000000' } } });
+      expect(res.status).toBe(404);
+      expect(res.error).toMatchObject({ code: 'NOT_FOUND' });
+    });
+  });
+
+  describe('POST /admin/api/merchants/:id/test-event', () => {
+    it('sends one signed test.ping the merchant verifies with standardwebhooks, answers what it said, and stores nothing', async () => {
+      const { shop, receiver } = await receivers.newMerchant(t, generateSigningSecret());
+      receiver.respondWith(() => ({ status: 202, body: '{"pong":true}' }));
+      const res = await t.admin.POST('/admin/api/merchants/{id}/test-event', { params: { path: { id: shop.merchant.id } } });
+      expect(res.status).toBe(200);
+      expect(receiver.received).toHaveLength(1);
+      const [got] = receiver.received;
+      expect(got!.verified).toBe(true);
+      expect(got!.headers).toMatchObject({ 'x-webhook-event': 'test.ping', 'x-webhook-source': 'gateway', 'webhook-id': res.data!.id });
+      expect(got!.body).toEqual({ event: 'test.ping', id: res.data!.id, created_at: expect.any(String), data: { merchant_id: shop.merchant.id, timestamp: expect.any(String) } });
+      expect(res.data).toMatchObject({ ok: true, status_code: 202, error: null, response_excerpt: '{"pong":true}', url: receiver.url, body: got!.body });
+      expect(res.data!.latency_ms).toEqual(expect.any(Number));
+      const stored = await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE merchant_id = $1`, [shop.merchant.id]);
+      expect(stored[0].n).toBe(0);
+    });
+
+    it('is 404 for an unknown merchant', async () => {
+      const res = await t.admin.POST('/admin/api/merchants/{id}/test-event', { params: { path: { id: 'mer_000000000000000000000000' } } });
+      expect(res.status).toBe(404);
     });
   });
 });
