@@ -48,6 +48,17 @@ const layerZones = [
     message: `src/${feature} is a feature: it imports the base layers and only the features it names in FEATURES (eslint.config.mjs; docs/architecture.md, "Layout").`,
   })),
 ];
+// The simulated PSP speaks only the vocabulary below the gateway's (domain, common): it is a PSP,
+// not a part of the gateway, and runs alone (npm run sandbox).
+layerZones.push({
+  target: './src/sandbox-psp',
+  from: BASE_LAYERS.flat()
+    .filter((folder) => folder !== 'domain' && folder !== 'common')
+    .map((folder) => `./src/${folder}`),
+  message: 'src/sandbox-psp imports only src/domain and src/common: it is a PSP of its own (docs/sandbox.md).',
+});
+// A spec beside the code may use the simulated PSP as a fixture (its BR Codes, say); production code may not.
+const specZones = layerZones.map((zone) => ({ ...zone, from: zone.from.filter((from) => from !== './src/sandbox-psp') }));
 // Every folder of src/ is placed: a new one must be named above before it lints.
 const placedFolders = new Set([...BASE_LAYERS.flat(), ...featureFolders, 'testing']);
 const unplaced = fs
@@ -144,7 +155,7 @@ export default defineConfig(
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/extensions': ['.ts'], 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...layerZones, testZone] }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...specZones, testZone] }] },
   },
   // What src/testing holds (fake clock, test PKI...) is for specs only and is left out of the build
   // (tsconfig.build.json): production code that imported it would not start.
