@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -52,19 +52,60 @@ const API_PATH = /^\/(v1|admin\/api|webhooks|health|metrics)(\/|\?|$)/;
 /**
  * Builds the gateway on Fastify: request ids, the 64 KiB body limit, JSON-only bodies (415
  * otherwise), raw bodies kept for signature checks, Swagger at /docs. Used by main.ts and by the
- * e2e tests, so tests boot exactly what production runs.
+ * e2e tests, so tests boot exactly what production runs. Fastify runs hooks in the order they are
+ * added, which is the order below (docs/architecture.md, Every request).
  */
 export async function createApp(
   config: AppConfig,
   options: { timeouts?: Partial<ConnectionTimeouts>; /** Tests move time with a fake clock. */ clock?: Clock } = {},
 ): Promise<NestFastifyApplication> {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const https = config.publicBaseUrl.startsWith('https://');
-  // Errors the router or Node's HTTP parser raise before any route or hook runs get the envelope
-  // too, and the headers the hooks would have set.
+  const adapter = envelopingAdapter(config, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+  // The lines Nest logs while it builds the app wait for the gateway's logger, and are dropped if
+  // the build fails: main.ts then says why in one line, instead of Nest printing its module lines
+  // and the error's stack before it.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
+    bufferLogs: true,
+    autoFlushLogs: false,
+    rawBody: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  trackConnections(app, fastify);
+  addRequestHooks(app, fastify, config);
+  const mountSandboxPsp = sandboxPspMount(config);
+  const sandboxPrefixes = mountSandboxPsp ? [SANDBOX_PSP_PREFIX] : [];
+  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), sandboxPrefixes);
+  refuseHostileInput(fastify, sandboxPrefixes);
+
+  // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
+  await app.register(fastifyCookie);
+  await registerDashboard(app);
+
+  // The simulated PSP, answering in its own shape; operators reach it with the admin API's own guard.
+  await mountSandboxPsp?.(app);
+
+  setupOpenApi(app);
+  await app.init();
+  return app;
+}
+
+/** HSTS and the upgrade of insecure requests only when the public URL is https, or a plain-HTTP deployment would lock browsers out. */
+function servesHttps(config: AppConfig): boolean {
+  return config.publicBaseUrl.startsWith('https://');
+}
+
+/**
+ * Fastify with the gateway's limits, connection deadlines and proxy trust. Errors the router or
+ * Node's HTTP parser raise before any route or hook runs get the envelope too, and the headers the
+ * hooks would have set.
+ */
+function envelopingAdapter(config: AppConfig, timeouts: ConnectionTimeouts): EnvelopingFastifyAdapter {
   const envelopeOf = (error: AppError, requestId: string) => errorEnvelope(error, requestId, config.defaultProvider);
-  const earlyHeaders = { ...EARLY_HEADERS, ...(https ? { 'strict-transport-security': HSTS } : {}) };
-  const adapter = new EnvelopingFastifyAdapter(
+  const earlyHeaders = { ...EARLY_HEADERS, ...(servesHttps(config) ? { 'strict-transport-security': HSTS } : {}) };
+  return new EnvelopingFastifyAdapter(
     {
       bodyLimit: BODY_LIMIT_BYTES,
       genReqId: () => newRequestId(),
@@ -92,44 +133,22 @@ export async function createApp(
     },
     config.defaultProvider,
   );
-  // The lines Nest logs while it builds the app wait for the gateway's logger, and are dropped if
-  // the build fails: main.ts then says why in one line, instead of Nest printing its module lines
-  // and the error's stack before it.
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
-    bufferLogs: true,
-    autoFlushLogs: false,
-    rawBody: true,
-    abortOnError: false,
-  });
-  app.useLogger(app.get(Logger));
-  app.flushLogs();
+}
 
-  // Security headers on every answer, before any hook below can refuse the request. The dashboard's
-  // page sets its own stricter policy (dashboard-static.ts); this one is what Swagger UI at /docs
-  // needs: its own scripts and styles (it has inline <style> and style attributes) and data: images.
-  // HSTS only when the public URL is https, or a plain-HTTP deployment would lock browsers out.
-  // Helmet's middleware is built once here: @fastify/helmet built it again on every request and left
-  // a closure over the request on each reply, which made V8 keep whole requests through its
-  // young-generation collections (docs/performance.md, Memory).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'style-src-attr': ["'unsafe-inline'"],
-        'connect-src': ["'self'"],
-        'upgrade-insecure-requests': https ? [] : null,
-      },
-    },
-    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
-  });
-  const fastify = app.getHttpAdapter().getInstance();
+/** Keeps the app's open connections, which the shutdown tells requests in flight by (closeGracefully). */
+function trackConnections(app: NestFastifyApplication, fastify: FastifyInstance): void {
   const open = new Set<Socket>();
   connections.set(app, open);
   fastify.server.on('connection', (socket: Socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
+}
+
+/** What every request gets before any route: security headers, its id and state, no caching of API data, JSON bodies only. */
+function addRequestHooks(app: NestFastifyApplication, fastify: FastifyInstance, config: AppConfig): void {
+  // Before any hook below can refuse the request.
+  const securityHeaders = securityHeadersMiddleware(servesHttps(config));
   fastify.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, () => done()));
   fastify.decorateRequest('gateway', null as unknown as GatewayRequestState);
   // Once shutdown begins, every answer closes its connection, so a kept-alive client whose request
@@ -146,31 +165,43 @@ export async function createApp(
       if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
-  const mountSandboxPsp = sandboxPspMount(config);
-  const sandboxPrefixes = mountSandboxPsp ? [SANDBOX_PSP_PREFIX] : [];
-  // The simulated PSP answers with its own bodies, so the gateway's input rules and envelope stop at its door.
-  const sandboxPath = (url: string) => isUnderPrefix(url.split('?', 1)[0]!, sandboxPrefixes);
-  registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), sandboxPrefixes);
+}
 
-  // Hostile input is refused before any handler, guard or database sees it (a NUL reaches
-  // PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
-  // query the gateway reads, DTO-validated or not (webhook intake keeps its raw body).
+/**
+ * Helmet's security headers. The dashboard's page sets its own stricter policy
+ * (dashboard-static.ts); this one is what Swagger UI at /docs needs: its own scripts and styles (it
+ * has inline <style> and style attributes) and data: images. The middleware is built once:
+ * @fastify/helmet built it again on every request and left a closure over the request on each
+ * reply, which made V8 keep whole requests through its young-generation collections
+ * (docs/performance.md, Memory).
+ */
+function securityHeadersMiddleware(https: boolean): ReturnType<typeof helmet> {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'style-src-attr': ["'unsafe-inline'"],
+        'connect-src': ["'self'"],
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false } : false,
+  });
+}
+
+/**
+ * Hostile input is refused before any handler, guard or database sees it (a NUL reaches
+ * PostgreSQL as an error, a 40-level array as a stack of nested validations), for every body and
+ * query the gateway reads, DTO-validated or not (webhook intake keeps its raw body). The simulated
+ * PSP answers with its own bodies, so the gateway's input rules stop at its door.
+ */
+function refuseHostileInput(fastify: FastifyInstance, sandboxPrefixes: readonly string[]): void {
   fastify.addHook('preValidation', async (req) => {
-    if (sandboxPath(req.url)) return;
+    if (isUnderPrefix(req.url.split('?', 1)[0]!, sandboxPrefixes)) return;
     const problems = [...findInputProblems(req.body, 'body'), ...findInputProblems(req.query, 'query')];
     if (problems.length > 0) throw AppError.validation(problems);
   });
-
-  // The dashboard's session cookie, and its pages at /admin (the API stays under /admin/api).
-  await app.register(fastifyCookie);
-  await registerDashboard(app);
-
-  // The simulated PSP, answering in its own shape; operators reach it with the admin API's own guard.
-  await mountSandboxPsp?.(app);
-
-  setupOpenApi(app);
-  await app.init();
-  return app;
 }
 
 /** Where the gateway serves the simulated PSP. */
