@@ -10,7 +10,7 @@ const END_TO_END_ID = /^E\d{20}[a-zA-Z0-9]{11}$/;
  * The dashboard's "create a test payment" (`POST /admin/api/test-payments`, docs/dashboard.md, Test
  * mode): a payment made for a merchant as its API would make it, only through test PSPs.
  */
-describe('test payments from the dashboard', () => {
+describeOn('embedded', 'HTTP behaviour the database does not change')('test payments from the dashboard', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
