@@ -22,7 +22,7 @@ import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/tr
 import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './credentials';
 import { MERCADO_PAGO_DESCRIPTOR } from './descriptor';
 import { apiBaseOf, labelOf, type MpCall, mpFailure, mpRequest, orThrow } from './flows/api-call';
-import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/notification';
+import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './flows/callback';
 import {
   cancelPaymentCall,
   checkCall,

@@ -4,7 +4,7 @@ import { WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import type { OutboundAnswer } from '../../transport/transport';
 import { MP_PAYMENT_STATUSES, MP_REFUND_STATUSES, type MpPayment, mpProblemOf, type MpRefund, readPayment } from '../wire';
 import { apiBaseOf, mpFailure, mpRequest } from './api-call';
-import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './notification';
+import { assertSigned, eventOf, notifiedPaymentId, readNotification } from './callback';
 import {
   cancelPaymentCall,
   clampLifetime,
