@@ -1,5 +1,5 @@
 import { signSandboxPayload } from '../../src/common/sandbox-wire/sandbox-signature';
-import { RefundReconciliation } from '../../src/refunds/refund-reconciliation';
+import { RefundReconciliation } from '../../src/payments/refunds/refund-reconciliation';
 import { eventually } from '../helpers/eventually';
 import { paymentBody } from '../helpers/factories';
 import { http } from '../helpers/http';
