@@ -88,7 +88,7 @@ function eventFor(status: PaymentStatus): PaymentEventType | null {
     case 'paid':
     case 'partially_refunded':
     case 'refunded':
-      // Paid meanwhile: the payment is confirmed; any refund at the PSP arrives as its own news.
+      // Paid meanwhile: the payment is confirmed; any refund at the PSP arrives as its own reports.
       return 'payment.confirmed';
     case 'expired':
       return 'payment.expired';

@@ -41,7 +41,7 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 
 /**
  * The payment, one feature (docs/architecture.md, Layout): create, read, list and cancel; routing
- * across the merchant's accounts; the lifecycle that applies a provider's news (callbacks,
+ * across the merchant's accounts; the lifecycle that applies a provider's reports (callbacks,
  * reconciliation, the answers to the gateway's own calls) to payments and refunds and writes the
  * merchant's deliveries with it; refunds; the reconciliation of payments and refunds and the
  * money invariant check; and the operator's payment routes.

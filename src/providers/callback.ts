@@ -1,7 +1,7 @@
 import type { PaymentEventType } from '../domain/provider-event';
 
 /** A callback as it reached the gateway: enough for any scheme (signatures over the URL, the query, the raw bytes). */
-export interface InboundWebhook {
+export interface InboundCallback {
   method: string;
   /** The path after `/webhooks/<provider>/<account>` (e.g. `/pix`), '' when none. */
   path: string;

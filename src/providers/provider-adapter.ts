@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '../domain/payment-status';
 import type { PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
 import type { Account, AccountSettings, CredentialsSummary } from './account';
-import type { InboundWebhook, SimulatedEventRequest, SimulatedEventResult } from './callback';
+import type { InboundCallback, SimulatedEventRequest, SimulatedEventResult } from './callback';
 import type { ProviderDescriptor } from './provider-descriptor';
 import type { RecurringProvider } from './recurring';
 
@@ -9,7 +9,7 @@ import type { RecurringProvider } from './recurring';
 // port (recurring.ts) and the descriptor share with this interface live in the leaf files they
 // come from, so that no two of these files import each other.
 export type { Account, AccountSettings, CredentialsSummary } from './account';
-export type { InboundWebhook, SimulatedEventRequest, SimulatedEventResult } from './callback';
+export type { InboundCallback, SimulatedEventRequest, SimulatedEventResult } from './callback';
 export type { AccountEnvironment } from './provider-descriptor';
 
 /**
@@ -67,7 +67,7 @@ export interface ProviderAdapter<C = unknown> {
    * Throws WebhookAuthError when nothing in the callback can be confirmed (401), WebhookParseError
    * when it is not this provider's callback at all (400).
    */
-  receiveWebhook(account: Account<C>, request: InboundWebhook): Promise<ProviderEvent[]>;
+  receiveCallback(account: Account<C>, request: InboundCallback): Promise<ProviderEvent[]>;
 
   /** Obtains a token (where the PSP has them) and makes one cheap read. */
   check(account: Account<C>): Promise<ProviderHealth>;

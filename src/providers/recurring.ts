@@ -1,6 +1,6 @@
 import type { AttemptStatus, Canceller, Frequency, Journey, RecurrenceStatus, RecurringChargeStatus, RetryPolicy } from '../domain/recurrence';
 import type { Account } from './account';
-import type { InboundWebhook, SimulatedEventResult } from './callback';
+import type { InboundCallback, SimulatedEventResult } from './callback';
 
 /**
  * Pix Automático at a PSP (docs/recurrences.md): what an adapter whose provider offers it implements
@@ -40,10 +40,10 @@ export interface RecurringProvider<C = unknown> {
 
   /**
    * A callback at `<webhook url>/rec` (`{"recs":[…]}`) or `<webhook url>/cobr` (`{"cobsr":[…]}`):
-   * each entry read back from the PSP before it is believed, as receiveWebhook does for Pix. Throws
+   * each entry read back from the PSP before it is believed, as receiveCallback does for Pix. Throws
    * WebhookAuthError when none is confirmed, WebhookParseError when the body is not such a callback.
    */
-  receiveWebhook(account: Account<C>, request: InboundWebhook): Promise<RecurringNews[]>;
+  receiveCallback(account: Account<C>, request: InboundCallback): Promise<RecurringReport[]>;
 
   /**
    * Test PSPs only: makes something happen to a recurrence or a charge as a payer or the payer's
@@ -120,7 +120,7 @@ export interface ProviderRecurrence {
   copyPaste: string | null;
   /** Until when the payer can authorize, when the PSP says. */
   authorizationExpiresAt: Date | null;
-  /** The PSP's last status change (`atualizacao`), used to tell news apart. */
+  /** The PSP's last status change (`atualizacao`), used to tell reports apart. */
   updatedAt: Date | null;
 }
 
@@ -176,4 +176,4 @@ export interface ProviderRecurringCharge {
 }
 
 /** One confirmed entry of a recurring callback, as read back from the PSP. */
-export type RecurringNews = { kind: 'recurrence'; eventId: string; recurrence: ProviderRecurrence } | { kind: 'charge'; eventId: string; charge: ProviderRecurringCharge };
+export type RecurringReport = { kind: 'recurrence'; eventId: string; recurrence: ProviderRecurrence } | { kind: 'charge'; eventId: string; charge: ProviderRecurringCharge };

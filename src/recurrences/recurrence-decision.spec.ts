@@ -1,7 +1,7 @@
 import type { ProviderRecurringCharge } from '../providers/recurring';
 import { decideCharge, decideRecurrence } from './recurrence-decision';
 
-const news = (over: Partial<ProviderRecurringCharge> = {}): ProviderRecurringCharge => ({
+const report = (over: Partial<ProviderRecurringCharge> = {}): ProviderRecurringCharge => ({
   txid: 't'.repeat(32),
   providerRecurrenceId: 'RR1',
   status: 'failed',
@@ -19,32 +19,32 @@ const scheduled = { status: 'scheduled' as const, retries: 0, dueDate: '2026-12-
 
 describe('decideCharge', () => {
   it('retries a failed attempt the day after under three_in_seven_days', () => {
-    expect(decideCharge(scheduled, 'three_in_seven_days', news(), '2026-12-05')).toEqual({ kind: 'retry', date: '2026-12-06' });
+    expect(decideCharge(scheduled, 'three_in_seven_days', report(), '2026-12-05')).toEqual({ kind: 'retry', date: '2026-12-06' });
   });
 
   it('fails it at once without the policy, or when the PSP has closed the charge', () => {
-    expect(decideCharge(scheduled, 'none', news(), '2026-12-05')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
-    expect(decideCharge(scheduled, 'three_in_seven_days', news({ open: false }), '2026-12-05')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
+    expect(decideCharge(scheduled, 'none', report(), '2026-12-05')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
+    expect(decideCharge(scheduled, 'three_in_seven_days', report({ open: false }), '2026-12-05')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
   });
 
   it('waits while a retry it asked for has not been tried, and fails after the third', () => {
     const retrying = { status: 'retrying' as const, retries: 1, dueDate: '2026-12-05' };
-    expect(decideCharge(retrying, 'three_in_seven_days', news(), '2026-12-06')).toEqual({ kind: 'none', note: null });
+    expect(decideCharge(retrying, 'three_in_seven_days', report(), '2026-12-06')).toEqual({ kind: 'none', note: null });
     const third = { status: 'retrying' as const, retries: 3, dueDate: '2026-12-05' };
     const four = Array.from({ length: 4 }, (_, i) => ({ date: `2026-12-0${5 + i}`, status: 'failed' as const, endToEndId: null, reason: 'AM04' }));
-    expect(decideCharge(third, 'three_in_seven_days', news({ attempts: four }), '2026-12-08')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
+    expect(decideCharge(third, 'three_in_seven_days', report({ attempts: four }), '2026-12-08')).toEqual({ kind: 'move', to: 'failed', event: 'recurring_charge.failed' });
   });
 
   it('takes a pending charge (asked of the PSP, its answer not yet had) to whatever the PSP holds', () => {
     const pending = { ...scheduled, status: 'pending' as const };
-    expect(decideCharge(pending, 'none', news({ status: 'scheduled', attempts: [] }), '2026-12-01')).toEqual({ kind: 'move', to: 'scheduled', event: null });
-    expect(decideCharge(pending, 'none', news({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
-    expect(decideCharge(pending, 'three_in_seven_days', news(), '2026-12-05')).toEqual({ kind: 'retry', date: '2026-12-06' });
+    expect(decideCharge(pending, 'none', report({ status: 'scheduled', attempts: [] }), '2026-12-01')).toEqual({ kind: 'move', to: 'scheduled', event: null });
+    expect(decideCharge(pending, 'none', report({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
+    expect(decideCharge(pending, 'three_in_seven_days', report(), '2026-12-05')).toEqual({ kind: 'retry', date: '2026-12-06' });
   });
 
   it('moves to paid, and ignores what the state machine refuses', () => {
-    expect(decideCharge(scheduled, 'none', news({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
-    expect(decideCharge({ ...scheduled, status: 'paid' }, 'none', news({ status: 'cancelled' }), '2026-12-05').kind).toBe('none');
+    expect(decideCharge(scheduled, 'none', report({ status: 'paid' }), '2026-12-05')).toEqual({ kind: 'move', to: 'paid', event: 'recurring_charge.paid' });
+    expect(decideCharge({ ...scheduled, status: 'paid' }, 'none', report({ status: 'cancelled' }), '2026-12-05').kind).toBe('none');
   });
 });
 

@@ -14,17 +14,17 @@ import {
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../providers/recurring';
 
 export interface RecurrenceDecision {
-  /** The status it moves to, or null when the news changes nothing (or is not a move allowed). */
+  /** The status it moves to, or null when the report changes nothing (or is not a move allowed). */
   to: RecurrenceStatus | null;
   event: RecurrenceEventType | null;
   note: string | null;
 }
 
 /** What a PSP's word about a recurrence does to the one the gateway holds. Pure. */
-export function decideRecurrence(current: RecurrenceStatus, news: ProviderRecurrence): RecurrenceDecision {
-  if (news.status === current) return { to: null, event: null, note: null };
-  if (!canRecurrenceMove(current, news.status)) return { to: null, event: null, note: `A recurrence cannot move from ${current} to ${news.status}.` };
-  return { to: news.status, event: recurrenceEventFor(news.status), note: null };
+export function decideRecurrence(current: RecurrenceStatus, report: ProviderRecurrence): RecurrenceDecision {
+  if (report.status === current) return { to: null, event: null, note: null };
+  if (!canRecurrenceMove(current, report.status)) return { to: null, event: null, note: `A recurrence cannot move from ${current} to ${report.status}.` };
+  return { to: report.status, event: recurrenceEventFor(report.status), note: null };
 }
 
 export type ChargeDecision =
@@ -44,22 +44,22 @@ export type ChargeDecision =
 export function decideCharge(
   current: { status: StoredChargeStatus; retries: number; dueDate: string },
   policy: RetryPolicy,
-  news: ProviderRecurringCharge,
+  report: ProviderRecurringCharge,
   today: string,
 ): ChargeDecision {
-  if (news.status === 'failed') {
-    const tried = news.attempts.length;
+  if (report.status === 'failed') {
+    const tried = report.attempts.length;
     const retryAskedNotYetTried = tried <= current.retries;
     if (retryAskedNotYetTried && current.status === 'retrying') return { kind: 'none', note: null };
-    if (policy === 'three_in_seven_days' && news.open && (current.status === 'pending' || current.status === 'scheduled' || current.status === 'retrying')) {
-      const last = news.attempts[news.attempts.length - 1]?.date ?? current.dueDate;
+    if (policy === 'three_in_seven_days' && report.open && (current.status === 'pending' || current.status === 'scheduled' || current.status === 'retrying')) {
+      const last = report.attempts[report.attempts.length - 1]?.date ?? current.dueDate;
       const date = nextRetryDate(current.dueDate, last, today, current.retries);
       if (date !== null) return { kind: 'retry', date };
     }
   }
   // A pending charge the PSP holds is scheduled: the merchant hears nothing (its create answers it).
-  if (news.status === 'scheduled') return current.status === 'pending' ? { kind: 'move', to: 'scheduled', event: null } : { kind: 'none', note: null };
-  if (news.status === current.status) return { kind: 'none', note: null };
-  if (!canChargeMove(current.status, news.status)) return { kind: 'none', note: `A recurring charge cannot move from ${current.status} to ${news.status}.` };
-  return { kind: 'move', to: news.status, event: chargeEventFor(news.status) };
+  if (report.status === 'scheduled') return current.status === 'pending' ? { kind: 'move', to: 'scheduled', event: null } : { kind: 'none', note: null };
+  if (report.status === current.status) return { kind: 'none', note: null };
+  if (!canChargeMove(current.status, report.status)) return { kind: 'none', note: `A recurring charge cannot move from ${current.status} to ${report.status}.` };
+  return { kind: 'move', to: report.status, event: chargeEventFor(report.status) };
 }

@@ -10,7 +10,7 @@ export class RecurrenceEvent {
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ type: 'text' }) provider: string;
   @Column({ name: 'provider_account_id', type: 'text', nullable: true }) providerAccountId: string | null;
-  /** The deduplication key with the provider and account: the same news told twice is one row. */
+  /** The deduplication key with the provider and account: the same report told twice is one row. */
   @Column({ name: 'provider_event_id', type: 'text' }) providerEventId: string;
   @Column({ type: 'text' }) type: string;
   @Column({ type: 'text' }) source: RecurrenceEventSource;

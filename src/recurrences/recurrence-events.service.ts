@@ -16,8 +16,8 @@ import { toRecurrenceView, toRecurringChargeView } from './recurrence.view';
 import type { RecurringCharge } from './recurring-charge.entity';
 import { RecurringChargeRepository } from './recurring-charge.repository';
 
-/** Where news came from, and what to keep of it. */
-export interface NewsContext {
+/** Where reports came from, and what to keep of it. */
+export interface ReportContext {
   provider: string;
   accountId: string | null;
   source: RecurrenceEventSource;
@@ -25,7 +25,7 @@ export interface NewsContext {
   payload: unknown;
 }
 
-export type NewsResult =
+export type ReportResult =
   /** Told before: nothing written. A retry the PSP was not yet reached for is asked again (`retry`). */
   | { kind: 'duplicate'; retry?: { chargeId: string; txid: string; date: string } }
   | { kind: 'unmatched' }
@@ -46,7 +46,7 @@ const OPEN_CHARGE_RECHECK_MS = 3_600_000;
 
 /**
  * The one place recurrences and their charges change after creation (docs/recurrences.md): the
- * PSP's news (callbacks, reconciliation) and the merchant's cancels. Each change locks its row,
+ * PSP's reports (callbacks, reconciliation) and the merchant's cancels. Each change locks its row,
  * and writes the move, the event and the merchant's delivery in one transaction (the outbox), so
  * the merchant hears of every change exactly once.
  */
@@ -63,44 +63,44 @@ export class RecurrenceEventsService {
   ) {}
 
   /** A PSP's word about a recurrence, read back from it. */
-  async applyRecurrence(eventId: string, news: ProviderRecurrence, context: NewsContext): Promise<NewsResult> {
+  async applyRecurrence(eventId: string, report: ProviderRecurrence, context: ReportContext): Promise<ReportResult> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const locked = await this.recurrences.lockForProviderNews(tx, context.provider, context.accountId, news.providerRecurrenceId);
+      const locked = await this.recurrences.lockForProviderReport(tx, context.provider, context.accountId, report.providerRecurrenceId);
       if (!locked) return { kind: 'unmatched' } as const;
-      return this.applyRecurrenceIn(tx, locked, eventId, news, context);
+      return this.applyRecurrenceIn(tx, locked, eventId, report, context);
     });
     this.nudge(result);
     return result;
   }
 
   /** The same, for a recurrence the caller already found (reconciliation, the merchant's cancel answered by the PSP). */
-  async applyRecurrenceById(recurrenceId: string, eventId: string, news: ProviderRecurrence, context: NewsContext): Promise<NewsResult> {
+  async applyRecurrenceById(recurrenceId: string, eventId: string, report: ProviderRecurrence, context: ReportContext): Promise<ReportResult> {
     const result = await this.dataSource.transaction(async (tx) => {
       const locked = await this.recurrences.lockById(tx, recurrenceId);
       if (!locked) return { kind: 'unmatched' } as const;
-      return this.applyRecurrenceIn(tx, locked, eventId, news, context);
+      return this.applyRecurrenceIn(tx, locked, eventId, report, context);
     });
     this.nudge(result);
     return result;
   }
 
   /** Inside the caller's transaction, with the recurrence locked. */
-  async applyRecurrenceIn(tx: EntityManager, locked: LockedRecurrence, eventId: string, news: ProviderRecurrence, context: NewsContext): Promise<NewsResult> {
+  async applyRecurrenceIn(tx: EntityManager, locked: LockedRecurrence, eventId: string, report: ProviderRecurrence, context: ReportContext): Promise<ReportResult> {
     const recurrence = locked.recurrence;
     const from = recurrence.status;
-    const decision = decideRecurrence(from, news);
+    const decision = decideRecurrence(from, report);
     const now = this.clock.now();
     if (decision.to) {
       recurrence.status = decision.to;
-      if (decision.to === 'cancelled') recurrence.cancelledBy = news.cancelledBy ?? 'psp';
+      if (decision.to === 'cancelled') recurrence.cancelledBy = report.cancelledBy ?? 'psp';
       recurrence.updatedAt = now;
     }
-    if (recurrence.status === 'pending_authorization' && news.copyPaste && !recurrence.authorizationCopyPaste) {
-      recurrence.authorizationCopyPaste = news.copyPaste;
-      recurrence.authorizationExpiresAt = news.authorizationExpiresAt;
+    if (recurrence.status === 'pending_authorization' && report.copyPaste && !recurrence.authorizationCopyPaste) {
+      recurrence.authorizationCopyPaste = report.copyPaste;
+      recurrence.authorizationExpiresAt = report.authorizationExpiresAt;
     }
     recurrence.nextReconcileAt = this.nextRecurrenceCheck(recurrence, now);
-    const recorded = await this.record(tx, locked, null, eventId, decision.event, from, recurrence.status, decision.note, news, context);
+    const recorded = await this.record(tx, locked, null, eventId, decision.event, from, recurrence.status, decision.note, report, context);
     if (!recorded) {
       // Told before: only when it is next read back moves (a reconciliation read that changed nothing).
       if (!decision.to) await this.recurrences.update(tx, recurrence);
@@ -112,15 +112,15 @@ export class RecurrenceEventsService {
   }
 
   /** A PSP's word about a recurring charge, read back from it. */
-  async applyCharge(eventId: string, news: ProviderRecurringCharge, context: NewsContext): Promise<NewsResult> {
+  async applyCharge(eventId: string, report: ProviderRecurringCharge, context: ReportContext): Promise<ReportResult> {
     const result = await this.dataSource.transaction(async (tx) => {
       // The recurrence first, then the charge: the order the merchant's cancel takes them in.
-      const found = await this.charges.findByTxid(news.txid, tx);
+      const found = await this.charges.findByTxid(report.txid, tx);
       const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
       const atThisAccount = locked?.recurrence.provider === context.provider && locked.recurrence.providerAccountId === context.accountId;
-      const charge = atThisAccount ? await this.charges.lockByTxid(tx, news.txid) : null;
+      const charge = atThisAccount ? await this.charges.lockByTxid(tx, report.txid) : null;
       if (!locked || !charge) return { kind: 'unmatched' } as const;
-      return this.applyChargeIn(tx, locked, charge, eventId, news, context);
+      return this.applyChargeIn(tx, locked, charge, eventId, report, context);
     });
     this.nudge(result);
     return result;
@@ -131,13 +131,13 @@ export class RecurrenceEventsService {
     locked: LockedRecurrence,
     charge: RecurringCharge,
     eventId: string,
-    news: ProviderRecurringCharge,
-    context: NewsContext,
-  ): Promise<NewsResult> {
+    report: ProviderRecurringCharge,
+    context: ReportContext,
+  ): Promise<ReportResult> {
     const from = charge.status;
     const now = this.clock.now();
-    const decision = decideCharge(charge, locked.recurrence.retryPolicy, news, brasiliaDate(now));
-    charge.attempts = news.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason }));
+    const decision = decideCharge(charge, locked.recurrence.retryPolicy, report, brasiliaDate(now));
+    charge.attempts = report.attempts.map((a) => ({ date: a.date, status: a.status, endToEndId: a.endToEndId, reason: a.reason }));
     let event: RecurringChargeEventType | null = null;
     let note: string | null = null;
     let retry: { chargeId: string; txid: string; date: string } | undefined;
@@ -145,14 +145,14 @@ export class RecurrenceEventsService {
       charge.status = decision.to;
       event = decision.event;
       if (decision.to === 'paid') {
-        charge.endToEndId = news.endToEndId;
-        charge.paidAt = news.paidAt ?? now;
+        charge.endToEndId = report.endToEndId;
+        charge.paidAt = report.paidAt ?? now;
       }
-      if (decision.to === 'failed') charge.failureReason = news.failureReason ?? lastReason(news) ?? 'The payer’s bank did not debit the charge.';
+      if (decision.to === 'failed') charge.failureReason = report.failureReason ?? lastReason(report) ?? 'The payer’s bank did not debit the charge.';
       charge.updatedAt = now;
     } else if (decision.kind === 'retry') {
       charge.status = 'retrying';
-      charge.failureReason = lastReason(news);
+      charge.failureReason = lastReason(report);
       event = 'recurring_charge.retrying';
       retry = { chargeId: charge.id, txid: charge.txid, date: decision.date };
       charge.updatedAt = now;
@@ -162,7 +162,7 @@ export class RecurrenceEventsService {
       note = decision.note;
     }
     charge.nextReconcileAt = isChargeFinal(charge.status) ? null : this.nextChargeCheck(charge, now, retry !== undefined);
-    const recorded = await this.record(tx, locked, charge, eventId, event, from, charge.status, note, news, context);
+    const recorded = await this.record(tx, locked, charge, eventId, event, from, charge.status, note, report, context);
     if (!recorded) {
       if (decision.kind === 'none') await this.charges.update(tx, charge);
       return retry ? { kind: 'duplicate', retry } : { kind: 'duplicate' };
@@ -185,7 +185,7 @@ export class RecurrenceEventsService {
   }
 
   /** The PSP refused a retry for good: the charge has failed. */
-  async failCharge(chargeId: string, reason: string, context: NewsContext): Promise<NewsResult> {
+  async failCharge(chargeId: string, reason: string, context: ReportContext): Promise<ReportResult> {
     const result = await this.dataSource.transaction(async (tx) => {
       const found = await this.charges.findById(chargeId, tx);
       const locked = found && (await this.recurrences.lockById(tx, found.recurrenceId));
@@ -209,7 +209,7 @@ export class RecurrenceEventsService {
    * The merchant cancelled the recurrence and the PSP agreed: it is `cancelled` by the merchant,
    * `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled with it.
    */
-  async recordMerchantCancel(tx: EntityManager, locked: LockedRecurrence, context: NewsContext): Promise<void> {
+  async recordMerchantCancel(tx: EntityManager, locked: LockedRecurrence, context: ReportContext): Promise<void> {
     const recurrence = locked.recurrence;
     const from = recurrence.status;
     recurrence.status = 'cancelled';
@@ -225,7 +225,7 @@ export class RecurrenceEventsService {
    * An active recurrence whose last day has passed has `ended`: no charge can fall in it any more.
    * Recorded in its history; merchants are not sent an event for it (docs/recurrences.md, States).
    */
-  async endIfPast(recurrenceId: string, context: NewsContext): Promise<boolean> {
+  async endIfPast(recurrenceId: string, context: ReportContext): Promise<boolean> {
     return this.dataSource.transaction(async (tx) => {
       const locked = await this.recurrences.lockById(tx, recurrenceId);
       const recurrence = locked?.recurrence;
@@ -240,7 +240,7 @@ export class RecurrenceEventsService {
   }
 
   /** The merchant cancelled a charge and the PSP agreed. */
-  async recordChargeCancel(tx: EntityManager, locked: LockedRecurrence, charge: RecurringCharge, context: NewsContext): Promise<void> {
+  async recordChargeCancel(tx: EntityManager, locked: LockedRecurrence, charge: RecurringCharge, context: ReportContext): Promise<void> {
     const from = charge.status;
     charge.status = 'cancelled';
     charge.nextReconcileAt = null;
@@ -250,11 +250,11 @@ export class RecurrenceEventsService {
   }
 
   /** Wakes the delivery worker once a transaction that queued a delivery has committed. */
-  nudge(result?: NewsResult): void {
+  nudge(result?: ReportResult): void {
     if (!result || result.kind === 'recorded') this.delivery?.nudge();
   }
 
-  private async cancelChargesNotYetAttempted(tx: EntityManager, locked: LockedRecurrence, context: NewsContext): Promise<void> {
+  private async cancelChargesNotYetAttempted(tx: EntityManager, locked: LockedRecurrence, context: ReportContext): Promise<void> {
     const waiting = await this.charges.lockNotYetAttempted(tx, locked.recurrence.id, brasiliaDate(this.clock.now()));
     for (const charge of waiting) await this.recordChargeCancel(tx, locked, charge, context);
   }
@@ -274,7 +274,7 @@ export class RecurrenceEventsService {
     to: string,
     note: string | null,
     payload: unknown,
-    context: NewsContext,
+    context: ReportContext,
   ): Promise<string | null> {
     const recurrence = locked.recurrence;
     const id = newId('evt');
@@ -322,7 +322,7 @@ export class RecurrenceEventsService {
   }
 }
 
-function lastReason(news: ProviderRecurringCharge): string | null {
-  for (let i = news.attempts.length - 1; i >= 0; i--) if (news.attempts[i]!.reason) return news.attempts[i]!.reason;
+function lastReason(report: ProviderRecurringCharge): string | null {
+  for (let i = report.attempts.length - 1; i >= 0; i--) if (report.attempts[i]!.reason) return report.attempts[i]!.reason;
   return null;
 }

@@ -4,7 +4,7 @@ import { newId } from '../common/ids';
 import { Clock } from '../domain/clock';
 import { AccountResolver } from '../providers/provider-accounts/account-resolver';
 import { UpstreamError } from '../providers/provider-adapter';
-import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
+import { type ReportContext, RecurrenceEventsService } from './recurrence-events.service';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurringChargeRepository } from './recurring-charge.repository';
 import { RecurringIntakeService } from './recurring-intake.service';
@@ -46,7 +46,7 @@ export class RecurrenceReconciliation implements Reconciler<RecurrenceReconcilia
   async runOnce(): Promise<RecurrenceReconciliationSummary> {
     const summary: RecurrenceReconciliationSummary = { checked: 0, applied: 0, failed: 0 };
     const now = this.clock.now();
-    const context = (provider: string, accountId: string | null): NewsContext => ({ provider, accountId, source: 'reconciliation', requestId: newId('evt'), payload: null });
+    const context = (provider: string, accountId: string | null): ReportContext => ({ provider, accountId, source: 'reconciliation', requestId: newId('evt'), payload: null });
     for (const recurrence of await this.recurrences.claimDueForReconciliationSkipLocked(now, BATCH, LEASE_MS)) {
       summary.checked++;
       if (!recurrence.providerRecurrenceId) continue;

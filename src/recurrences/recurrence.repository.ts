@@ -57,8 +57,8 @@ export class RecurrenceRepository {
     return this.lockWhere(tx, 'r.id = $1 AND r.merchant_id = $2', [id, merchantId]);
   }
 
-  /** Locks the recurrence a PSP's news names, at the account that reports it. */
-  lockForProviderNews(tx: EntityManager, provider: string, accountId: string | null, providerRecurrenceId: string): Promise<LockedRecurrence | null> {
+  /** Locks the recurrence a PSP's report names, at the account that reports it. */
+  lockForProviderReport(tx: EntityManager, provider: string, accountId: string | null, providerRecurrenceId: string): Promise<LockedRecurrence | null> {
     return this.lockWhere(tx, 'r.provider = $1 AND r.provider_account_id IS NOT DISTINCT FROM $2 AND r.provider_recurrence_id = $3', [provider, accountId, providerRecurrenceId]);
   }
 

@@ -22,7 +22,7 @@ import { rethrowProviderFailure } from '../providers/provider-errors';
 import type { ProviderRecurrence } from '../providers/recurring';
 import type { CreateRecurrenceDto } from './dto/create-recurrence.dto';
 import type { ListRecurrencesQuery } from './dto/list-recurrences.query';
-import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
+import { type ReportContext, RecurrenceEventsService } from './recurrence-events.service';
 import { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceView, toRecurrenceView } from './recurrence.view';
@@ -193,7 +193,7 @@ export class RecurrencesService {
     const answer = await recurring
       .cancelRecurrence(acting.account, { providerRecurrenceId: recurrence.providerRecurrenceId! })
       .catch((error: unknown) => rethrowProviderFailure(error, callFailure(acting, this.logger, 'cancel recurrence')));
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
+    const context: ReportContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
     const cancelled = await this.dataSource.transaction(async (tx) => {
       const locked = await this.recurrences.lockForMerchant(tx, merchantId, id);
       if (!locked) throw AppError.notFound('Recurrence not found.');

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiErrorResponses } from '../common/http/api-docs';
 import { answerData, requestState } from '../common/http/request-state';
-import type { InboundWebhook } from '../providers/provider-adapter';
+import type { InboundCallback } from '../providers/provider-adapter';
 import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { type RecurringCallbackResult, RecurringIntakeService } from './recurring-intake.service';
 
@@ -40,7 +40,7 @@ export class RecurringCallbacksController {
   }
 }
 
-function inbound(req: FastifyRequest): InboundWebhook {
+function inbound(req: FastifyRequest): InboundCallback {
   const path = new URL(req.url, 'http://gateway').pathname.endsWith('/cobr') ? '/cobr' : '/rec';
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) if (typeof value === 'string') query[name] = value;

@@ -67,7 +67,7 @@ export class RecurringChargeRepository {
 
   /**
    * Deletes a charge that is still pending: the PSP refused it, or says it never had it, so it was
-   * never made and its cycle is free again. False when it has moved on meanwhile (the PSP's news
+   * never made and its cycle is free again. False when it has moved on meanwhile (the PSP's reports
    * got there first). A pending charge has no history to keep.
    */
   async deleteIfPending(id: string): Promise<boolean> {

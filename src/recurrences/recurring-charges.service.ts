@@ -17,7 +17,7 @@ import { UpstreamError } from '../providers/provider-adapter';
 import { classifyCreateFailure, rethrowProviderFailure } from '../providers/provider-errors';
 import type { ProviderRecurringCharge } from '../providers/recurring';
 import type { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
-import { type NewsContext, RecurrenceEventsService } from './recurrence-events.service';
+import { type ReportContext, RecurrenceEventsService } from './recurrence-events.service';
 import type { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { type RecurringChargeListView, type RecurringChargeView, toRecurringChargeView } from './recurrence.view';
@@ -154,8 +154,8 @@ export class RecurringChargesService {
       throw error;
     }
     if (made.status !== 'scheduled') {
-      // The PSP already holds it further on (a retry after a lost answer): recorded as its news is.
-      const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'gateway', requestId, payload: { create: pending.id } };
+      // The PSP already holds it further on (a retry after a lost answer): recorded as its report is.
+      const context: ReportContext = { provider: acting.provider, accountId: acting.accountId, source: 'gateway', requestId, payload: { create: pending.id } };
       await this.events.applyCharge(`${made.txid}:${made.status}:${made.attempts.length}:${made.attempts.at(-1)?.status ?? ''}`, made, context);
       return (await this.charges.findById(pending.id)) ?? pending;
     }
@@ -210,7 +210,7 @@ export class RecurringChargesService {
       if (error instanceof UpstreamError && error.upstreamStatus === 400) throw stateConflict('The provider no longer lets this charge be cancelled.');
       return rethrowProviderFailure(error, callFailure(acting, this.logger, 'cancel recurring charge'));
     });
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
+    const context: ReportContext = { provider: acting.provider, accountId: acting.accountId, source: 'merchant', requestId, payload: { cancel: id } };
     const result = await this.dataSource.transaction(async (tx) => {
       const locked = (await this.recurrenceRows.lockForMerchant(tx, merchantId, recurrence.id))!;
       const current = (await this.charges.lockForMerchant(tx, merchantId, id))!;

@@ -4,12 +4,12 @@ import { namingProvider } from '../common/errors/answer-provider';
 import type { ProviderAnswer } from '../common/http/envelope';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
-import { type InboundWebhook, ProviderFailureCode, UpstreamError } from '../providers/provider-adapter';
+import { type InboundCallback, ProviderFailureCode, UpstreamError } from '../providers/provider-adapter';
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
-import type { RecurringNews } from '../providers/recurring';
-import { type NewsContext, type NewsResult, RecurrenceEventsService } from './recurrence-events.service';
+import type { RecurringReport } from '../providers/recurring';
+import { type ReportContext, type ReportResult, RecurrenceEventsService } from './recurrence-events.service';
 
-/** `data` of a recurring callback's answer: one entry per confirmed piece of news. */
+/** `data` of a recurring callback's answer: one entry per confirmed report. */
 export interface RecurringCallbackResult {
   received: true;
   duplicate: boolean;
@@ -33,20 +33,20 @@ export class RecurringIntakeService {
   ) {}
 
   /** A recurring callback for the account, answered (its failures too) naming the account's provider. */
-  async receive(provider: string, accountId: string | undefined, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<RecurringCallbackResult>> {
+  async receive(provider: string, accountId: string | undefined, request: InboundCallback, body: unknown, requestId: string): Promise<ProviderAnswer<RecurringCallbackResult>> {
     const acting = await this.accounts
       .forCallback(provider, accountId)
       .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider, accountId, logger: this.logger }));
     return { provider: acting.provider, data: await namingProvider(acting.provider, () => this.receiveAt(acting, request, body, requestId)) };
   }
 
-  private async receiveAt(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<RecurringCallbackResult> {
+  private async receiveAt(acting: ActingAccount, request: InboundCallback, body: unknown, requestId: string): Promise<RecurringCallbackResult> {
     const recurring = acting.adapter.recurring;
     if (!recurring) throw AppError.notFound('This provider takes no recurring callbacks.');
     const count = (result: string) => this.metrics.webhookIntake.inc({ provider: acting.provider, result });
-    let news: RecurringNews[];
+    let reports: RecurringReport[];
     try {
-      news = await recurring.receiveWebhook(acting.account, request);
+      reports = await recurring.receiveCallback(acting.account, request);
     } catch (error) {
       if (!isProviderFailure(error)) {
         count('error');
@@ -55,10 +55,10 @@ export class RecurringIntakeService {
       count(error.code === ProviderFailureCode.WEBHOOK_UNCONFIRMED ? 'invalid_signature' : error.code === ProviderFailureCode.WEBHOOK_MALFORMED ? 'invalid_event' : 'error');
       throw providerFailureToAppError(error, { audience: 'caller', operation: 'call', provider: acting.provider, accountId: acting.accountId, logger: this.logger });
     }
-    if (news.length === 0) count('ping');
-    const context: NewsContext = { provider: acting.provider, accountId: acting.accountId, source: 'webhook', requestId, payload: body };
+    if (reports.length === 0) count('ping');
+    const context: ReportContext = { provider: acting.provider, accountId: acting.accountId, source: 'webhook', requestId, payload: body };
     const results: RecurringCallbackResult['events'] = [];
-    for (const item of news) {
+    for (const item of reports) {
       const result = await this.apply(acting, item, context);
       count(result.kind === 'recorded' ? 'applied' : result.kind);
       results.push(resultOf(item, result));
@@ -66,10 +66,12 @@ export class RecurringIntakeService {
     return { received: true, duplicate: results.length > 0 && results.every((r) => r.duplicate), events: results };
   }
 
-  /** Applies one piece of news, and asks the PSP for the retry it calls for. Shared with reconciliation. */
-  async apply(acting: ActingAccount, news: RecurringNews, context: NewsContext): Promise<NewsResult> {
+  /** Applies one report, and asks the PSP for the retry it calls for. Shared with reconciliation. */
+  async apply(acting: ActingAccount, report: RecurringReport, context: ReportContext): Promise<ReportResult> {
     const result =
-      news.kind === 'recurrence' ? await this.events.applyRecurrence(news.eventId, news.recurrence, context) : await this.events.applyCharge(news.eventId, news.charge, context);
+      report.kind === 'recurrence'
+        ? await this.events.applyRecurrence(report.eventId, report.recurrence, context)
+        : await this.events.applyCharge(report.eventId, report.charge, context);
     if (result.kind !== 'unmatched' && result.retry) await this.askRetry(acting, result.retry, context);
     return result;
   }
@@ -79,7 +81,7 @@ export class RecurringIntakeService {
    * policy does not allow it) fails the charge; one that cannot be reached is asked again by
    * reconciliation, which finds the charge still `retrying` with its failed attempt last.
    */
-  async askRetry(acting: ActingAccount, retry: { chargeId: string; txid: string; date: string }, context: NewsContext): Promise<void> {
+  async askRetry(acting: ActingAccount, retry: { chargeId: string; txid: string; date: string }, context: ReportContext): Promise<void> {
     try {
       const answer = await acting.adapter.recurring!.retryCharge(acting.account, { txid: retry.txid }, retry.date);
       await this.events.recordRetryAsked(retry.chargeId, answer);
@@ -96,8 +98,8 @@ export class RecurringIntakeService {
   }
 }
 
-function resultOf(news: RecurringNews, result: NewsResult): RecurringCallbackResult['events'][number] {
-  const kind = news.kind;
+function resultOf(report: RecurringReport, result: ReportResult): RecurringCallbackResult['events'][number] {
+  const kind = report.kind;
   if (result.kind === 'duplicate') return { kind, duplicate: true, matched: true };
   if (result.kind === 'unmatched') return { kind, duplicate: false, matched: false };
   return {

@@ -73,7 +73,7 @@ interface WithTxid {
  * Pix Automático at the sandbox (docs/sandbox.md, Recurrences): recurrences created waiting for the
  * payer, their charges per cycle with attempts and retries, cancels, and the simulate routes that
  * act as the payer or the payer's bank and post signed callbacks to `<notificationUrl>/rec` and
- * `<notificationUrl>/cobr`, which carry ids to be read back rather than news to be believed.
+ * `<notificationUrl>/cobr`, which carry ids to be read back rather than reports to be believed.
  */
 export function recurrenceRoutes(app: FastifyInstance, context: RecurrenceRoutesContext): void {
   app.post<{ Body: SandboxCreateRecurrenceBody }>('/recurrences', { schema: { body: CREATE_RECURRENCE_SCHEMA } }, async (request, reply) =>

@@ -134,7 +134,7 @@ async function settleWhenTold(desk: RefundDesk, request: FastifyRequest<{ Params
   if (!found) throw refundNotFound(request.params.id);
   const { refund, charge } = found;
   const wanted = request.body.status;
-  // Settling again with the same outcome posts the same news again, as a PSP retrying its callback does.
+  // Settling again with the same outcome posts the same report again, as a PSP retrying its callback does.
   if (refund.status !== 'EM_PROCESSAMENTO' && wanted !== undefined && wanted !== refund.status) {
     throw new SandboxHttpError(409, 'REFUND_SETTLED', `Refund ${refund.id} is already ${refund.status}.`);
   }
@@ -212,7 +212,7 @@ async function post(desk: RefundDesk, charge: StoredCharge, refund: StoredRefund
 
 /**
  * The whole charge gone back at the PSP (a simulated `payment.refunded`): its refunds in process
- * succeed, and what is still left becomes a refund of its portal. The event is the news: no refund
+ * succeed, and what is still left becomes a refund of its portal. The event is the report: no refund
  * callbacks are posted, as the gateway reads a `payment.refunded` the same way.
  */
 export function refundWhole(store: ChargeStore, charge: StoredCharge, now: number): void {

@@ -92,7 +92,7 @@ describe('sandbox refunds', () => {
     expect(second).toMatchObject({ status: 'DEVOLVIDO', failureReason: null, settledAt: new Date(NOW + 1000) });
   });
 
-  it("posts a settled refund's news under an id of the refund and its status, the same each time", () => {
+  it("posts a settled refund's reports under an id of the refund and its status, the same each time", () => {
     const charge = paidCharge(1000);
     const refund = refundOf(charge, 250, 'Item devolvido');
     expect(() => refundEvent(charge, refund, NOW)).toThrow(/not settled/);

@@ -140,7 +140,7 @@ export function refundToWire(refund: StoredRefund): SandboxRefundWire {
   };
 }
 
-/** The callback about a settled refund; its id is the refund's and the status's, so posting the same news again repeats it. */
+/** The callback about a settled refund; its id is the refund's and the status's, so posting the same report again repeats it. */
 export function refundEvent(charge: StoredCharge, refund: StoredRefund, now: number): SandboxRefundEventBody {
   if (refund.status === 'EM_PROCESSAMENTO') throw new Error(`refund ${refund.id} has not settled`);
   const event = refund.status === 'DEVOLVIDO' ? 'refund.succeeded' : 'refund.failed';

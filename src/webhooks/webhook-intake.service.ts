@@ -3,7 +3,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { namingProvider } from '../common/errors/answer-provider';
 import type { ProviderAnswer } from '../common/http/envelope';
-import { type InboundWebhook, ProviderFailureCode } from '../providers/provider-adapter';
+import { type InboundCallback, ProviderFailureCode } from '../providers/provider-adapter';
 import { AccountResolver, type ActingAccount } from '../providers/provider-accounts/account-resolver';
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -32,7 +32,7 @@ export class WebhookIntakeService {
    * nothing, and a PSP that cannot be asked is 502 (the PSP posts again later). An unknown or
    * inactive account is 404 before any PSP is asked.
    */
-  async receiveForAccount(providerName: string, accountId: string, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<AccountCallbackResult>> {
+  async receiveForAccount(providerName: string, accountId: string, request: InboundCallback, body: unknown, requestId: string): Promise<ProviderAnswer<AccountCallbackResult>> {
     const acting = await this.accounts
       .forCallback(providerName, accountId)
       .catch((error: unknown) => rethrowProviderFailure(error, { audience: 'caller', operation: 'call', provider: providerName, accountId, logger: this.logger }));
@@ -45,7 +45,7 @@ export class WebhookIntakeService {
    * provider accounts). One event answers as that event's result; a callback of zero or several
    * events (a provider that batches) answers as an account callback does.
    */
-  async receive(providerName: string, request: InboundWebhook, body: unknown, requestId: string): Promise<ProviderAnswer<WebhookIntakeResult | AccountCallbackResult>> {
+  async receive(providerName: string, request: InboundCallback, body: unknown, requestId: string): Promise<ProviderAnswer<WebhookIntakeResult | AccountCallbackResult>> {
     // An unknown provider (404) is not counted: its name comes from the URL and would grow the series.
     const acting = await this.accounts.forCallback(providerName);
     const applied = await this.receiveEvents(acting, request, body, requestId);
@@ -53,17 +53,17 @@ export class WebhookIntakeService {
   }
 
   /** The callback verified and applied; every answer about it, its failures too, names the account's provider. */
-  private receiveEvents(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<ApplyResult[]> {
+  private receiveEvents(acting: ActingAccount, request: InboundCallback, body: unknown, requestId: string): Promise<ApplyResult[]> {
     return namingProvider(acting.provider, () => this.verifyAndApply(acting, request, body, requestId));
   }
 
   /** Every event counts once in the intake series, a callback with none once as `ping`. */
-  private async verifyAndApply(acting: ActingAccount, request: InboundWebhook, body: unknown, requestId: string): Promise<ApplyResult[]> {
+  private async verifyAndApply(acting: ActingAccount, request: InboundCallback, body: unknown, requestId: string): Promise<ApplyResult[]> {
     const { adapter, account } = acting;
     const count = (result: string) => this.metrics.webhookIntake.inc({ provider: acting.provider, result });
     let events: ProviderEvent[];
     try {
-      events = await adapter.receiveWebhook(account, request);
+      events = await adapter.receiveCallback(account, request);
     } catch (error) {
       if (!isProviderFailure(error)) {
         count('error');
@@ -86,7 +86,7 @@ export class WebhookIntakeService {
       }
     }
     if (applied.some((result) => result.kind === 'deferred')) {
-      // The PSP posts again later; by then the gateway's own refund has its PSP id, and the news is told apart.
+      // The PSP posts again later; by then the gateway's own refund has its PSP id, and the report is told apart.
       throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, {
         message: "A refund in this callback cannot yet be told apart from one of the gateway's own whose answer was lost: send it again later.",
         headers: { 'retry-after': '30' },

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import { answerData, requestState } from '../common/http/request-state';
-import type { InboundWebhook } from '../providers/provider-adapter';
+import type { InboundCallback } from '../providers/provider-adapter';
 import { CountsCallbackAuthFailures } from '../common/throttle/callback-auth-failures';
 import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from './dto/provider-callback.body';
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
@@ -91,7 +91,7 @@ export class WebhooksController {
 }
 
 /** The callback as an adapter sees it: method, the path after the account (`/pix` or ''), query, headers and the raw bytes. */
-function inbound(req: FastifyRequest): InboundWebhook {
+function inbound(req: FastifyRequest): InboundCallback {
   const path = new URL(req.url, 'http://gateway').pathname.endsWith('/pix') ? '/pix' : '';
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) if (typeof value === 'string') query[name] = value;

@@ -7,7 +7,7 @@ import { WebhooksController } from './webhooks.controller';
 
 /**
  * Provider callbacks in (docs/architecture.md, A provider callback): the intake verifies what a
- * provider posts through its adapter and hands the confirmed news to the payment's lifecycle.
+ * provider posts through its adapter and hands the confirmed reports to the payment's lifecycle.
  */
 @Module({
   imports: [ProvidersModule, ProviderAccountsModule, PaymentsModule],

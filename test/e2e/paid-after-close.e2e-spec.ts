@@ -176,7 +176,7 @@ describe('money received after close, with the sandbox PSP', () => {
 });
 
 /**
- * The same news through two gateway processes on one PostgreSQL at once, and both processes' refund
+ * The same report through two gateway processes on one PostgreSQL at once, and both processes' refund
  * jobs at once: the payment's row lock decides the confirmation once, so one refund is queued, sent
  * and reported.
  */

@@ -74,7 +74,7 @@ describe('sandbox PSP mounted in the gateway', () => {
     const hook = await receiver.next();
     expect(hook.headers['x-sandbox-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const { adapter, ref } = t.app.get(ProviderAdapters).builtIn('sandbox')!;
-    await expect(adapter.receiveWebhook(ref, { method: 'POST', path: '', query: {}, headers: hook.headers, rawBody: hook.rawBody })).resolves.toHaveLength(1);
+    await expect(adapter.receiveCallback(ref, { method: 'POST', path: '', query: {}, headers: hook.headers, rawBody: hook.rawBody })).resolves.toHaveLength(1);
   });
 });
 

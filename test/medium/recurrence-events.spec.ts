@@ -3,7 +3,7 @@ import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../../src/providers/recurring';
 import { RecurrenceEventRepository } from '../../src/recurrences/recurrence-event.repository';
-import { type NewsContext, RecurrenceEventsService } from '../../src/recurrences/recurrence-events.service';
+import { type ReportContext, RecurrenceEventsService } from '../../src/recurrences/recurrence-events.service';
 import { RecurrenceRepository } from '../../src/recurrences/recurrence.repository';
 import type { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { RecurringChargeRepository } from '../../src/recurrences/recurring-charge.repository';
@@ -11,8 +11,8 @@ import { MediumContext, newMediumContext } from '../helpers/medium';
 
 /**
  * RecurrenceEventsService against a real database: each move of a recurrence or a charge is
- * written once with its event and the merchant's delivery, however many times and ways the news
- * comes, and news racing the merchant's cancel settles without a deadlock.
+ * written once with its event and the merchant's delivery, however many times and ways the report
+ * comes, and a report racing the merchant's cancel settles without a deadlock.
  */
 describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
   let ctx: MediumContext;
@@ -26,12 +26,12 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
   });
 
   const service = () => units.get(RecurrenceEventsService);
-  const context: NewsContext = { provider: 'sandbox', accountId: null, source: 'webhook', requestId: 'req-test', payload: {} };
+  const context: ReportContext = { provider: 'sandbox', accountId: null, source: 'webhook', requestId: 'req-test', payload: {} };
   const shopWithRecurrence = async (overrides = {}) => {
     const shop = await ctx.newMerchant({ webhookUrl: 'https://shop.example/pix' });
     return ctx.newRecurrence(shop.merchant.id, overrides);
   };
-  const chargeNews = (charge: RecurringCharge, over: Partial<ProviderRecurringCharge> = {}): ProviderRecurringCharge => ({
+  const chargeReport = (charge: RecurringCharge, over: Partial<ProviderRecurringCharge> = {}): ProviderRecurringCharge => ({
     txid: charge.txid,
     providerRecurrenceId: 'RR',
     status: 'scheduled',
@@ -46,7 +46,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
     ...over,
   });
   const failed = (charge: RecurringCharge, tries: number): ProviderRecurringCharge =>
-    chargeNews(charge, {
+    chargeReport(charge, {
       status: 'failed',
       attempts: Array.from({ length: tries }, (_, i) => ({ date: addDays(charge.dueDate, i), status: 'failed' as const, endToEndId: null, reason: 'AM04 saldo insuficiente' })),
     });
@@ -59,7 +59,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
 
   it('authorizes once however often it is told, and queues one signed forward with the recurrence as data', async () => {
     const recurrence = await shopWithRecurrence({ status: 'pending_authorization' });
-    const news: ProviderRecurrence = {
+    const report: ProviderRecurrence = {
       providerRecurrenceId: recurrence.providerRecurrenceId!,
       status: 'active',
       cancelledBy: null,
@@ -67,9 +67,9 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
       authorizationExpiresAt: null,
       updatedAt: null,
     };
-    expect(await service().applyRecurrence('rec-1', news, context)).toMatchObject({ kind: 'recorded', status: 'active' });
-    expect(await service().applyRecurrence('rec-1', news, context)).toEqual({ kind: 'duplicate' });
-    expect(await service().applyRecurrence('rec-2', news, context)).toMatchObject({ kind: 'recorded', status: 'active' });
+    expect(await service().applyRecurrence('rec-1', report, context)).toMatchObject({ kind: 'recorded', status: 'active' });
+    expect(await service().applyRecurrence('rec-1', report, context)).toEqual({ kind: 'duplicate' });
+    expect(await service().applyRecurrence('rec-2', report, context)).toMatchObject({ kind: 'recorded', status: 'active' });
     expect(await forwards(recurrence.id)).toEqual(['recurrence.authorized']);
     const [body] = await ctx.dataSource.query(`SELECT body FROM webhook_deliveries WHERE recurrence_id = $1`, [recurrence.id]);
     expect(body.body).toMatchObject({
@@ -80,9 +80,9 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
     });
   });
 
-  it('ignores news for another account’s recurrence or an unknown charge', async () => {
+  it('ignores report for another account’s recurrence or an unknown charge', async () => {
     const recurrence = await shopWithRecurrence();
-    const news: ProviderRecurrence = {
+    const report: ProviderRecurrence = {
       providerRecurrenceId: recurrence.providerRecurrenceId!,
       status: 'cancelled',
       cancelledBy: 'payer',
@@ -90,18 +90,18 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
       authorizationExpiresAt: null,
       updatedAt: null,
     };
-    expect(await service().applyRecurrence('x-1', news, { ...context, accountId: 'pa_other' })).toEqual({ kind: 'unmatched' });
+    expect(await service().applyRecurrence('x-1', report, { ...context, accountId: 'pa_other' })).toEqual({ kind: 'unmatched' });
     const charge = await ctx.newRecurringCharge(recurrence);
-    expect(await service().applyCharge('x-2', { ...chargeNews(charge), txid: 'nope' }, context)).toEqual({ kind: 'unmatched' });
+    expect(await service().applyCharge('x-2', { ...chargeReport(charge), txid: 'nope' }, context)).toEqual({ kind: 'unmatched' });
   });
 
-  it('takes a pending charge (its create unanswered) to what the PSP reports: scheduled silently, paid with its event', async () => {
+  it('takes a pending charge (its create unanswered) to what the PSP report: scheduled silently, paid with its event', async () => {
     const recurrence = await shopWithRecurrence();
     const held = await ctx.newRecurringCharge(recurrence, { status: 'pending' });
-    expect(await service().applyCharge('pending-1', chargeNews(held), context)).toMatchObject({ kind: 'recorded', status: 'scheduled' });
+    expect(await service().applyCharge('pending-1', chargeReport(held), context)).toMatchObject({ kind: 'recorded', status: 'scheduled' });
     expect(await chargeRow(held.id)).toMatchObject({ status: 'scheduled', attempts: 1 });
     const paid = await ctx.newRecurringCharge(recurrence, { status: 'pending', cycle: 1 });
-    const settled = chargeNews(paid, { status: 'paid', endToEndId: 'E1', attempts: [{ date: paid.dueDate, status: 'paid', endToEndId: 'E1', reason: null }] });
+    const settled = chargeReport(paid, { status: 'paid', endToEndId: 'E1', attempts: [{ date: paid.dueDate, status: 'paid', endToEndId: 'E1', reason: null }] });
     expect(await service().applyCharge('pending-2', settled, context)).toMatchObject({ kind: 'recorded', status: 'paid' });
     expect(await forwards(recurrence.id)).toEqual(['recurring_charge.paid']);
   });
@@ -116,7 +116,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
       expect((await service().applyCharge(`f-${tries}`, failed(charge, tries), context)).kind).toBe('duplicate');
       await service().recordRetryAsked(
         charge.id,
-        chargeNews(charge, { attempts: [...failed(charge, tries).attempts, { date: 'x', status: 'scheduled', endToEndId: null, reason: null }] }),
+        chargeReport(charge, { attempts: [...failed(charge, tries).attempts, { date: 'x', status: 'scheduled', endToEndId: null, reason: null }] }),
       );
       expect(await chargeRow(charge.id)).toEqual({ status: 'retrying', retries: tries, attempts: tries + 1 });
     }
@@ -140,7 +140,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
     const recurrence = await shopWithRecurrence();
     const later = await ctx.newRecurringCharge(recurrence, { cycle: 1 });
     const today = await ctx.newRecurringCharge(recurrence, { cycle: 0, dueDate: brasiliaDate(new Date()) });
-    const news: ProviderRecurrence = {
+    const report: ProviderRecurrence = {
       providerRecurrenceId: recurrence.providerRecurrenceId!,
       status: 'cancelled',
       cancelledBy: 'payer',
@@ -148,7 +148,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
       authorizationExpiresAt: null,
       updatedAt: null,
     };
-    expect(await service().applyRecurrence('c-1', news, context)).toMatchObject({ kind: 'recorded', status: 'cancelled' });
+    expect(await service().applyRecurrence('c-1', report, context)).toMatchObject({ kind: 'recorded', status: 'cancelled' });
     expect((await chargeRow(later.id)).status).toBe('cancelled');
     expect((await chargeRow(today.id)).status).toBe('scheduled');
     const [row] = await ctx.dataSource.query(`SELECT cancelled_by FROM recurrences WHERE id = $1`, [recurrence.id]);
@@ -163,7 +163,7 @@ describe('recurrence bookkeeping (RecurrenceEventsService)', () => {
       const locked = (await units.get(RecurrenceRepository).lockById(tx, recurrence.id))!;
       await service().recordMerchantCancel(tx, locked, { ...context, source: 'merchant' });
     });
-    const paid = service().applyCharge('p-1', chargeNews(charge, { status: 'paid', endToEndId: 'E99999999202612051200abcdefghijk', paidAt: new Date() }), context);
+    const paid = service().applyCharge('p-1', chargeReport(charge, { status: 'paid', endToEndId: 'E99999999202612051200abcdefghijk', paidAt: new Date() }), context);
     await Promise.all([cancel, paid]);
     expect(await chargeRow(charge.id)).toMatchObject({ status: 'paid' });
     expect((await forwards(recurrence.id)).sort()).toEqual(['recurrence.cancelled', 'recurring_charge.paid']);

@@ -13,7 +13,7 @@ import { MediumContext, newMediumContext } from '../helpers/medium';
 /**
  * The refunds' bookkeeping against a real database (PaymentEventsService and RefundEventsService):
  * a refund settles once however many times and ways it is reported, at once or in a race; what the
- * merchant hears is written with it; refunds made outside the gateway are recorded; news that
+ * merchant hears is written with it; refunds made outside the gateway are recorded; reports that
  * would return more than was paid, or money of a payment never paid, moves nothing.
  */
 describe('refund bookkeeping (PaymentEventsService)', () => {
@@ -21,7 +21,16 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
   let units: TestingModule;
   beforeAll(async () => {
     ctx = await newMediumContext();
-    units = await ctx.module([PaymentEventsService, EventWriter, RefundEventsService, RefundRepository, PaymentRepository, PaymentEventRepository, WebhookDeliveryRepository, GatewayMetrics]);
+    units = await ctx.module([
+      PaymentEventsService,
+      EventWriter,
+      RefundEventsService,
+      RefundRepository,
+      PaymentRepository,
+      PaymentEventRepository,
+      WebhookDeliveryRepository,
+      GatewayMetrics,
+    ]);
   });
   afterAll(async () => {
     await ctx?.close();
@@ -106,14 +115,14 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
     });
   });
 
-  it('defers news a PSP cannot attribute while a refund of the gateway awaits its PSP id, and reads that refund back now', async () => {
+  it('defers reports a PSP cannot attribute while a refund of the gateway awaits its PSP id, and reads that refund back now', async () => {
     const payment = await paidPayment(1000);
     const mine = await ctx.newRefund(payment, { amountCents: 300 });
     await ctx.dataSource.query(`UPDATE refunds SET next_check_at = now() + interval '1 hour' WHERE id = $1`, [mine.id]);
     expect(await tell(payment, 'mp-1', report('MP1', 'succeeded', 300))).toEqual({ kind: 'deferred' });
     const [row] = await ctx.dataSource.query(`SELECT next_check_at <= now() AS due FROM refunds WHERE id = $1`, [mine.id]);
     expect(row.due).toBe(true);
-    // Once the gateway's refund has its PSP id, the same news is told apart: it is the gateway's own.
+    // Once the gateway's refund has its PSP id, the same report is told apart: it is the gateway's own.
     await ctx.dataSource.query(`UPDATE refunds SET provider_refund_id = 'MP1' WHERE id = $1`, [mine.id]);
     expect(await tell(payment, 'mp-1', report('MP1', 'succeeded', 300))).toMatchObject({ kind: 'recorded', outcome: 'applied' });
     expect(await stateOf(payment.id)).toMatchObject({ refunded: 300, refunds: [{ origin: 'merchant', status: 'succeeded', amount: 300 }] });
@@ -127,7 +136,7 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
     expect(await stateOf(payment.id)).toMatchObject({ status: 'partially_refunded', refunded: 400 });
   });
 
-  it('records refunds made outside the gateway with their origin, and refuses news of more than was paid', async () => {
+  it('records refunds made outside the gateway with their origin, and refuses reports of more than was paid', async () => {
     const payment = await paidPayment(1000);
     await tell(payment, 'out-1', report('P1', 'succeeded', 600, 'med'));
     expect(await tell(payment, 'out-2', report('P2', 'succeeded', 600))).toMatchObject({ outcome: 'amount_mismatch' });
@@ -139,7 +148,7 @@ describe('refund bookkeeping (PaymentEventsService)', () => {
     });
   });
 
-  it('moves nothing for a payment never paid, and keeps news of an unknown payment as unmatched', async () => {
+  it('moves nothing for a payment never paid, and keeps reports of an unknown payment as unmatched', async () => {
     const shop = await ctx.newMerchant();
     const pending = await ctx.newPayment(shop.merchant.id);
     expect(await tell(pending, 'np-1', report('X1', 'succeeded', 100))).toMatchObject({ outcome: 'ignored' });

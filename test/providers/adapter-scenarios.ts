@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/provider-adapter';
-import { type InboundWebhook, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
+import { type InboundCallback, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from '../../src/testing/emv';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
@@ -14,19 +14,19 @@ export interface ScenarioPsp {
    * The payer pays the charge in full; resolves with the callback the PSP posted, as the gateway
    * received it, and the paying Pix's endToEndId when the PSP reports one.
    */
-  pay(charge: ProviderCharge, payer?: { name: string; cpf: string }): Promise<{ endToEndId: string | null; callback: InboundWebhook }>;
+  pay(charge: ProviderCharge, payer?: { name: string; cpf: string }): Promise<{ endToEndId: string | null; callback: InboundCallback }>;
   /** A refund reaches its final status at the PSP; resolves with the callback the PSP posted about it (PSPs that refund). */
-  settleRefund?(endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed'): Promise<InboundWebhook>;
+  settleRefund?(endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed'): Promise<InboundCallback>;
   /**
    * Money goes back without the gateway asking: the receiver at the PSP's own portal (`portal`), or a
    * MED return (`med`, PSPs with features.medReturns). The refund settles as succeeded; resolves with
    * the callback the PSP posted about it.
    */
-  refundOutside?(charge: ProviderCharge, endToEndId: string, amountCents: number, how: 'portal' | 'med'): Promise<InboundWebhook>;
+  refundOutside?(charge: ProviderCharge, endToEndId: string, amountCents: number, how: 'portal' | 'med'): Promise<InboundCallback>;
   /** One callback carrying the entries of `callbacks` in order, as the PSP batches them (PSPs that batch). */
-  batch?(callbacks: InboundWebhook[]): InboundWebhook;
+  batch?(callbacks: InboundCallback[]): InboundCallback;
   /** `callback` with its claims changed: another amount, a payment the PSP never saw, another charge. */
-  forge(callback: InboundWebhook, how: 'amount' | 'unknown pix' | 'other txid'): InboundWebhook;
+  forge(callback: InboundCallback, how: 'amount' | 'unknown pix' | 'other txid'): InboundCallback;
   /** How many charges the PSP holds. */
   chargeCount(): Promise<number> | number;
   /** Revokes every token issued so far (PSPs with OAuth2 tokens). */
@@ -249,7 +249,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
     describe('callbacks', () => {
       it("turns a callback into the payment it confirms, with the PSP's values", async () => {
         const { charge, endToEndId, callback } = await paidCharge(2599);
-        const events = await adapter.receiveWebhook(account, callback);
+        const events = await adapter.receiveCallback(account, callback);
         expect(events).toEqual([
           {
             eventId: features.payerDetails ? `pix:${endToEndId}` : expect.any(String),
@@ -265,7 +265,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       when(features.batches)('gives one event per Pix in a batch, duplicates included once', async () => {
         const first = await paidCharge(1000);
         const second = await paidCharge(2000);
-        const events = await adapter.receiveWebhook(account, psp.batch!([first.callback, first.callback, second.callback, first.callback]));
+        const events = await adapter.receiveCallback(account, psp.batch!([first.callback, first.callback, second.callback, first.callback]));
         expect(events.map((event) => [event.paymentRef, event.amountCents])).toEqual([
           [first.charge.txid, 1000],
           [second.charge.txid, 2000],
@@ -274,22 +274,22 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
 
       it.each(['unknown pix', 'amount', 'other txid'] as const)('refuses a forged callback (%s): nothing confirmed, WebhookAuthError', async (how) => {
         const { callback } = await paidCharge();
-        await rejection(adapter.receiveWebhook(account, psp.forge(callback, how)), WebhookAuthError);
+        await rejection(adapter.receiveCallback(account, psp.forge(callback, how)), WebhookAuthError);
       });
 
       when(features.batches)('drops the forged entries of a batch and keeps what the PSP confirms', async () => {
         const genuine = await paidCharge(1000);
         const other = await paidCharge(3000);
-        const events = await adapter.receiveWebhook(account, psp.batch!([psp.forge(other.callback, 'amount'), genuine.callback]));
+        const events = await adapter.receiveCallback(account, psp.batch!([psp.forge(other.callback, 'amount'), genuine.callback]));
         expect(events).toEqual([expect.objectContaining({ paymentRef: genuine.charge.txid, amountCents: 1000 })]);
       });
 
       when(features.batches)('answers a callback with no Pix with no event, and one that is not a Pix callback with WebhookParseError', async () => {
         const { callback } = await paidCharge();
         const empty = psp.batch!([]);
-        await expect(adapter.receiveWebhook(account, empty)).resolves.toEqual([]);
-        await rejection(adapter.receiveWebhook(account, { ...callback, rawBody: Buffer.from('{"hello":"world"}') }), WebhookParseError);
-        await rejection(adapter.receiveWebhook(account, { ...callback, rawBody: Buffer.from('not json') }), WebhookParseError);
+        await expect(adapter.receiveCallback(account, empty)).resolves.toEqual([]);
+        await rejection(adapter.receiveCallback(account, { ...callback, rawBody: Buffer.from('{"hello":"world"}') }), WebhookParseError);
+        await rejection(adapter.receiveCallback(account, { ...callback, rawBody: Buffer.from('not json') }), WebhookParseError);
       });
     });
 
@@ -315,7 +315,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         expect(part).toMatchObject({ status: 'pending', amountCents: 300, failureReason: null });
         const settled = await psp.settleRefund!(endToEndId, part, 'succeeded');
         // The callback for a settled refund becomes a refund event carrying what the PSP confirmed.
-        const events = await adapter.receiveWebhook(account, settled);
+        const events = await adapter.receiveCallback(account, settled);
         expect(events).toContainEqual(expect.objectContaining({ type: 'refund.succeeded', paymentRef: paymentRef(charge), amountCents: 300, refund: report(part, 'succeeded') }));
         expect(events.filter((event) => event.type === 'payment.refunded')).toEqual([]);
         await expect(adapter.getRefund!(account, { refundId: part.refundId, endToEndId, providerRefundId: part.providerRefundId })).resolves.toMatchObject({
@@ -359,7 +359,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         const { charge, endToEndId } = await paidCharge(1050);
         const refund = await adapter.refund!(account, { refundId: refundId(), charge: lookup(charge), endToEndId, amountCents: 1050, reason: null });
         const callback = await psp.settleRefund!(endToEndId, refund, 'failed');
-        await expect(adapter.receiveWebhook(account, callback)).resolves.toContainEqual(
+        await expect(adapter.receiveCallback(account, callback)).resolves.toContainEqual(
           expect.objectContaining({ type: 'refund.failed', paymentRef: paymentRef(charge), refund: report(refund, 'failed') }),
         );
         await expect(adapter.getRefund!(account, { refundId: refund.refundId, endToEndId, providerRefundId: refund.providerRefundId })).resolves.toMatchObject({
@@ -378,7 +378,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       it("reports a refund made at the PSP's portal as one the gateway did not make", async () => {
         const { charge, endToEndId } = await paidCharge(1050);
         const callback = await psp.refundOutside!(charge, endToEndId, 200, 'portal');
-        const events = await adapter.receiveWebhook(account, callback);
+        const events = await adapter.receiveCallback(account, callback);
         const event = events.find((candidate) => candidate.type === 'refund.succeeded');
         expect(event).toMatchObject({ paymentRef: paymentRef(charge), amountCents: 200, refund: { status: 'succeeded', amountCents: 200, externalOrigin: 'psp' } });
         expect((await adapter.getCharge(account, lookup(charge))).refunds).toEqual([report({ ...event!.refund!, refundId: undefined }, 'succeeded')]);
@@ -387,7 +387,7 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       when(features.medReturns ?? false)('tells a MED return apart', async () => {
         const { charge, endToEndId } = await paidCharge(1050);
         const callback = await psp.refundOutside!(charge, endToEndId, 1050, 'med');
-        await expect(adapter.receiveWebhook(account, callback)).resolves.toContainEqual(
+        await expect(adapter.receiveCallback(account, callback)).resolves.toContainEqual(
           expect.objectContaining({ type: 'refund.succeeded', refund: expect.objectContaining({ externalOrigin: 'med', amountCents: 1050 }) }),
         );
       });

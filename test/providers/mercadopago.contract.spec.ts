@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { centsToReais } from '../../src/domain/money';
-import type { Account, InboundWebhook, ProviderCharge } from '../../src/providers/provider-adapter';
+import type { Account, InboundCallback, ProviderCharge } from '../../src/providers/provider-adapter';
 import { WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
 import type { MercadoPagoCredentials } from '../../src/providers/mercadopago/credentials';
 import { MercadoPagoAdapter } from '../../src/providers/mercadopago/mercadopago.adapter';
@@ -44,7 +44,7 @@ interface MercadoPagoFixture extends ScenarioSetup<MercadoPagoCredentials> {
   fake: MercadoPagoFake;
   receiver: WebhookReceiver;
   /** What the fake sent, as the gateway would receive it. */
-  inbound(sent: SentNotification): Promise<InboundWebhook>;
+  inbound(sent: SentNotification): Promise<InboundCallback>;
 }
 
 async function startMercadoPago(): Promise<MercadoPagoFixture> {
@@ -62,7 +62,7 @@ async function startMercadoPago(): Promise<MercadoPagoFixture> {
     provider: 'mercadopago',
     credentials: adapter.parseCredentials({ access_token: fake.accessToken, webhook_secret: fake.webhookSecret, ca_pem: fake.caPem }, settings),
   };
-  const inbound = async (sent: SentNotification): Promise<InboundWebhook> => {
+  const inbound = async (sent: SentNotification): Promise<InboundCallback> => {
     const hook = await receiver.next();
     return { method: 'POST', path: '', query: Object.fromEntries(new URL(sent.url).searchParams), headers: hook.headers, rawBody: hook.rawBody };
   };
@@ -191,7 +191,7 @@ describe('the Mercado Pago adapter', () => {
       const charge = await create();
       f.fake.approve(charge.providerPaymentId);
       const callback = await f.inbound(await f.fake.notify(charge.providerPaymentId, { tsUnit, url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([
+      await expect(f.adapter.receiveCallback(f.account, callback)).resolves.toEqual([
         expect.objectContaining({ type: 'payment.confirmed', eventId: `mp:${charge.providerPaymentId}:paid` }),
       ]);
     });
@@ -199,35 +199,35 @@ describe('the Mercado Pago adapter', () => {
     it('gives the same event for payment.created then payment.updated of one status, and none while pending', async () => {
       const charge = await create();
       const pending = await f.inbound(await f.fake.notify(charge.providerPaymentId, { action: 'payment.created', url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, pending)).resolves.toEqual([]);
+      await expect(f.adapter.receiveCallback(f.account, pending)).resolves.toEqual([]);
       f.fake.approve(charge.providerPaymentId);
-      const first = await f.adapter.receiveWebhook(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { action: 'payment.created', url: f.webhookUrl })));
-      const second = await f.adapter.receiveWebhook(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { action: 'payment.updated', url: f.webhookUrl })));
+      const first = await f.adapter.receiveCallback(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { action: 'payment.created', url: f.webhookUrl })));
+      const second = await f.adapter.receiveCallback(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { action: 'payment.updated', url: f.webhookUrl })));
       expect(second.map((e) => e.eventId)).toEqual(first.map((e) => e.eventId));
     });
 
     it('refuses an unsigned notification, one signed with another secret, and one too old', async () => {
       const charge = await create();
       const unsigned = await f.inbound(await f.fake.notify(charge.providerPaymentId, { secret: null, url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, unsigned)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(f.adapter.receiveCallback(f.account, unsigned)).rejects.toBeInstanceOf(WebhookAuthError);
       const other = await f.inbound(await f.fake.notify(charge.providerPaymentId, { secret: 'not-the-secret', url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, other)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(f.adapter.receiveCallback(f.account, other)).rejects.toBeInstanceOf(WebhookAuthError);
       const fresh = await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl }));
       f.clock.advance(6 * 60_000);
-      await expect(f.adapter.receiveWebhook(f.account, fresh)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(f.adapter.receiveCallback(f.account, fresh)).rejects.toBeInstanceOf(WebhookAuthError);
     });
 
     it('acknowledges other topics with no event and no read; refuses a signed notification of a payment it does not hold', async () => {
       const reads = () => f.fake.requests.filter((r) => r.method === 'GET').length;
       const before = reads();
       const order = await f.inbound(await f.fake.notify('123456', { type: 'merchant_order', url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, order)).resolves.toEqual([]);
+      await expect(f.adapter.receiveCallback(f.account, order)).resolves.toEqual([]);
       expect(reads()).toBe(before);
       const charge = await create();
       const unknown = await f.inbound(await f.fake.notify(charge.providerPaymentId, { dataId: '42', url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, unknown)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(f.adapter.receiveCallback(f.account, unknown)).rejects.toBeInstanceOf(WebhookAuthError);
       const notNumeric = await f.inbound(await f.fake.notify(charge.providerPaymentId, { dataId: 'ABC', url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, notNumeric)).rejects.toBeInstanceOf(WebhookParseError);
+      await expect(f.adapter.receiveCallback(f.account, notNumeric)).rejects.toBeInstanceOf(WebhookParseError);
     });
 
     it.each([
@@ -241,7 +241,7 @@ describe('the Mercado Pago adapter', () => {
       f.fake.setStatus(charge.providerPaymentId, status, detail);
       await expect(f.adapter.getCharge(f.account, lookup(charge))).resolves.toMatchObject({ status: expected });
       const callback = await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl }));
-      await expect(f.adapter.receiveWebhook(f.account, callback)).resolves.toEqual([
+      await expect(f.adapter.receiveCallback(f.account, callback)).resolves.toEqual([
         expect.objectContaining({ type: event, eventId: `mp:${charge.providerPaymentId}:${expected}` }),
       ]);
     });
@@ -254,7 +254,8 @@ describe('the Mercado Pago adapter', () => {
       };
       const refundId = () => `ref_${randomBytes(12).toString('hex')}`;
       const refundPosts = () => f.fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
-      const notified = async (charge: ProviderCharge) => f.adapter.receiveWebhook(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl })));
+      const notified = async (charge: ProviderCharge) =>
+        f.adapter.receiveCallback(f.account, await f.inbound(await f.fake.notify(charge.providerPaymentId, { url: f.webhookUrl })));
 
       it('posts the amount in reais with the refund id as X-Idempotency-Key, asking to see refunds in process', async () => {
         const charge = await paid();
@@ -364,7 +365,7 @@ describe('the Mercado Pago adapter', () => {
       const before = reads();
       f.fake.reset();
       f.fake.fail({ kind: 'hang', delayMs: 1_500, times: 3, route: /^GET \/v1\/payments\/\d+$/ });
-      const settled = await Promise.allSettled(callbacks.map((callback) => slow.receiveWebhook(f.account, callback)));
+      const settled = await Promise.allSettled(callbacks.map((callback) => slow.receiveCallback(f.account, callback)));
       expect(settled.map((r) => (r.status === 'rejected' ? (r.reason as { kind?: string }).kind : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout']);
       // One read at a time: the first held the account's one turn for its budget. A later callback may
       // take the freed turn in the instant before its own budget runs out, but never beside another read.

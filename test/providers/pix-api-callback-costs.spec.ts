@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Account, InboundWebhook } from '../../src/providers/provider-adapter';
+import type { Account, InboundCallback } from '../../src/providers/provider-adapter';
 import { UpstreamError, WebhookAuthError } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
@@ -47,7 +47,7 @@ class RecordingTransport extends OutboundTransport {
 }
 
 /** A callback of `count` Pix the PSP never saw. */
-function forged(count: number): InboundWebhook {
+function forged(count: number): InboundCallback {
   const pix = Array.from({ length: count }, () => ({
     endToEndId: `E${randomBytes(16).toString('hex').slice(0, 31)}`,
     txid: `forged${randomBytes(12).toString('hex')}`,
@@ -106,7 +106,7 @@ describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
   it('a barrage of forged callbacks (4 × 100 invented Pix) costs two reads each, and each is refused', async () => {
     await adapter.getCharge(account, { txid: 'a'.repeat(26), providerPaymentId: 'x' }).catch(() => undefined); // the token, out of the count
     const before = reads();
-    const results = await Promise.all(Array.from({ length: 4 }, () => failure(adapter.receiveWebhook(account, forged(100)))));
+    const results = await Promise.all(Array.from({ length: 4 }, () => failure(adapter.receiveCallback(account, forged(100)))));
     for (const result of results) expect(result).toBeInstanceOf(WebhookAuthError);
     // Two GET /pix each (the first window), none of them known: no GET /cob at all.
     expect(reads() - before).toBe(8);
@@ -117,14 +117,14 @@ describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
     const paid = await Promise.all(charges.map(async (charge) => (await psp.pay(charge.txid, { postCallback: false })).pix));
     const body = { pix: paid.map((pix) => ({ endToEndId: pix.endToEndId, txid: pix.txid, valor: pix.valor, horario: pix.horario })) };
     const before = reads();
-    const events = await adapter.receiveWebhook(account, { method: 'POST', path: '/pix', query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
+    const events = await adapter.receiveCallback(account, { method: 'POST', path: '/pix', query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
     expect(events.map((event) => event.amountCents)).toEqual([100, 200, 300, 400, 500, 600]);
     expect(reads() - before).toBe(12);
   });
 
   it('reads back on the callbacks lane, at most 4 at once for the account, all its callbacks together', async () => {
     psp.fail({ kind: 'slow', delayMs: 300, times: 16, path: /\/pix\// });
-    await Promise.all(Array.from({ length: 4 }, () => failure(adapter.receiveWebhook(account, forged(10)))));
+    await Promise.all(Array.from({ length: 4 }, () => failure(adapter.receiveCallback(account, forged(10)))));
     expect(psp.peakOpenRequests).toBeLessThanOrEqual(4);
     const readBacks = transport.sent.filter((s) => s.label.endsWith('read pix'));
     expect(readBacks.length).toBeGreaterThan(0);
@@ -135,11 +135,11 @@ describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
     const charges = await Promise.all([1000, 2000, 3000, 4000].map((amountCents) => adapter.createCharge(account, chargeRequest('https://example.com/h', { amountCents }))));
     const paid = await Promise.all(charges.map(async (charge) => (await psp.pay(charge.txid, { postCallback: false })).pix));
     const body = { pix: paid.map((pix) => ({ endToEndId: pix.endToEndId, txid: pix.txid, valor: pix.valor, horario: pix.horario })) };
-    const callback: InboundWebhook = { method: 'POST', path: '/pix', query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) };
+    const callback: InboundCallback = { method: 'POST', path: '/pix', query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) };
     // The first read fails at once; the second is held well past the answer.
     psp.fail({ kind: 'status', status: 503, path: new RegExp(`/pix/${paid[0]!.endToEndId}$`) });
     psp.fail({ kind: 'slow', delayMs: 1_500, path: new RegExp(`/pix/${paid[1]!.endToEndId}$`) });
-    const error = await failure(adapter.receiveWebhook(account, callback));
+    const error = await failure(adapter.receiveCallback(account, callback));
     transport.mark();
     expect(error).toMatchObject({ kind: 'http', upstreamStatus: 503 });
     const readBacks = transport.sent.filter((s) => s.label.endsWith('read pix'));
@@ -157,12 +157,12 @@ describe('what callbacks and refusals cost at the PSP (Pix API)', () => {
   it('a refused token request is not repeated for 30 s: calls meanwhile fail at once with the same error', async () => {
     const wrong = { ...account, credentials: credentials('not-the-secret') };
     const before = psp.tokenRequests;
-    const first = await failure(adapter.receiveWebhook(wrong, forged(1)));
+    const first = await failure(adapter.receiveCallback(wrong, forged(1)));
     expect(first).toMatchObject({ kind: 'http', upstreamStatus: 401 });
-    for (let i = 0; i < 3; i++) expect(await failure(adapter.receiveWebhook(wrong, forged(1)))).toBe(first);
+    for (let i = 0; i < 3; i++) expect(await failure(adapter.receiveCallback(wrong, forged(1)))).toBe(first);
     expect(psp.tokenRequests - before).toBe(1);
     clock.advance(30_000);
-    await failure(adapter.receiveWebhook(wrong, forged(1)));
+    await failure(adapter.receiveCallback(wrong, forged(1)));
     expect(psp.tokenRequests - before).toBe(2);
   });
 

@@ -1,6 +1,6 @@
 import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, UpstreamError } from '../../src/providers/provider-adapter';
-import type { InboundWebhook, Account } from '../../src/providers/provider-adapter';
+import type { InboundCallback, Account } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { scopesOf } from '../../src/providers/pix-api/flows/token';
@@ -57,7 +57,7 @@ async function start(options: PixApiPspOptions): Promise<Setup> {
 const request = (setup: Setup, overrides: Partial<CreateChargeRequest> = {}) => newChargeRequest(setup.receiver.url, overrides);
 const lookup = (txid: string) => ({ txid, providerPaymentId: txid });
 
-async function callback(setup: Setup): Promise<InboundWebhook> {
+async function callback(setup: Setup): Promise<InboundCallback> {
   const hook = await setup.receiver.next();
   return { method: 'POST', path: '/pix', query: {}, headers: hook.headers, rawBody: hook.rawBody };
 }
@@ -98,7 +98,7 @@ describe('the pix-api adapter against PSPs that use the room the standard leaves
     const charge = await setup.adapter.createCharge(setup.account, request(setup));
     expect(parsePix(charge.copyPaste)).toMatchObject({ type: 'DYNAMIC' });
     const { pix } = await setup.psp.pay(charge.txid);
-    await expect(setup.adapter.receiveWebhook(setup.account, await callback(setup))).resolves.toEqual([expect.objectContaining({ paymentRef: charge.txid })]);
+    await expect(setup.adapter.receiveCallback(setup.account, await callback(setup))).resolves.toEqual([expect.objectContaining({ paymentRef: charge.txid })]);
     await expect(
       setup.adapter.refund(setup.account, { refundId: 'ref_1', charge: lookup(charge.txid), endToEndId: pix.endToEndId, amountCents: 100, reason: null }),
     ).resolves.toMatchObject({
@@ -122,7 +122,7 @@ describe('the pix-api adapter against PSPs that use the room the standard leaves
     await expect(setup.adapter.getCharge(setup.account, lookup(charge.txid))).resolves.toMatchObject({ status: 'pending', amountCents: 2500, copyPaste: '' });
 
     const { pix } = await setup.psp.pay(charge.txid);
-    const events = await setup.adapter.receiveWebhook(setup.account, await callback(setup));
+    const events = await setup.adapter.receiveCallback(setup.account, await callback(setup));
     expect(events).toEqual([expect.objectContaining({ type: 'payment.confirmed', paymentRef: charge.txid, amountCents: 2500 })]);
     await expect(setup.adapter.getCharge(setup.account, lookup(charge.txid))).resolves.toMatchObject({ status: 'paid' });
     await expect(setup.adapter.refund(setup.account, { refundId: 'ref_2', charge: lookup(charge.txid), endToEndId: null, amountCents: 500, reason: null })).resolves.toMatchObject({

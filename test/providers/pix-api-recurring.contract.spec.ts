@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
-import { type Account, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
+import { type Account, type InboundCallback, UpstreamError, WebhookAuthError, WebhookParseError } from '../../src/providers/provider-adapter';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/profile';
@@ -73,7 +73,7 @@ function chargeOf(recurrence: ProviderRecurrence, overrides: Partial<CreateRecur
 }
 
 /** The next callback the receiver got, as the gateway's router hands it to the adapter (`/rec` or `/cobr`). */
-async function received(): Promise<InboundWebhook> {
+async function received(): Promise<InboundCallback> {
   const hook = await receiver.next();
   // The path after the registered URL is where the fake posted it (`<url>/rec` or `<url>/cobr`).
   const sent = psp.callbacks.find((callback) => callback.body === hook.rawBody.toString('utf8'));
@@ -304,9 +304,9 @@ describe('the Pix API adapter, Pix Automático', () => {
       const request = chargeOf(recurrence);
       await recurring.createCharge(account, request);
       await psp.failRecurringCharge(request.txid);
-      const [news] = await recurring.receiveWebhook(account, await received());
-      expect(news).toEqual(expect.objectContaining({ kind: 'charge' }));
-      const failed = news!.kind === 'charge' ? news!.charge : undefined;
+      const [reports] = await recurring.receiveCallback(account, await received());
+      expect(reports).toEqual(expect.objectContaining({ kind: 'charge' }));
+      const failed = reports!.kind === 'charge' ? reports!.charge : undefined;
       expect(failed).toEqual(expect.objectContaining({ status: 'failed', open: true, failureReason: 'AM02: Pagamento recusado pelo PSP pagador.' }));
       const retryDate = addDays(request.dueDate, 2);
       const retried = await recurring.retryCharge(account, { txid: request.txid }, retryDate);
@@ -318,7 +318,7 @@ describe('the Pix API adapter, Pix Automático', () => {
       // Asked again (its answer lost): the PSP refuses a second attempt under way, and the one held is the answer.
       expect((await recurring.retryCharge(account, { txid: request.txid }, retryDate)).attempts).toHaveLength(2);
       await psp.settleRecurringCharge(request.txid);
-      const [paid] = await recurring.receiveWebhook(account, await received());
+      const [paid] = await recurring.receiveCallback(account, await received());
       const charge = paid!.kind === 'charge' ? paid!.charge : undefined;
       expect(charge).toEqual(expect.objectContaining({ status: 'paid', open: false, endToEndId: expect.stringMatching(/^E/), paidAt: expect.any(Date) }));
     });
@@ -328,8 +328,8 @@ describe('the Pix API adapter, Pix Automático', () => {
       const request = chargeOf(recurrence);
       await recurring.createCharge(account, request);
       await psp.failRecurringCharge(request.txid);
-      const [news] = await recurring.receiveWebhook(account, await received());
-      expect(news!.kind === 'charge' && news!.charge).toEqual(expect.objectContaining({ status: 'failed', open: false }));
+      const [reports] = await recurring.receiveCallback(account, await received());
+      expect(reports!.kind === 'charge' && reports!.charge).toEqual(expect.objectContaining({ status: 'failed', open: false }));
       await expect(recurring.retryCharge(account, { txid: request.txid }, addDays(request.dueDate, 1))).rejects.toMatchObject({
         upstreamStatus: 400,
         providerCode: 'CobROperacaoInvalida',
@@ -338,17 +338,17 @@ describe('the Pix API adapter, Pix Automático', () => {
   });
 
   describe('callbacks', () => {
-    it('confirms each recurrence by reading it back, with a stable event id per news', async () => {
+    it('confirms each recurrence by reading it back, with a stable event id per reports', async () => {
       const created = await recurring.createRecurrence(account, recurrenceRequest());
       await psp.approveRecurrence(created.providerRecurrenceId);
       const callback = await received();
       expect(callback.path).toBe('/rec');
-      const news = await recurring.receiveWebhook(account, callback);
-      expect(news).toEqual([{ kind: 'recurrence', eventId: expect.stringContaining(created.providerRecurrenceId), recurrence: expect.objectContaining({ status: 'active' }) }]);
-      expect(await recurring.receiveWebhook(account, callback)).toEqual(news);
+      const reports = await recurring.receiveCallback(account, callback);
+      expect(reports).toEqual([{ kind: 'recurrence', eventId: expect.stringContaining(created.providerRecurrenceId), recurrence: expect.objectContaining({ status: 'active' }) }]);
+      expect(await recurring.receiveCallback(account, callback)).toEqual(reports);
       await psp.payerCancelsRecurrence(created.providerRecurrenceId);
-      const [cancelled] = await recurring.receiveWebhook(account, await received());
-      expect(cancelled!.eventId).not.toBe(news[0]!.eventId);
+      const [cancelled] = await recurring.receiveCallback(account, await received());
+      expect(cancelled!.eventId).not.toBe(reports[0]!.eventId);
       expect(cancelled!.kind === 'recurrence' && cancelled!.recurrence).toEqual(expect.objectContaining({ status: 'cancelled', cancelledBy: 'payer' }));
     });
 
@@ -357,24 +357,24 @@ describe('the Pix API adapter, Pix Automático', () => {
       await psp.rejectRecurrence(rejected.providerRecurrenceId);
       const hook = await received();
       const claimed = { ...hook, rawBody: Buffer.from(hook.rawBody.toString().replace('"REJEITADA"', '"APROVADA"')) };
-      const [news] = await recurring.receiveWebhook(account, claimed);
-      expect(news!.kind === 'recurrence' && news!.recurrence.status).toBe('rejected');
+      const [reports] = await recurring.receiveCallback(account, claimed);
+      expect(reports!.kind === 'recurrence' && reports!.recurrence.status).toBe('rejected');
       const expired = await recurring.createRecurrence(account, recurrenceRequest());
       await psp.expireRecurrence(expired.providerRecurrenceId);
-      const [expiry] = await recurring.receiveWebhook(account, await received());
+      const [expiry] = await recurring.receiveCallback(account, await received());
       expect(expiry!.kind === 'recurrence' && expiry!.recurrence.status).toBe('expired');
     });
 
     it('refuses a callback the PSP does not confirm, and a body that is not one', async () => {
-      const forged = (path: string, body: unknown): InboundWebhook => ({ method: 'POST', path, query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
+      const forged = (path: string, body: unknown): InboundCallback => ({ method: 'POST', path, query: {}, headers: {}, rawBody: Buffer.from(JSON.stringify(body)) });
       await expect(
-        recurring.receiveWebhook(account, forged('/rec', { recs: [{ idRec: 'RR1234567820240115abcdefghijk', status: 'APROVADA', atualizacao: [] }] })),
+        recurring.receiveCallback(account, forged('/rec', { recs: [{ idRec: 'RR1234567820240115abcdefghijk', status: 'APROVADA', atualizacao: [] }] })),
       ).rejects.toBeInstanceOf(WebhookAuthError);
       await expect(
-        recurring.receiveWebhook(account, forged('/cobr', { cobsr: [{ idRec: 'RR1234567820240115abcdefghijk', txid: txid(), status: 'CONCLUIDA' }] })),
+        recurring.receiveCallback(account, forged('/cobr', { cobsr: [{ idRec: 'RR1234567820240115abcdefghijk', txid: txid(), status: 'CONCLUIDA' }] })),
       ).rejects.toBeInstanceOf(WebhookAuthError);
-      await expect(recurring.receiveWebhook(account, forged('/rec', { pix: [] }))).rejects.toBeInstanceOf(WebhookParseError);
-      await expect(recurring.receiveWebhook(account, forged('/pix', { recs: [] }))).rejects.toBeInstanceOf(WebhookParseError);
+      await expect(recurring.receiveCallback(account, forged('/rec', { pix: [] }))).rejects.toBeInstanceOf(WebhookParseError);
+      await expect(recurring.receiveCallback(account, forged('/pix', { recs: [] }))).rejects.toBeInstanceOf(WebhookParseError);
     });
   });
 });

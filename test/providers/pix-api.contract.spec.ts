@@ -1,4 +1,4 @@
-import type { AccountEnvironment, InboundWebhook, Account } from '../../src/providers/provider-adapter';
+import type { AccountEnvironment, InboundCallback, Account } from '../../src/providers/provider-adapter';
 import { BB } from '../../src/providers/pix-api/banks/bb';
 import { EFI } from '../../src/providers/pix-api/banks/efi';
 import { INTER } from '../../src/providers/pix-api/banks/inter';
@@ -90,7 +90,7 @@ class ShiftedClock {
 }
 
 /** The entries of a Pix callback, whichever shape it came in. */
-function entriesOf(callback: InboundWebhook): Record<string, unknown>[] {
+function entriesOf(callback: InboundCallback): Record<string, unknown>[] {
   const body = JSON.parse(callback.rawBody.toString('utf8')) as unknown;
   return (Array.isArray(body) ? body : (body as { pix: Record<string, unknown>[] }).pix) as Record<string, unknown>[];
 }
@@ -135,13 +135,13 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
   const untrustedAccount = { ...account, id: `pa_${bank.profile.name}_untrusted`, credentials: adapter.parseCredentials(input(pki.untrustedClient), settings) };
 
   /** The next callback the receiver got, as the gateway's router hands it to the adapter. */
-  const received = async (): Promise<InboundWebhook> => {
+  const received = async (): Promise<InboundCallback> => {
     const hook = await receiver.next();
     let rawBody = hook.rawBody;
-    if (bank.bareList) rawBody = Buffer.from(JSON.stringify(entriesOf({ rawBody } as InboundWebhook)));
+    if (bank.bareList) rawBody = Buffer.from(JSON.stringify(entriesOf({ rawBody } as InboundCallback)));
     return { method: 'POST', path: '/pix', query: {}, headers: hook.headers, rawBody };
   };
-  const withEntries = (template: InboundWebhook | undefined, entries: unknown[]): InboundWebhook => ({
+  const withEntries = (template: InboundCallback | undefined, entries: unknown[]): InboundCallback => ({
     method: 'POST',
     path: '/pix',
     query: {},

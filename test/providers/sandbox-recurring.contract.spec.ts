@@ -3,8 +3,8 @@ import { parsePix } from 'pix-utils';
 import { Secret } from '../../src/config/app-config';
 import { brCodeCrc } from '../../src/domain/br-code';
 import { addDays } from '../../src/domain/recurrence';
-import { type Account, type InboundWebhook, UpstreamError, WebhookAuthError } from '../../src/providers/provider-adapter';
-import type { CreateRecurrenceRequest, CreateRecurringChargeRequest, ProviderRecurrence, ProviderRecurringCharge, RecurringNews } from '../../src/providers/recurring';
+import { type Account, type InboundCallback, UpstreamError, WebhookAuthError } from '../../src/providers/provider-adapter';
+import type { CreateRecurrenceRequest, CreateRecurringChargeRequest, ProviderRecurrence, ProviderRecurringCharge, RecurringReport } from '../../src/providers/recurring';
 import type { SandboxCredentials } from '../../src/providers/sandbox/credentials';
 import { SandboxAdapter } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/settings';
@@ -21,7 +21,7 @@ const START = Date.parse('2026-03-02T15:00:00.000Z');
 const TODAY = '2026-03-02';
 const END_TO_END_ID = /^E99999999\d{12}[a-zA-Z0-9]{11}$/;
 
-const asInbound = (callback: ReceivedWebhook): InboundWebhook => ({
+const asInbound = (callback: ReceivedWebhook): InboundCallback => ({
   method: 'POST',
   path: callback.path,
   query: {},
@@ -93,18 +93,18 @@ describe('the sandbox adapter: Pix Automático', () => {
     ...overrides,
   });
 
-  /** Makes the simulation happen and answers the news its callback (at `path`) reads back to. */
+  /** Makes the simulation happen and answers the report its callback (at `path`) reads back to. */
   async function simulated(
     simulation: Parameters<NonNullable<typeof recurring.simulate>>[1],
     path: '/rec' | '/cobr',
-  ): Promise<{ news: RecurringNews[]; callback: ReceivedWebhook }> {
+  ): Promise<{ reports: RecurringReport[]; callback: ReceivedWebhook }> {
     const result = await recurring.simulate(account, simulation);
     expect(result).toMatchObject({ delivered: true, status: 200 });
     const callback = await receiver.next();
     expect(callback.path).toBe(path);
     expect(callback.headers['x-sandbox-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect((callback.body as { id: string }).id).toBe(result.eventId);
-    return { news: await recurring.receiveWebhook(account, asInbound(callback)), callback };
+    return { reports: await recurring.receiveCallback(account, asInbound(callback)), callback };
   }
 
   async function authorized(overrides: Partial<CreateRecurrenceRequest> = {}): Promise<ProviderRecurrence> {
@@ -164,12 +164,12 @@ describe('the sandbox adapter: Pix Automático', () => {
         urlRec: `pix.sandbox.invalid/rec/${recurrence.providerRecurrenceId}`,
       });
 
-      const { news } = await simulated({ subject: 'recurrence', ref: recurrence, action: 'authorize' }, '/rec');
-      expect(news).toEqual([{ kind: 'recurrence', eventId: expect.any(String), recurrence: expect.objectContaining({ status: 'active', copyPaste: null }) }]);
+      const { reports } = await simulated({ subject: 'recurrence', ref: recurrence, action: 'authorize' }, '/rec');
+      expect(reports).toEqual([{ kind: 'recurrence', eventId: expect.any(String), recurrence: expect.objectContaining({ status: 'active', copyPaste: null }) }]);
       // The first payment's own confirmation, at the notification URL as every payment event.
       const confirmation = await receiver.next();
       expect(confirmation.path).toBe('');
-      const [event] = await adapter.receiveWebhook(account, asInbound(confirmation));
+      const [event] = await adapter.receiveCallback(account, asInbound(confirmation));
       expect(event).toMatchObject({ type: 'payment.confirmed', paymentRef: payment.providerPaymentId, amountCents: 4990 });
       await expect(adapter.getCharge(account, payment)).resolves.toMatchObject({ status: 'paid', pix: { endToEndId: expect.stringMatching(END_TO_END_ID) } });
     });
@@ -306,8 +306,8 @@ describe('the sandbox adapter: Pix Automático', () => {
       const recurrence = await authorized({ retryPolicy });
       const charge = await recurring.createCharge(account, chargeOf(recurrence));
       days(5);
-      const { news } = await simulated({ subject: 'charge', ref: charge, action: 'fail' }, '/cobr');
-      return (news[0] as Extract<RecurringNews, { kind: 'charge' }>).charge;
+      const { reports } = await simulated({ subject: 'charge', ref: charge, action: 'fail' }, '/cobr');
+      return (reports[0] as Extract<RecurringReport, { kind: 'charge' }>).charge;
     }
 
     it('none: a failed attempt fails the charge for good, and no retry is taken', async () => {
@@ -345,8 +345,8 @@ describe('the sandbox adapter: Pix Automático', () => {
     it('a retry that settles pays the charge', async () => {
       const charge = await failedCharge('three_in_seven_days');
       await recurring.retryCharge(account, charge, addDays(charge.dueDate, 2));
-      const { news } = await simulated({ subject: 'charge', ref: charge, action: 'settle' }, '/cobr');
-      expect(news[0]).toMatchObject({
+      const { reports } = await simulated({ subject: 'charge', ref: charge, action: 'settle' }, '/cobr');
+      expect(reports[0]).toMatchObject({
         kind: 'charge',
         charge: { status: 'paid', open: false, attempts: [{ status: 'failed' }, { status: 'paid', endToEndId: expect.stringMatching(END_TO_END_ID) }] },
       });
@@ -365,11 +365,11 @@ describe('the sandbox adapter: Pix Automático', () => {
       ['expire', 'expired'],
     ] as const)('%s: a signed callback at /rec, read back as %s', async (action, status) => {
       const recurrence = await recurring.createRecurrence(account, recurrenceRequest());
-      const { news, callback } = await simulated({ subject: 'recurrence', ref: recurrence, action }, '/rec');
+      const { reports, callback } = await simulated({ subject: 'recurrence', ref: recurrence, action }, '/rec');
       expect(callback.body).toEqual({ id: expect.any(String), recurrences: [{ id: recurrence.providerRecurrenceId, status: expect.any(String), updatedAt: expect.any(String) }] });
-      expect(news).toEqual([{ kind: 'recurrence', eventId: `sandbox:rec:${recurrence.providerRecurrenceId}:${status}`, recurrence: expect.objectContaining({ status }) }]);
-      // The same callback again is the same news.
-      await expect(recurring.receiveWebhook(account, asInbound(callback))).resolves.toEqual(news);
+      expect(reports).toEqual([{ kind: 'recurrence', eventId: `sandbox:rec:${recurrence.providerRecurrenceId}:${status}`, recurrence: expect.objectContaining({ status }) }]);
+      // The same callback again is the same report.
+      await expect(recurring.receiveCallback(account, asInbound(callback))).resolves.toEqual(reports);
       // A recurrence that has left pending_authorization cannot be authorized again.
       await expect(refusal(recurring.simulate(account, { subject: 'recurrence', ref: recurrence, action: 'authorize' }))).resolves.toMatchObject({
         upstreamStatus: 409,
@@ -383,11 +383,11 @@ describe('the sandbox adapter: Pix Automático', () => {
       const waiting = await recurring.createCharge(account, chargeOf(recurrence, { dueDate: addDays(TODAY, 9) }));
       await simulated({ subject: 'charge', ref: attempted, action: 'settle' }, '/cobr');
 
-      const { news } = await simulated({ subject: 'recurrence', ref: recurrence, action: 'payer_cancel' }, '/rec');
-      expect(news).toEqual([{ kind: 'recurrence', eventId: expect.any(String), recurrence: expect.objectContaining({ status: 'cancelled', cancelledBy: 'payer' }) }]);
+      const { reports } = await simulated({ subject: 'recurrence', ref: recurrence, action: 'payer_cancel' }, '/rec');
+      expect(reports).toEqual([{ kind: 'recurrence', eventId: expect.any(String), recurrence: expect.objectContaining({ status: 'cancelled', cancelledBy: 'payer' }) }]);
       const cobr = await receiver.next();
       expect(cobr.path).toBe('/cobr');
-      const charges = await recurring.receiveWebhook(account, asInbound(cobr));
+      const charges = await recurring.receiveCallback(account, asInbound(cobr));
       expect(charges).toEqual([{ kind: 'charge', eventId: expect.any(String), charge: expect.objectContaining({ txid: waiting.txid, status: 'cancelled' }) }]);
       await expect(recurring.getCharge(account, attempted)).resolves.toMatchObject({ status: 'paid' });
     });
@@ -395,12 +395,12 @@ describe('the sandbox adapter: Pix Automático', () => {
     it('settle: paid, with an end-to-end id in the BCB format (ISPB 99999999), at /cobr', async () => {
       const recurrence = await authorized();
       const charge = await recurring.createCharge(account, chargeOf(recurrence));
-      const { news, callback } = await simulated({ subject: 'charge', ref: charge, action: 'settle' }, '/cobr');
+      const { reports, callback } = await simulated({ subject: 'charge', ref: charge, action: 'settle' }, '/cobr');
       expect(callback.body).toEqual({
         id: expect.any(String),
         recurringCharges: [{ txid: charge.txid, recurrenceId: recurrence.providerRecurrenceId, status: 'CONCLUIDA', updatedAt: expect.any(String) }],
       });
-      const paid = (news[0] as Extract<RecurringNews, { kind: 'charge' }>).charge;
+      const paid = (reports[0] as Extract<RecurringReport, { kind: 'charge' }>).charge;
       expect(paid).toMatchObject({ status: 'paid', open: false, endToEndId: expect.stringMatching(END_TO_END_ID), paidAt: new Date(START) });
       expect(paid.attempts).toEqual([{ date: charge.dueDate, status: 'paid', endToEndId: paid.endToEndId, reason: null }]);
       // Nothing is scheduled any more.
@@ -410,16 +410,16 @@ describe('the sandbox adapter: Pix Automático', () => {
       });
     });
 
-    it('news ids: one per state, the same state read twice being the same news', async () => {
+    it('reports ids: one per state, the same state read twice being the same report', async () => {
       const recurrence = await authorized({ retryPolicy: 'three_in_seven_days' });
       const charge = await recurring.createCharge(account, chargeOf(recurrence));
       const failed = await simulated({ subject: 'charge', ref: charge, action: 'fail' }, '/cobr');
-      await expect(recurring.receiveWebhook(account, asInbound(failed.callback))).resolves.toEqual(failed.news);
+      await expect(recurring.receiveCallback(account, asInbound(failed.callback))).resolves.toEqual(failed.reports);
       days(5);
       await recurring.retryCharge(account, charge, addDays(charge.dueDate, 1));
       days(1);
       const again = await simulated({ subject: 'charge', ref: charge, action: 'fail' }, '/cobr');
-      expect(again.news[0]!.eventId).not.toBe(failed.news[0]!.eventId);
+      expect(again.reports[0]!.eventId).not.toBe(failed.reports[0]!.eventId);
     });
   });
 
@@ -428,14 +428,14 @@ describe('the sandbox adapter: Pix Automático', () => {
       const recurrence = await recurring.createRecurrence(account, recurrenceRequest());
       const { callback } = await simulated({ subject: 'recurrence', ref: recurrence, action: 'authorize' }, '/rec');
       const forged = { ...asInbound(callback), rawBody: Buffer.from(callback.rawBody.toString('utf8').replace(recurrence.providerRecurrenceId, 'sbxrec_forged')) };
-      await expect(recurring.receiveWebhook(account, forged)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(recurring.receiveCallback(account, forged)).rejects.toBeInstanceOf(WebhookAuthError);
       const unsigned = { ...asInbound(callback), headers: {} };
-      await expect(recurring.receiveWebhook(account, unsigned)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(recurring.receiveCallback(account, unsigned)).rejects.toBeInstanceOf(WebhookAuthError);
     });
 
     it('a signed callback naming nothing the sandbox knows confirms nothing', async () => {
       const unsignedAccount = { ...account, credentials: { webhookSecret: null } };
-      const inbound: InboundWebhook = {
+      const inbound: InboundCallback = {
         method: 'POST',
         path: '/rec',
         query: {},
@@ -443,20 +443,20 @@ describe('the sandbox adapter: Pix Automático', () => {
         rawBody: Buffer.from(JSON.stringify({ id: 'x', recurrences: [{ id: 'sbxrec_nobody' }] })),
       };
       // Outside production an account without a secret takes unsigned callbacks, but still reads each back.
-      await expect(recurring.receiveWebhook(unsignedAccount, inbound)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(recurring.receiveCallback(unsignedAccount, inbound)).rejects.toBeInstanceOf(WebhookAuthError);
     });
 
     it('in production, an account without a secret takes no unsigned callback', async () => {
       const production = new SandboxAdapter(transport, { enabled: false, baseUrl: sandbox.url, apiToken: new Secret(sandbox.apiToken) }, { isProduction: true, timeoutMs: 8_000 });
       const recurrence = await recurring.createRecurrence(account, recurrenceRequest());
-      const inbound: InboundWebhook = {
+      const inbound: InboundCallback = {
         method: 'POST',
         path: '/rec',
         query: {},
         headers: {},
         rawBody: Buffer.from(JSON.stringify({ id: 'x', recurrences: [{ id: recurrence.providerRecurrenceId }] })),
       };
-      await expect(production.recurring.receiveWebhook({ ...account, credentials: { webhookSecret: null } }, inbound)).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(production.recurring.receiveCallback({ ...account, credentials: { webhookSecret: null } }, inbound)).rejects.toBeInstanceOf(WebhookAuthError);
     });
   });
 });

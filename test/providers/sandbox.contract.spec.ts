@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret } from '../../src/config/app-config';
 import { centsToDecimalString } from '../../src/domain/money';
-import { type InboundWebhook, type ProviderCharge, type ProviderRefund, UpstreamError } from '../../src/providers/provider-adapter';
+import { type InboundCallback, type ProviderCharge, type ProviderRefund, UpstreamError } from '../../src/providers/provider-adapter';
 import type { SandboxCredentials } from '../../src/providers/sandbox/credentials';
 import { SandboxAdapter } from '../../src/providers/sandbox/sandbox.adapter';
 import type { SandboxSettings } from '../../src/providers/sandbox/settings';
@@ -35,9 +35,9 @@ const FAILURE_MODES: Record<ScenarioFailure, string> = { http_503: 'http_503', p
 
 interface SandboxFixture extends ScenarioSetup<SandboxCredentials> {
   /** Makes `type` happen to the charge; resolves with the callback the sandbox posted, as the gateway received it. */
-  event(charge: ProviderCharge, type: ProviderEventType): Promise<InboundWebhook>;
+  event(charge: ProviderCharge, type: ProviderEventType): Promise<InboundCallback>;
   /** The next callback the sandbox posts (or has posted and nobody took yet). */
-  received(): Promise<InboundWebhook>;
+  received(): Promise<InboundCallback>;
   /** A sandbox control or API call with the sandbox's token; throws on a non-2xx. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Where the sandbox listens, and the header that lets a caller in. */
@@ -70,7 +70,7 @@ async function startSandbox(webhookSecret: string | undefined, refundSettleDelay
     if (!res.ok) throw new Error(`sandbox ${path} answered ${res.status}: ${await res.text()}`);
     return res.status === 204 ? undefined : await res.json();
   };
-  const received = async (): Promise<InboundWebhook> => {
+  const received = async (): Promise<InboundCallback> => {
     const hook = await receiver.next();
     return { method: 'POST', path: '', query: {}, headers: hook.headers, rawBody: hook.rawBody };
   };
@@ -147,7 +147,7 @@ describe('the sandbox adapter', () => {
       ['payment.failed', 'failed'],
     ] as const)('simulates %s: the event, and the charge read back as %s', async (type, status) => {
       const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
-      const events = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, type));
+      const events = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, type));
       expect(events).toEqual([expect.objectContaining({ type, paymentRef: charge.providerPaymentId })]);
       await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status });
     });
@@ -168,7 +168,7 @@ describe('the sandbox adapter', () => {
         const charge = await fixture.adapter.createCharge(fixture.account, request);
         expect(charge.pix).toBeUndefined();
         const before = new Date();
-        const [confirmed] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
+        const [confirmed] = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, 'payment.confirmed'));
         // The simulated payer is the charge's recipient (docs/sandbox.md), its document masked as the Pix API adapter masks one.
         const pix = { endToEndId: expect.stringMatching(END_TO_END_ID), paidAmountCents: 1050, payer: { name: 'Beatriz Lima', documentMasked: '***.654.321-**' } };
         expect(confirmed).toMatchObject({ type: 'payment.confirmed', amountCents: 1050, pix });
@@ -189,11 +189,11 @@ describe('the sandbox adapter', () => {
         const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
         await fixture.adapter.simulateEvent!(fixture.account, lookup(charge), { event: 'payment.confirmed', amountCents: 999 });
         const first = await fixture.received();
-        const [event] = await fixture.adapter.receiveWebhook(fixture.account, first);
+        const [event] = await fixture.adapter.receiveCallback(fixture.account, first);
         expect(event).toMatchObject({ amountCents: 999, pix: { paidAmountCents: 999 } });
-        const [again] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
+        const [again] = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, 'payment.confirmed'));
         expect(again!.pix!.endToEndId).toBe(event!.pix!.endToEndId);
-        const [refunded] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.refunded'));
+        const [refunded] = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, 'payment.refunded'));
         expect(refunded!.pix).toBeUndefined();
         await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'refunded', pix: { endToEndId: event!.pix!.endToEndId } });
       });
@@ -212,8 +212,8 @@ describe('the sandbox adapter', () => {
 
     it("simulates a refund of a paid charge, read back as refunded with the PSP's refund listed; each event has its own id", async () => {
       const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
-      const [confirmed] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.confirmed'));
-      const [refunded] = await fixture.adapter.receiveWebhook(fixture.account, await fixture.event(charge, 'payment.refunded'));
+      const [confirmed] = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, 'payment.confirmed'));
+      const [refunded] = await fixture.adapter.receiveCallback(fixture.account, await fixture.event(charge, 'payment.refunded'));
       expect(refunded).toMatchObject({ type: 'payment.refunded', amountCents: 1050 });
       expect(refunded!.eventId).not.toBe(confirmed!.eventId);
       const read = await fixture.adapter.getCharge(fixture.account, lookup(charge));
@@ -246,7 +246,7 @@ describe('the sandbox adapter', () => {
       const charge = await fixture.adapter.createCharge(fixture.account, chargeRequest(fixture.webhookUrl));
       const callback = await fixture.event(charge, 'payment.confirmed');
       expect(callback.headers['x-sandbox-signature']).toBeUndefined();
-      await expect(fixture.adapter.receiveWebhook(fixture.account, callback)).resolves.toHaveLength(1);
+      await expect(fixture.adapter.receiveCallback(fixture.account, callback)).resolves.toHaveLength(1);
     });
 
     it('simulates through the adapter as the dashboard does, and the PSP posts the event', async () => {
@@ -272,7 +272,7 @@ describe('the sandbox adapter', () => {
     };
     const refund = (charge: ProviderCharge, amountCents: number, reason: string | null = null, id = refundId()) =>
       fixture.adapter.refund!(fixture.account, { refundId: id, charge: lookup(charge), endToEndId: null, amountCents, reason });
-    const events = async () => fixture.adapter.receiveWebhook(fixture.account, await fixture.received());
+    const events = async () => fixture.adapter.receiveCallback(fixture.account, await fixture.received());
 
     it('settles a refund by itself after the delay, and posts refund.succeeded with a stable id', async () => {
       const charge = await paidCharge();
@@ -287,7 +287,7 @@ describe('the sandbox adapter', () => {
         refund: { providerRefundId: made.providerRefundId, status: 'succeeded', externalOrigin: 'psp' },
       });
       await expect(fixture.adapter.getCharge(fixture.account, lookup(charge))).resolves.toMatchObject({ status: 'refunded' });
-      // Told to settle again the same way, the sandbox posts the same news again: the same event id.
+      // Told to settle again the same way, the sandbox posts the same report again: the same event id.
       await fixture.control('POST', `/_control/refunds/${made.providerRefundId}/settle`, { status: 'DEVOLVIDO' });
       await expect(events()).resolves.toEqual([expect.objectContaining({ eventId: event!.eventId })]);
     });

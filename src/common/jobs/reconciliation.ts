@@ -5,7 +5,7 @@ import { PeriodicJob } from './periodic-job';
 
 /**
  * A feature's reconciliation (docs/architecture.md, Reconciliation): what it reads back from the
- * PSPs, or settles on its own, when news did not come. The feature owns what a pass does; the
+ * PSPs, or settles on its own, when reports did not come. The feature owns what a pass does; the
  * runner owns when passes run, that one runs at a time in a process, and that they stop before
  * shutdown. Passes share work across processes by leases in the database, never by this runner.
  */

@@ -165,7 +165,7 @@ export type SandboxRefundEventType = (typeof SANDBOX_REFUND_EVENTS)[number];
 
 export interface SandboxRefundEventBody {
   event: SandboxRefundEventType;
-  /** Stable per refund and status: the same news posted twice has the same id. */
+  /** Stable per refund and status: the same report posted twice has the same id. */
   id: string;
   created_at: string;
   data: { id: string; txid: string; amount: number; status: SandboxChargeStatus; refund: SandboxRefundWire };

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids';
 import { Clock } from '../../domain/clock';
 import type { MerchantEventType } from '../../domain/provider-event';
-import type { UndatedForwardBody } from './forward-body';
+import type { UndatedDeliveryBody } from './delivery-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
 import { PaymentEventRepository, type PaymentMove } from './payment-event.repository';
 
@@ -26,7 +26,7 @@ export interface EventRecord {
   payload: unknown;
   refundId?: string | null;
   /** What the merchant receives, when the event is applied and forwarded: its type, and its body given the gateway's event id. */
-  forward?: { type: MerchantEventType; webhookUrl: string | null; body: (eventId: string) => UndatedForwardBody };
+  forward?: { type: MerchantEventType; webhookUrl: string | null; body: (eventId: string) => UndatedDeliveryBody };
   /** The payment's new status, when the event moves it: written with the event (the payment is locked by the caller). */
   move?: PaymentMove;
 }
@@ -40,7 +40,7 @@ export interface Recorded {
 /**
  * Writes events and their deliveries (the transactional outbox): inside the caller's transaction,
  * after it locked the payment. The unique index on (provider, provider_account_id,
- * provider_event_id) makes the same news told twice one row; null means it was a duplicate.
+ * provider_event_id) makes the same report told twice one row; null means it was a duplicate.
  */
 @Injectable()
 export class EventWriter {

@@ -10,11 +10,11 @@ import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { RefundRepository } from '../refunds/refund.repository';
 import { decideEvent } from './event-decision';
 import { EventWriter } from './event-writer';
-import { forwardBody } from './forward-body';
+import { deliveryBody } from './delivery-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
 import { isRefundEvent, type ProviderEvent, refundEventType, type RefundReport } from '../../domain/provider-event';
 import type { RefundStatus } from '../../domain/refund';
-import { gatewayRefundEventId, type RefundNewsContext, RefundEventsService } from '../refunds/refund-events.service';
+import { gatewayRefundEventId, type RefundReportContext, RefundEventsService } from '../refunds/refund-events.service';
 
 export interface ApplyContext {
   source: EventSource;
@@ -35,7 +35,7 @@ export interface ApplyContext {
 
 export type ApplyResult =
   | { kind: 'duplicate' }
-  /** A refund report the PSP cannot attribute while one of the gateway's refunds awaits its PSP id: nothing written, those refunds read back now; the news is to be told again. */
+  /** A refund report the PSP cannot attribute while one of the gateway's refunds awaits its PSP id: nothing written, those refunds read back now; the report is to be told again. */
   | { kind: 'deferred' }
   | { kind: 'skipped'; status: PaymentStatus }
   | {
@@ -67,7 +67,7 @@ export interface RefundOutcome {
  * Applies provider events to payments: the one place a payment's status changes after creation.
  * Webhook intake, reconciliation and the answers to the gateway's own calls (refunds, cancels) all
  * come through here, so the state machine, the amount checks, deduplication and the outbox write
- * behave the same whichever way the news arrived.
+ * behave the same whichever way the report arrived.
  */
 @Injectable()
 export class PaymentEventsService {
@@ -134,23 +134,23 @@ export class PaymentEventsService {
     );
   }
 
-  /** Lock, decide, write: a refund's news goes to the refund bookkeeping, anything else moves the payment. */
+  /** Lock, decide, write: a refund's reports goes to the refund bookkeeping, anything else moves the payment. */
   private async applyIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext): Promise<AppliedIn> {
     const locked = await this.payments.lockForProviderEvent(tx, provider, event.paymentRef, context.accountId ?? null);
     const payment = locked?.payment ?? null;
     if (payment && context.onlyFromStatus && payment.status !== context.onlyFromStatus) return { kind: 'skipped', status: payment.status };
-    if (locked && isRefundEvent(event.type)) return this.applyRefundIn(tx, locked, event, refundNews(provider, event, context));
+    if (locked && isRefundEvent(event.type)) return this.applyRefundIn(tx, locked, event, refundReport(provider, event, context));
     const wholeAmount = event.amountCents === null || event.amountCents === locked?.payment.amountCents;
     if (locked && event.type === 'payment.refunded' && isRefundable(locked.payment.status) && wholeAmount) {
-      return this.applyWholeRefundIn(tx, locked, refundNews(provider, event, context));
+      return this.applyWholeRefundIn(tx, locked, refundReport(provider, event, context));
     }
     return this.applyPaymentEventIn(tx, provider, event, context, locked);
   }
 
-  /** A refund's news about a payment: the refund bookkeeping records it, and the answer is its event's. */
-  private async applyRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, event: ProviderEvent, news: RefundNewsContext): Promise<AppliedIn> {
+  /** A refund's reports about a payment: the refund bookkeeping records it, and the answer is its event's. */
+  private async applyRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, event: ProviderEvent, reports: RefundReportContext): Promise<AppliedIn> {
     if (!event.refund) throw new TypeError(`A ${event.type} event carries the refund it reports`);
-    const result = await this.refunds.applyIn(tx, locked, event.refund, news);
+    const result = await this.refunds.applyIn(tx, locked, event.refund, reports);
     if (result.kind === 'duplicate' || result.kind === 'deferred') return result;
     return {
       kind: 'recorded',
@@ -164,8 +164,8 @@ export class PaymentEventsService {
   }
 
   /** The whole payment went back at the PSP: the refunds it amounts to, each recorded and forwarded. */
-  private async applyWholeRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, news: RefundNewsContext): Promise<AppliedIn> {
-    const results = await this.refunds.applyWholeIn(tx, locked, news);
+  private async applyWholeRefundIn(tx: EntityManager, locked: PaymentLockedForEvent, reports: RefundReportContext): Promise<AppliedIn> {
+    const results = await this.refunds.applyWholeIn(tx, locked, reports);
     const recorded = results.filter((result) => result.kind === 'recorded');
     const first = recorded[0];
     if (!first) return { kind: 'duplicate' };
@@ -181,7 +181,7 @@ export class PaymentEventsService {
   }
 
   /**
-   * News of the payment itself (or a refund's of no payment): decided against its locked status, then
+   * A report of the payment itself (or a refund's of no payment): decided against its locked status, then
    * the event, its forward and the payment's move written in one statement (a duplicate writes nothing).
    */
   private async applyPaymentEventIn(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext, locked: PaymentLockedForEvent | null): Promise<AppliedIn> {
@@ -217,7 +217,7 @@ export class PaymentEventsService {
             ? {
                 type: forwarded,
                 webhookUrl: locked!.webhookUrl,
-                body: (eventId) => forwardBody(eventId, forwarded, { ...payment, status: target, paidAt, paidAfterClose: payment.paidAfterClose || paidAfterClose }),
+                body: (eventId) => deliveryBody(eventId, forwarded, { ...payment, status: target, paidAt, paidAfterClose: payment.paidAfterClose || paidAfterClose }),
               }
             : undefined,
         move: applied && target ? { status: target, paidAt, pix: target === 'paid' ? event.pix : undefined, paidAfterClose } : undefined,
@@ -276,8 +276,8 @@ export class PaymentEventsService {
   }
 }
 
-/** A refund's news as the refund bookkeeping takes it. */
-function refundNews(provider: string, event: ProviderEvent, context: ApplyContext): RefundNewsContext {
+/** A refund's reports as the refund bookkeeping takes it. */
+function refundReport(provider: string, event: ProviderEvent, context: ApplyContext): RefundReportContext {
   return {
     provider,
     accountId: context.accountId ?? null,

@@ -28,7 +28,7 @@ export type RefundDecision =
   | { outcome: Exclude<EventOutcome, 'applied' | 'unmatched'>; note: string };
 
 /**
- * What the gateway does with news of one refund (docs/api.md, Refunds). Pure, so every branch is
+ * What the gateway does with reports of one refund (docs/api.md, Refunds). Pure, so every branch is
  * unit-tested; the caller holds the payment's row lock. `known` is the refund the report matched
  * (by the PSP's id, or the gateway's own request), null for one made outside the gateway.
  *

@@ -8,25 +8,25 @@ import { PaymentRepository } from '../payment.repository';
 import type { Refund } from './refund.entity';
 import { RefundRepository } from './refund.repository';
 import { EventWriter } from '../lifecycle/event-writer';
-import { type ForwardedPayment, forwardBody, refundForwardBody } from '../lifecycle/forward-body';
+import { type DeliveredPayment, deliveryBody, refundDeliveryBody } from '../lifecycle/delivery-body';
 import type { EventForward, EventSource } from '../lifecycle/payment-event.entity';
 import { decideRefund } from './refund-decision';
 
-/** Where news of a refund came from, and what to keep with it. */
-export interface RefundNewsContext {
+/** Where reports of a refund came from, and what to keep with it. */
+export interface RefundReportContext {
   provider: string;
   accountId: string | null;
-  /** The provider's event id (or the gateway's, for the answer to its own call): what deduplicates the news. */
+  /** The provider's event id (or the gateway's, for the answer to its own call): what deduplicates the report. */
   eventId: string;
   type: string;
   source: EventSource;
   requestId: string;
   payload: unknown;
-  /** The gateway's refund the news is about, when the gateway knows it (the answer to its own request). */
+  /** The gateway's refund the report is about, when the gateway knows it (the answer to its own request). */
   refundId?: string;
 }
 
-export type RefundNewsResult =
+export type RefundReportResult =
   | { kind: 'duplicate' }
   /** Not attributable yet: the PSP cannot say whether it is one of the gateway's refunds whose answer was lost (these are read back now). Nothing was written. */
   | { kind: 'deferred'; unanswered: string[] }
@@ -47,7 +47,7 @@ export class RefundEventsService {
     private readonly writer: EventWriter,
   ) {}
 
-  async applyIn(tx: EntityManager, locked: PaymentLockedForEvent, report: RefundReport, context: RefundNewsContext): Promise<RefundNewsResult> {
+  async applyIn(tx: EntityManager, locked: PaymentLockedForEvent, report: RefundReport, context: RefundReportContext): Promise<RefundReportResult> {
     const { payment } = locked;
     const known = await this.match(tx, payment.id, report, context.refundId);
     if (!known && report.gatewayRefundId === undefined) {
@@ -60,7 +60,7 @@ export class RefundEventsService {
     const refundId = known?.id ?? newId('ref');
     const now = new Date();
     const moved = decision.outcome === 'applied' ? decision.payment : null;
-    const after: ForwardedPayment = { ...payment, ...moved };
+    const after: DeliveredPayment = { ...payment, ...moved };
     const origin = known?.origin ?? report.externalOrigin;
     const refundAfter = {
       id: refundId,
@@ -94,7 +94,7 @@ export class RefundEventsService {
         payload: context.payload,
         refundId,
         forward: merchantEvent
-          ? { type: merchantEvent, webhookUrl: locked.webhookUrl, body: (eventId) => refundForwardBody(eventId, merchantEvent, refundAfter, after) }
+          ? { type: merchantEvent, webhookUrl: locked.webhookUrl, body: (eventId) => refundDeliveryBody(eventId, merchantEvent, refundAfter, after) }
           : undefined,
       },
       context.requestId,
@@ -147,10 +147,10 @@ export class RefundEventsService {
    * A PSP that says the whole payment went back, without naming refunds (a `payment.refunded`
    * event): the gateway's pending refunds succeeded, and whatever is still left was returned
    * outside the gateway. Each becomes the refund report it amounts to, recorded as the refund's
-   * event under an id derived from the PSP's (so the same news twice is still one).
+   * event under an id derived from the PSP's (so the same report twice is still one).
    */
-  async applyWholeIn(tx: EntityManager, locked: PaymentLockedForEvent, context: RefundNewsContext): Promise<RefundNewsResult[]> {
-    const results: RefundNewsResult[] = [];
+  async applyWholeIn(tx: EntityManager, locked: PaymentLockedForEvent, context: RefundReportContext): Promise<RefundReportResult[]> {
+    const results: RefundReportResult[] = [];
     for (const refund of await this.refunds.pendingForUpdate(tx, locked.payment.id)) {
       const report: RefundReport = {
         providerRefundId: refund.providerRefundId ?? refund.id,
@@ -192,7 +192,7 @@ export class RefundEventsService {
   }
 
   /** The payment's own event when a refund moved it: `payment.partially_refunded` or `payment.refunded`. */
-  private async recordPaymentMove(tx: EntityManager, locked: PaymentLockedForEvent, after: ForwardedPayment, context: RefundNewsContext, eventId: string): Promise<void> {
+  private async recordPaymentMove(tx: EntityManager, locked: PaymentLockedForEvent, after: DeliveredPayment, context: RefundReportContext, eventId: string): Promise<void> {
     const type = after.status === 'refunded' ? 'payment.refunded' : 'payment.partially_refunded';
     await this.writer.record(
       tx,
@@ -211,7 +211,7 @@ export class RefundEventsService {
         note: null,
         requestId: context.requestId,
         payload: null,
-        forward: { type, webhookUrl: locked.webhookUrl, body: (id) => forwardBody(id, type, after) },
+        forward: { type, webhookUrl: locked.webhookUrl, body: (id) => deliveryBody(id, type, after) },
       },
       context.requestId,
     );

@@ -77,7 +77,7 @@ export class RefundRepository {
     return rows[0] ?? null;
   }
 
-  /** The payment's own pending refunds whose PSP answer was lost (no PSP id yet): news the PSP cannot attribute may be one of them. */
+  /** The payment's own pending refunds whose PSP answer was lost (no PSP id yet): reports the PSP cannot attribute may be one of them. */
   async unansweredIds(tx: EntityManager, paymentId: string): Promise<string[]> {
     const rows = await sqlRows<{ id: string }>(
       tx,
@@ -102,7 +102,7 @@ export class RefundRepository {
     return Number(rows[0]!.total);
   }
 
-  /** A refund's news: its status (and the PSP's id and reason when known). Settling clears the reconciliation lease. */
+  /** A refund's reports: its status (and the PSP's id and reason when known). Settling clears the reconciliation lease. */
   async update(tx: EntityManager, id: string, change: { status: RefundStatus; providerRefundId?: string | null; failureReason?: string | null; at: Date }): Promise<void> {
     await tx.query(
       `UPDATE refunds SET status = $2, provider_refund_id = coalesce($3, provider_refund_id), failure_reason = coalesce($4, failure_reason), updated_at = $5,

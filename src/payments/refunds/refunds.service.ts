@@ -41,7 +41,7 @@ interface RefundAsk {
  * pending refunds, so two refunds racing for the last reais cannot both pass, in any number of
  * processes; the PSP's key is derived from the refund's id, so a retry after a timeout asks for
  * the same refund, never a second one; the PSP's answer is applied by PaymentEventsService, like
- * any other news of the refund, exactly once.
+ * any other reports of the refund, exactly once.
  */
 @Injectable()
 export class RefundsService {

@@ -6,7 +6,7 @@ import {
   type ChargeLookup,
   type CreateChargeRequest,
   type CredentialsSummary,
-  type InboundWebhook,
+  type InboundCallback,
   type ProviderAdapter,
   type ProviderCharge,
   type ProviderHealth,
@@ -182,7 +182,7 @@ export class MercadoPagoAdapter implements ProviderAdapter<MercadoPagoCredential
    * know under this account confirms nothing (WebhookAuthError); a Mercado Pago that cannot be asked
    * is an UpstreamError (the notification is refused, and Mercado Pago sends it again).
    */
-  async receiveWebhook(account: Account<MercadoPagoCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+  async receiveCallback(account: Account<MercadoPagoCredentials>, request: InboundCallback): Promise<ProviderEvent[]> {
     const notification = readNotification(request);
     assertSigned(notification, account.credentials.webhookSecret, this.clock.now(), this.signatureToleranceMs);
     if (notification.topic !== 'payment') return [];

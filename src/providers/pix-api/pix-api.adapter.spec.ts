@@ -1,7 +1,7 @@
 import { testPki } from '../../testing/certificates';
 import { NO_TRANSPORT } from '../../testing/no-transport';
 import { WebhookParseError } from '../provider-adapter';
-import type { InboundWebhook, Account } from '../provider-adapter';
+import type { InboundCallback, Account } from '../provider-adapter';
 import { EFI } from './banks/efi';
 import type { PixApiCredentials } from './credentials';
 import { PixApiAdapter } from './pix-api.adapter';
@@ -9,7 +9,7 @@ import { providerDescriptorView } from '../catalogue/provider-catalogue.view';
 
 const pki = testPki();
 
-describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
+describe('PixApiAdapter.receiveCallback, before any read-back', () => {
   const adapter = new PixApiAdapter(NO_TRANSPORT, EFI);
   // Nothing here reaches a PSP: the host is never called.
   const settings = { environment: 'sandbox' as const, baseUrl: 'https://psp.invalid/v2', tokenUrl: 'https://psp.invalid/oauth/token', pixKey: 'recebedor@example.com' };
@@ -19,16 +19,16 @@ describe('PixApiAdapter.receiveWebhook, before any read-back', () => {
     ...settings,
     credentials: adapter.parseCredentials({ client_id: 'c', client_secret: 's', certificate_pem: pki.client.cert, private_key_pem: pki.client.key }, settings),
   };
-  const callback = (body: string): InboundWebhook => ({ method: 'POST', path: '', query: {}, headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(body) });
+  const callback = (body: string): InboundCallback => ({ method: 'POST', path: '', query: {}, headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(body) });
   afterAll(() => adapter.close());
 
   it('answers the test notification Efí posts while registering a URL with no event (Efí refuses a URL that does not answer 200)', async () => {
-    await expect(adapter.receiveWebhook(account, callback('{"evento":"teste_webhook","data_criacao":"2026-01-15T12:00:00.000Z"}'))).resolves.toEqual([]);
+    await expect(adapter.receiveCallback(account, callback('{"evento":"teste_webhook","data_criacao":"2026-01-15T12:00:00.000Z"}'))).resolves.toEqual([]);
   });
 
   it('still refuses a body that is neither a Pix notification nor a test one', async () => {
-    await expect(adapter.receiveWebhook(account, callback('{"hello":"world"}'))).rejects.toBeInstanceOf(WebhookParseError);
-    await expect(adapter.receiveWebhook(account, callback('{"evento":"teste_webhook","pix":"x"}'))).rejects.toBeInstanceOf(WebhookParseError);
+    await expect(adapter.receiveCallback(account, callback('{"hello":"world"}'))).rejects.toBeInstanceOf(WebhookParseError);
+    await expect(adapter.receiveCallback(account, callback('{"evento":"teste_webhook","pix":"x"}'))).rejects.toBeInstanceOf(WebhookParseError);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   type ChargeLookup,
   type CreateChargeRequest,
   type CredentialsSummary,
-  type InboundWebhook,
+  type InboundCallback,
   type ProviderAdapter,
   type ProviderHealth,
   type RefundLookup,
@@ -210,7 +210,7 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
    * the `callbacks` lane, under the account's cap and the callback's own budget; a PSP that cannot be
    * asked is an UpstreamError (the callback is refused, and the PSP sends it again).
    */
-  async receiveWebhook(account: Account<PixApiCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+  async receiveCallback(account: Account<PixApiCredentials>, request: InboundCallback): Promise<ProviderEvent[]> {
     const entries = callbackEntries(request.rawBody);
     if (entries.length === 0) return [];
     const results = await readBack(entries, (entry, signal) => this.confirm(account, entry, signal), {

@@ -1,4 +1,4 @@
-import { type Account, type InboundWebhook, UpstreamError, WebhookAuthError } from '../provider-adapter';
+import { type Account, type InboundCallback, UpstreamError, WebhookAuthError } from '../provider-adapter';
 import type {
   CreateRecurrenceRequest,
   CreateRecurringChargeRequest,
@@ -6,7 +6,7 @@ import type {
   ProviderRecurringCharge,
   RecurrenceLookup,
   RecurringChargeLookup,
-  RecurringNews,
+  RecurringReport,
   RecurringProvider,
 } from '../recurring';
 import type { OutboundAnswer } from '../transport/transport';
@@ -30,7 +30,7 @@ import {
   requestAuthorizationCall,
   toProviderRecurrence,
 } from './flows/recurrence';
-import { confirmedNews, readBackCall, type RecurringCallbackEntry, recurringCallbackEntries } from './flows/recurring-callback';
+import { confirmedReports, readBackCall, type RecurringCallbackEntry, recurringCallbackEntries } from './flows/recurring-callback';
 import {
   cancelRecurringChargeCall,
   createRecurringChargeCall,
@@ -161,11 +161,11 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
   }
 
   /**
-   * As the adapter's receiveWebhook for Pix: each recurrence or charge the callback names is read
+   * As the adapter's receiveCallback for Pix: each recurrence or charge the callback names is read
    * back (`GET /rec/{idRec}`, `GET /cobr/{txid}`) on the `callbacks` lane, under the account's cap
-   * and the callback's budget, and only what the PSP answers becomes news.
+   * and the callback's budget, and only what the PSP answers becomes reports.
    */
-  async receiveWebhook(account: Account<PixApiCredentials>, request: InboundWebhook): Promise<RecurringNews[]> {
+  async receiveCallback(account: Account<PixApiCredentials>, request: InboundCallback): Promise<RecurringReport[]> {
     const entries = recurringCallbackEntries(request.path, request.rawBody);
     if (entries.length === 0) return [];
     const results = await readBack(entries, (entry, signal) => this.confirm(account, entry, signal), {
@@ -174,7 +174,7 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
       budgetMs: this.context.callbackBudgetMs,
       label: `${this.profile.displayName}: recurring callback`,
     });
-    const confirmed = results.filter((result): result is RecurringNews => result !== null && result !== undefined);
+    const confirmed = results.filter((result): result is RecurringReport => result !== null && result !== undefined);
     if (confirmed.length === 0) {
       const read = results.filter((result) => result !== undefined).length;
       throw new WebhookAuthError(`${this.profile.displayName}: the PSP confirms none of the ${entries.length} entries of the callback (${read} read back)`);
@@ -182,11 +182,11 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
     return confirmed;
   }
 
-  private async confirm(account: Account<PixApiCredentials>, entry: RecurringCallbackEntry, signal: AbortSignal): Promise<RecurringNews | null> {
+  private async confirm(account: Account<PixApiCredentials>, entry: RecurringCallbackEntry, signal: AbortSignal): Promise<RecurringReport | null> {
     const options: Partial<CallOptions> = { lane: 'callbacks', timeoutMs: this.context.callbackTimeoutMs, signal };
     const answer = await this.context.send(account, readBackCall(entry), options);
     const held: Rec | CobR | null = orThrow(entry.kind === 'recurrence' ? parseReadRecurrence(this.profile, answer) : parseReadRecurringCharge(this.profile, answer));
-    return confirmedNews(this.profile, entry, held);
+    return confirmedReports(this.profile, entry, held);
   }
 
   /** The recurrence a lost answer made for this request, if any (see createRecurrence). */

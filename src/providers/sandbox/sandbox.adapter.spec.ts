@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { loadConfig } from '../../config/load-config';
 import type { PaymentStatus } from '../../domain/payment-status';
-import { type CreateChargeRequest, CredentialsError, type InboundWebhook, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
+import { type CreateChargeRequest, CredentialsError, type InboundCallback, UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import { SANDBOX_STATUSES, type SandboxChargeStatus } from '../../common/sandbox-wire/sandbox-api';
 import { parseSandboxEvent } from './flows/callback';
 import { sandboxStatusToPaymentStatus } from './flows/charge';
@@ -258,20 +258,20 @@ describe('SandboxAdapter', () => {
     });
   });
 
-  describe('receiveWebhook', () => {
+  describe('receiveCallback', () => {
     const body = Buffer.from('{"event":"payment.confirmed","id":"evt_sbx_1","created_at":"2026-01-01T00:00:00.000Z","data":{"id":"sbx_1","amount":10.5}}');
     const sign = (t: number, secret = SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body.toString()}`).digest('hex')}`;
     const now = () => Math.floor(Date.now() / 1000);
-    const hook = (headers: InboundWebhook['headers'], rawBody = body): InboundWebhook => ({ method: 'POST', path: '', query: {}, headers, rawBody });
+    const hook = (headers: InboundCallback['headers'], rawBody = body): InboundCallback => ({ method: 'POST', path: '', query: {}, headers, rawBody });
     const signed = adapterAnswering(() => ({ status: 200 }), { SANDBOX_WEBHOOK_SECRET: SECRET });
     const unsigned = adapterAnswering(() => ({ status: 200 }));
-    const accepts = (target: typeof signed, request: InboundWebhook) => expect(target.adapter.receiveWebhook(target.account, request)).resolves.toHaveLength(1);
-    const refuses = (target: typeof signed, request: InboundWebhook) => expect(target.adapter.receiveWebhook(target.account, request)).rejects.toBeInstanceOf(WebhookAuthError);
+    const accepts = (target: typeof signed, request: InboundCallback) => expect(target.adapter.receiveCallback(target.account, request)).resolves.toHaveLength(1);
+    const refuses = (target: typeof signed, request: InboundCallback) => expect(target.adapter.receiveCallback(target.account, request)).rejects.toBeInstanceOf(WebhookAuthError);
 
     it('accepts a good signature, whatever the header name’s case, as one event', async () => {
       await accepts(signed, hook({ 'x-sandbox-signature': sign(now()) }));
       await accepts(signed, hook({ 'X-Sandbox-Signature': sign(now()) }));
-      await expect(signed.adapter.receiveWebhook(signed.account, hook({ 'x-sandbox-signature': sign(now()) }))).resolves.toEqual([
+      await expect(signed.adapter.receiveCallback(signed.account, hook({ 'x-sandbox-signature': sign(now()) }))).resolves.toEqual([
         { eventId: 'evt_sbx_1', type: 'payment.confirmed', paymentRef: 'sbx_1', amountCents: 1050, occurredAt: new Date('2026-01-01T00:00:00.000Z') },
       ]);
     });
@@ -288,7 +288,7 @@ describe('SandboxAdapter', () => {
 
     it('verifies before parsing: an unsigned body that is not an event is 401, not 400', async () => {
       await refuses(signed, hook({}, Buffer.from('not json')));
-      await expect(unsigned.adapter.receiveWebhook(unsigned.account, hook({}, Buffer.from('not json')))).rejects.toBeInstanceOf(WebhookParseError);
+      await expect(unsigned.adapter.receiveCallback(unsigned.account, hook({}, Buffer.from('not json')))).rejects.toBeInstanceOf(WebhookParseError);
     });
 
     it('accepts unsigned events only when no SANDBOX_WEBHOOK_SECRET is configured', async () => {
@@ -299,17 +299,17 @@ describe('SandboxAdapter', () => {
     it("verifies a stored account's events with its own secret", async () => {
       const account = { ...unsigned.account, id: 'pa_1', credentials: unsigned.adapter.parseCredentials({ webhook_secret: 'account-secret-0123456789' }, unsigned.account) };
       const byAccount = (t: number) => `t=${t},v1=${createHmac('sha256', 'account-secret-0123456789').update(`${t}.${body.toString()}`).digest('hex')}`;
-      await expect(unsigned.adapter.receiveWebhook(account, hook({ 'x-sandbox-signature': byAccount(now()) }))).resolves.toHaveLength(1);
-      await expect(unsigned.adapter.receiveWebhook(account, hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
-      await expect(unsigned.adapter.receiveWebhook(account, hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(unsigned.adapter.receiveCallback(account, hook({ 'x-sandbox-signature': byAccount(now()) }))).resolves.toHaveLength(1);
+      await expect(unsigned.adapter.receiveCallback(account, hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(unsigned.adapter.receiveCallback(account, hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
     });
 
     it('never accepts an unsigned event in production, even with no secret configured', async () => {
       // Production refuses to start a sandbox without a secret; should a config slip through anyway, the adapter still refuses.
       const { config } = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:' }, { persistGenerated: false });
       const production = adapterFor(new AppConfig({ ...config, nodeEnv: 'production', isProduction: true }));
-      await expect(production.receiveWebhook(production.builtInAccount(), hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
-      await expect(production.receiveWebhook(production.builtInAccount(), hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(production.receiveCallback(production.builtInAccount(), hook({}))).rejects.toBeInstanceOf(WebhookAuthError);
+      await expect(production.receiveCallback(production.builtInAccount(), hook({ 'x-sandbox-signature': sign(now()) }))).rejects.toBeInstanceOf(WebhookAuthError);
     });
   });
 

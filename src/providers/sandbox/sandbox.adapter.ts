@@ -6,7 +6,7 @@ import type {
   ChargeLookup,
   CreateChargeRequest,
   CredentialsSummary,
-  InboundWebhook,
+  InboundCallback,
   ProviderAdapter,
   ProviderCharge,
   ProviderHealth,
@@ -112,7 +112,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
   }
 
   /** One callback, one event, signed over the raw body: the signature is checked before anything reads the body's meaning. */
-  async receiveWebhook(account: Account<SandboxCredentials>, request: InboundWebhook): Promise<ProviderEvent[]> {
+  async receiveCallback(account: Account<SandboxCredentials>, request: InboundCallback): Promise<ProviderEvent[]> {
     assertSigned(request, account.credentials.webhookSecret?.reveal(), this.options.isProduction);
     return Promise.resolve([parseSandboxEvent(undefined, request.rawBody)]);
   }

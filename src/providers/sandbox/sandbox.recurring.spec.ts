@@ -1,5 +1,5 @@
 import { Secret } from '../../config/app-config';
-import type { Account, InboundWebhook } from '../provider-adapter';
+import type { Account, InboundCallback } from '../provider-adapter';
 import { UpstreamError, WebhookAuthError, WebhookParseError } from '../provider-adapter';
 import type { CreateRecurrenceRequest } from '../recurring';
 import type { OutboundAnswer } from '../transport/transport';
@@ -86,7 +86,7 @@ const recurrenceRequest: CreateRecurrenceRequest = {
   notificationUrl: 'http://gateway.test/webhooks/sandbox/pa_1',
 };
 
-function signed(body: unknown, path: string, secret = SECRET): InboundWebhook {
+function signed(body: unknown, path: string, secret = SECRET): InboundCallback {
   const rawBody = Buffer.from(JSON.stringify(body));
   return { method: 'POST', path, query: {}, headers: { 'x-sandbox-signature': signSandboxPayload(secret, rawBody, Date.now() / 1000) }, rawBody };
 }
@@ -179,7 +179,7 @@ describe('SandboxRecurring', () => {
     });
   });
 
-  describe('receiveWebhook', () => {
+  describe('receiveCallback', () => {
     const readBack = (missing: Set<string> = new Set()) =>
       recurringAnswering(({ path }) => {
         const id = path.split('/')[2]!;
@@ -190,25 +190,25 @@ describe('SandboxRecurring', () => {
 
     it('reads each entry back and reports what the sandbox answers, with one id per state', async () => {
       const { recurring, seen } = readBack();
-      const news = await recurring.receiveWebhook(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_1', status: 'REJEITADA' }] }, '/rec'));
-      // The body said REJEITADA; the sandbox says APROVADA, and that is the news.
-      expect(news).toEqual([{ kind: 'recurrence', eventId: 'sandbox:rec:sbxrec_1:active', recurrence: expect.objectContaining({ status: 'active' }) }]);
+      const reports = await recurring.receiveCallback(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_1', status: 'REJEITADA' }] }, '/rec'));
+      // The body said REJEITADA; the sandbox says APROVADA, and that is the report.
+      expect(reports).toEqual([{ kind: 'recurrence', eventId: 'sandbox:rec:sbxrec_1:active', recurrence: expect.objectContaining({ status: 'active' }) }]);
       expect(seen.map((exchange) => exchange.path)).toEqual(['/recurrences/sbxrec_1']);
-      const charges = await recurring.receiveWebhook(account(), signed({ id: 'evt', recurringCharges: [{ txid: 'b'.repeat(32) }] }, '/cobr'));
+      const charges = await recurring.receiveCallback(account(), signed({ id: 'evt', recurringCharges: [{ txid: 'b'.repeat(32) }] }, '/cobr'));
       expect(charges).toEqual([{ kind: 'charge', eventId: `sandbox:cobr:${'b'.repeat(32)}:scheduled:1:scheduled`, charge: expect.objectContaining({ txid: 'b'.repeat(32) }) }]);
     });
 
     it('stops at the first entry the sandbox does not know; none known is a WebhookAuthError', async () => {
       const { recurring, seen } = readBack(new Set(['sbxrec_2']));
       const body = { id: 'evt', recurrences: [{ id: 'sbxrec_1' }, { id: 'sbxrec_2' }, { id: 'sbxrec_3' }] };
-      await expect(recurring.receiveWebhook(account(), signed(body, '/rec'))).resolves.toHaveLength(1);
+      await expect(recurring.receiveCallback(account(), signed(body, '/rec'))).resolves.toHaveLength(1);
       expect(seen.map((exchange) => exchange.path)).toEqual(['/recurrences/sbxrec_1', '/recurrences/sbxrec_2']);
-      await expect(rejection(recurring.receiveWebhook(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_2' }] }, '/rec')))).resolves.toBeInstanceOf(WebhookAuthError);
+      await expect(rejection(recurring.receiveCallback(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_2' }] }, '/rec')))).resolves.toBeInstanceOf(WebhookAuthError);
     });
 
     it('lets a failure of the sandbox itself through (the callback is retried), rather than calling it forged', async () => {
       const { recurring } = recurringAnswering(() => ({ status: 503 }));
-      await expect(rejection(recurring.receiveWebhook(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_1' }] }, '/rec')))).resolves.toMatchObject({
+      await expect(rejection(recurring.receiveCallback(account(), signed({ id: 'evt', recurrences: [{ id: 'sbxrec_1' }] }, '/rec')))).resolves.toMatchObject({
         upstreamStatus: 503,
       });
     });
@@ -216,17 +216,17 @@ describe('SandboxRecurring', () => {
     it('refuses a wrong or missing signature before reading anything', async () => {
       const { recurring, seen } = readBack();
       const body = { id: 'evt', recurrences: [{ id: 'sbxrec_1' }] };
-      await expect(rejection(recurring.receiveWebhook(account(), signed(body, '/rec', 'whsec_someone_else')))).resolves.toBeInstanceOf(WebhookAuthError);
-      await expect(rejection(recurring.receiveWebhook(account(), { ...signed(body, '/rec'), headers: {} }))).resolves.toBeInstanceOf(WebhookAuthError);
+      await expect(rejection(recurring.receiveCallback(account(), signed(body, '/rec', 'whsec_someone_else')))).resolves.toBeInstanceOf(WebhookAuthError);
+      await expect(rejection(recurring.receiveCallback(account(), { ...signed(body, '/rec'), headers: {} }))).resolves.toBeInstanceOf(WebhookAuthError);
       expect(seen).toEqual([]);
     });
 
     it('takes unsigned callbacks for an account without a secret outside production only', async () => {
       const body = { id: 'evt', recurrences: [{ id: 'sbxrec_1' }] };
       const unsigned = { ...signed(body, '/rec'), headers: {} };
-      await expect(readBack().recurring.receiveWebhook(account(null), unsigned)).resolves.toHaveLength(1);
+      await expect(readBack().recurring.receiveCallback(account(null), unsigned)).resolves.toHaveLength(1);
       const production = recurringAnswering(() => ({ status: 200, body: wireRecurrence() }), { isProduction: true });
-      await expect(rejection(production.recurring.receiveWebhook(account(null), unsigned))).resolves.toBeInstanceOf(WebhookAuthError);
+      await expect(rejection(production.recurring.receiveCallback(account(null), unsigned))).resolves.toBeInstanceOf(WebhookAuthError);
     });
 
     it.each([
@@ -243,7 +243,7 @@ describe('SandboxRecurring', () => {
         typeof body === 'string'
           ? { ...signed({}, path), rawBody: Buffer.from(body), headers: { 'x-sandbox-signature': signSandboxPayload(SECRET, body, Date.now() / 1000) } }
           : signed(body, path);
-      await expect(rejection(recurring.receiveWebhook(account(), inbound))).resolves.toBeInstanceOf(WebhookParseError);
+      await expect(rejection(recurring.receiveCallback(account(), inbound))).resolves.toBeInstanceOf(WebhookParseError);
       expect(seen).toEqual([]);
     });
   });

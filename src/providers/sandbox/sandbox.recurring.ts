@@ -1,4 +1,4 @@
-import { type Account, type InboundWebhook, type SimulatedEventResult, UpstreamError, WebhookAuthError } from '../provider-adapter';
+import { type Account, type InboundCallback, type SimulatedEventResult, UpstreamError, WebhookAuthError } from '../provider-adapter';
 import type {
   CreateRecurrenceRequest,
   CreateRecurringChargeRequest,
@@ -6,7 +6,7 @@ import type {
   ProviderRecurringCharge,
   RecurrenceLookup,
   RecurringChargeLookup,
-  RecurringNews,
+  RecurringReport,
   RecurringProvider,
   RecurringSimulation,
 } from '../recurring';
@@ -72,20 +72,20 @@ export class SandboxRecurring implements RecurringProvider<SandboxCredentials> {
    * A `/rec` or `/cobr` callback: signed as payments' callbacks are (and unsigned accepted only
    * outside production, for an account without a secret), then each entry read back from the
    * simulated PSP, in order, up to the first it does not know; nothing confirmed is a
-   * WebhookAuthError. The news is what the read-back says, never what the body claims.
+   * WebhookAuthError. The report is what the read-back says, never what the body claims.
    */
-  async receiveWebhook(account: Account<SandboxCredentials>, request: InboundWebhook): Promise<RecurringNews[]> {
+  async receiveCallback(account: Account<SandboxCredentials>, request: InboundCallback): Promise<RecurringReport[]> {
     assertSigned(request, account.credentials.webhookSecret?.reveal(), this.options.isProduction);
     const entries = recurringCallbackEntries(request);
-    const news: RecurringNews[] = [];
+    const reports: RecurringReport[] = [];
     for (const entry of entries) {
       try {
         if (entry.kind === 'recurrence') {
           const recurrence = await this.getRecurrence(account, { providerRecurrenceId: entry.id });
-          news.push({ kind: 'recurrence', eventId: recurrenceEventId(recurrence), recurrence });
+          reports.push({ kind: 'recurrence', eventId: recurrenceEventId(recurrence), recurrence });
         } else {
           const charge = await this.getCharge(account, { txid: entry.id });
-          news.push({ kind: 'charge', eventId: chargeEventId(charge), charge });
+          reports.push({ kind: 'charge', eventId: chargeEventId(charge), charge });
         }
       } catch (error) {
         // An id the simulated PSP does not know confirms nothing, and nothing after it is read (docs/sandbox.md, Recurrences).
@@ -93,8 +93,8 @@ export class SandboxRecurring implements RecurringProvider<SandboxCredentials> {
         throw error;
       }
     }
-    if (news.length === 0) throw new WebhookAuthError('The sandbox confirmed none of the callback entries.');
-    return news;
+    if (reports.length === 0) throw new WebhookAuthError('The sandbox confirmed none of the callback entries.');
+    return reports;
   }
 
   /** Makes the payer or the payer's bank act; the simulated PSP posts its callback and answers after that post. */

@@ -1,6 +1,6 @@
 import { type PaymentEventType, type ProviderEvent, refundEventType } from '../../../domain/provider-event';
 import type { PaymentStatus } from '../../../domain/payment-status';
-import { type InboundWebhook, type ProviderCharge, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
+import { type InboundCallback, type ProviderCharge, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import { type SignatureFailure, verifySignature } from '../signature';
 import { idOf, type MpPayment, type MpRefund } from '../wire';
 import { toReport } from './refund';
@@ -19,14 +19,14 @@ export interface Notification {
   signature: string | null;
 }
 
-function header(request: InboundWebhook, name: string): string | null {
+function header(request: InboundCallback, name: string): string | null {
   const value = request.headers[name];
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' && first.trim() !== '' ? first.trim() : null;
 }
 
 /** What a notification says about itself; the body is read only for its topic when the query has none. */
-export function readNotification(request: InboundWebhook): Notification {
+export function readNotification(request: InboundCallback): Notification {
   let topic = request.query.type ?? request.query.topic ?? null;
   if (topic === null && request.rawBody.length > 0) {
     try {
@@ -78,7 +78,7 @@ function paymentEvent(payment: MpPayment, charge: ProviderCharge, status: Exclud
   };
 }
 
-/** One event per refund and status it reached, named so: the same news told twice is one event. */
+/** One event per refund and status it reached, named so: the same report told twice is one event. */
 function refundEvent(payment: MpPayment, refund: MpRefund, now: Date): ProviderEvent {
   const report = toReport(refund, payment.id);
   return {
@@ -94,7 +94,7 @@ function refundEvent(payment: MpPayment, refund: MpRefund, now: Date): ProviderE
 /**
  * The events a payment read back amounts to (docs/providers.md, Mercado Pago, Notifications): none
  * while it is pending; otherwise the event of its status, named by its id and that status, so the
- * same news told twice (a repeated notification, `payment.created` then `payment.updated`) is one
+ * same report told twice (a repeated notification, `payment.created` then `payment.updated`) is one
  * event. A refund at Mercado Pago is a notification of its payment: a paid payment's `refunds`
  * (listed when it was paid) each become a refund event, and the core derives partly and wholly
  * refunded from their sum. A payment refunded whole whose refunds are listed is therefore told as

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { CreateChargeRequest, InboundWebhook } from '../../provider-adapter';
+import type { CreateChargeRequest, InboundCallback } from '../../provider-adapter';
 import { WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import type { OutboundAnswer } from '../../transport/transport';
 import { MP_PAYMENT_STATUSES, MP_REFUND_STATUSES, type MpPayment, mpProblemOf, type MpRefund, readPayment } from '../wire';
@@ -218,7 +218,7 @@ describe('Mercado Pago flows', () => {
   describe('notifications', () => {
     const SECRET = 'notification-secret-123';
     const nowSeconds = String(Math.floor(NOW.getTime() / 1000));
-    const notification = (overrides: { query?: Record<string, string>; headers?: Record<string, string>; body?: unknown } = {}): InboundWebhook => {
+    const notification = (overrides: { query?: Record<string, string>; headers?: Record<string, string>; body?: unknown } = {}): InboundCallback => {
       const query = overrides.query ?? { 'data.id': '1234567890', type: 'payment' };
       const manifest = `id:${query['data.id']};request-id:req-9;ts:${nowSeconds};`;
       return {

@@ -4,7 +4,7 @@ import { BCB_LEAD_TIME } from './pix-automatico';
 /**
  * Banco Inter. Certificates come as a .crt and a .key without a password; `conta_corrente` is needed
  * only by applications tied to more than one account. Its callbacks post a bare list of Pix, which
- * the adapter reads for every profile (pix-api.adapter.ts, receiveWebhook).
+ * the adapter reads for every profile (pix-api.adapter.ts, receiveCallback).
  */
 export const INTER: PixApiProfile = {
   ...STANDARD_PROFILE,

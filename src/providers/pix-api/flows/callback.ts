@@ -86,7 +86,7 @@ export function confirmedEvents(entry: CallbackEntry, pix: Pix & { txid: string 
 }
 
 /**
- * A devolução in its current status. The id is stable per (Pix, devolução, status): the same news
+ * A devolução in its current status. The id is stable per (Pix, devolução, status): the same report
  * twice is one event to the core, a new status a new one. A devolução id is unique within its Pix
  * only (the receiver chooses it, or the PSP for a MED return), hence the endToEndId in it.
  */

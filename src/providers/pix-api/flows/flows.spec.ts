@@ -360,7 +360,7 @@ describe('callback', () => {
       expect(events?.[1]?.refund?.failureReason).toBeNull();
     });
 
-    it('gives the same event id for the same news, once per devolução even when named twice', () => {
+    it('gives the same event id for the same report, once per devolução even when named twice', () => {
       const once = confirm([{ id: 'ref1' }]);
       expect(confirm([{ id: 'ref1' }, { id: 'ref1' }])).toEqual(once);
       expect(once?.[0]?.eventId).toBe(`pix:${E2E}:refund:ref1:succeeded`);

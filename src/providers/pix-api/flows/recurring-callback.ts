@@ -1,5 +1,5 @@
 import { WebhookParseError } from '../../provider-adapter';
-import type { RecurringNews } from '../../recurring';
+import type { RecurringReport } from '../../recurring';
 import type { PixApiProfile } from '../profile';
 import type { ApiCall } from './api-call';
 import { MAX_CALLBACK_ENTRIES } from './callback';
@@ -54,11 +54,11 @@ export function readBackCall(entry: RecurringCallbackEntry): ApiCall {
 }
 
 /**
- * The news an entry is, from what the PSP answered (never from the callback's body), or null when
+ * The report an entry is, from what the PSP answered (never from the callback's body), or null when
  * the PSP does not confirm it: it holds no such recurrence or charge, or the charge is of another
  * recurrence than the entry says.
  */
-export function confirmedNews(profile: PixApiProfile, entry: RecurringCallbackEntry, held: Rec | CobR | null): RecurringNews | null {
+export function confirmedReports(profile: PixApiProfile, entry: RecurringCallbackEntry, held: Rec | CobR | null): RecurringReport | null {
   if (held === null) return null;
   if (entry.kind === 'recurrence') {
     const rec = held as Rec;
@@ -71,7 +71,7 @@ export function confirmedNews(profile: PixApiProfile, entry: RecurringCallbackEn
 }
 
 /**
- * Stable for the same news, different for different news: the recurrence, its status as the PSP
+ * Stable for the same report, different for different reports: the recurrence, its status as the PSP
  * holds it, and the time of its last status change.
  */
 export function recurrenceEventId(rec: Rec): string {
@@ -81,7 +81,7 @@ export function recurrenceEventId(rec: Rec): string {
 /**
  * As recurrenceEventId, for a charge: its status, the last status change of the charge or of any
  * of its attempts, how many attempts it has and the latest one's status (an attempt rejected while
- * the charge stays ATIVA is news).
+ * the charge stays ATIVA is reports).
  */
 export function chargeEventId(cobr: CobR): string {
   const last = lastChange([...cobr.atualizacao, ...cobr.tentativas.flatMap((tentativa) => tentativa.atualizacao)]);

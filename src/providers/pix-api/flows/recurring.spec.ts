@@ -5,7 +5,7 @@ import type { OutboundAnswer } from '../../transport/transport';
 import { PIX_API } from '../profile';
 import type { PixApiProfile } from '../profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES } from '../profile';
-import { chargeEventId, confirmedNews, readBackCall, recurrenceEventId, recurringCallbackEntries } from './recurring-callback';
+import { chargeEventId, confirmedReports, readBackCall, recurrenceEventId, recurringCallbackEntries } from './recurring-callback';
 import {
   assertRecurrenceRequest,
   cancelRecurrenceCall,
@@ -361,16 +361,16 @@ describe('Pix Automático flows', () => {
 
     it('confirms only what the PSP holds, as the PSP holds it', () => {
       const entry = { kind: 'charge' as const, txid: TXID, idRec: ID_REC };
-      expect(confirmedNews(PROFILE, entry, null)).toBeNull();
-      expect(confirmedNews(PROFILE, { ...entry, idRec: 'RN1234567820240115abcdefghijk' }, readCobR('t', 200, cobr('ATIVA')))).toBeNull();
-      expect(confirmedNews(PROFILE, entry, readCobR('t', 200, cobr('CONCLUIDA', [tentativa('PAGA')])))).toMatchObject({ kind: 'charge', charge: { status: 'paid' } });
-      expect(confirmedNews(PROFILE, { kind: 'recurrence', idRec: ID_REC }, readRec('t', 200, rec({ status: 'APROVADA' })))).toMatchObject({
+      expect(confirmedReports(PROFILE, entry, null)).toBeNull();
+      expect(confirmedReports(PROFILE, { ...entry, idRec: 'RN1234567820240115abcdefghijk' }, readCobR('t', 200, cobr('ATIVA')))).toBeNull();
+      expect(confirmedReports(PROFILE, entry, readCobR('t', 200, cobr('CONCLUIDA', [tentativa('PAGA')])))).toMatchObject({ kind: 'charge', charge: { status: 'paid' } });
+      expect(confirmedReports(PROFILE, { kind: 'recurrence', idRec: ID_REC }, readRec('t', 200, rec({ status: 'APROVADA' })))).toMatchObject({
         kind: 'recurrence',
         recurrence: { status: 'active' },
       });
     });
 
-    it('gives the same event id for the same news and another for new news', () => {
+    it('gives the same event id for the same report and another for new reports', () => {
       const recId = (overrides: Record<string, unknown>) => recurrenceEventId(readRec('t', 200, rec(overrides)));
       expect(recId({})).toBe(recId({}));
       expect(
@@ -385,7 +385,7 @@ describe('Pix Automático flows', () => {
       const chargeId = (status: string, tentativas: unknown[]) => chargeEventId(readCobR('t', 200, cobr(status, tentativas)));
       const scheduled = chargeId('ATIVA', [tentativa('AGENDADA')]);
       expect(chargeId('ATIVA', [tentativa('AGENDADA')])).toBe(scheduled);
-      // An attempt rejected at the same instant the history last changed is still news.
+      // An attempt rejected at the same instant the history last changed is still reports.
       expect(chargeId('ATIVA', [tentativa('REJEITADA', { atualizacao: [{ status: 'AGENDADA', data: '2026-12-05T10:00:00Z' }] })])).not.toBe(scheduled);
       expect(chargeId('ATIVA', [tentativa('REJEITADA'), tentativa('SOLICITADA')])).not.toBe(chargeId('ATIVA', [tentativa('REJEITADA')]));
     });

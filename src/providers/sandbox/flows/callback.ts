@@ -1,7 +1,7 @@
 import { reaisToCents } from '../../../domain/money';
 import { isRefundEvent, PROVIDER_EVENT_TYPES, type ProviderEvent, type ProviderEventType, refundEventType } from '../../../domain/provider-event';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../../../common/sandbox-wire/sandbox-signature';
-import { type InboundWebhook, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
+import { type InboundCallback, WebhookAuthError, WebhookParseError } from '../../provider-adapter';
 import { readSandboxPix, readSandboxRefund } from '../wire';
 import { sandboxRefundReport } from './refund';
 
@@ -11,12 +11,12 @@ import { sandboxRefundReport } from './refund';
  * callbacks are accepted by design, but only outside production, where nobody may move a payment
  * with an unauthenticated request. WebhookAuthError when it does not hold.
  */
-export function assertSigned(request: InboundWebhook, secret: string | undefined, isProduction: boolean): void {
+export function assertSigned(request: InboundCallback, secret: string | undefined, isProduction: boolean): void {
   const verified = secret === undefined ? !isProduction : verifySandboxSignature(header(request.headers, SANDBOX_SIGNATURE_HEADER), request.rawBody, secret);
   if (!verified) throw new WebhookAuthError('The sandbox signature is missing or wrong.');
 }
 
-function header(headers: InboundWebhook['headers'], name: string): string | string[] | undefined {
+function header(headers: InboundCallback['headers'], name: string): string | string[] | undefined {
   if (name in headers) return headers[name];
   // Node lower-cases header names; a hand-built request might not.
   const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
@@ -76,7 +76,7 @@ export function parseSandboxEvent(body: unknown, rawBody?: Buffer): ProviderEven
 
 /**
  * A refund event's report, from `data.refund` (the simulated PSP's refund, docs/sandbox.md). Its id is the
- * refund's and the status's, whatever the body's id: the same news twice is one event for the core.
+ * refund's and the status's, whatever the body's id: the same report twice is one event for the core.
  */
 function refundEvent(type: ProviderEventType, value: unknown): Pick<ProviderEvent, 'eventId' | 'type' | 'amountCents' | 'refund'> {
   const refund = readSandboxRefund(value);

@@ -1,4 +1,4 @@
-import { type InboundWebhook, WebhookParseError } from '../../provider-adapter';
+import { type InboundCallback, WebhookParseError } from '../../provider-adapter';
 import type { ProviderRecurrence, ProviderRecurringCharge } from '../../recurring';
 
 /*
@@ -13,7 +13,7 @@ const MAX_CALLBACK_ENTRIES = 100;
 export type RecurringCallbackEntry = { kind: 'recurrence'; id: string } | { kind: 'charge'; id: string };
 
 /** The entries a callback names, in order; WebhookParseError when it is not such a callback (or not at its path). */
-export function recurringCallbackEntries(request: InboundWebhook): RecurringCallbackEntry[] {
+export function recurringCallbackEntries(request: InboundCallback): RecurringCallbackEntry[] {
   let body: unknown;
   try {
     body = JSON.parse(request.rawBody.toString('utf8'));
@@ -38,12 +38,12 @@ export function recurringCallbackEntries(request: InboundWebhook): RecurringCall
   });
 }
 
-/** One id per news of a recurrence: the same state read back twice is the same event, whatever callback carried it. */
+/** One id per reports of a recurrence: the same state read back twice is the same event, whatever callback carried it. */
 export function recurrenceEventId(recurrence: ProviderRecurrence): string {
   return `sandbox:rec:${recurrence.providerRecurrenceId}:${recurrence.status}`;
 }
 
-/** A charge's state is its status and its current attempt (the second attempt failing is new news). */
+/** A charge's state is its status and its current attempt (the second attempt failing is new reports). */
 export function chargeEventId(charge: ProviderRecurringCharge): string {
   const last = charge.attempts[charge.attempts.length - 1];
   return `sandbox:cobr:${charge.txid}:${charge.status}:${charge.attempts.length}:${last?.status ?? 'none'}`;

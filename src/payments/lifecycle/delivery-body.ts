@@ -21,7 +21,7 @@ export interface ForwardedPaymentData {
 export type ForwardedRefundData = RefundView & { payment: ForwardedPaymentData };
 
 /** The body forwarded to the merchant (docs/api.md, Forwarding to merchants), frozen in the delivery row when the event is applied. */
-export interface ForwardBody {
+export interface DeliveryBody {
   event: MerchantEventType;
   /** The gateway's event id (`evt_…`), not the provider's. */
   id: string;
@@ -29,7 +29,7 @@ export interface ForwardBody {
   data: ForwardedPaymentData | ForwardedRefundData;
 }
 
-export interface ForwardedPayment {
+export interface DeliveredPayment {
   id: string;
   amountCents: number;
   refundedAmountCents: number;
@@ -41,7 +41,7 @@ export interface ForwardedPayment {
   paidAfterClose?: boolean;
 }
 
-function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
+function paymentData(payment: DeliveredPayment): ForwardedPaymentData {
   return {
     id: payment.id,
     amount: centsToReais(payment.amountCents),
@@ -58,14 +58,14 @@ function paymentData(payment: ForwardedPayment): ForwardedPaymentData {
  * A body before its event is stored: `created_at` is the event row's time, which the statement
  * storing the event and its delivery fills in (PaymentEventRepository.insertWithOutbox).
  */
-export type UndatedForwardBody = Omit<ForwardBody, 'created_at'>;
+export type UndatedDeliveryBody = Omit<DeliveryBody, 'created_at'>;
 
 /** `payment` is the payment as the event left it. */
-export function forwardBody(eventId: string, type: MerchantEventType, payment: ForwardedPayment): UndatedForwardBody {
+export function deliveryBody(eventId: string, type: MerchantEventType, payment: DeliveredPayment): UndatedDeliveryBody {
   return { event: type, id: eventId, data: paymentData(payment) };
 }
 
 /** A refund event's body: the refund as settled, and its payment as the refund left it. */
-export function refundForwardBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', refund: RefundFields, payment: ForwardedPayment): UndatedForwardBody {
+export function refundDeliveryBody(eventId: string, type: 'refund.succeeded' | 'refund.failed', refund: RefundFields, payment: DeliveredPayment): UndatedDeliveryBody {
   return { event: type, id: eventId, data: { ...toRefundView(refund), payment: paymentData(payment) } };
 }
