@@ -25,14 +25,7 @@ import { RecurringIntakeService } from './recurring-intake.service';
 
 /** Pix Automático (docs/recurrences.md): the merchant API, the callbacks, the events and their reconciliation. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([Recurrence, RecurringCharge, RecurrenceEvent]),
-    IdempotencyModule,
-    PaymentsModule,
-    ProviderAccountsModule,
-    MetricsModule,
-    DeliveriesModule,
-  ],
+  imports: [TypeOrmModule.forFeature([Recurrence, RecurringCharge, RecurrenceEvent]), IdempotencyModule, PaymentsModule, ProviderAccountsModule, MetricsModule, DeliveriesModule],
   controllers: [RecurrencesController, RecurringCallbacksController, AdminRecurrencesController],
   providers: [
     RecurrenceRepository,
