@@ -1,27 +1,9 @@
 import { centsToDecimalString } from '../domain/money';
 import type { SandboxChargeStatus, SandboxChargeWire, SandboxPersonWire, SandboxPixWire } from '../common/sandbox-wire/sandbox-api';
-import { refundToWire, type StoredRefund } from './refunds';
+import { refundToWire } from './refunds';
+import type { StoredCharge, StoredRefund } from './stored';
 
-export interface StoredCharge {
-  id: string;
-  txid: string;
-  status: SandboxChargeStatus;
-  amountCents: number;
-  description: string | null;
-  externalId: string;
-  recipient: SandboxPersonWire;
-  pixCopiaECola: string;
-  notificationUrl: string;
-  /** The secret this charge's events are signed with, when its account has one; never shown. */
-  webhookSecret?: string;
-  createdAt: Date;
-  expiresAt: Date;
-  paidAt: Date | null;
-  /** The Pix that paid it, set when a payment is simulated; kept if the charge later moves on (refunded). */
-  pix: SandboxPixWire | null;
-  /** Oldest first: the API's and those made outside it. */
-  refunds: StoredRefund[];
-}
+export type { StoredCharge } from './stored';
 
 /**
  * The sandbox's charges, in memory, findable by sandbox id or txid, and their refunds, findable by

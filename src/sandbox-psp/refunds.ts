@@ -8,23 +8,10 @@ import {
   type SandboxRefundStatus,
   type SandboxRefundWire,
 } from '../common/sandbox-wire/sandbox-api';
-import type { StoredCharge } from './charge-store';
-import { SandboxHttpError } from './sandbox-errors';
+import type { StoredCharge, StoredRefund } from './stored';
 
-export interface StoredRefund {
-  id: string;
-  /** The client's refund id (the gateway's `ref_…`); null for one made outside the API. */
-  refundId: string | null;
-  chargeId: string;
-  txid: string;
-  amountCents: number;
-  status: SandboxRefundStatus;
-  origin: SandboxRefundOrigin;
-  reason: string | null;
-  failureReason: string | null;
-  createdAt: Date;
-  settledAt: Date | null;
-}
+export type { StoredRefund } from './stored';
+import { SandboxHttpError } from './sandbox-errors';
 
 /** A new refund of the charge, in process. */
 export function newRefund(
