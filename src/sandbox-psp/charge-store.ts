@@ -1,5 +1,5 @@
 import { centsToDecimalString } from '../domain/money';
-import type { SandboxChargeStatus, SandboxChargeWire, SandboxPersonWire, SandboxPixWire } from '../common/sandbox-wire/sandbox-api';
+import type { SandboxChargeWire } from '../common/sandbox-wire/sandbox-api';
 import { refundToWire } from './refunds';
 import type { StoredCharge, StoredRefund } from './stored';
 
