@@ -63,7 +63,6 @@ const BOTH_DATABASES = [
   'money-interleavings',
   'paid-after-close',
   'payments',
-  'payments-list',
   'production',
   'reconciliation-intake',
   'recurrences',
