@@ -1,6 +1,6 @@
 import { centsToDecimalString } from '../domain/money';
 import type { SandboxChargeWire } from '../common/sandbox-wire/sandbox-api';
-import { refundToWire } from './refunds';
+import { refundToWire } from './refund-rules';
 import type { StoredCharge, StoredRefund } from './stored';
 
 export type { StoredCharge } from './stored';

@@ -34,7 +34,7 @@ import {
   settleAttempt,
   type StoredRecurrence,
   type StoredRecurringCharge,
-} from './recurrences';
+} from './recurrence-rules';
 import { invalid, SandboxHttpError } from './sandbox-errors';
 import {
   CREATE_RECURRENCE_SCHEMA,

@@ -11,7 +11,7 @@ import {
 import { type ChargeStore, type StoredCharge, toWire } from './charge-store';
 import type { FailureQueue } from './failure-queue';
 import type { Deliver, Delivery } from './notifier';
-import { existingRefund, newRefund, outcomeOf, refundableCents, refundCourse, refundEvent, refundToWire, refusal, settle, type StoredRefund } from './refunds';
+import { existingRefund, newRefund, outcomeOf, refundableCents, refundCourse, refundEvent, refundToWire, refusal, settle, type StoredRefund } from './refund-rules';
 import { invalid, notFound, SandboxHttpError } from './sandbox-errors';
 import { ID_PARAMS_SCHEMA } from './schemas';
 

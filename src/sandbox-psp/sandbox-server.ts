@@ -21,7 +21,7 @@ import { FailureQueue } from './failure-queue';
 import { type Deliver, notifier } from './notifier';
 import { recordPayment } from './pix-payment';
 import { recurrenceRoutes } from './recurrence-routes';
-import { RecurrenceStore } from './recurrences';
+import { RecurrenceStore } from './recurrence-rules';
 import { refundRoutes, refundWhole } from './refund-routes';
 import { CHARGE_SCHEMA, CREATE_BODY_SCHEMA, FAILURES_BODY_SCHEMA, ID_PARAMS_SCHEMA, SIMULATE_BODY_SCHEMA } from './schemas';
 import { injected, invalid, notFound, SANDBOX_CODE_BY_STATUS, SandboxHttpError, unauthorized } from './sandbox-errors';

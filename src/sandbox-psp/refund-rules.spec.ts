@@ -1,5 +1,5 @@
 import { ChargeStore, type StoredCharge, toWire } from './charge-store';
-import { existingRefund, newRefund, outcomeOf, refundableCents, refundCourse, refundEvent, refusal, settle, SIMULATED_FAILURE_REASON, type StoredRefund } from './refunds';
+import { existingRefund, newRefund, outcomeOf, refundableCents, refundCourse, refundEvent, refusal, settle, SIMULATED_FAILURE_REASON, type StoredRefund } from './refund-rules';
 import { SandboxHttpError } from './sandbox-errors';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');

@@ -11,7 +11,7 @@ import {
   settleAttempt,
   type StoredRecurrence,
   type StoredRecurringCharge,
-} from './recurrences';
+} from './recurrence-rules';
 
 /** Noon in Brasília, 2 March 2026. */
 const NOW = Date.parse('2026-03-02T15:00:00.000Z');
