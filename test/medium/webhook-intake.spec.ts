@@ -238,14 +238,26 @@ describe(`webhook intake (${testDatabase()} database)`, () => {
       expect(await deliveries(payment.id)).toHaveLength(1);
     });
 
-    it('lets exactly one of a confirmation and an expiry racing win, and forwards only the winner', async () => {
+    it('ends a confirmation and an expiry racing paid, whichever comes first: money is never ignored (contract section 3)', async () => {
       const payment = await ctx.newPayment(shop.merchant.id);
       const answers = answered(await postAll([event(payment.id, 'payment.confirmed'), event(payment.id, 'payment.expired')]));
-      const winners = answers.filter((r) => r.applied === true);
-      expect(winners).toHaveLength(1);
-      const [{ status }] = await ctx.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [payment.id]);
-      expect(status).toBe(winners[0]!.status);
-      expect(await deliveries(payment.id)).toEqual([status === 'paid' ? 'payment.confirmed' : 'payment.expired']);
+      const applied = answers
+        .filter((r) => r.applied === true)
+        .map((r) => r.status)
+        .sort();
+      const [{ status, paid_after_close }] = await ctx.dataSource.query(`SELECT status, paid_after_close FROM payments WHERE id = $1`, [payment.id]);
+      expect(status).toBe('paid');
+      if (applied.length === 1) {
+        // The confirmation came first: the expiry is ignored, and only the confirmation is forwarded.
+        expect({ applied, paid_after_close, forwarded: await deliveries(payment.id) }).toEqual({ applied: ['paid'], paid_after_close: false, forwarded: ['payment.confirmed'] });
+      } else {
+        // The expiry came first: the Pix that followed is money received after close, and both are forwarded.
+        expect({ applied, paid_after_close, forwarded: (await deliveries(payment.id)).sort() }).toEqual({
+          applied: ['expired', 'paid'],
+          paid_after_close: true,
+          forwarded: ['payment.confirmed', 'payment.expired'],
+        });
+      }
     });
   });
 });
