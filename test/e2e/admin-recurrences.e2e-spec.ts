@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
-import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { testPki } from '../../src/testing/certificates';
@@ -8,9 +7,9 @@ import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
 
 /**
- * The operator's side of Pix Automático (docs/dashboard.md, Recurrences): `GET /admin/api/recurrences`
- * across merchants, one with its charges, history and deliveries, the merchant's cancel made by the
- * operator, and a test PSP's simulations.
+ * The operator's side of Pix Automático over HTTP (docs/dashboard.md, Recurrences): the list's
+ * filters, 404s, the merchant's cancel made by the operator, a test PSP's simulations, the admin
+ * token. What the list and one recurrence's page show is test/medium/admin-recurrences.spec.ts.
  */
 describe('admin API: recurrences', () => {
   let t: TestApp;
@@ -45,31 +44,9 @@ describe('admin API: recurrences', () => {
       ...overrides,
     });
 
-  const newEvent = (recurrence: Recurrence, overrides: Partial<RecurrenceEvent> = {}) => t.newRecurrenceEvent(recurrence, overrides);
-
   const admin = () => t.admin;
 
   describe('GET /admin/api/recurrences', () => {
-    it("lists every merchant's recurrences newest first, a page at a time, each with its merchant", async () => {
-      const ana = await t.newMerchant();
-      const bia = await t.newMerchant();
-      const made = [await newRecurrence(ana.merchant.id), await newRecurrence(bia.merchant.id), await newRecurrence(ana.merchant.id)];
-
-      const first = await admin().GET('/admin/api/recurrences', { params: { query: { limit: 2 } } });
-      expect(first.status).toBe(200);
-      const seen = [...first.data!.items];
-      expect(seen).toHaveLength(2);
-      let cursor = first.data!.next_cursor;
-      while (cursor) {
-        const next = await admin().GET('/admin/api/recurrences', { params: { query: { limit: 2, cursor } } });
-        seen.push(...next.data!.items);
-        cursor = next.data!.next_cursor;
-      }
-      const ours = seen.filter((r) => made.some((m) => m.id === r.id));
-      expect(ours.map((r) => [r.id, r.merchant_id])).toEqual([...made].reverse().map((r) => [r.id, r.merchantId]));
-      expect(ours[0]).toMatchObject({ status: 'active', amount: 89.9, frequency: 'monthly', provider: 'sandbox', payer: { name: 'Ana Souza' } });
-    });
-
     it('filters by merchant, status and external id; a status it does not know is a 400 naming it', async () => {
       const ana = await t.newMerchant();
       const active = await newRecurrence(ana.merchant.id, { externalId: 'gym-ana-1' });
@@ -89,81 +66,6 @@ describe('admin API: recurrences', () => {
   });
 
   describe('GET /admin/api/recurrences/:id', () => {
-    it('shows the recurrence with its merchant, its charges and their attempts, its history and its deliveries with their attempts', async () => {
-      const { merchant } = await t.newMerchant();
-      const recurrence = await newRecurrence(merchant.id);
-      const failedOnce = await newCharge(recurrence, {
-        status: 'retrying',
-        attempts: [
-          { date: recurrence.startDate, status: 'failed', endToEndId: null, reason: 'AM04: insufficient funds' },
-          { date: addDays(recurrence.startDate, 1), status: 'scheduled', endToEndId: null, reason: null },
-        ],
-        retries: 1,
-      });
-      const authorized = await newEvent(recurrence, { createdAt: new Date(Date.now() - 2000) });
-      const retrying = await newEvent(recurrence, {
-        type: 'recurring_charge.retrying',
-        recurringChargeId: failedOnce.id,
-        fromStatus: 'scheduled',
-        toStatus: 'retrying',
-        providerEventId: `${failedOnce.txid}:retry:1`,
-        createdAt: new Date(Date.now() - 1000),
-      });
-      const delivery = await t.newDeliveredRecurrenceEvent(authorized, { url: 'https://shop.example/webhooks/pix', latencyMs: 42, responseExcerpt: '{"ok":true}' });
-
-      const res = await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id: recurrence.id } } });
-      expect(res.status).toBe(200);
-      expect(res.data).toMatchObject({
-        id: recurrence.id,
-        merchant_id: merchant.id,
-        status: 'active',
-        externalId: recurrence.externalId,
-        authorization: null,
-        charges: [
-          {
-            id: failedOnce.id,
-            status: 'retrying',
-            amount: 89.9,
-            attempts: [
-              { date: recurrence.startDate, status: 'failed', reason: 'AM04: insufficient funds' },
-              { date: addDays(recurrence.startDate, 1), status: 'scheduled', reason: null },
-            ],
-          },
-        ],
-        events: [
-          { id: authorized.id, type: 'recurrence.authorized', from_status: 'pending_authorization', to_status: 'active', forward: 'queued', recurring_charge_id: null },
-          { id: retrying.id, type: 'recurring_charge.retrying', recurring_charge_id: failedOnce.id, to_status: 'retrying' },
-        ],
-        deliveries: [
-          {
-            id: delivery.id,
-            event_type: 'recurrence.authorized',
-            status: 'delivered',
-            attempt_count: 1,
-            attempts: [{ attempt: 1, status_code: 200, latency_ms: 42, response_excerpt: '{"ok":true}' }],
-          },
-        ],
-      });
-      // The sandbox offers Pix Automático and simulates the payer's side.
-      expect(res.data).toMatchObject({ can_simulate: true, can_cancel: true });
-    });
-
-    it('shows the authorization QR while the payer has not answered, and none after', async () => {
-      const { merchant } = await t.newMerchant();
-      const copyPaste = '00020126580014br.gov.bcb.pix2536pix.example.com/qr/v2/rec/abc6304ABCD';
-      const pending = await newRecurrence(merchant.id, {
-        status: 'pending_authorization',
-        authorizationCopyPaste: copyPaste,
-        authorizationExpiresAt: new Date(Date.now() + 3600_000),
-      });
-      const rejected = await newRecurrence(merchant.id, { status: 'rejected', authorizationCopyPaste: copyPaste });
-
-      const shown = await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id: pending.id } } });
-      expect(shown.data!.authorization).toMatchObject({ copyPaste, qrCodePng: expect.stringMatching(/^data:image\/png;base64,iVBOR/) });
-      const gone = await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id: rejected.id } } });
-      expect(gone.data).toMatchObject({ authorization: null, can_cancel: false, charges: [], events: [], deliveries: [] });
-    });
-
     it('is 404 for an unknown id and for an id of another kind', async () => {
       for (const id of ['rec_000000000000000000000000', 'pay_000000000000000000000000', 'nonsense']) {
         const res = await admin().GET('/admin/api/recurrences/{id}', { params: { path: { id } } });
