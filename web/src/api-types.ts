@@ -726,6 +726,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a payment for its merchant
+         * @description As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.
+         */
+        post: operations["AdminRefundsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending payment for its merchant
+         * @description As `POST /v1/payments/:id/cancel`.
+         */
+        post: operations["AdminRefundsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/invariant-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the money invariant check now
+         * @description Starts a run in the background and answers it, `running`: each payment of the last INVARIANT_CHECK_DAYS days is read back from its PSP, and what the PSP says was received and returned is compared with the gateway's books. Follow it with `GET /admin/api/invariant-checks/latest`. One run at a time across every gateway process: 409 while one is running (the daily one included).
+         */
+        post: operations["runInvariantCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/invariant-checks/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last money invariant check
+         * @description The last run started (running, completed or failed) with the mismatch lines it found: each a payment whose PSP and gateway disagree on money. 404 before the first run.
+         */
+        get: operations["getLatestInvariantCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/recurrences": {
         parameters: {
             query?: never;
@@ -900,86 +980,6 @@ export interface paths {
          * @description Sends one signed `test.ping` event now, the way deliveries are sent, and answers what the endpoint said. It is not stored: never retried, never counted as a delivery or a failure. An endpoint that fails is still a 200 here, with `ok: false`.
          */
         post: operations["AdminTestEventController_sendTestEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/invariant-checks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run the money invariant check now
-         * @description Starts a run in the background and answers it, `running`: each payment of the last INVARIANT_CHECK_DAYS days is read back from its PSP, and what the PSP says was received and returned is compared with the gateway's books. Follow it with `GET /admin/api/invariant-checks/latest`. One run at a time across every gateway process: 409 while one is running (the daily one included).
-         */
-        post: operations["runInvariantCheck"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/invariant-checks/latest": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The last money invariant check
-         * @description The last run started (running, completed or failed) with the mismatch lines it found: each a payment whose PSP and gateway disagree on money. 404 before the first run.
-         */
-        get: operations["getLatestInvariantCheck"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/payments/{id}/refunds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refund a payment for its merchant
-         * @description As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.
-         */
-        post: operations["AdminRefundsController_refund"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/payments/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a pending payment for its merchant
-         * @description As `POST /v1/payments/:id/cancel`.
-         */
-        post: operations["AdminRefundsController_cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1837,6 +1837,52 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor?: string | null;
         };
+        RefundView: {
+            /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            paymentId: string;
+            /**
+             * @description Decimal reais.
+             * @example 3.5
+             */
+            amount: number;
+            /**
+             * @description pending until the PSP settles it; a failed refund gives its amount back.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Who asked: `merchant` (this API or the dashboard), `psp` (at the PSP's portal), `med` (a MED return).
+             * @example merchant
+             * @enum {string}
+             */
+            origin: "merchant" | "psp" | "med" | "routing";
+            /** @example Item returned */
+            reason?: string | null;
+            /**
+             * @description Why the PSP did not carry it out, when it failed.
+             * @example null
+             */
+            failureReason?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateRefundDto: {
+            /**
+             * @description Decimal reais, > 0, at most 2 decimal places; defaults to everything left to refund.
+             * @example 3.5
+             */
+            amount?: number;
+            /**
+             * @description Why the money goes back; at most 140 characters (shown to the payer by PSPs that carry it).
+             * @example Item returned
+             */
+            reason?: string;
+        };
         AdminPaymentItemView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -1924,153 +1970,6 @@ export interface components {
             amount: number;
             /** @example Test order */
             description?: string | null;
-        };
-        WebhookIntakeResult: {
-            /** @example true */
-            received: boolean;
-            /**
-             * @description This provider event id was received before; nothing was done again.
-             * @example false
-             */
-            duplicate: boolean;
-            /**
-             * @description Whether `data.id` named a payment of this provider. Absent on duplicates.
-             * @example true
-             */
-            matched?: boolean;
-            /**
-             * @description Whether the event changed the payment.
-             * @example true
-             */
-            applied?: boolean;
-            /**
-             * @description Why a matched event was not applied: its amount differs from the payment, or the state machine refuses the transition (recorded in the history).
-             * @enum {string}
-             */
-            reason?: "amount_mismatch" | "transition_not_allowed";
-            /**
-             * @description The payment status after the event.
-             * @example paid
-             * @enum {string}
-             */
-            status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
-            /**
-             * @description queued: a forward to the merchant was queued; no_webhook_url: the merchant has none; none: nothing to forward.
-             * @enum {string}
-             */
-            forward?: "queued" | "no_webhook_url" | "none";
-            /**
-             * @description The gateway's id for the stored event.
-             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
-             */
-            event_id?: string;
-            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            payment_id?: string;
-        };
-        SandboxEventData: {
-            /**
-             * @description The gateway's payment id or the sandbox's charge id; at most 200 characters.
-             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
-             */
-            id: string;
-            /**
-             * @description Decimal reais, at most 2 decimal places: the amount paid (or refunded).
-             * @example 10.5
-             */
-            amount: number;
-            /**
-             * @description The charge's status at the sandbox (informative).
-             * @example CONCLUIDA
-             */
-            status?: string;
-            /**
-             * @description Refund events only: the sandbox refund (`id`, `amount`, `status`, …; docs/sandbox.md).
-             * @example {
-             *       "id": "sbx_ref_2Lm8Zp0R",
-             *       "refundId": "ref_9xQ2mN4pL7sT1vB8cD3fG6hJ",
-             *       "amount": "3.50",
-             *       "status": "DEVOLVIDO",
-             *       "origin": "api",
-             *       "failureReason": null
-             *     }
-             */
-            refund?: {
-                [key: string]: unknown;
-            };
-        };
-        SandboxEventBody: {
-            /**
-             * @example payment.confirmed
-             * @enum {string}
-             */
-            event: "payment.confirmed" | "payment.expired" | "payment.cancelled" | "payment.failed" | "payment.refunded" | "refund.pending" | "refund.succeeded" | "refund.failed";
-            /**
-             * @description The event id; the same id again is a duplicate. At most 200 characters.
-             * @example evt_sbx_9f2c
-             */
-            id: string;
-            /**
-             * Format: date-time
-             * @description When it happened; now when absent.
-             * @example 2026-01-15T12:00:00.000Z
-             */
-            created_at?: string;
-            data: components["schemas"]["SandboxEventData"];
-        };
-        AccountCallbackResult: {
-            /** @example true */
-            received: boolean;
-            /**
-             * @description Every event of the callback had been received before (false for a callback without events).
-             * @example false
-             */
-            duplicate: boolean;
-            /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
-            events: components["schemas"]["WebhookIntakeResult"][];
-        };
-        PixCallbackEntry: {
-            /**
-             * @description 32 letters and digits; deduplicates per account.
-             * @example E00038166202601151200abcdefghijk
-             */
-            endToEndId: string;
-            /**
-             * @description The charge's txid.
-             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
-             */
-            txid: string;
-            /**
-             * @description Amount paid, a decimal string.
-             * @example 10.50
-             */
-            valor: string;
-            /**
-             * Format: date-time
-             * @example 2026-01-15T12:00:00.000Z
-             */
-            horario: string;
-            /** @example Pedido 1234 */
-            infoPagador?: string;
-        };
-        PixCallbackBody: {
-            pix: components["schemas"]["PixCallbackEntry"][];
-        };
-        MercadoPagoNotificationData: {
-            /**
-             * @description Mercado Pago's payment id. The gateway reads it from the query's `data.id` (what the signature covers), then reads the payment back from Mercado Pago.
-             * @example 1234567890
-             */
-            id: string;
-        };
-        MercadoPagoNotificationBody: {
-            /**
-             * @description The topic (also in the query, `type` or `topic`, which wins).
-             * @example payment
-             */
-            type: string;
-            /** @example payment.updated */
-            action?: string;
-            data: components["schemas"]["MercadoPagoNotificationData"];
         };
         PaymentEventView: {
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -2400,6 +2299,250 @@ export interface components {
              * @example 9.99
              */
             amount?: number;
+        };
+        InvariantMismatchView: {
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            payment_id: string;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /** @example sandbox */
+            provider: string;
+            /**
+             * @description The account that charged; null for a provider's built-in one.
+             * @example pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
+             */
+            provider_account_id: string | null;
+            /**
+             * @description `received`: what was paid in; `returned`: the sum of succeeded refunds; `status`: the payment's status does not follow from its amounts, or the PSP says all was returned where its refunds cannot be listed.
+             * @example returned
+             * @enum {string}
+             */
+            field: "received" | "returned" | "status";
+            /**
+             * @description The payment's status at the gateway.
+             * @example paid
+             * @enum {string}
+             */
+            gateway_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description The charge's status at the PSP.
+             * @example paid
+             * @enum {string}
+             */
+            psp_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description The gateway's amount for the field, in reais; null where it has none.
+             * @example 0
+             */
+            gateway_amount: number | null;
+            /**
+             * @description The PSP's amount for the field, in reais; null where it says nothing of it.
+             * @example 3
+             */
+            psp_amount: number | null;
+            /** @example The PSP returned R$ 3.00 more than the gateway's succeeded refunds record. */
+            note: string;
+            /** Format: date-time */
+            found_at: string;
+        };
+        InvariantCheckView: {
+            /** @example ick_7Yb2Qw9ZtR4mK8sLx3Vn6PcD */
+            id: string;
+            /**
+             * @description Who started it: the daily job or an operator.
+             * @example operator
+             * @enum {string}
+             */
+            trigger: "daily" | "operator";
+            /**
+             * @description `failed`: it ended before reading every payment of the window (see `error`); its lines are still real.
+             * @example completed
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed";
+            /**
+             * Format: date-time
+             * @description Payments created from here on are read, and older ones with a refund since.
+             */
+            window_start: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description Payments read back from their PSP and compared.
+             * @example 240
+             */
+            checked: number;
+            /**
+             * @description Lines found (below).
+             * @example 1
+             */
+            mismatches: number;
+            /**
+             * @description Payments of which a part could not be compared: a PSP that lists no refunds, a provider this gateway does not run.
+             * @example 3
+             */
+            unverifiable: number;
+            /**
+             * @description Payments whose PSP could not be asked (an error, a timeout): not compared this time.
+             * @example 0
+             */
+            failed: number;
+            /**
+             * @description Why the run ended early.
+             * @example null
+             */
+            error: string | null;
+            /** @description At most 500 lines, in the order they were found. */
+            lines: components["schemas"]["InvariantMismatchView"][];
+        };
+        WebhookIntakeResult: {
+            /** @example true */
+            received: boolean;
+            /**
+             * @description This provider event id was received before; nothing was done again.
+             * @example false
+             */
+            duplicate: boolean;
+            /**
+             * @description Whether `data.id` named a payment of this provider. Absent on duplicates.
+             * @example true
+             */
+            matched?: boolean;
+            /**
+             * @description Whether the event changed the payment.
+             * @example true
+             */
+            applied?: boolean;
+            /**
+             * @description Why a matched event was not applied: its amount differs from the payment, or the state machine refuses the transition (recorded in the history).
+             * @enum {string}
+             */
+            reason?: "amount_mismatch" | "transition_not_allowed";
+            /**
+             * @description The payment status after the event.
+             * @example paid
+             * @enum {string}
+             */
+            status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description queued: a forward to the merchant was queued; no_webhook_url: the merchant has none; none: nothing to forward.
+             * @enum {string}
+             */
+            forward?: "queued" | "no_webhook_url" | "none";
+            /**
+             * @description The gateway's id for the stored event.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            event_id?: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            payment_id?: string;
+        };
+        SandboxEventData: {
+            /**
+             * @description The gateway's payment id or the sandbox's charge id; at most 200 characters.
+             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * @description Decimal reais, at most 2 decimal places: the amount paid (or refunded).
+             * @example 10.5
+             */
+            amount: number;
+            /**
+             * @description The charge's status at the sandbox (informative).
+             * @example CONCLUIDA
+             */
+            status?: string;
+            /**
+             * @description Refund events only: the sandbox refund (`id`, `amount`, `status`, …; docs/sandbox.md).
+             * @example {
+             *       "id": "sbx_ref_2Lm8Zp0R",
+             *       "refundId": "ref_9xQ2mN4pL7sT1vB8cD3fG6hJ",
+             *       "amount": "3.50",
+             *       "status": "DEVOLVIDO",
+             *       "origin": "api",
+             *       "failureReason": null
+             *     }
+             */
+            refund?: {
+                [key: string]: unknown;
+            };
+        };
+        SandboxEventBody: {
+            /**
+             * @example payment.confirmed
+             * @enum {string}
+             */
+            event: "payment.confirmed" | "payment.expired" | "payment.cancelled" | "payment.failed" | "payment.refunded" | "refund.pending" | "refund.succeeded" | "refund.failed";
+            /**
+             * @description The event id; the same id again is a duplicate. At most 200 characters.
+             * @example evt_sbx_9f2c
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it happened; now when absent.
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            created_at?: string;
+            data: components["schemas"]["SandboxEventData"];
+        };
+        AccountCallbackResult: {
+            /** @example true */
+            received: boolean;
+            /**
+             * @description Every event of the callback had been received before (false for a callback without events).
+             * @example false
+             */
+            duplicate: boolean;
+            /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
+            events: components["schemas"]["WebhookIntakeResult"][];
+        };
+        PixCallbackEntry: {
+            /**
+             * @description 32 letters and digits; deduplicates per account.
+             * @example E00038166202601151200abcdefghijk
+             */
+            endToEndId: string;
+            /**
+             * @description The charge's txid.
+             * @example k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E
+             */
+            txid: string;
+            /**
+             * @description Amount paid, a decimal string.
+             * @example 10.50
+             */
+            valor: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            horario: string;
+            /** @example Pedido 1234 */
+            infoPagador?: string;
+        };
+        PixCallbackBody: {
+            pix: components["schemas"]["PixCallbackEntry"][];
+        };
+        MercadoPagoNotificationData: {
+            /**
+             * @description Mercado Pago's payment id. The gateway reads it from the query's `data.id` (what the signature covers), then reads the payment back from Mercado Pago.
+             * @example 1234567890
+             */
+            id: string;
+        };
+        MercadoPagoNotificationBody: {
+            /**
+             * @description The topic (also in the query, `type` or `topic`, which wins).
+             * @example payment
+             */
+            type: string;
+            /** @example payment.updated */
+            action?: string;
+            data: components["schemas"]["MercadoPagoNotificationData"];
         };
         RecurrencePayerView: {
             /**
@@ -3162,149 +3305,6 @@ export interface components {
             response_excerpt?: string | null;
             /** Format: date-time */
             sent_at: string;
-        };
-        InvariantMismatchView: {
-            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            payment_id: string;
-            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            merchant_id: string;
-            /** @example sandbox */
-            provider: string;
-            /**
-             * @description The account that charged; null for a provider's built-in one.
-             * @example pa_5hQm2Zt8KcV1xLr9BnW3dF7Y
-             */
-            provider_account_id: string | null;
-            /**
-             * @description `received`: what was paid in; `returned`: the sum of succeeded refunds; `status`: the payment's status does not follow from its amounts, or the PSP says all was returned where its refunds cannot be listed.
-             * @example returned
-             * @enum {string}
-             */
-            field: "received" | "returned" | "status";
-            /**
-             * @description The payment's status at the gateway.
-             * @example paid
-             * @enum {string}
-             */
-            gateway_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
-            /**
-             * @description The charge's status at the PSP.
-             * @example paid
-             * @enum {string}
-             */
-            psp_status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
-            /**
-             * @description The gateway's amount for the field, in reais; null where it has none.
-             * @example 0
-             */
-            gateway_amount: number | null;
-            /**
-             * @description The PSP's amount for the field, in reais; null where it says nothing of it.
-             * @example 3
-             */
-            psp_amount: number | null;
-            /** @example The PSP returned R$ 3.00 more than the gateway's succeeded refunds record. */
-            note: string;
-            /** Format: date-time */
-            found_at: string;
-        };
-        InvariantCheckView: {
-            /** @example ick_7Yb2Qw9ZtR4mK8sLx3Vn6PcD */
-            id: string;
-            /**
-             * @description Who started it: the daily job or an operator.
-             * @example operator
-             * @enum {string}
-             */
-            trigger: "daily" | "operator";
-            /**
-             * @description `failed`: it ended before reading every payment of the window (see `error`); its lines are still real.
-             * @example completed
-             * @enum {string}
-             */
-            status: "running" | "completed" | "failed";
-            /**
-             * Format: date-time
-             * @description Payments created from here on are read, and older ones with a refund since.
-             */
-            window_start: string;
-            /** Format: date-time */
-            started_at: string;
-            /** Format: date-time */
-            finished_at: string | null;
-            /**
-             * @description Payments read back from their PSP and compared.
-             * @example 240
-             */
-            checked: number;
-            /**
-             * @description Lines found (below).
-             * @example 1
-             */
-            mismatches: number;
-            /**
-             * @description Payments of which a part could not be compared: a PSP that lists no refunds, a provider this gateway does not run.
-             * @example 3
-             */
-            unverifiable: number;
-            /**
-             * @description Payments whose PSP could not be asked (an error, a timeout): not compared this time.
-             * @example 0
-             */
-            failed: number;
-            /**
-             * @description Why the run ended early.
-             * @example null
-             */
-            error: string | null;
-            /** @description At most 500 lines, in the order they were found. */
-            lines: components["schemas"]["InvariantMismatchView"][];
-        };
-        RefundView: {
-            /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            id: string;
-            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
-            paymentId: string;
-            /**
-             * @description Decimal reais.
-             * @example 3.5
-             */
-            amount: number;
-            /**
-             * @description pending until the PSP settles it; a failed refund gives its amount back.
-             * @example pending
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed";
-            /**
-             * @description Who asked: `merchant` (this API or the dashboard), `psp` (at the PSP's portal), `med` (a MED return).
-             * @example merchant
-             * @enum {string}
-             */
-            origin: "merchant" | "psp" | "med" | "routing";
-            /** @example Item returned */
-            reason?: string | null;
-            /**
-             * @description Why the PSP did not carry it out, when it failed.
-             * @example null
-             */
-            failureReason?: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        CreateRefundDto: {
-            /**
-             * @description Decimal reais, > 0, at most 2 decimal places; defaults to everything left to refund.
-             * @example 3.5
-             */
-            amount?: number;
-            /**
-             * @description Why the money goes back; at most 140 characters (shown to the payer by PSPs that carry it).
-             * @example Item returned
-             */
-            reason?: string;
         };
         SessionView: {
             /** @example admin@example.com */
@@ -6920,6 +6920,342 @@ export interface operations {
             };
         };
     };
+    AdminRefundsController_refund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per refund (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RefundView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminRefundsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    runInvariantCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["InvariantCheckView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLatestInvariantCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["InvariantCheckView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminRecurrencesController_list: {
         parameters: {
             query?: {
@@ -7577,342 +7913,6 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    runInvariantCheck: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["InvariantCheckView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getLatestInvariantCheck: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["InvariantCheckView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRefundsController_refund: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description One unique value per refund (1–255 printable ASCII). */
-                "Idempotency-Key": string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateRefundDto"];
-            };
-        };
-        responses: {
-            /** @description Created, or a replay (then with `Idempotent-Replayed: true`). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RefundView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRefundsController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["PaymentView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
