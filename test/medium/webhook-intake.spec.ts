@@ -238,7 +238,7 @@ describe(`webhook intake (${testDatabase()} database)`, () => {
       expect(await deliveries(payment.id)).toHaveLength(1);
     });
 
-    it('ends a confirmation and an expiry racing paid, whichever comes first: money is never ignored (contract section 3)', async () => {
+    it('ends a confirmation and an expiry racing paid, whichever comes first: money is never ignored (docs/api.md, States)', async () => {
       const payment = await ctx.newPayment(shop.merchant.id);
       const answers = answered(await postAll([event(payment.id, 'payment.confirmed'), event(payment.id, 'payment.expired')]));
       const applied = answers
