@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
-import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { testPki } from '../../src/testing/certificates';
 import { http } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app';
+import { adminRecurrenceFixtures } from '../helpers/admin-recurrence-fixtures';
 
 /**
  * The operator's side of Pix Automático over HTTP (docs/dashboard.md, Recurrences): the list's
@@ -18,31 +18,12 @@ describe('admin API: recurrences', () => {
   });
   afterAll(() => t?.close());
 
-  const CREATED = Date.now() - 3_600_000;
-  let sequence = 0;
-
-  /** A recurrence as the merchant API stores one (the shared factory), created an hour ago and one second apart, so the list's order is known. */
-  const newRecurrence = (merchantId: string, overrides: Partial<Recurrence> = {}): Promise<Recurrence> => {
-    const at = new Date(CREATED + ++sequence * 1000);
-    return t.newRecurrence(merchantId, {
-      contractId: 'plan-gold',
-      contractDescription: 'Gym membership',
-      startDate: addDays(brasiliaDate(new Date()), 3),
-      retryPolicy: 'three_in_seven_days',
-      createdAt: at,
-      updatedAt: at,
-      ...overrides,
-    });
-  };
-
-  /** A scheduled charge due on the recurrence's first day, its first attempt scheduled. */
-  const newCharge = (recurrence: Recurrence, overrides: Partial<RecurringCharge> = {}): Promise<RecurringCharge> =>
-    t.newRecurringCharge(recurrence, {
-      dueDate: recurrence.startDate,
-      description: 'December',
-      attempts: [{ date: recurrence.startDate, status: 'scheduled', endToEndId: null, reason: null }],
-      ...overrides,
-    });
+  let fixtures: ReturnType<typeof adminRecurrenceFixtures>;
+  beforeAll(() => {
+    fixtures = adminRecurrenceFixtures(t);
+  });
+  const newRecurrence: typeof fixtures.newRecurrence = (...args) => fixtures.newRecurrence(...args);
+  const newCharge: typeof fixtures.newCharge = (...args) => fixtures.newCharge(...args);
 
   const admin = () => t.admin;
 

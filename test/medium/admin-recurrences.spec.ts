@@ -1,6 +1,6 @@
+import { addDays } from '../../src/domain/recurrence';
 import { WebhookDeliveryAttemptRepository } from '../../src/deliveries/webhook-delivery-attempt.repository';
 import { WebhookDeliveryRepository } from '../../src/deliveries/webhook-delivery.repository';
-import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { IdempotencyRecordRepository } from '../../src/idempotency/idempotency-record.repository';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
@@ -17,10 +17,10 @@ import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurrenceRepository } from '../../src/recurrences/recurrence.repository';
 import { RecurrencesService } from '../../src/recurrences/recurrences.service';
 import { RecurringAccounts } from '../../src/recurrences/recurring-accounts';
-import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { RecurringChargeRepository } from '../../src/recurrences/recurring-charge.repository';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
+import { adminRecurrenceFixtures } from '../helpers/admin-recurrence-fixtures';
 
 /**
  * The operator's reads of Pix Automático (AdminRecurrencesService, what `GET /admin/api/recurrences`
@@ -58,31 +58,12 @@ describe(`admin: recurrences (${testDatabase()} database)`, () => {
   });
   afterAll(() => ctx?.close());
 
-  const CREATED = Date.now() - 3_600_000;
-  let sequence = 0;
-
-  /** A recurrence as the merchant API stores one (the shared factory), created an hour ago and one second apart, so the list's order is known. */
-  const newRecurrence = (merchantId: string, overrides: Partial<Recurrence> = {}): Promise<Recurrence> => {
-    const at = new Date(CREATED + ++sequence * 1000);
-    return ctx.newRecurrence(merchantId, {
-      contractId: 'plan-gold',
-      contractDescription: 'Gym membership',
-      startDate: addDays(brasiliaDate(new Date()), 3),
-      retryPolicy: 'three_in_seven_days',
-      createdAt: at,
-      updatedAt: at,
-      ...overrides,
-    });
-  };
-
-  /** A scheduled charge due on the recurrence's first day, its first attempt scheduled. */
-  const newCharge = (recurrence: Recurrence, overrides: Partial<RecurringCharge> = {}): Promise<RecurringCharge> =>
-    ctx.newRecurringCharge(recurrence, {
-      dueDate: recurrence.startDate,
-      description: 'December',
-      attempts: [{ date: recurrence.startDate, status: 'scheduled', endToEndId: null, reason: null }],
-      ...overrides,
-    });
+  let fixtures: ReturnType<typeof adminRecurrenceFixtures>;
+  beforeAll(() => {
+    fixtures = adminRecurrenceFixtures(ctx);
+  });
+  const newRecurrence: typeof fixtures.newRecurrence = (...args) => fixtures.newRecurrence(...args);
+  const newCharge: typeof fixtures.newCharge = (...args) => fixtures.newCharge(...args);
 
   const newEvent = (recurrence: Recurrence, overrides: Partial<RecurrenceEvent> = {}) => ctx.newRecurrenceEvent(recurrence, overrides);
 
