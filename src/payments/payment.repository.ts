@@ -6,6 +6,7 @@ import { newId } from '../common/ids';
 import { hydrate, sqlEntities, sqlRows } from '../database/sql';
 import type { PaymentStatus } from '../domain/payment-status';
 import { Payment } from './payment.entity';
+import { returnedCentsSql } from './refunds/refund.repository';
 
 /** The idempotency claim a new payment completes (see IdempotencyService). */
 export interface CompletingClaim {
@@ -214,7 +215,7 @@ export class PaymentRepository {
       tx,
       `UPDATE payments p SET refunded_amount_cents = r.total, updated_at = $2,
               status = CASE WHEN r.total >= p.amount_cents THEN 'refunded' WHEN r.total > 0 THEN 'partially_refunded' ELSE p.status END
-         FROM (SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded' AND origin <> 'routing') r
+         FROM (SELECT ${returnedCentsSql('$1')} AS total) r
         WHERE p.id = $1
         RETURNING p.status, p.refunded_amount_cents::text AS refunded`,
       [id, updatedAt],

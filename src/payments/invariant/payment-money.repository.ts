@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { hydrate, sqlRows } from '../../database/sql';
 import { Payment } from '../payment.entity';
+import { returnedCentsSql } from '../refunds/refund.repository';
 
 /** A payment's money as the gateway recorded it, with what the money invariant check needs to ask its PSP. */
 export interface PaymentMoney extends Pick<
@@ -22,7 +23,7 @@ export interface WindowCursor {
 }
 
 /**
- * The reads of the money invariant check (src/reconciliation/money-invariant.service.ts): payments
+ * The reads of the money invariant check (src/payments/invariant/money-invariant.service.ts): payments
  * and their refunds, read only. What was returned is summed from the refunds themselves, never
  * taken from the payment's own total, so the check compares the books with the money rather than
  * one stored number with another.
@@ -30,7 +31,7 @@ export interface WindowCursor {
 const SELECT_MONEY = `
   SELECT p.id, p.merchant_id, p.provider, p.provider_account_id, p.provider_payment_id, p.txid, p.status, p.amount_cents, p.paid_amount_cents,
          p.created_at::text AS cursor_created_at,
-         (SELECT COALESCE(sum(r.amount_cents), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status = 'succeeded' AND r.origin <> 'routing') AS returned_cents,
+         ${returnedCentsSql('p.id')} AS returned_cents,
          (SELECT count(*) FROM refunds r WHERE r.payment_id = p.id AND r.status = 'pending' AND r.origin <> 'routing') AS pending_refunds
     FROM payments p`;
 

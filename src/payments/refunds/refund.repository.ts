@@ -5,6 +5,15 @@ import { sqlEntities, sqlRows } from '../../database/sql';
 import type { RefundStatus } from '../../domain/refund';
 import { Refund } from './refund.entity';
 
+/**
+ * What a payment has returned, as SQL: the sum of its succeeded refunds (origin `routing` returns
+ * another charge's money). The one definition of a payment's refunded amount, used where it is set
+ * and where the money invariant check reads it. `paymentId` is the SQL of the payment's id.
+ */
+export function returnedCentsSql(paymentId: string): string {
+  return `(SELECT coalesce(sum(amount_cents), 0) FROM refunds WHERE payment_id = ${paymentId} AND status = 'succeeded' AND origin <> 'routing')`;
+}
+
 export type NewRefund = Omit<Refund, 'updatedAt' | 'settledAt' | 'checkTries' | 'failureReason'> & { failureReason?: string | null };
 
 /** Every query of the `refunds` table. */
@@ -94,11 +103,7 @@ export class RefundRepository {
 
   /** What the payment has returned: the sum of its succeeded refunds (not routing's), the one source of its refunded amount. */
   async succeededCents(tx: EntityManager, paymentId: string): Promise<number> {
-    const rows = await sqlRows<{ total: string }>(
-      tx,
-      `SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds WHERE payment_id = $1 AND status = 'succeeded' AND origin <> 'routing'`,
-      [paymentId],
-    );
+    const rows = await sqlRows<{ total: string }>(tx, `SELECT ${returnedCentsSql('$1')}::text AS total`, [paymentId]);
     return Number(rows[0]!.total);
   }
 
