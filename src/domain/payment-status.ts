@@ -4,7 +4,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /**
  * The only moves a payment makes (docs/api.md, States): pending → paid | expired | cancelled | failed;
  * paid → partially_refunded → refunded, or paid → refunded at once. Refunds move a payment only
- * through the refunds' own bookkeeping (src/webhooks/refund-decision.ts), never a bare status.
+ * through the refunds' own bookkeeping (src/payments/refunds/refund-decision.ts), never a bare status.
  * expired | cancelled → paid is money received after close (isClosedUnpaid): a Pix the PSP reports
  * is never ignored, and the payment says so with `paidAfterClose`.
  */

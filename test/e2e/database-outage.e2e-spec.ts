@@ -9,7 +9,7 @@ import { PrivatePostgres, privatePostgresUnavailable } from '../helpers/private-
 import { freePort } from '../helpers/test-env';
 
 /**
- * Issue 39 item 7 (docs/operations.md, Database outage): the gateway's PostgreSQL stops while the
+ * A database outage (docs/operations.md, Database outage): the gateway's PostgreSQL stops while the
  * gateway keeps running, with creates in flight at the PSP and more arriving. Every request the
  * outage fails is 503 SERVICE_UNAVAILABLE with Retry-After, the log says so once (no stack per
  * request) and once more when the database is back, and a retry with the same Idempotency-Key right

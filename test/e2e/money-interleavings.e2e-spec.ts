@@ -6,7 +6,7 @@ import { pixApiAccountBody } from '../helpers/factories';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
- * Money adds up whatever happens in whatever order (issue 39): fast-check drives random sequences
+ * Money adds up whatever happens in whatever order (docs/api.md, Refunds and cancellation): fast-check drives random sequences
  * of paying, refunding (some answers lost), retrying with the same key, two refunds at once, MED
  * returns, the PSP settling or refusing a devolução, cancelling and reconciliation against the fake
  * Pix API PSP, and after each step checks the invariant: what the PSP says was received and
@@ -39,8 +39,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.constant<Step>({ kind: 'reconcile' }), weight: 1 },
 );
 
-/** Issue 39's sequences: a lost refund settled then retried (counted twice), and a MED return beside a lost refund of its amount. */
-const REPORTED: [Step[]][] = [
+/** Sequences the gateway once got wrong: a lost refund settled then retried (counted twice), and a MED return beside a lost refund of its amount. */
+const ONCE_WRONG: [Step[]][] = [
   [
     [
       { kind: 'refund', cents: 300, lose: true },
@@ -168,8 +168,8 @@ describe('money invariant under random interleavings of pay, refund, retry, MED,
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 12, size: 'max' }), (steps) => run([{ kind: 'pay' }, ...steps])),
       // Each run is one payment through the whole app: a few dozen runs keep the spec near ten seconds.
-      // The sequences issue 39 reported run every time, before the random ones.
-      { numRuns: 50, examples: REPORTED },
+      // The sequences once got wrong run every time, before the random ones.
+      { numRuns: 50, examples: ONCE_WRONG },
     );
   });
 });

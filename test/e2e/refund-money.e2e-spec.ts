@@ -6,7 +6,7 @@ import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
 
 /**
- * Money that adds up (issue 39, docs/api.md, Refunds): a refund is counted once however its answer
+ * Money that adds up (docs/api.md, Refunds and cancellation): a refund is counted once however its answer
  * is retried, a retry answers what happened, and a MED return is never taken for the merchant's own
  * refund. Each case is a sequence the gateway once got wrong, through a Pix API account at the fake
  * PSP (which checks every request against the BCB's OpenAPI).

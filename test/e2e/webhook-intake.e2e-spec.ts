@@ -11,7 +11,7 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** Nothing listens on the discard port: forwards queued here fail, which these specs do not look at. */
 const MERCHANT_URL = 'http://127.0.0.1:9/pix-hook';
 
-/** Signed as the sandbox PSP signs (src/providers/sandbox/sandbox-signature.ts), so the spec cannot drift from it. */
+/** Signed as the sandbox PSP signs (src/common/sandbox-wire/sandbox-signature.ts), so the spec cannot drift from it. */
 function signature(raw: string, t = Math.floor(Date.now() / 1000), secret = SECRET): string {
   return signSandboxPayload(secret, raw, t);
 }

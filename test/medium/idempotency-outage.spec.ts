@@ -12,7 +12,7 @@ import { ENTITIES, MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
 
 /**
- * Issue 39 item 7 (docs/operations.md, Database outage): a request that fails because the database
+ * A database outage (docs/operations.md, Database outage): a request that fails because the database
  * is unreachable cannot write its claim's release. The release waits in the process and lands once
  * the database answers; until it has, a retry in the same process takes the claim over at once
  * (the record names this process as its holder, and no request of it holds the claim any more),

@@ -22,7 +22,7 @@ import { testDatabase } from '../helpers/test-env';
 /**
  * ReconciliationService with its real collaborators (the sandbox adapter, the apply service that
  * intake shares), reading payments back from the simulated PSP run alone on a port of its own, as a
- * deployment reaches a PSP. Its races with the intake over HTTP are in test/integration/reconciliation-intake.spec.ts.
+ * deployment reaches a PSP. Its races with the intake over HTTP are in test/e2e/reconciliation-intake.e2e-spec.ts.
  */
 describe(`reconciliation (${testDatabase()} database)`, () => {
   let ctx: MediumContext;
