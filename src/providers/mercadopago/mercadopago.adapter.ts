@@ -16,7 +16,7 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { KeyedLimiter } from '../shared/limits';
+import { KeyedLimiter } from '../support/limits';
 import type { ProviderDescriptor } from '../provider-descriptor';
 import type { Channel, OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type MercadoPagoCredentials, parseMercadoPagoCredentials } from './credentials';

@@ -3,7 +3,7 @@ import type { Channel, OutboundAnswer, OutboundRequest, OutboundTransport } from
 import type { PixApiCredentials } from './credentials';
 import { type ApiCall, apiRequest, type BuiltRequest, endpointsOf, orThrow } from './flows/api-call';
 import { isTokenRefusal, parseToken, refusesScopes, scopesOf, tokenRequest } from './flows/token';
-import { RateLimitGate, untilAborted } from '../shared/limits';
+import { RateLimitGate, untilAborted } from '../support/limits';
 import type { PixApiProfile } from './profile';
 import { type AccessToken, TokenCache, tokenKey } from './token-cache';
 

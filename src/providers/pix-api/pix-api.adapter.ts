@@ -14,7 +14,7 @@ import {
   UpstreamError,
   WebhookAuthError,
 } from '../provider-adapter';
-import { httpFailure } from '../shared/answers';
+import { httpFailure } from '../support/answers';
 import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { type PixApiCredentials, parsePixApiCredentials, summarizePixApiCredentials } from './credentials';
 import { type ApiCall, endpointsOf, isRefusal, labelOf, orThrow, pixKeyOf, pixApiFailure } from './flows/api-call';
@@ -25,7 +25,7 @@ import { listRecentChargesCall, parseCob, parseDevolucao, parsePix, readCobCall,
 import { assertRefundAmount, parseRefund, type PixApiRefund, refundCall, toRefund } from './flows/refund';
 import { parseRecurringWebhookRegistration, parseWebhookRegistration, registerRecurringWebhookCalls, registerWebhookCall } from './flows/webhook';
 import { PixApiRecurring } from './pix-api.recurring';
-import { KeyedLimiter } from '../shared/limits';
+import { KeyedLimiter } from '../support/limits';
 import { type CallOptions, PixApiClient } from './client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';

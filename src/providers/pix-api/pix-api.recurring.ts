@@ -44,7 +44,7 @@ import {
   toProviderRecurringCharge,
 } from './flows/recurring-charge';
 import type { CobR, Rec } from './wire';
-import type { KeyedLimiter } from '../shared/limits';
+import type { KeyedLimiter } from '../support/limits';
 import type { CallOptions } from './client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../provider-adapter';
-import { KeyedLimiter } from '../shared/limits';
+import { KeyedLimiter } from '../support/limits';
 import { readBack } from './read-backs';
 
 /** A confirm whose calls the test settles one by one. */

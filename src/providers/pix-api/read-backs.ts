@@ -1,5 +1,5 @@
 import { UpstreamError } from '../provider-adapter';
-import type { KeyedLimiter } from '../shared/limits';
+import type { KeyedLimiter } from '../support/limits';
 
 /** Entries read back together before any is confirmed: a forged batch costs this many reads. */
 const FIRST_WINDOW = 2;

@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '../../domain/payment-status';
 import { type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
-import { maskDocument } from '../shared/masking';
+import { maskDocument } from '../support/masking';
 import { gatewayRefundIdOfDevolucao } from './txid';
 import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
 import { brCodeCrc } from '../../domain/br-code';

@@ -20,8 +20,8 @@ import {
   type SandboxRecurringChargeStatus,
 } from '../../common/sandbox-wire/sandbox-recurring-api';
 import { UpstreamError } from '../provider-adapter';
-import { jsonOf } from '../shared/answers';
-import { maskDocument } from '../shared/masking';
+import { jsonOf } from '../support/answers';
+import { maskDocument } from '../support/masking';
 import type { OutboundAnswer } from '../transport/transport';
 
 /*

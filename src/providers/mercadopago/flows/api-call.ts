@@ -1,5 +1,5 @@
 import { type AccountSettings, CredentialsError, UpstreamError } from '../../provider-adapter';
-import { httpFailure, unexpectedAnswer } from '../../shared/answers';
+import { httpFailure, unexpectedAnswer } from '../../support/answers';
 import type { HttpMethod, OutboundAnswer, OutboundRequest } from '../../transport/transport';
 import { mpProblemOf } from '../wire';
 
@@ -65,4 +65,4 @@ export const mpFailure = (label: string, answer: OutboundAnswer): UpstreamError 
 /** An answer whose status is not one of `expected`: `http` when it is not 2xx, `malformed` when it is an unexpected 2xx. */
 export const unexpected = (label: string, answer: OutboundAnswer): UpstreamError => unexpectedAnswer(label, answer, mpProblemOf);
 
-export { orThrow, settle } from '../../shared/answers';
+export { orThrow, settle } from '../../support/answers';

@@ -1,7 +1,7 @@
 import { centsToReais } from '../../../domain/money';
 import type { PaymentStatus } from '../../../domain/payment-status';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import { malformed, type MpPayment, type MpRefund, readPayment } from '../wire';
 import { labelOf, type MpCall, settle, unexpected } from './api-call';

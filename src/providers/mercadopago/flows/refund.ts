@@ -2,7 +2,7 @@ import { centsToReais } from '../../../domain/money';
 import type { RefundReport } from '../../../domain/provider-event';
 import type { RefundStatus } from '../../../domain/refund';
 import { type ProviderRefund, UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import { type MpRefund, readRefund, readRefunds } from '../wire';
 import { labelOf, type MpCall, settle, unexpected } from './api-call';

@@ -1,5 +1,5 @@
 import { type Account, type AccountSettings, CredentialsError, type UpstreamError } from '../../provider-adapter';
-import { problemOf, type ProviderProblem, unexpectedAnswer } from '../../shared/answers';
+import { problemOf, type ProviderProblem, unexpectedAnswer } from '../../support/answers';
 import type { HttpMethod, OutboundAnswer, OutboundRequest } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
 import type { PixApiOperation, PixApiProfile, RequestContext } from '../profile';
@@ -71,7 +71,7 @@ export function apiRequest(profile: PixApiProfile, account: Account<PixApiCreden
   };
 }
 
-export { orThrow, settle } from '../../shared/answers';
+export { orThrow, settle } from '../../support/answers';
 
 /**
  * The PSP's code and words in a refusal: the standard's problem (and the other shapes problemOf

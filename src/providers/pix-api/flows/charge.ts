@@ -1,6 +1,6 @@
 import { centsToDecimalString } from '../../../domain/money';
 import { type CreateChargeRequest, UpstreamError } from '../../provider-adapter';
-import { jsonOf, problemOf } from '../../shared/answers';
+import { jsonOf, problemOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';

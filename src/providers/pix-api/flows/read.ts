@@ -1,5 +1,5 @@
 import type { UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { type Cob, type Devolucao, type Pix, readCob, readDevolucao, readPix } from '../wire';

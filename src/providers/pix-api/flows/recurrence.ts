@@ -2,7 +2,7 @@ import { centsToDecimalString } from '../../../domain/money';
 import type { Canceller, Frequency, RecurrenceStatus, RetryPolicy } from '../../../domain/recurrence';
 import { UpstreamError } from '../../provider-adapter';
 import type { CreateRecurrenceRequest, ProviderRecurrence } from '../../recurring';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';

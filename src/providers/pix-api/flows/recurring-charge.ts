@@ -2,7 +2,7 @@ import { centsToDecimalString } from '../../../domain/money';
 import type { AttemptStatus } from '../../../domain/recurrence';
 import { UpstreamError } from '../../provider-adapter';
 import type { CreateRecurringChargeRequest, ProviderAttempt, ProviderRecurringCharge } from '../../recurring';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';

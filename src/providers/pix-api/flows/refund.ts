@@ -1,6 +1,6 @@
 import { centsToDecimalString } from '../../../domain/money';
 import type { ProviderRefund, RefundRequest, UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
 import { type Devolucao, devolucaoFailureReason, devolucaoRefundStatus, readDevolucao } from '../wire';

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../../provider-adapter';
-import { jsonOf, problemOf, unexpectedAnswer } from '../../shared/answers';
+import { jsonOf, problemOf, unexpectedAnswer } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
 import { type PixApiProfile, RECURRING_SCOPES } from '../profile';

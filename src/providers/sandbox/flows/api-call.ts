@@ -1,5 +1,5 @@
 import { type ChargeLookup, UpstreamError } from '../../provider-adapter';
-import { jsonOf, settle } from '../../shared/answers';
+import { jsonOf, settle } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 
 /** What each call is labelled (`Sandbox <operation>` in errors and logs). */
@@ -69,4 +69,4 @@ export function parseAnswer<T>(
   return settle(() => read(operation, response));
 }
 
-export { orThrow } from '../../shared/answers';
+export { orThrow } from '../../support/answers';

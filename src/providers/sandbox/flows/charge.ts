@@ -2,7 +2,7 @@ import { centsToDecimalString } from '../../../domain/money';
 import type { PaymentStatus } from '../../../domain/payment-status';
 import type { SandboxChargeStatus, SandboxCreateChargeBody } from '../../../common/sandbox-wire/sandbox-api';
 import { type ChargeLookup, type CreateChargeRequest, type ProviderCharge, type SimulatedEventRequest, type SimulatedEventResult, UpstreamError } from '../../provider-adapter';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import { readChargeAnswer, type SandboxCharge } from '../wire';
 import { chargeRef, parseAnswer, type SandboxCall, segment } from './api-call';

@@ -3,7 +3,7 @@ import type { Canceller, RecurrenceStatus } from '../../../domain/recurrence';
 import type { SandboxCanceller, SandboxCreateRecurrenceBody, SandboxRecurrenceStatus } from '../../../common/sandbox-wire/sandbox-recurring-api';
 import { type SimulatedEventResult, UpstreamError } from '../../provider-adapter';
 import type { CreateRecurrenceRequest, ProviderRecurrence, RecurrenceLookup, RecurringSimulation } from '../../recurring';
-import { jsonOf } from '../../shared/answers';
+import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import { readRecurrenceAnswer, type SandboxRecurrence } from '../wire';
 import { parseAnswer, type SandboxCall, segment } from './api-call';
