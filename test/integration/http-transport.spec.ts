@@ -5,7 +5,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { testPki } from '../../src/testing/certificates';
 import { eventually } from '../helpers/eventually';
 import { UpstreamError } from '../../src/providers/provider-adapter';
-import { jsonOf } from '../../src/providers/shared/answers';
+import { jsonOf } from '../../src/providers/support/answers';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { OutboundRequest } from '../../src/providers/transport/transport';
 
