@@ -222,7 +222,7 @@ describeOn('postgres', 'two processes share one database')('money received after
     expect(refunds).toEqual([expect.objectContaining({ amount_cents: '1050', origin: 'merchant', provider_refund_id: expect.any(String) })]);
     expect((await charges.settleRefund(refunds[0].id, 'DEVOLVIDO')).status).toBe(200);
     // The charge's callbacks go nowhere: the refund's settlement is read back by both jobs at once.
-    await a.dataSource.query(`UPDATE refunds SET next_check_at = now() WHERE payment_id = $1`, [payment.id]);
+    await a.dataSource.query(`UPDATE refunds SET next_check_at = now() - interval '1 second' WHERE payment_id = $1`, [payment.id]);
     await Promise.all([a.app.get(RefundReconciliation).runOnce(), b.app.get(RefundReconciliation).runOnce()]);
     const settled = await eventually(
       () => a.dataSource.query(`SELECT status, refunded_amount_cents, paid_after_close FROM payments WHERE id = $1`, [payment.id]),
