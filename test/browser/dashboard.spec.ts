@@ -162,7 +162,8 @@ describe('dashboard (Chromium)', () => {
       for (const [name, path, heading] of pages) {
         await page.goto(`${t.url}${path}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-        await page.locator('.spinner').waitFor({ state: 'detached' });
+        // Every spinner gone: the overview loads its money-invariant card beside the page's own data.
+        await page.waitForFunction("document.querySelectorAll('.spinner').length === 0");
         // Nothing may stick out sideways at phone width.
         expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
         await screenshot(page, `${label}-${name}`);
