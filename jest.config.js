@@ -83,7 +83,13 @@ const BOTH_DATABASES = [
   'webhook-delivery-two-processes',
 ];
 const medium = { ...withDatabase, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] };
-const e2e = { ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] };
+// Every e2e exchange is checked against the OpenAPI document the gateway serves (test/helpers/api-contract.ts).
+const e2e = {
+  ...withDatabase,
+  displayName: 'e2e',
+  testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/api-contract-setup.ts'],
+};
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run the medium and storage e2e specs on PostgreSQL too');
 

@@ -6,6 +6,7 @@ import { SecretBox } from '../../src/common/crypto/secret-box';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { loadSandboxSettings, type SandboxSettings } from '../../src/providers/sandbox/settings';
+import { apiContract, watchApiContract } from './api-contract';
 import { adminClient, type AdminClient, merchantClient, type MerchantClient } from './clients';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, databaseFor, freePort, TestDatabaseKind, testEnv } from './test-env';
@@ -91,7 +92,10 @@ export async function startTestApp(
   // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
   const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
   const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
+  const fastify = app.getHttpAdapter().getInstance();
+  watchApiContract(fastify);
   await app.listen({ port, host: '127.0.0.1' });
+  await apiContract.load(fastify);
   return new TestApp(app, config, `http://127.0.0.1:${port}`, async () => pg?.drop());
 }
 

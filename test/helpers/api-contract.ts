@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
+
+/**
+ * The API contract check of the e2e tier (docs/api.md, "The document is tested"): every request an
+ * e2e spec sends to a gateway it booted (startTestApp) and every answer it gets are validated against
+ * the document that gateway serves at /docs/json, by openapi-backend (Ajv, JSON Schema 2020-12 as
+ * OpenAPI 3.1 reads it). A spec file fails after its last test when any exchange broke the document
+ * (test/helpers/api-contract-setup.ts). With API_CONTRACT_REPORT=<file>, each violation is also
+ * appended to that file as a JSON line, to count them over a run.
+ */
+
+/** What the gateway serves that is not the API: pages, assets, the simulated PSP, the document itself. */
+const NOT_API = /^\/(docs|sandbox|admin(?!\/api)|assets|favicon|robots)(\/|\?|$|\.)|^\/($|\?)/;
+
+/**
+ * Request fields the gateway refuses by a rule JSON Schema cannot state: a CPF's or CNPJ's check
+ * digits, a field valid only beside another's value, a key a provider's catalogue entry defines.
+ * A VALIDATION_ERROR naming only these, for a request the document accepts, is not a violation.
+ * Each is listed in docs/api.md with its rule.
+ */
+export const RULES_BEYOND_THE_SCHEMA: ReadonlySet<string> = new Set([]);
+
+export interface Violation {
+  where: string;
+  kind: 'undocumented-route' | 'undocumented-status' | 'response-body' | 'accepted-invalid-request' | 'refused-valid-request';
+  detail: string;
+}
+
+interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  status: number;
+  contentType: string;
+  payload: string | undefined;
+}
+
+class ApiContract {
+  readonly violations: Violation[] = [];
+  exchanges = 0;
+  private api?: OpenAPIBackend;
+
+  /** Reads the document `fastify` serves; the first app of a spec file sets it for the file. */
+  async load(fastify: FastifyInstance): Promise<void> {
+    if (this.api) return;
+    const response = await fastify.inject({ method: 'GET', url: '/docs/json' });
+    const api = new OpenAPIBackend({
+      definition: JSON.parse(response.body) as Document,
+      apiRoot: '/',
+      // The document must be valid OpenAPI: an invalid one would match no operation at all.
+      strict: true,
+      quick: process.env.API_CONTRACT_QUICK === '1',
+      validate: true,
+      ajvOpts: { strict: false, allErrors: true },
+      customizeAjv: (_ajv, options) => addFormats(new Ajv2020({ ...options, strict: false, allErrors: true })),
+    });
+    this.api = await api.init();
+  }
+
+  check(exchange: Exchange): void {
+    const api = this.api;
+    const [path, query = ''] = exchange.url.split('?', 2) as [string, string?];
+    if (!api || NOT_API.test(exchange.url)) return;
+    this.exchanges++;
+    const where = `${exchange.method} ${path} → ${exchange.status}`;
+    const request = { method: exchange.method, path, query, headers: exchange.headers as Record<string, string>, body: exchange.body };
+    const operation = api.matchOperation(request);
+    if (!operation) {
+      // A path the API does not have is refused whatever the document says.
+      if (exchange.status !== 404 && exchange.status !== 405) this.add({ where, kind: 'undocumented-route', detail: 'no operation matches' });
+      return;
+    }
+    const requestErrors = api.validator.validateRequest(request, operation).errors ?? [];
+    if (requestErrors.length && exchange.status < 400) {
+      this.add({ where, kind: 'accepted-invalid-request', detail: summarize(requestErrors) });
+    }
+    const body = parse(exchange);
+    if (!requestErrors.length && exchange.status === 400 && isValidationError(body) && !onlyRulesBeyondTheSchema(body)) {
+      this.add({ where, kind: 'refused-valid-request', detail: JSON.stringify(body.error.details ?? body.error.message) });
+    }
+    this.checkResponse(api, operation, where, exchange, body);
+  }
+
+  private checkResponse(api: OpenAPIBackend, operation: Operation, where: string, exchange: Exchange, body: unknown): void {
+    const responses = operation.responses ?? {};
+    const documented = responses[String(exchange.status)] ?? responses[`${String(exchange.status)[0]}XX`] ?? responses.default;
+    if (!documented) {
+      this.add({ where, kind: 'undocumented-status', detail: `${operation.operationId} documents ${Object.keys(responses).join(', ')}` });
+      return;
+    }
+    if (!exchange.contentType.includes('json') || body === undefined) return;
+    const result = api.validator.validateResponse(body, operation, exchange.status);
+    if (result.errors?.length) this.add({ where, kind: 'response-body', detail: summarize(result.errors) });
+  }
+
+  private add(violation: Violation): void {
+    this.violations.push(violation);
+    const report = process.env.API_CONTRACT_REPORT;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (report) (require('node:fs') as typeof import('node:fs')).appendFileSync(report, `${JSON.stringify({ file: expect.getState().testPath, ...violation })}\n`);
+  }
+}
+
+/** The contract of the spec file running (Jest gives each file its own module registry). */
+export const apiContract = new ApiContract();
+
+/** Validates every exchange of `fastify` once the document is loaded; call before the app listens. */
+export function watchApiContract(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    apiContract.check({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: req.body,
+      status: reply.statusCode,
+      contentType: String(reply.getHeader('content-type') ?? ''),
+      payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined,
+    });
+    return payload;
+  });
+}
+
+function parse(exchange: Exchange): unknown {
+  if (exchange.payload === undefined || !exchange.contentType.includes('json')) return undefined;
+  try {
+    return JSON.parse(exchange.payload);
+  } catch {
+    return undefined;
+  }
+}
+
+interface ErrorEnvelope {
+  error: { code: string; message: string; details?: { fields?: { field: string }[] } };
+}
+
+function isValidationError(body: unknown): body is ErrorEnvelope {
+  return (body as Partial<ErrorEnvelope> | undefined)?.error?.code === 'VALIDATION_ERROR';
+}
+
+function onlyRulesBeyondTheSchema(body: ErrorEnvelope): boolean {
+  const fields = body.error.details?.fields ?? [];
+  return fields.length > 0 && fields.every(({ field }) => RULES_BEYOND_THE_SCHEMA.has(field));
+}
+
+function summarize(errors: { instancePath?: string; message?: string; params?: unknown }[]): string {
+  return errors
+    .slice(0, 4)
+    .map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params ?? {})}`)
+    .join('; ');
+}
