@@ -5,8 +5,8 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { setupApiDocument } from './api-document';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { bearerMatches } from './auth/bearer';
@@ -87,7 +87,7 @@ export async function createApp(
   // The simulated PSP, answering in its own shape; operators reach it with the admin API's own guard.
   await mountSandboxPsp?.(app);
 
-  setupOpenApi(app);
+  setupApiDocument(app, config);
   await app.init();
   return app;
 }
@@ -327,67 +327,3 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
 
-/**
- * Tags in the order a reader meets them (Swagger UI shows them so): the merchant's API first, then
- * what providers call, then the operator's; health and operations last.
- */
-const API_TAGS: readonly { name: string; description: string }[] = [
-  { name: 'payments', description: 'Create Pix payments and read their status (merchant API key, `X-Merchant-Key`).' },
-  { name: 'refunds', description: 'Refund a paid payment, in full or in part, and cancel a pending one (merchant API key).' },
-  { name: 'api-keys', description: 'The calling API key: its prefix and when it was last used, for key rotation (merchant API key).' },
-  { name: 'recurrences', description: 'Pix Automático: ask a payer once for a recurring authorization, then charge each cycle (merchant API key).' },
-  { name: 'webhooks', description: "Provider callbacks: where PSPs post their events. Not called by merchants; each provider's own authentication." },
-  { name: 'admin', description: "The operator's API: merchants, API keys, provider accounts, payments across merchants, deliveries (admin token)." },
-  { name: 'dashboard', description: "The dashboard's session and overview (sign-in cookie with CSRF token, or the admin token)." },
-  { name: 'operations', description: 'Prometheus metrics (METRICS_TOKEN or the admin token).' },
-  { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators (no authentication).' },
-];
-
-/** The paths reordered by their first tag's place in API_TAGS (stable), so the JSON reads in the UI's order. */
-function sortPathsByTag(document: OpenAPIObject): OpenAPIObject {
-  const rank = (item: object) => {
-    const tags = Object.values(item as Record<string, { tags?: string[] } | undefined>).flatMap((operation) => operation?.tags ?? []);
-    const ranks = tags.map((tag) => API_TAGS.findIndex((known) => known.name === tag)).filter((index) => index >= 0);
-    return ranks.length ? Math.min(...ranks) : API_TAGS.length;
-  };
-  const paths = Object.entries(document.paths).map(([path, item], index) => ({ path, item, index, rank: rank(item) }));
-  paths.sort((a, b) => a.rank - b.rank || a.index - b.index);
-  return { ...document, paths: Object.fromEntries(paths.map(({ path, item }) => [path, item])) };
-}
-
-/**
- * The OpenAPI document is built on the first request for /docs, /docs/json or /docs/yaml, then kept:
- * building it walks every route and DTO (about 0.1 s of CPU), which a process that is never asked
- * for its documentation need not pay at each start.
- */
-function setupOpenApi(app: NestFastifyApplication): void {
-  const builder = new DocumentBuilder()
-    .setTitle('Pix Gateway API')
-    .setDescription(
-      'Create Pix payments, read their status, and receive provider events. Every body is the envelope ' +
-        '`{success, data | error, request_id, provider}`; `X-Request-Id` repeats `request_id`. ' +
-        'To try the merchant API here: Authorize with a merchant key (issued in the dashboard), then Execute.',
-    )
-    .setVersion('1')
-    .addSecurity('merchantKey', {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Merchant-Key',
-      description: 'A merchant API key (`mk_…`), issued in the admin dashboard or by `POST /admin/api/merchants/{id}/api-keys`.',
-    })
-    // Opaque tokens, not JWTs: addBearerAuth would add `bearerFormat: JWT`, telling clients to expect one.
-    .addSecurity('adminToken', {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'The admin token, ADMIN_API_TOKEN: an opaque string (generated ones look like `adm_…`), sent as `Authorization: Bearer <token>`.',
-    })
-    .addSecurity('metricsToken', { type: 'http', scheme: 'bearer', description: "METRICS_TOKEN, a scraper's own opaque token, for `GET /metrics` only." });
-  for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
-  const buildDocument = () => sortPathsByTag(SwaggerModule.createDocument(app, builder.build()));
-  SwaggerModule.setup('docs', app, buildDocument, {
-    jsonDocumentUrl: 'docs/json',
-    yamlDocumentUrl: 'docs/yaml',
-    // Swagger UI would otherwise send the whole document to validator.swagger.io for its badge.
-    swaggerOptions: { validatorUrl: null },
-  });
-}

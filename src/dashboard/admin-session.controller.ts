@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminAuth } from '../auth/admin-auth.guard';
 import { ErrorCode } from '../common/errors/error-codes';
@@ -11,7 +11,7 @@ import { LogoutView, SessionView } from './dto/session.view';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 /** Dashboard sign-in, sign-out and "who am I". The cookie is the session; the body carries the CSRF token. */
-@ApiTags('dashboard')
+@ApiTags('session')
 @Controller('admin/api/session')
 export class AdminSessionController {
   constructor(
@@ -30,7 +30,7 @@ export class AdminSessionController {
   })
   @ApiEnvelopeResponse(201, SessionView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)
-  async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async createSession(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     const { token, session } = await this.sessions.login(body, req);
     setSessionCookie(reply, this.config, token);
     return session;
@@ -40,7 +40,8 @@ export class AdminSessionController {
   @ApiOperation({ summary: 'The signed-in session', description: 'Who is signed in, until when, and the CSRF token to send on changes. 401 without a live session.' })
   @ApiEnvelopeResponse(200, SessionView)
   @ApiErrorResponses(ErrorCode.UNAUTHORIZED)
-  current(@Req() req: FastifyRequest): Promise<SessionView> {
+  @ApiSecurity('adminSession')
+  getSession(@Req() req: FastifyRequest): Promise<SessionView> {
     return this.sessions.describe(req);
   }
 
@@ -50,7 +51,7 @@ export class AdminSessionController {
   @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The csrf_token of the session.' })
   @ApiEnvelopeResponse(200, LogoutView)
   @ApiErrorResponses(ErrorCode.FORBIDDEN)
-  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LogoutView> {
+  async deleteSession(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LogoutView> {
     await this.sessions.logout(req);
     clearSessionCookie(reply, this.config);
     return { signed_out: true };

@@ -22,7 +22,7 @@ export class DashboardStatsController {
   })
   @ApiEnvelopeResponse(200, StatsView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
-  overview(@Query() query: StatsQuery): Promise<StatsView> {
+  getDashboardStats(@Query() query: StatsQuery): Promise<StatsView> {
     return this.stats.overview(query);
   }
 }

@@ -7,7 +7,7 @@ import { AdminDeliveriesService } from './admin-deliveries.service';
 import { DeliveryDetailView, DeliveryPage, DeliveryView, TestEventResultView } from './dto/delivery.view';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query';
 
-@ApiTags('admin')
+@ApiTags('deliveries')
 @AdminAuth()
 @Controller('admin/api/webhook-deliveries')
 export class AdminDeliveriesController {
@@ -21,7 +21,7 @@ export class AdminDeliveriesController {
   })
   @ApiEnvelopeResponse(200, DeliveryPage)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
-  list(@Query() query: ListDeliveriesQuery): Promise<DeliveryPage> {
+  listDeliveries(@Query() query: ListDeliveriesQuery): Promise<DeliveryPage> {
     return this.deliveries.list(query);
   }
 
@@ -33,7 +33,7 @@ export class AdminDeliveriesController {
   @ApiParam({ name: 'id', example: 'dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, DeliveryDetailView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  get(@Param('id') id: string): Promise<DeliveryDetailView> {
+  getDelivery(@Param('id') id: string): Promise<DeliveryDetailView> {
     return this.deliveries.get(id);
   }
 
@@ -54,7 +54,7 @@ export class AdminDeliveriesController {
 }
 
 /** The test event lives with deliveries, whose sender it uses; its path is the merchant's. */
-@ApiTags('admin')
+@ApiTags('deliveries')
 @AdminAuth()
 @Controller('admin/api/merchants')
 export class AdminTestEventController {

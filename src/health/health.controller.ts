@@ -25,7 +25,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and readiness: the database is migrated and reachable.' })
   @ApiResponse({ status: 200, schema: { example: { status: 'ok' } } })
   @ApiErrorResponses(ErrorCode.SERVICE_UNAVAILABLE)
-  async check(): Promise<{ status: 'ok' }> {
+  async getHealth(): Promise<{ status: 'ok' }> {
     if (!(await this.database.ping(PING_TIMEOUT_MS))) throw databaseUnavailableError();
     return { status: 'ok' };
   }

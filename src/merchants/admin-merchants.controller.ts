@@ -11,7 +11,7 @@ import { ApiKeyView, IssuedApiKeyView, MerchantPage, MerchantView, MerchantWithS
 
 const MERCHANT_ID = ApiParam({ name: 'id', example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' });
 
-@ApiTags('admin')
+@ApiTags('merchants')
 @AdminAuth()
 @Controller('admin/api/merchants')
 export class AdminMerchantsController {
@@ -25,7 +25,7 @@ export class AdminMerchantsController {
   })
   @ApiEnvelopeResponse(201, MerchantWithSecretView)
   @ApiErrorResponses(validationExample('name', 'name must be 1 to 200 characters'))
-  create(@Body() body: CreateMerchantDto): Promise<MerchantWithSecretView> {
+  createMerchant(@Body() body: CreateMerchantDto): Promise<MerchantWithSecretView> {
     return this.merchants.create(body);
   }
 
@@ -33,7 +33,7 @@ export class AdminMerchantsController {
   @ApiOperation({ summary: 'List merchants', description: 'Newest first; `q` searches names. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.' })
   @ApiEnvelopeResponse(200, MerchantPage)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
-  list(@Query() query: ListMerchantsQuery): Promise<MerchantPage> {
+  listMerchants(@Query() query: ListMerchantsQuery): Promise<MerchantPage> {
     return this.merchants.list(query);
   }
 
@@ -42,7 +42,7 @@ export class AdminMerchantsController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, MerchantView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  get(@Param('id') id: string): Promise<MerchantView> {
+  getMerchant(@Param('id') id: string): Promise<MerchantView> {
     return this.merchants.get(id);
   }
 
@@ -54,7 +54,7 @@ export class AdminMerchantsController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, MerchantWithSecretView)
   @ApiErrorResponses(validationExample('name', 'name must be 1 to 200 characters'), [ErrorCode.NOT_FOUND, { message: 'No merchant with this id.' }])
-  update(@Param('id') id: string, @Body() body: UpdateMerchantDto): Promise<MerchantWithSecretView> {
+  updateMerchant(@Param('id') id: string, @Body() body: UpdateMerchantDto): Promise<MerchantWithSecretView> {
     return this.merchants.update(id, body);
   }
 
@@ -64,7 +64,7 @@ export class AdminMerchantsController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(201, IssuedApiKeyView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  issueKey(@Param('id') id: string): Promise<IssuedApiKeyView> {
+  issueApiKey(@Param('id') id: string): Promise<IssuedApiKeyView> {
     return this.merchants.issueKey(id);
   }
 
@@ -73,7 +73,7 @@ export class AdminMerchantsController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, ApiKeyView, { isArray: true })
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  listKeys(@Param('id') id: string): Promise<ApiKeyView[]> {
+  listApiKeys(@Param('id') id: string): Promise<ApiKeyView[]> {
     return this.merchants.listKeys(id);
   }
 
@@ -83,7 +83,7 @@ export class AdminMerchantsController {
   @ApiParam({ name: 'keyId', example: 'key_7QmZ2xT9bLk4Wn8Rc1Vd5Hs3' })
   @ApiEnvelopeResponse(200, ApiKeyView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  revokeKey(@Param('id') id: string, @Param('keyId') keyId: string): Promise<ApiKeyView> {
+  revokeApiKey(@Param('id') id: string, @Param('keyId') keyId: string): Promise<ApiKeyView> {
     return this.merchants.revokeKey(id, keyId);
   }
 }

@@ -24,7 +24,7 @@ export class MerchantApiKeysController {
     example: { id: 'key_3kTMd9Q2xLr8VbN1cZp4Wf7A', prefix: 'mk_live_AbCd', created_at: '2026-11-01T12:00:00.000Z', last_used_at: '2026-11-26T11:59:30.000Z' },
   })
   @ApiErrorResponses(ErrorCode.INTERNAL_ERROR)
-  current(@CurrentMerchant() merchant: AuthenticatedMerchant): Promise<CurrentApiKeyView> {
+  getCurrentApiKey(@CurrentMerchant() merchant: AuthenticatedMerchant): Promise<CurrentApiKeyView> {
     return this.keys.current(merchant);
   }
 }

@@ -7,7 +7,7 @@ import { ApiErrorResponses } from '../common/http/api-docs';
 import { NoEnvelope } from '../common/http/no-envelope.decorator';
 import { GatewayMetrics } from './gateway-metrics';
 
-@ApiTags('operations')
+@ApiTags('metrics')
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: GatewayMetrics) {}
@@ -22,7 +22,7 @@ export class MetricsController {
   @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'Prometheus text format 0.0.4.' })
   @ApiErrorResponses(ErrorCode.UNAUTHORIZED)
-  async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async getMetrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { contentType, body } = await this.metrics.scrape();
     reply.header('content-type', contentType);
     return body;

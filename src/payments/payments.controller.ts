@@ -58,14 +58,14 @@ export class PaymentsController {
   @Post('payments/create')
   @HttpCode(201)
   @CreateDocs('Create a payment', CreatePaymentDto)
-  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
   }
 
   @Post('pix/create')
   @HttpCode(201)
   @CreateDocs('Create a Pix payment', CreatePixPaymentDto)
-  createPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createPixPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
   }
 
@@ -78,19 +78,19 @@ export class PaymentsController {
   })
   @ApiEnvelopeResponse(200, PaymentPageView, { example: { items: [PAID_PAYMENT_EXAMPLE], next_cursor: null } })
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.INTERNAL_ERROR)
-  list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: MerchantListPaymentsQuery): Promise<Page<PaymentView>> {
+  listPayments(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: MerchantListPaymentsQuery): Promise<Page<PaymentView>> {
     return this.payments.list(merchant.id, query);
   }
 
   @Get('payments/:id')
   @ReadDocs()
-  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+  async getPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     return answerData(req, await this.payments.get(merchant.id, id));
   }
 
   @Get('pix/:id')
   @ReadDocs()
-  async getPix(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+  async getPixPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     return answerData(req, await this.payments.get(merchant.id, id));
   }
 }

@@ -25,7 +25,7 @@ const SIMULATE_NOTE =
   "an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).";
 
 /** Pix Automático for the operator (docs/dashboard.md, Recurrences). */
-@ApiTags('admin')
+@ApiTags('admin-recurrences')
 @AdminAuth()
 @Controller('admin/api')
 export class AdminRecurrencesController {
@@ -38,7 +38,7 @@ export class AdminRecurrencesController {
   })
   @ApiEnvelopeResponse(200, AdminRecurrencePageView, { example: { items: [ADMIN_RECURRENCE_EXAMPLE], next_cursor: null }, provider: 'efi' })
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
-  list(@Query() query: ListAdminRecurrencesQuery): Promise<Page<AdminRecurrenceView>> {
+  adminListRecurrences(@Query() query: ListAdminRecurrencesQuery): Promise<Page<AdminRecurrenceView>> {
     return this.recurrences.list(query);
   }
 
@@ -52,7 +52,7 @@ export class AdminRecurrencesController {
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, AdminRecurrenceDetailView, { example: ADMIN_RECURRENCE_DETAIL_EXAMPLE, provider: 'efi' })
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  detail(@Param('id') id: string): Promise<AdminRecurrenceDetailView> {
+  adminGetRecurrence(@Param('id') id: string): Promise<AdminRecurrenceDetailView> {
     return this.recurrences.detail(id);
   }
 
@@ -71,7 +71,7 @@ export class AdminRecurrencesController {
     provider: 'efi',
   })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.PAYMENT_STATE_CONFLICT, ErrorCode.OPERATION_NOT_SUPPORTED, ErrorCode.UPSTREAM_ERROR)
-  async cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<AdminRecurrenceDetailView> {
+  async adminCancelRecurrence(@Param('id') id: string, @Req() req: FastifyRequest): Promise<AdminRecurrenceDetailView> {
     return answerData(req, await this.recurrences.cancel(id, requestState(req).requestId));
   }
 
@@ -85,7 +85,7 @@ export class AdminRecurrencesController {
   @ApiBody({ type: SimulateRecurrenceDto })
   @ApiEnvelopeResponse(200, RecurringSimulationResultView, { example: RECURRENCE_SIMULATION_EXAMPLE })
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.UPSTREAM_ERROR)
-  simulateRecurrence(@Param('id') id: string, @Body() body: SimulateRecurrenceDto): Promise<RecurringSimulationResultView> {
+  simulateRecurrenceEvent(@Param('id') id: string, @Body() body: SimulateRecurrenceDto): Promise<RecurringSimulationResultView> {
     return this.recurrences.simulateRecurrence(id, body);
   }
 
@@ -99,7 +99,7 @@ export class AdminRecurrencesController {
   @ApiBody({ type: SimulateRecurringChargeDto })
   @ApiEnvelopeResponse(200, RecurringSimulationResultView, { example: CHARGE_SIMULATION_EXAMPLE })
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.UPSTREAM_ERROR)
-  simulateCharge(@Param('id') id: string, @Body() body: SimulateRecurringChargeDto): Promise<RecurringSimulationResultView> {
+  simulateRecurringChargeEvent(@Param('id') id: string, @Body() body: SimulateRecurringChargeDto): Promise<RecurringSimulationResultView> {
     return this.recurrences.simulateCharge(id, body);
   }
 }

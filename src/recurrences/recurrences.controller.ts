@@ -64,7 +64,7 @@ export class RecurrencesController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  create(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreateRecurrenceDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createRecurrence(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreateRecurrenceDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.recurrences.create(merchant, body, request);
   }
 
@@ -75,7 +75,7 @@ export class RecurrencesController {
     validationExample('status', 'status must be one of the following values: pending_authorization, active, rejected, expired, cancelled, ended'),
     ErrorCode.INTERNAL_ERROR,
   )
-  list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
+  listRecurrences(@CurrentMerchant() merchant: AuthenticatedMerchant, @Query() query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
     return this.recurrences.list(merchant.id, query);
   }
 
@@ -84,7 +84,7 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurrenceView, { example: ACTIVE_RECURRENCE_EXAMPLE })
   @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
+  async getRecurrence(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
     return answerData(req, await this.recurrences.get(merchant.id, id));
   }
 
@@ -104,7 +104,7 @@ export class RecurrencesController {
     ErrorCode.UPSTREAM_ERROR,
     ErrorCode.INTERNAL_ERROR,
   )
-  async cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
+  async cancelRecurrence(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurrenceView> {
     return answerData(req, await this.recurrences.cancel(merchant.id, id, requestState(req).requestId));
   }
 
@@ -131,7 +131,7 @@ export class RecurrencesController {
     ErrorCode.IDEMPOTENCY_IN_PROGRESS,
     ErrorCode.INTERNAL_ERROR,
   )
-  createCharge(
+  createRecurringCharge(
     @CurrentMerchant() merchant: AuthenticatedMerchant,
     @Param('id') id: string,
     @Body() body: CreateRecurringChargeDto,
@@ -146,7 +146,7 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rec_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, RecurringChargeListView, { example: { items: [PAID_CHARGE_EXAMPLE] } })
   @ApiErrorResponses(RECURRENCE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  async listCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
+  async listRecurringCharges(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeListView> {
     return answerData(req, await this.charges.listCharges(merchant.id, id));
   }
 
@@ -155,7 +155,7 @@ export class RecurrencesController {
   @ApiParam({ name: 'id', example: 'rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H' })
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: PAID_CHARGE_EXAMPLE })
   @ApiErrorResponses(CHARGE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  async getCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
+  async getRecurringCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
     return answerData(req, await this.charges.getCharge(merchant.id, id));
   }
 
@@ -170,7 +170,7 @@ export class RecurrencesController {
     ErrorCode.UPSTREAM_ERROR,
     ErrorCode.INTERNAL_ERROR,
   )
-  async cancelCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
+  async cancelRecurringCharge(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RecurringChargeView> {
     return answerData(req, await this.charges.cancelCharge(merchant.id, id, requestState(req).requestId));
   }
 }

@@ -8,13 +8,9 @@ import { type InboundCallback, ProviderFailureCode, UpstreamError } from '../pro
 import { isProviderFailure, providerFailureToAppError, rethrowProviderFailure } from '../providers/provider-errors';
 import type { RecurringReport } from '../providers/recurring';
 import { type ReportContext, type ReportResult, RecurrenceEventsService } from './recurrence-events.service';
+import type { RecurringCallbackResult } from './dto/recurring-callback-result';
 
 /** `data` of a recurring callback's answer: one entry per confirmed report. */
-export interface RecurringCallbackResult {
-  received: true;
-  duplicate: boolean;
-  events: { kind: 'recurrence' | 'charge'; duplicate: boolean; matched: boolean; event_id?: string; recurrence_id?: string; charge_id?: string; status?: string }[];
-}
 
 /**
  * Callbacks about recurrences (`<webhook url>/rec`) and recurring charges (`/cobr`), under the same

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { applyDecorators, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
@@ -10,7 +10,42 @@ import { MercadoPagoNotificationBody, PixCallbackBody, SandboxEventBody } from '
 import { AccountCallbackResult, WebhookIntakeResult } from './dto/webhook-intake-result';
 import { WebhookIntakeService } from './webhook-intake.service';
 
-@ApiTags('webhooks')
+/** A provider account's callback, at `<webhook_url>` and at `<webhook_url>/pix`. */
+const AccountCallbackDocs = (body: string) =>
+  applyDecorators(
+    HttpCode(200),
+    ApiOperation({
+      summary: "Receive a provider account's callback",
+      description:
+        "The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family " +
+        'each entry of `{"pix":[…]}` is read back from the PSP with the account\'s credentials, and only what the PSP confirms is applied (each ' +
+        'as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, ' +
+        'changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 ' +
+        'with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.',
+    }),
+    ApiParam({ name: 'provider', example: 'efi' }),
+    ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }),
+    ApiExtraModels(PixCallbackBody, MercadoPagoNotificationBody),
+    ApiBody({
+      description: body,
+      schema: {
+        oneOf: [{ $ref: getSchemaPath(PixCallbackBody) }, { $ref: getSchemaPath(MercadoPagoNotificationBody) }],
+        example: { pix: [{ endToEndId: 'E00038166202601151200abcdefghijk', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', valor: '10.50', horario: '2026-01-15T12:00:00.000Z' }] },
+      },
+    }),
+    ApiEnvelopeResponse(200, AccountCallbackResult),
+    ApiErrorResponses(
+      ErrorCode.INVALID_SIGNATURE,
+      ErrorCode.VALIDATION_ERROR,
+      ErrorCode.NOT_FOUND,
+      ErrorCode.RATE_LIMITED,
+      ErrorCode.UPSTREAM_ERROR,
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      ErrorCode.INTERNAL_ERROR,
+    ),
+  );
+
+@ApiTags('provider-callbacks')
 @Controller('webhooks')
 @CountsCallbackAuthFailures()
 export class WebhooksController {
@@ -50,44 +85,22 @@ export class WebhooksController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  async receive(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
+  async receiveProviderCallback(@Param('provider') provider: string, @Req() req: FastifyRequest): Promise<WebhookIntakeResult | AccountCallbackResult> {
     return answerData(req, await this.intake.receive(provider, inbound(req), req.body, requestState(req).requestId));
   }
 
-  @Post([':provider/:account', ':provider/:account/pix'])
-  @HttpCode(200)
-  @ApiOperation({
-    summary: "Receive a provider account's callback",
-    description:
-      "The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family " +
-      'each entry of `{"pix":[…]}` is read back from the PSP with the account\'s credentials, and only what the PSP confirms is applied (each ' +
-      'as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, ' +
-      'changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 ' +
-      'with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.',
-  })
-  @ApiParam({ name: 'provider', example: 'efi' })
-  @ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' })
-  @ApiExtraModels(PixCallbackBody, MercadoPagoNotificationBody)
-  @ApiBody({
-    description: 'A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`.',
-    schema: {
-      oneOf: [{ $ref: getSchemaPath(PixCallbackBody) }, { $ref: getSchemaPath(MercadoPagoNotificationBody) }],
-      example: { pix: [{ endToEndId: 'E00038166202601151200abcdefghijk', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', valor: '10.50', horario: '2026-01-15T12:00:00.000Z' }] },
-    },
-  })
-  @ApiEnvelopeResponse(200, AccountCallbackResult)
-  @ApiErrorResponses(
-    ErrorCode.INVALID_SIGNATURE,
-    ErrorCode.VALIDATION_ERROR,
-    ErrorCode.NOT_FOUND,
-    ErrorCode.RATE_LIMITED,
-    ErrorCode.UPSTREAM_ERROR,
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-    ErrorCode.INTERNAL_ERROR,
-  )
-  async receiveForAccount(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
+  @Post(':provider/:account')
+  @AccountCallbackDocs('A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification here, to `<webhook_url>`.')
+  async receiveAccountCallback(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
     return answerData(req, await this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req).requestId));
   }
+
+  @Post(':provider/:account/pix')
+  @AccountCallbackDocs('A Pix API PSP posts `{"pix":[…]}` here, to `<webhook_url>/pix`.')
+  async receiveAccountPixCallback(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
+    return answerData(req, await this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req).requestId));
+  }
+
 }
 
 /** The callback as an adapter sees it: method, the path after the account (`/pix` or ''), query, headers and the raw bytes. */

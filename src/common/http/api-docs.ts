@@ -1,5 +1,5 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, type ApiResponseOptions, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_TABLE, ErrorCode } from '../errors/error-codes';
 
 /** The request id every example shows (the same in `X-Request-Id`). */
@@ -135,30 +135,34 @@ export function validationExample(field: string, message: string): readonly [Err
   return [ErrorCode.VALIDATION_ERROR, { details: { fields: [{ field, message }] } }];
 }
 
+/** The error answers of one status: its codes in the description, an example of each. */
+export function errorResponse(codes: readonly { code: ErrorCode; sample?: ErrorSample }[]): { description: string; content: Record<string, unknown> } {
+  return {
+    description: codes.map(({ code }) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join(' / '),
+    // Spelled out so that an error is JSON even on an operation that produces text (GET /metrics).
+    content: {
+      'application/json': {
+        schema: { $ref: getSchemaPath(ApiErrorEnvelope) },
+        examples: Object.fromEntries(codes.map(({ code, sample }) => [code, { summary: code, value: errorExample(code, sample ?? ERROR_SAMPLES[code]) }])),
+      },
+    },
+  };
+}
+
+/** The status a code is answered with (`sample.status` where an operation answers it otherwise). */
+export function errorStatus(code: ErrorCode, sample?: ErrorSample): number {
+  return sample?.status ?? ERROR_TABLE[code].status;
+}
+
 /** Documents error answers from the one table: status, code and message, with an example of each code. */
 export function ApiErrorResponses(...documented: DocumentedError[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, { code: ErrorCode; sample: ErrorSample }[]>();
   for (const entry of documented) {
     const [code, sample] = typeof entry === 'string' ? [entry, ERROR_SAMPLES[entry]] : entry;
-    const status = sample.status ?? ERROR_TABLE[code].status;
+    const status = errorStatus(code, sample);
     byStatus.set(status, [...(byStatus.get(status) ?? []), { code, sample }]);
   }
-  return applyDecorators(
-    ApiExtraModels(ApiErrorEnvelope, ...DETAIL_MODELS),
-    ...[...byStatus].map(([status, list]) =>
-      ApiResponse({
-        status,
-        description: list.map(({ code }) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join(' / '),
-        // Spelled out so that an error is JSON even on an operation that produces text (GET /metrics).
-        content: {
-          'application/json': {
-            schema: { $ref: getSchemaPath(ApiErrorEnvelope) },
-            examples: Object.fromEntries(list.map(({ code, sample }) => [code, { summary: code, value: errorExample(code, sample) }])),
-          },
-        },
-      }),
-    ),
-  );
+  return applyDecorators(ApiExtraModels(ApiErrorEnvelope, ...DETAIL_MODELS), ...[...byStatus].map(([status, list]) => ApiResponse({ status, ...errorResponse(list) } as ApiResponseOptions)));
 }
 
 /** Documents a success answer whose `data` is `model` (or an array of it), with an example of the whole envelope. */

@@ -7,7 +7,7 @@ import { AdminPaymentEventsService } from './admin-payment-events.service';
 import { PaymentDetailView, SimulationResultView } from './dto/payment-detail.view';
 import { SimulateEventDto } from './dto/simulate-event.dto';
 
-@ApiTags('admin')
+@ApiTags('admin-payments')
 @AdminAuth()
 @Controller('admin/api/payments')
 export class AdminPaymentEventsController {
@@ -21,7 +21,7 @@ export class AdminPaymentEventsController {
   @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, PaymentDetailView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  detail(@Param('id') id: string): Promise<PaymentDetailView> {
+  adminGetPayment(@Param('id') id: string): Promise<PaymentDetailView> {
     return this.payments.detail(id);
   }
 
@@ -36,7 +36,7 @@ export class AdminPaymentEventsController {
   @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiEnvelopeResponse(200, SimulationResultView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.UPSTREAM_ERROR)
-  simulate(@Param('id') id: string, @Body() body: SimulateEventDto): Promise<SimulationResultView> {
+  simulatePaymentEvent(@Param('id') id: string, @Body() body: SimulateEventDto): Promise<SimulationResultView> {
     return this.payments.simulate(id, body);
   }
 }

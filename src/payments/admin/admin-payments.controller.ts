@@ -8,7 +8,7 @@ import { AdminPaymentItem, AdminPaymentsService } from './admin-payments.service
 import { ListPaymentsQuery } from './dto/list-payments.query';
 import { AdminPaymentPageView } from '../payment.view';
 
-@ApiTags('admin')
+@ApiTags('admin-payments')
 @AdminAuth()
 @Controller('admin/api/payments')
 export class AdminPaymentsController {
@@ -18,7 +18,7 @@ export class AdminPaymentsController {
   @ApiOperation({ summary: 'List payments across merchants', description: 'Newest first; `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page.' })
   @ApiEnvelopeResponse(200, AdminPaymentPageView)
   @ApiErrorResponses(ErrorCode.VALIDATION_ERROR)
-  list(@Query() query: ListPaymentsQuery): Promise<Page<AdminPaymentItem>> {
+  adminListPayments(@Query() query: ListPaymentsQuery): Promise<Page<AdminPaymentItem>> {
     return this.payments.list(query);
   }
 }

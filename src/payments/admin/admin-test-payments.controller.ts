@@ -9,7 +9,7 @@ import { IdempotentRequest } from '../../idempotency/idempotent-request';
 import { CreateTestPaymentDto } from './dto/create-test-payment.dto';
 import { PaymentView } from '../payment.view';
 
-@ApiTags('admin')
+@ApiTags('admin-payments')
 @AdminAuth()
 @Controller('admin/api/test-payments')
 export class AdminTestPaymentsController {
@@ -35,7 +35,7 @@ export class AdminTestPaymentsController {
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     ErrorCode.IDEMPOTENCY_IN_PROGRESS,
   )
-  create(@Body() body: CreateTestPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createTestPayment(@Body() body: CreateTestPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
     return this.testPayments.create(body, request);
   }
 }

@@ -6,7 +6,7 @@ import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-do
 import { InvariantCheckView } from './dto/invariant-check.view';
 import { MoneyInvariantService } from './money-invariant.service';
 
-@ApiTags('admin')
+@ApiTags('invariant-checks')
 @AdminAuth()
 @Controller('admin/api/invariant-checks')
 export class AdminInvariantChecksController {
@@ -15,7 +15,6 @@ export class AdminInvariantChecksController {
   @Post()
   @HttpCode(202)
   @ApiOperation({
-    operationId: 'runInvariantCheck',
     summary: 'Run the money invariant check now',
     description:
       "Starts a run in the background and answers it, `running`: each payment of the last INVARIANT_CHECK_DAYS days is read back from its PSP, and what the PSP says was received and returned is compared with the gateway's books. " +
@@ -26,20 +25,19 @@ export class AdminInvariantChecksController {
     ErrorCode.CONFLICT,
     { message: 'An invariant check is already running: ick_7Yb2Qw9ZtR4mK8sLx3Vn6PcD, started at 2026-05-02T06:00:04.120Z. Wait for it to finish.' },
   ])
-  run(): Promise<InvariantCheckView> {
+  runInvariantCheck(): Promise<InvariantCheckView> {
     return this.invariant.start();
   }
 
   @Get('latest')
   @ApiOperation({
-    operationId: 'getLatestInvariantCheck',
     summary: 'The last money invariant check',
     description:
       'The last run started (running, completed or failed) with the mismatch lines it found: each a payment whose PSP and gateway disagree on money. 404 before the first run.',
   })
   @ApiEnvelopeResponse(200, InvariantCheckView)
   @ApiErrorResponses([ErrorCode.NOT_FOUND, { message: 'No invariant check has run yet.' }])
-  latest(): Promise<InvariantCheckView> {
+  getLatestInvariantCheck(): Promise<InvariantCheckView> {
     return this.invariant.latest();
   }
 }

@@ -12,7 +12,7 @@ import { CreateRefundDto } from './dto/create-refund.dto';
 import { RefundsService } from './refunds.service';
 
 /** The dashboard's refund and cancel buttons: the merchant API's operations, done by the operator for the payment's merchant. */
-@ApiTags('admin')
+@ApiTags('admin-payments')
 @AdminAuth()
 @Controller('admin/api/payments')
 export class AdminRefundsController {
@@ -25,7 +25,7 @@ export class AdminRefundsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Refund a payment for its merchant', description: 'As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.' })
   @CreateRefundDocs()
-  refund(@Param('id') id: string, @Body() body: CreateRefundDto, @IdempotentRequest('id') request: IdempotentRequest): Promise<PreparedResponse> {
+  adminRefundPayment(@Param('id') id: string, @Body() body: CreateRefundDto, @IdempotentRequest('id') request: IdempotentRequest): Promise<PreparedResponse> {
     return this.refunds.createAsOperator(id, body, request);
   }
 
@@ -33,7 +33,7 @@ export class AdminRefundsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a pending payment for its merchant', description: 'As `POST /v1/payments/:id/cancel`.' })
   @CancelDocs()
-  async cancel(@Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+  async adminCancelPayment(@Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     return answerData(req, await this.cancels.cancelAsOperator(id, requestState(req).requestId));
   }
 }

@@ -35,7 +35,7 @@ export class RefundsController {
       'Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.',
   })
   @CreateRefundDocs()
-  create(
+  refundPayment(
     @CurrentMerchant() merchant: AuthenticatedMerchant,
     @Param('id') id: string,
     @Body() body: CreateRefundDto,
@@ -49,7 +49,7 @@ export class RefundsController {
   @PAYMENT_ID
   @ApiEnvelopeResponse(200, RefundView, { isArray: true, example: [{ ...REFUND_EXAMPLE, status: 'succeeded', updatedAt: '2026-11-26T12:00:02.000Z' }] })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  async list(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView[]> {
+  async listRefunds(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView[]> {
     return answerData(req, await this.refunds.list(merchant.id, id));
   }
 
@@ -58,7 +58,7 @@ export class RefundsController {
   @ApiParam({ name: 'id', example: 'ref_9xQ2mN4pL7sT1vB8cD3fG6hJ' })
   @ApiEnvelopeResponse(200, RefundView, { example: { ...REFUND_EXAMPLE, status: 'failed', failureReason: "The payer's account is closed." } })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)
-  async get(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView> {
+  async getRefund(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<RefundView> {
     return answerData(req, await this.refunds.get(merchant.id, id));
   }
 
@@ -71,7 +71,7 @@ export class RefundsController {
       'if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.',
   })
   @CancelDocs()
-  async cancel(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
+  async cancelPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     return answerData(req, await this.cancels.cancel(merchant.id, id, requestState(req).requestId));
   }
 }

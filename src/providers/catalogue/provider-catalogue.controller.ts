@@ -5,7 +5,7 @@ import { ApiEnvelopeResponse } from '../../common/http/api-docs';
 import { ProviderCatalogueService } from './provider-catalogue.service';
 import { ProviderDescriptorView } from './provider-catalogue.view';
 
-@ApiTags('admin')
+@ApiTags('providers')
 @AdminAuth()
 @Controller('admin/api/providers')
 export class ProviderCatalogueController {
@@ -18,7 +18,7 @@ export class ProviderCatalogueController {
       'Each provider as it describes itself: environments and their default hosts, account settings, credential fields and capabilities. The dashboard builds its account forms from it.',
   })
   @ApiEnvelopeResponse(200, ProviderDescriptorView, { isArray: true })
-  list(): ProviderDescriptorView[] {
+  listProviders(): ProviderDescriptorView[] {
     return this.catalogue.list();
   }
 }

@@ -10,7 +10,7 @@ import { ProviderAccountsService } from './provider-accounts.service';
 
 const ACCOUNT_ID = ApiParam({ name: 'id', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' });
 
-@ApiTags('admin')
+@ApiTags('provider-accounts')
 @AdminAuth()
 @Controller('admin/api/provider-accounts')
 export class AdminProviderAccountsController {
@@ -25,14 +25,14 @@ export class AdminProviderAccountsController {
   })
   @ApiEnvelopeResponse(201, ProviderAccountView)
   @ApiErrorResponses(validationExample('credentials.client_id', 'is required'))
-  create(@Body() body: CreateProviderAccountDto): Promise<ProviderAccountView> {
+  createProviderAccount(@Body() body: CreateProviderAccountDto): Promise<ProviderAccountView> {
     return this.accounts.create(body);
   }
 
   @Get()
   @ApiOperation({ summary: 'List provider accounts', description: 'Newest first.' })
   @ApiEnvelopeResponse(200, ProviderAccountView, { isArray: true })
-  list(): Promise<ProviderAccountView[]> {
+  listProviderAccounts(): Promise<ProviderAccountView[]> {
     return this.accounts.list();
   }
 
@@ -41,7 +41,7 @@ export class AdminProviderAccountsController {
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  get(@Param('id') id: string): Promise<ProviderAccountView> {
+  getProviderAccount(@Param('id') id: string): Promise<ProviderAccountView> {
     return this.accounts.get(id);
   }
 
@@ -57,7 +57,7 @@ export class AdminProviderAccountsController {
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountView)
   @ApiErrorResponses(validationExample('base_url', 'base_url must be an https URL'), [ErrorCode.NOT_FOUND, { message: 'Provider account not found.' }])
-  update(@Param('id') id: string, @Body() body: UpdateProviderAccountDto): Promise<ProviderAccountView> {
+  updateProviderAccount(@Param('id') id: string, @Body() body: UpdateProviderAccountDto): Promise<ProviderAccountView> {
     return this.accounts.update(id, body);
   }
 
@@ -73,7 +73,7 @@ export class AdminProviderAccountsController {
   @ACCOUNT_ID
   @ApiNoContentResponse({ description: 'Deleted; no body.' })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.CONFLICT)
-  remove(@Param('id') id: string): Promise<void> {
+  deleteProviderAccount(@Param('id') id: string): Promise<void> {
     return this.accounts.remove(id);
   }
 
@@ -83,7 +83,7 @@ export class AdminProviderAccountsController {
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountCheckView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
-  check(@Param('id') id: string): Promise<ProviderAccountCheckView> {
+  checkProviderAccount(@Param('id') id: string): Promise<ProviderAccountCheckView> {
     return this.accounts.check(id);
   }
 
@@ -93,7 +93,7 @@ export class AdminProviderAccountsController {
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountWebhookView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.UPSTREAM_ERROR)
-  registerWebhook(@Param('id') id: string): Promise<ProviderAccountWebhookView> {
+  registerProviderAccountWebhook(@Param('id') id: string): Promise<ProviderAccountWebhookView> {
     return this.accounts.registerWebhook(id);
   }
 }
