@@ -29,7 +29,7 @@ const FEATURES = {
   // The simulated PSP: a product of its own, mounted by the bootstrap; it uses no gateway feature.
   'sandbox-psp': [],
 };
-const BOOTSTRAP = ['./src/app.ts', './src/api-document.ts', './src/app.module.ts', './src/main.ts', './src/cluster.ts', './src/banner.ts'];
+const BOOTSTRAP = ['./src/app.ts', './src/api-document.ts', './src/api-webhooks.ts', './src/app.module.ts', './src/main.ts', './src/cluster.ts', './src/banner.ts'];
 const featureFolders = Object.keys(FEATURES);
 const layerZones = [
   ...BASE_LAYERS.flatMap((layer, rank) =>

@@ -6,6 +6,7 @@ interface ResponseObject { description: string; headers?: Record<string, unknown
 interface SchemaObject { type?: string; properties?: Record<string, SchemaObject | { $ref: string }>; items?: SchemaObject | { $ref: string }; additionalProperties?: unknown }
 import { ErrorCode } from './common/errors/error-codes';
 import { errorResponse, errorStatus } from './common/http/api-docs';
+import { addEventWebhooks } from './api-webhooks';
 import { AppConfig } from './config/app-config';
 import { SESSION_COOKIE } from './dashboard/session-cookie';
 
@@ -113,7 +114,7 @@ export function setupApiDocument(app: NestFastifyApplication, config: AppConfig)
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const buildDocument = () => {
     const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
-    return completeDocument(document);
+    return addEventWebhooks(completeDocument(document));
   };
   SwaggerModule.setup('docs', app, buildDocument, {
     jsonDocumentUrl: 'docs/json',
