@@ -11,6 +11,8 @@ import { type DeliveryDetailView, type DeliveryPage, type DeliveryView, type Tes
 import { WebhookDeliveryAttemptRepository } from './webhook-delivery-attempt.repository';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { DeliveryWithMerchant, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import type { EventBodyOf } from './event-body';
+import { TEST_EVENT_TYPE, type TestPingData } from './test-event-body';
 
 function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
   return {
@@ -33,9 +35,6 @@ function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
     updated_at: delivery.updatedAt.toISOString(),
   };
 }
-
-/** The event type of a test event (docs/webhooks.md, Operators). */
-export const TEST_EVENT_TYPE = 'test.ping';
 
 /** The operator's view of forwards: what is stuck or failed, and "send it again". */
 @Injectable()
@@ -95,7 +94,13 @@ export class AdminDeliveriesService {
     // The real time, not the Clock's: it is the signature's timestamp, which the merchant checks against its own clock.
     const sentAt = new Date();
     const id = newId('evt');
-    const body = { event: TEST_EVENT_TYPE, id, created_at: sentAt.toISOString(), data: { merchant_id: merchant.id, timestamp: sentAt.toISOString() } };
+    // Checked against the schema the document gives it (test-event-body.ts).
+    const body = {
+      event: TEST_EVENT_TYPE,
+      id,
+      created_at: sentAt.toISOString(),
+      data: { merchant_id: merchant.id, timestamp: sentAt.toISOString() },
+    } satisfies EventBodyOf<typeof TEST_EVENT_TYPE, TestPingData>;
     const result = await this.sender.send(
       {
         id,
