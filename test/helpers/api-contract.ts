@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
+import { EventSchemas } from './event-schemas';
 
 /**
  * The API contract check of the e2e tier (docs/api.md, "The document is tested"): every request an
@@ -25,7 +26,7 @@ export const RULES_BEYOND_THE_SCHEMA: ReadonlySet<string> = new Set([]);
 
 export interface Violation {
   where: string;
-  kind: 'undocumented-route' | 'undocumented-status' | 'response-body' | 'accepted-invalid-request' | 'refused-valid-request';
+  kind: 'undocumented-route' | 'undocumented-status' | 'response-body' | 'accepted-invalid-request' | 'refused-valid-request' | 'event-body';
   detail: string;
 }
 
@@ -43,11 +44,13 @@ class ApiContract {
   readonly violations: Violation[] = [];
   exchanges = 0;
   private api?: OpenAPIBackend;
+  private events?: EventSchemas;
 
   /** Reads the document `fastify` serves; the first app of a spec file sets it for the file. */
   async load(fastify: FastifyInstance): Promise<void> {
     if (this.api) return;
     const response = await fastify.inject({ method: 'GET', url: '/docs/json' });
+    this.events = new EventSchemas(JSON.parse(response.body) as object, { exact: true });
     const api = new OpenAPIBackend({
       definition: JSON.parse(response.body) as Document,
       apiRoot: '/',
@@ -83,6 +86,15 @@ class ApiContract {
       this.add({ where, kind: 'refused-valid-request', detail: JSON.stringify(body.error.details ?? body.error.message) });
     }
     this.checkResponse(api, operation, where, exchange, body);
+  }
+
+  /**
+   * A body the gateway posted to a merchant (test/helpers/merchant-receiver.ts): a violation unless
+   * the document's webhook for its `event` describes it, every field included (EventSchemas).
+   */
+  checkEvent(body: unknown, where: string): void {
+    const problem = this.events?.problem(body);
+    if (problem) this.add({ where, kind: 'event-body', detail: problem });
   }
 
   private checkResponse(api: OpenAPIBackend, operation: Operation, where: string, exchange: Exchange, body: unknown): void {

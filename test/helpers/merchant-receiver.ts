@@ -2,6 +2,7 @@ import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerRespo
 import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { apiContract } from './api-contract';
 
 /** One request the merchant's endpoint received, and whether its signature checked out. */
 export interface ReceivedWebhook {
@@ -29,7 +30,8 @@ export type Responder = (request: ReceivedWebhook) => Reply;
 /**
  * A merchant's webhook endpoint on a real socket, for e2e specs: it verifies signatures with the
  * `standardwebhooks` library exactly as a merchant would (`new Webhook(secret).verify(raw, headers)`)
- * and answers as the spec tells it to.
+ * and answers as the spec tells it to. Each body it receives is checked against the document's
+ * webhook for its event (apiContract.checkEvent): a spec file fails on a body the document does not describe.
  */
 export class MerchantReceiver {
   readonly received: ReceivedWebhook[] = [];
@@ -139,6 +141,8 @@ export class MerchantReceiver {
       }
     }
     this.received.push(request);
+    // Every body the gateway sends must be one the document's webhooks describe (src/api-webhooks.ts).
+    apiContract.checkEvent(body, `merchant receiver POST ${path} (${String((body as { event?: unknown } | undefined)?.event)})`);
     const reply = this.responder(request);
     if (reply === 'hold') {
       request.response = res;
