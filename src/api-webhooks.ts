@@ -91,6 +91,8 @@ export function addEventWebhooks(document: OpenAPIObject): OpenAPIObject {
           summary: doc.summary,
           description: doc.description,
           tags: [WEBHOOKS_TAG.name],
+          // No scheme of the gateway's: the merchant checks the Standard Webhooks signature in the headers.
+          security: [],
           parameters: HEADERS.map((header) => ({
             name: header.name,
             in: 'header',
