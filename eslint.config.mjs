@@ -73,8 +73,9 @@ const testZone = { target: './src', from: './test', message: 'src/ does not impo
 const testingZone = { target: './src', from: './src/testing', message: 'src/testing is for specs only (it is not built): production code does not import it.' };
 
 export default defineConfig(
-  // Built or generated: web/src/api-types.ts is written by `npm run api:types` from the OpenAPI document.
-  globalIgnores(['dist/', 'coverage/', 'data/', 'test-artifacts/', 'web/src/api-types.ts']),
+  // Built or generated: web/src/api-types.ts is written by `npm run api:types` and sdk/src/generated/ by
+  // `npm run sdk:generate`, both from the OpenAPI document; sdk/dist/ is the SDK's build.
+  globalIgnores(['dist/', 'coverage/', 'data/', 'test-artifacts/', 'web/src/api-types.ts', 'sdk/src/generated/', 'sdk/dist/']),
 
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
