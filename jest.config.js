@@ -5,6 +5,7 @@
 //   integration  test/integration, test/providers: adapters against fake PSPs that are real
 //                servers, processes, static checks (one boots the app for its OpenAPI document).
 //   e2e          test/e2e: the whole app over HTTP.
+//   sdk          sdk/test: the merchant SDK (sdk/) against the whole app over HTTP.
 //   browser      test/browser: the dashboard in Debian's Chromium.
 // medium and e2e run on the embedded database; with TEST_DATABASE_URL set, every medium spec and
 // the e2e specs about storage (BOTH_DATABASES) run once more on PostgreSQL, in the `…:postgres`
@@ -90,6 +91,8 @@ const e2e = {
   testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/helpers/api-contract-setup.ts'],
 };
+// The merchant SDK (sdk/) driven against a booted gateway; its exchanges are checked against the document as e2e's are.
+const sdk = { ...e2e, displayName: 'sdk', testMatch: ['<rootDir>/sdk/test/**/*.spec.ts'] };
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 if (!POSTGRES) console.warn('jest: PostgreSQL projects left out: set TEST_DATABASE_URL=postgres://… to run the medium and storage e2e specs on PostgreSQL too');
 
@@ -134,6 +137,7 @@ module.exports = {
           ),
         ]
       : []),
+    sdk,
     ...(BROWSER ? [{ ...withDatabase, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.spec.ts'], globalSetup: '<rootDir>/test/browser/global-setup.js' }] : []),
   ],
 };
