@@ -5,7 +5,7 @@ import type { MerchantEventType } from '../../domain/provider-event';
 import type { ForwardedPaymentData } from './delivery-body';
 
 /** The payment events (the refund events are in refunds/refund-event-bodies.ts). */
-export type PaymentEventType = Exclude<MerchantEventType, `refund.${string}`>;
+export type ForwardedPaymentEventType = Exclude<MerchantEventType, `refund.${string}`>;
 
 /** `data` of every payment event, and a refund event's `payment`: the payment as `delivery-body.ts` builds it (docs/webhooks.md, Events). */
 export class PaymentEventData implements ForwardedPaymentData {
@@ -45,13 +45,13 @@ export const PAID_PAYMENT_DATA_EXAMPLE: PaymentEventData = {
   refundedAmount: 0,
 };
 
-function example(event: PaymentEventType, id: string, createdAt: string, data: Partial<PaymentEventData>): EventBodyOf<PaymentEventType, PaymentEventData> {
+function example(event: ForwardedPaymentEventType, id: string, createdAt: string, data: Partial<PaymentEventData>): EventBodyOf<ForwardedPaymentEventType, PaymentEventData> {
   return { event, id, created_at: createdAt, data: { ...PAID_PAYMENT_DATA_EXAMPLE, ...data } };
 }
 
 const UNPAID = { paidAt: null };
 
-export const PAYMENT_EVENT_DOCS: Record<PaymentEventType, EventDoc> = {
+export const PAYMENT_EVENT_DOCS: Record<ForwardedPaymentEventType, EventDoc> = {
   'payment.confirmed': {
     schema: PaymentConfirmedEvent,
     summary: 'A payment was paid',
