@@ -24,9 +24,10 @@ const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature
 export function verifyWebhook(payload: string, headers: WebhookHeaders, secret: string): WebhookEvent {
   const key = secret.startsWith(SECRET_PREFIX) ? secret : new TextEncoder().encode(secret);
   const webhook = typeof key === 'string' ? new Webhook(key) : new Webhook(key, { format: 'raw' });
+  const signature = signatureHeaders(headers);
   let event: unknown;
   try {
-    event = webhook.verify(payload, signatureHeaders(headers));
+    event = webhook.verify(payload, signature);
   } catch (error) {
     throw new PixGatewayWebhookError(`The webhook does not verify: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
