@@ -1,14 +1,46 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
-type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
-interface ResponseObject { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
-interface SchemaObject { type?: string; properties?: Record<string, SchemaObject | { $ref: string }>; items?: SchemaObject | { $ref: string }; additionalProperties?: unknown }
 import { ErrorCode } from './common/errors/error-codes';
-import { errorResponse, errorStatus } from './common/http/api-docs';
+import { DETAIL_MODEL_NAMES, errorResponse, errorStatus } from './common/http/api-docs';
+import { MULTILINE_FIELDS, MULTILINE_TEXT_PATTERN, TEXT_PATTERN } from './common/http/input-limits';
+import { IDEMPOTENCY_KEY } from './idempotency/idempotency-key';
+import { ProviderAdapters } from './providers/provider-registry';
 import { addEventWebhooks } from './api-webhooks';
 import { AppConfig } from './config/app-config';
 import { SESSION_COOKIE } from './dashboard/session-cookie';
+
+type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
+interface ResponseObject {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, unknown>;
+}
+interface SchemaObject {
+  type?: string | string[];
+  properties?: Record<string, SchemaOrRef>;
+  items?: SchemaOrRef;
+  anyOf?: SchemaOrRef[];
+  oneOf?: SchemaOrRef[];
+  allOf?: SchemaOrRef[];
+  additionalProperties?: unknown;
+  pattern?: string;
+  enum?: unknown[];
+  const?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  'x-trimmed'?: boolean;
+}
+type SchemaOrRef = SchemaObject | { $ref: string };
+interface ParameterObject {
+  name: string;
+  in: string;
+  schema?: SchemaOrRef;
+}
 
 /**
  * The OpenAPI document merchants generate clients from (docs/api.md, "The document"). OpenAPI 3.1, so
@@ -114,6 +146,9 @@ export function setupApiDocument(app: NestFastifyApplication, config: AppConfig)
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const buildDocument = () => {
     const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
+    const provider = (document.components?.schemas?.CreateProviderAccountDto as SchemaObject | undefined)?.properties?.provider;
+    // The adapters this gateway was built with: what `provider` of a new account may be.
+    if (provider && !('$ref' in provider)) provider.enum = app.get(ProviderAdapters).names();
     return addEventWebhooks(completeDocument(document));
   };
   SwaggerModule.setup('docs', app, buildDocument, {
@@ -131,6 +166,8 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       operation.security = securityOf(path, method, operation);
       addErrors(operation, ANY_OPERATION);
       if (operation.requestBody) addErrors(operation, WITH_BODY);
+      // Query and path parameters are held to the same text rules as bodies.
+      else if (operation.parameters?.length) addErrors(operation, [ErrorCode.VALIDATION_ERROR]);
       // A change made with the dashboard's session and no valid CSRF token.
       if (operation.security.some((requirement) => 'csrfToken' in requirement)) addErrors(operation, [ErrorCode.FORBIDDEN]);
       for (const status of ['429', '503']) {
@@ -139,7 +176,8 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
-  closeRequestBodies(document);
+  applyValidationRules(document);
+  describeInputRules(document);
   return { ...sortPathsByTag(document), 'x-tagGroups': TAG_GROUPS.map((group) => ({ name: group.name, tags: group.tags.map((tag) => tag.name) })) } as OpenAPIObject;
 }
 
@@ -177,30 +215,104 @@ function sampleOf(examples: Record<string, unknown> | undefined, code: ErrorCode
   return value ? { message: value.error?.message, details: value.error?.details, upstream_status: value.error?.upstream_status, provider: value.provider } : undefined;
 }
 
-/** Request bodies name every field the gateway takes: the validation refuses any other (forbidNonWhitelisted). */
-function closeRequestBodies(document: OpenAPIObject): void {
-  const schemas = document.components?.schemas ?? {};
-  const seen = new Set<string>();
-  const close = (schema: SchemaObject | { $ref: string } | undefined): void => {
+/**
+ * What the gateway checks of every input, said in the document: request bodies name every field it
+ * takes (the validation refuses any other: forbidNonWhitelisted), no text holds a control character
+ * (input-limits.ts; tab, CR and LF only in multi-line fields), an Idempotency-Key is 1–255 printable
+ * ASCII, and an error's `details` is exactly one of its shapes.
+ */
+function describeInputRules(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const walked = new Set<string>();
+  const walk = (schema: SchemaOrRef | undefined, name: string, closed: boolean): void => {
     if (!schema) return;
     if ('$ref' in schema) {
-      const name = schema.$ref.replace('#/components/schemas/', '');
-      if (seen.has(name)) return;
-      seen.add(name);
-      close(schemas[name] as SchemaObject);
+      const target = schema.$ref.replace('#/components/schemas/', '');
+      if (walked.has(`${target}:${closed}`)) return;
+      walked.add(`${target}:${closed}`);
+      walk(schemas[target], name, closed);
       return;
     }
-    if (schema.type === 'object' && schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
-    for (const property of Object.values(schema.properties ?? {})) close(property);
-    if (schema.items) close(schema.items);
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types.includes('string') && !schema.pattern && !schema.enum && schema.const === undefined) {
+      schema.pattern = MULTILINE_FIELDS.has(name) ? MULTILINE_TEXT_PATTERN : TEXT_PATTERN;
+    }
+    if (closed && types.includes('object') && schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
+    for (const [property, value] of Object.entries(schema.properties ?? {})) walk(value, property, closed);
+    walk(schema.items, name, closed);
+    for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(member, name, closed);
   };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as OperationObject[]) {
-      const body = operation.requestBody as { content?: Record<string, { schema?: SchemaObject }> } | undefined;
+      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+        if (parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key') {
+          parameter.schema = { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source };
+        } else {
+          walk(parameter.schema, parameter.name, false);
+        }
+      }
+      const body = operation.requestBody as { content?: Record<string, { schema?: SchemaOrRef }> } | undefined;
       // Provider callbacks are the PSPs' formats, which grow fields the gateway ignores.
-      if (!body?.content || operation.tags?.includes('provider-callbacks')) continue;
-      for (const media of Object.values(body.content)) close(media.schema);
+      const closed = !operation.tags?.includes('provider-callbacks');
+      for (const media of Object.values(body?.content ?? {})) walk(media.schema, '', closed);
     }
+  }
+  for (const name of DETAIL_MODEL_NAMES) {
+    const detail = schemas[name];
+    if (detail) Object.assign(detail, { additionalProperties: false, minProperties: 1 });
+  }
+}
+
+/**
+ * The DTOs' own validation rules (class-validator's metadata), stated in their schemas: a pattern,
+ * lengths, allowed values, bounds. The document says what the validation refuses because it reads it
+ * from the same decorators, so the two cannot drift apart.
+ */
+function applyValidationRules(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const storage = getMetadataStorage();
+  for (const target of (storage as unknown as { validationMetadatas: Map<new () => unknown, unknown> }).validationMetadatas.keys()) {
+    const schema = schemas[target.name];
+    if (!schema?.properties) continue;
+    for (const rule of storage.getTargetValidationMetadatas(target, '', true, false)) {
+      const property = schema.properties[rule.propertyName];
+      if (!property || '$ref' in property || rule.type !== ValidationTypes.CUSTOM_VALIDATION) continue;
+      const constraints = (rule.constraints ?? []) as unknown[];
+      const constrained = property.anyOf?.find((member): member is SchemaObject => !('$ref' in member)) ?? property;
+      applyRule(constrained, rule.name ?? '', constraints);
+    }
+  }
+}
+
+function applyRule(schema: SchemaObject, name: string, constraints: unknown[]): void {
+  const [first, second] = constraints;
+  switch (name) {
+    case 'matches':
+      if (first instanceof RegExp && !first.flags.replace('u', '') && !schema.pattern) schema.pattern = first.source;
+      return;
+    case 'isLength':
+      schema.minLength ??= first as number;
+      // A trimmed field's length is its pattern's: the spaces around it do not count.
+      if (typeof second === 'number' && !schema['x-trimmed']) schema.maxLength ??= second;
+      return;
+    case 'maxLength':
+      schema.maxLength ??= first as number;
+      return;
+    case 'minLength':
+      schema.minLength ??= first as number;
+      return;
+    case 'isIn':
+      schema.enum ??= [...(first as unknown[])];
+      return;
+    case 'isEmail':
+      schema.format ??= 'email';
+      return;
+    case 'min':
+      schema.minimum ??= first as number;
+      return;
+    case 'max':
+      schema.maximum ??= first as number;
+      return;
   }
 }
 

@@ -1,7 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 
 /** Printable ASCII, 1–255 characters (docs/api.md, Idempotency). */
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** The request's Idempotency-Key, or VALIDATION_ERROR naming the header. */
 export function requireIdempotencyKey(key: string | undefined): string {

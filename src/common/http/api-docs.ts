@@ -39,6 +39,8 @@ export class ApiAccountInUseDetails {
 }
 
 const DETAIL_MODELS = [ApiValidationDetails, ApiProviderDetails, ApiRefundAvailableDetails, ApiPaymentStateDetails, ApiAccountInUseDetails];
+/** The shapes of `details`: each closed, so that a `details` is exactly one of them (api-document.ts). */
+export const DETAIL_MODEL_NAMES: readonly string[] = DETAIL_MODELS.map((model) => model.name);
 
 /** OpenAPI models of the envelope, so generated clients know every body's shape. */
 export class ApiErrorBody {
@@ -162,7 +164,10 @@ export function ApiErrorResponses(...documented: DocumentedError[]): MethodDecor
     const status = errorStatus(code, sample);
     byStatus.set(status, [...(byStatus.get(status) ?? []), { code, sample }]);
   }
-  return applyDecorators(ApiExtraModels(ApiErrorEnvelope, ...DETAIL_MODELS), ...[...byStatus].map(([status, list]) => ApiResponse({ status, ...errorResponse(list) } as ApiResponseOptions)));
+  return applyDecorators(
+    ApiExtraModels(ApiErrorEnvelope, ...DETAIL_MODELS),
+    ...[...byStatus].map(([status, list]) => ApiResponse({ status, ...errorResponse(list) } as ApiResponseOptions)),
+  );
 }
 
 /** Documents a success answer whose `data` is `model` (or an array of it), with an example of the whole envelope. */

@@ -10,13 +10,18 @@ const MAX_PROBLEMS = 20;
  * Fields whose text may span lines: tab, CR and LF are allowed there, and nowhere else. PEM
  * certificates and keys (provider account credentials) are lines of base64 by definition.
  */
-const MULTILINE_FIELDS = new Set(['description', 'certificate_pem', 'private_key_pem', 'ca_pem']);
+export const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['description', 'certificate_pem', 'private_key_pem', 'ca_pem']);
 
 // U+0000–U+001F and U+007F. PostgreSQL's text and jsonb cannot hold NUL at all, and the others have
 // no business in names, ids or keys; they are refused at the door rather than failing (or being
 // stored) further in.
 const CONTROL = /[\x00-\x1f\x7f]/;
 const CONTROL_BUT_WHITESPACE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+/** The same rules as JSON Schema patterns, for the API document: text of one line, text of several. */
+export const TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F]*$';
+/** Text the gateway trims before it checks its length: at least one character that is not white space. */
+export const NON_BLANK_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F]*[^\\u0000-\\u001F\\u007F\\s][^\\u0000-\\u001F\\u007F]*$';
+export const MULTILINE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$';
 /** An unpaired surrogate (in `u` mode a pair is one code point and does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
 

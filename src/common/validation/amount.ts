@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { reaisToCents } from '../../domain/money';
 
@@ -14,11 +16,15 @@ export function IsAmount(field = 'amount'): PropertyDecorator {
     if (reaisToCents(value) === undefined) return `${field} must have at most 2 decimal places`;
     return null;
   };
-  return ValidateBy({
-    name: 'isAmount',
-    validator: {
-      validate: (value) => problem(value) === null,
-      defaultMessage: (args) => problem(args?.value) ?? `${field} is invalid`,
-    },
-  });
+  return applyDecorators(
+    ValidateBy({
+      name: 'isAmount',
+      validator: {
+        validate: (value) => problem(value) === null,
+        defaultMessage: (args) => problem(args?.value) ?? `${field} is invalid`,
+      },
+    }),
+    // The same rule in the API document, merged under the property's own ApiProperty.
+    ApiProperty({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1e13, multipleOf: 0.01 } as unknown as ApiPropertyOptions),
+  );
 }

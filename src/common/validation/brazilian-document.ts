@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
 /**
@@ -45,7 +46,10 @@ export function isValidCpfOrCnpj(value: unknown): boolean {
 }
 
 export function IsCpfOrCnpj(options?: ValidationOptions): PropertyDecorator {
-  return (object, propertyName) =>
+  // The document says the shape; the count and check digits are beyond a pattern (docs/api.md, "Rules beyond the schema").
+  const documented = ApiProperty({ type: 'string', pattern: '^[0-9A-Za-z./ -]+$', minLength: 11 });
+  return (object, propertyName) => {
+    documented(object, propertyName);
     registerDecorator({
       name: 'isCpfOrCnpj',
       target: object.constructor,
@@ -53,4 +57,5 @@ export function IsCpfOrCnpj(options?: ValidationOptions): PropertyDecorator {
       options: { message: '$property must be a valid CPF (11 digits) or CNPJ (14 characters: 12 digits or letters, then 2 digits) with correct check digits', ...options },
       validator: { validate: isValidCpfOrCnpj },
     });
+  };
 }

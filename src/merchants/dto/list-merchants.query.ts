@@ -5,7 +5,7 @@ import { Rule } from './merchant-fields';
 
 /** Query of `GET /admin/api/merchants`: a name search and keyset paging for the dashboard. */
 export class ListMerchantsQuery {
-  @ApiPropertyOptional({ example: 'ana', description: 'Case-insensitive part of the name, or an exact merchant id.' })
+  @ApiPropertyOptional({ example: 'ana', maxLength: 200, description: 'Case-insensitive part of the name, or an exact merchant id.' })
   @IsOptional()
   @Rule('merchantSearch', (value) => (typeof value !== 'string' ? 'q must be given once' : value.length > 200 ? 'q must be at most 200 characters' : null))
   q?: string;

@@ -1,8 +1,11 @@
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
+
+/** 1–140 characters once surrounding spaces are trimmed (the Transform below). */
+const RECIPIENT_NAME_PATTERN = '^ *[^\\u0000-\\u001F\\u007F ]([^\\u0000-\\u001F\\u007F]{0,138}[^\\u0000-\\u001F\\u007F ])? *$';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -26,7 +29,13 @@ export class CreatePaymentDto {
   @IsCpfOrCnpj()
   recipientDocument: string;
 
-  @ApiProperty({ example: 'Ana Souza', minLength: 1, maxLength: 140 })
+  @ApiProperty({
+    example: 'Ana Souza',
+    minLength: 1,
+    pattern: RECIPIENT_NAME_PATTERN,
+    'x-trimmed': true,
+    description: '1–140 characters once surrounding spaces are trimmed.',
+  } as ApiPropertyOptions)
   @Transform(trim)
   @IsString()
   @Length(1, 140, { message: 'recipientName must be 1 to 140 characters' })
@@ -42,6 +51,7 @@ export class CreatePaymentDto {
     type: String,
     nullable: true,
     example: 'ana@example.com',
+    format: 'email',
     maxLength: 254,
     description:
       "The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).",
@@ -52,7 +62,7 @@ export class CreatePaymentDto {
   @IsEmail({}, { message: 'recipientEmail must be an e-mail address' })
   recipientEmail?: string | null;
 
-  @ApiProperty({ example: 'order-1234', description: 'Your order id: 1–64 characters of [A-Za-z0-9._:-].' })
+  @ApiProperty({ example: 'order-1234', pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Your order id: 1–64 characters of [A-Za-z0-9._:-].' })
   @IsString()
   @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'externalId must be 1 to 64 characters of A-Z a-z 0-9 . _ : -' })
   externalId: string;

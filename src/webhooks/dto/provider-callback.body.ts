@@ -8,8 +8,8 @@ import { PROVIDER_EVENT_TYPES } from '../../domain/provider-event';
 
 /** `data` of a sandbox event. */
 export class SandboxEventData {
-  @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', description: "The gateway's payment id or the sandbox's charge id; at most 200 characters." }) id: string;
-  @ApiProperty({ example: 10.5, description: 'Decimal reais, at most 2 decimal places: the amount paid (or refunded).' }) amount: number;
+  @ApiProperty({ example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A', minLength: 1, maxLength: 200, description: "The gateway's payment id or the sandbox's charge id." }) id: string;
+  @ApiProperty({ example: 10.5, minimum: 0, multipleOf: 0.01, description: 'Decimal reais, at most 2 decimal places: the amount paid (or refunded).' }) amount: number;
   @ApiPropertyOptional({ example: 'CONCLUIDA', description: "The charge's status at the sandbox (informative)." }) status?: string;
   @ApiPropertyOptional({
     type: 'object',
@@ -23,14 +23,14 @@ export class SandboxEventData {
 /** A sandbox event (`POST /webhooks/sandbox`), signed in `X-Sandbox-Signature` over the raw body. */
 export class SandboxEventBody {
   @ApiProperty({ enum: PROVIDER_EVENT_TYPES, example: 'payment.confirmed' }) event: string;
-  @ApiProperty({ example: 'evt_sbx_9f2c', description: 'The event id; the same id again is a duplicate. At most 200 characters.' }) id: string;
+  @ApiProperty({ example: 'evt_sbx_9f2c', minLength: 1, maxLength: 200, description: 'The event id; the same id again is a duplicate.' }) id: string;
   @ApiPropertyOptional({ format: 'date-time', example: '2026-01-15T12:00:00.000Z', description: 'When it happened; now when absent.' }) created_at?: string;
   @ApiProperty({ type: SandboxEventData }) data: SandboxEventData;
 }
 
 /** One Pix of a Pix API callback (BCB's `Pix`); only what the PSP confirms on reading it back is applied. */
 export class PixCallbackEntry {
-  @ApiProperty({ example: 'E00038166202601151200abcdefghijk', description: '32 letters and digits; deduplicates per account.' }) endToEndId: string;
+  @ApiProperty({ example: 'E00038166202601151200abcdefghijk', pattern: '^[A-Za-z0-9]{32}$', description: '32 letters and digits; deduplicates per account.' }) endToEndId: string;
   @ApiProperty({ example: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', description: "The charge's txid." }) txid: string;
   @ApiProperty({ example: '10.50', description: 'Amount paid, a decimal string.' }) valor: string;
   @ApiProperty({ format: 'date-time', example: '2026-01-15T12:00:00.000Z' }) horario: string;

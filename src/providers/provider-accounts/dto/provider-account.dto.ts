@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NON_BLANK_TEXT_PATTERN } from '../../../common/http/input-limits';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import type { AccountEnvironment } from '../../provider-adapter';
@@ -47,13 +48,13 @@ const RECEIVER_ACCOUNT_DESCRIPTION =
 
 /** Body of `POST /admin/api/provider-accounts`. Unknown fields are refused. */
 export class CreateProviderAccountDto {
-  @ApiProperty({ example: 'Efí — Loja da Ana', minLength: 1, maxLength: 200 })
+  @ApiProperty({ example: 'Efí — Loja da Ana', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN })
   @trim
   @IsString()
   @Length(1, 200)
   name: string;
 
-  @ApiProperty({ example: 'efi', description: 'The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`.' })
+  @ApiProperty({ example: 'efi', description: 'The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `mercadopago`, `sandbox`.' })
   @IsString()
   @MaxLength(50)
   provider: string;
@@ -63,19 +64,27 @@ export class CreateProviderAccountDto {
   @IsIn(ENVIRONMENTS)
   environment?: AccountEnvironment;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: "Overrides the PSP's documented API host." })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', pattern: '^https://', example: null, description: "Overrides the PSP's documented API host (https)." })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'base_url must be an https URL' })
   @MaxLength(500)
   base_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: "Overrides the PSP's documented token URL." })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', pattern: '^https://', example: null, description: "Overrides the PSP's documented token URL (https)." })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'token_url must be an https URL' })
   @MaxLength(500)
   token_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906', description: 'The receiving Pix key.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 77,
+    pattern: NON_BLANK_TEXT_PATTERN,
+    example: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
+    description: 'The receiving Pix key.',
+  })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @trim
   @IsString()
@@ -84,7 +93,7 @@ export class CreateProviderAccountDto {
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: true,
+    additionalProperties: { type: 'string' },
     example: CREDENTIALS_EXAMPLE,
     description: CREDENTIALS_DESCRIPTION,
   })
@@ -101,7 +110,7 @@ export class CreateProviderAccountDto {
 
 /** Body of `PATCH /admin/api/provider-accounts/:id`: only the fields sent change; `credentials` is replaced whole. */
 export class UpdateProviderAccountDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN })
   @IsOptional()
   @trim
   @IsString()
@@ -113,19 +122,19 @@ export class UpdateProviderAccountDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', pattern: '^https://' })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'base_url must be an https URL' })
   @MaxLength(500)
   base_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', pattern: '^https://' })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsUrl(HTTPS_URL, { message: 'token_url must be an https URL' })
   @MaxLength(500)
   token_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 77, pattern: NON_BLANK_TEXT_PATTERN })
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @trim
   @IsString()
