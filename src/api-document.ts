@@ -32,6 +32,7 @@ interface SchemaObject {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  exclusiveMaximum?: number;
   format?: string;
   'x-trimmed'?: boolean;
 }
@@ -312,6 +313,8 @@ function applyRule(schema: SchemaObject, name: string, constraints: unknown[]): 
       return;
     case 'max':
       schema.maximum ??= first as number;
+      // A lower maximum than the amount's own bound replaces it: one upper bound, not two.
+      if (schema.exclusiveMaximum !== undefined && schema.maximum < schema.exclusiveMaximum) delete schema.exclusiveMaximum;
       return;
   }
 }

@@ -326,4 +326,3 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
-

@@ -22,7 +22,7 @@ export class HealthController {
   @Get()
   @NoEnvelope()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Liveness and readiness: the database is migrated and reachable.' })
+  @ApiOperation({ summary: 'Liveness and readiness', description: 'The database is migrated and reachable: 200; otherwise 503, and a load balancer sends traffic elsewhere.' })
   @ApiResponse({ status: 200, schema: { example: { status: 'ok' } } })
   @ApiErrorResponses(ErrorCode.SERVICE_UNAVAILABLE)
   async getHealth(): Promise<{ status: 'ok' }> {

@@ -38,7 +38,7 @@ export class AdminMerchantsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a merchant' })
+  @ApiOperation({ summary: 'Read a merchant', description: 'Its settings and provider accounts; never its webhook signing secret, which is shown once when set.' })
   @MERCHANT_ID
   @ApiEnvelopeResponse(200, MerchantView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)

@@ -18,7 +18,7 @@ export class MetricsController {
   @UseGuards(MetricsAuthGuard)
   @ApiBearerAuth('metricsToken')
   @ApiBearerAuth('adminToken')
-  @ApiOperation({ summary: 'Prometheus metrics. Bearer METRICS_TOKEN or the admin token.' })
+  @ApiOperation({ summary: 'Prometheus metrics', description: "The process's metrics in Prometheus' text format. Bearer METRICS_TOKEN or the admin token." })
   @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'Prometheus text format 0.0.4.' })
   @ApiErrorResponses(ErrorCode.UNAUTHORIZED)

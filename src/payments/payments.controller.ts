@@ -65,7 +65,11 @@ export class PaymentsController {
   @Post('pix/create')
   @HttpCode(201)
   @CreateDocs('Create a Pix payment', CreatePixPaymentDto)
-  createPixPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreatePixPaymentDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createPixPayment(
+    @CurrentMerchant() merchant: AuthenticatedMerchant,
+    @Body() body: CreatePixPaymentDto,
+    @IdempotentRequest() request: IdempotentRequest,
+  ): Promise<PreparedResponse> {
     return this.payments.create(merchant, body, request);
   }
 

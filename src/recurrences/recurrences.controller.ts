@@ -64,7 +64,11 @@ export class RecurrencesController {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INTERNAL_ERROR,
   )
-  createRecurrence(@CurrentMerchant() merchant: AuthenticatedMerchant, @Body() body: CreateRecurrenceDto, @IdempotentRequest() request: IdempotentRequest): Promise<PreparedResponse> {
+  createRecurrence(
+    @CurrentMerchant() merchant: AuthenticatedMerchant,
+    @Body() body: CreateRecurrenceDto,
+    @IdempotentRequest() request: IdempotentRequest,
+  ): Promise<PreparedResponse> {
     return this.recurrences.create(merchant, body, request);
   }
 
@@ -151,7 +155,7 @@ export class RecurrencesController {
   }
 
   @Get('recurring-charges/:id')
-  @ApiOperation({ summary: 'Read a recurring charge' })
+  @ApiOperation({ summary: 'Read a recurring charge', description: "The charge and its status; another merchant's charge is 404 NOT_FOUND." })
   @ApiParam({ name: 'id', example: 'rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H' })
   @ApiEnvelopeResponse(200, RecurringChargeView, { example: PAID_CHARGE_EXAMPLE })
   @ApiErrorResponses(CHARGE_NOT_FOUND, ErrorCode.INTERNAL_ERROR)

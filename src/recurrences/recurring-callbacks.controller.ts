@@ -20,7 +20,10 @@ const AccountDocs = (kind: string, body: string) =>
     ApiOperation({ summary: `Receive a provider account's ${kind} callback`, description: `${DESCRIPTION} This path takes \`${body}\`.` }),
     ApiParam({ name: 'provider', example: 'efi' }),
     ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }),
-    ApiBody({ description: "The PSP's callback; its content is read back from the PSP, never trusted.", schema: { type: 'object', example: JSON.parse(body.replace('…', '')) as object } }),
+    ApiBody({
+      description: "The PSP's callback; its content is read back from the PSP, never trusted.",
+      schema: { type: 'object', example: JSON.parse(body.replace('…', '')) as object },
+    }),
     ApiEnvelopeResponse(200, RecurringCallbackResult),
     ApiErrorResponses(ErrorCode.INVALID_SIGNATURE, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED, ErrorCode.UPSTREAM_ERROR, ErrorCode.INTERNAL_ERROR),
   );
@@ -50,7 +53,11 @@ export class RecurringCallbacksController {
 
   @Post(':provider/:account/cobr')
   @AccountDocs('recurring-charge', '{"cobsr":[…]}')
-  async receiveAccountRecurringChargeCallback(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<RecurringCallbackResult> {
+  async receiveAccountRecurringChargeCallback(
+    @Param('provider') provider: string,
+    @Param('account') account: string,
+    @Req() req: FastifyRequest,
+  ): Promise<RecurringCallbackResult> {
     return answerData(req, await this.intake.receive(provider, account, inbound(req), req.body, requestState(req).requestId));
   }
 

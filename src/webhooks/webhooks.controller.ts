@@ -100,7 +100,6 @@ export class WebhooksController {
   async receiveAccountPixCallback(@Param('provider') provider: string, @Param('account') account: string, @Req() req: FastifyRequest): Promise<AccountCallbackResult> {
     return answerData(req, await this.intake.receiveForAccount(provider, account, inbound(req), req.body, requestState(req).requestId));
   }
-
 }
 
 /** The callback as an adapter sees it: method, the path after the account (`/pix` or ''), query, headers and the raw bytes. */

@@ -32,6 +32,8 @@ interface Operation {
 }
 interface OpenApi {
   tags: { name: string; description?: string }[];
+  'x-tagGroups': { name: string; tags: string[] }[];
+  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Record<string, unknown>> };
 }
@@ -96,7 +98,7 @@ describe('The OpenAPI document (/docs/json)', () => {
     const walk = (node: unknown, where: string): void => {
       if (typeof node !== 'object' || node === null) return;
       const schema = node as { additionalProperties?: unknown; example?: unknown };
-      if (schema.additionalProperties !== undefined && schema.example === undefined) freeForm.push(where);
+      if (schema.additionalProperties !== undefined && schema.additionalProperties !== false && schema.example === undefined) freeForm.push(where);
       for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
     };
     walk(document, '');
@@ -138,12 +140,66 @@ describe('The OpenAPI document (/docs/json)', () => {
     expect(at(document.components.schemas, 'CreatePaymentDto').required?.sort()).toEqual(['amount', 'currency', 'externalId', 'recipientDocument', 'recipientName']);
   });
 
-  it("lists the merchant's payments first, health and operations last, each tag described", () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(['payments', 'refunds', 'api-keys', 'recurrences', 'webhooks', 'admin', 'dashboard', 'operations', 'health']);
+  it("tags operations by resource, the merchant's first, health last, each tag described and grouped by who calls", () => {
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'payments',
+      'refunds',
+      'recurrences',
+      'api-keys',
+      'provider-callbacks',
+      'merchants',
+      'provider-accounts',
+      'providers',
+      'admin-payments',
+      'admin-recurrences',
+      'deliveries',
+      'invariant-checks',
+      'session',
+      'dashboard',
+      'metrics',
+      'health',
+      'webhooks',
+    ]);
     for (const tag of document.tags) expect(tag.description).toEqual(expect.any(String));
     const firstSeen = [...new Set(operations.map(({ operation }) => operation.tags![0]))];
-    expect(firstSeen).toEqual(document.tags.map((tag) => tag.name));
+    // `webhooks` tags the events the gateway sends (the document's `webhooks`), not paths.
+    expect(firstSeen).toEqual(document.tags.map((tag) => tag.name).filter((name) => name !== 'webhooks'));
     expect(operations[0]).toMatchObject({ method: 'post', path: '/v1/payments/create' });
+    expect(document['x-tagGroups'].flatMap((group) => group.tags)).toEqual(document.tags.map((tag) => tag.name));
+  });
+
+  it('names operations as an SDK would, each once', () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const merchant = Object.fromEntries(
+      operations.filter(({ path }) => path.startsWith('/v1/')).map(({ method, path, operation }) => [`${method} ${path}`, operation.operationId]),
+    );
+    expect(merchant).toMatchObject({
+      'post /v1/payments/create': 'createPayment',
+      'get /v1/payments/{id}': 'getPayment',
+      'get /v1/payments': 'listPayments',
+      'post /v1/payments/{id}/refunds': 'refundPayment',
+      'post /v1/payments/{id}/cancel': 'cancelPayment',
+      'post /v1/recurrences': 'createRecurrence',
+      'post /v1/recurrences/{id}/charges': 'createRecurringCharge',
+    });
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+  });
+
+  it('declares who may call every operation: the dashboard session with its CSRF token on admin changes, none on callbacks and health', () => {
+    for (const { method, path, operation } of operations) {
+      const where = `${method} ${path}`;
+      expect({ where, declared: Array.isArray(operation.security) }).toEqual({ where, declared: true });
+      if (path.startsWith('/admin/api/') && path !== '/admin/api/session') {
+        expect({ where, security: operation.security }).toEqual({
+          where,
+          security: method === 'get' ? [{ adminToken: [] }, { adminSession: [] }] : [{ adminToken: [] }, { adminSession: [], csrfToken: [] }],
+        });
+      }
+      if (/^\/(webhooks|health)/.test(path)) expect({ where, security: operation.security }).toEqual({ where, security: [] });
+    }
+    expect(document.components.securitySchemes.adminSession).toMatchObject({ type: 'apiKey', in: 'cookie' });
+    expect(document.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/^https?:\/\//) })]);
   });
 
   it('gives the merchant API an example of each success answer, a payment coherent with its status', () => {

@@ -45,7 +45,10 @@ export class RefundsController {
   }
 
   @Get('payments/:id/refunds')
-  @ApiOperation({ summary: "A payment's refunds, oldest first" })
+  @ApiOperation({
+    summary: "A payment's refunds, oldest first",
+    description: "Every refund of the payment, MED returns included (`origin: med`); another merchant's payment is 404 NOT_FOUND.",
+  })
   @PAYMENT_ID
   @ApiEnvelopeResponse(200, RefundView, { isArray: true, example: [{ ...REFUND_EXAMPLE, status: 'succeeded', updatedAt: '2026-11-26T12:00:02.000Z' }] })
   @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.INTERNAL_ERROR)

@@ -37,7 +37,7 @@ export class AdminProviderAccountsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a provider account' })
+  @ApiOperation({ summary: 'Read a provider account', description: 'Its settings, never its credentials: those are write-only, stored encrypted.' })
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountView)
   @ApiErrorResponses(ErrorCode.NOT_FOUND)
