@@ -84,6 +84,8 @@ export const getPixPayment = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * A payment's refunds, oldest first
+ *
+ * Every refund of the payment, MED returns included (`origin: med`); another merchant's payment is 404 NOT_FOUND.
  */
 export const listRefunds = <ThrowOnError extends boolean = false>(options: Options<ListRefundsData, ThrowOnError>) => (options.client ?? client).get<ListRefundsResponses, ListRefundsErrors, ThrowOnError>({
     security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
@@ -204,6 +206,8 @@ export const createRecurringCharge = <ThrowOnError extends boolean = false>(opti
 
 /**
  * Read a recurring charge
+ *
+ * The charge and its status; another merchant's charge is 404 NOT_FOUND.
  */
 export const getRecurringCharge = <ThrowOnError extends boolean = false>(options: Options<GetRecurringChargeData, ThrowOnError>) => (options.client ?? client).get<GetRecurringChargeResponses, GetRecurringChargeErrors, ThrowOnError>({
     security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],

@@ -779,6 +779,9 @@ export type CreatePixPaymentDto = {
      * CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
      */
     recipientDocument: string;
+    /**
+     * 1–140 characters once surrounding spaces are trimmed.
+     */
     recipientName: string;
     description?: string | null;
     /**
@@ -801,6 +804,9 @@ export type CreatePaymentDto = {
      * CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
      */
     recipientDocument: string;
+    /**
+     * 1–140 characters once surrounding spaces are trimmed.
+     */
     recipientName: string;
     description?: string | null;
     /**
@@ -1108,6 +1114,10 @@ export type GetPaymentData = {
 
 export type GetPaymentErrors = {
     /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
     401: ApiErrorEnvelope;
@@ -1156,6 +1166,10 @@ export type GetPixPaymentData = {
 
 export type GetPixPaymentErrors = {
     /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
     401: ApiErrorEnvelope;
@@ -1203,6 +1217,10 @@ export type ListRefundsData = {
 };
 
 export type ListRefundsErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
     /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
@@ -1330,6 +1348,10 @@ export type GetRefundData = {
 
 export type GetRefundErrors = {
     /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
     401: ApiErrorEnvelope;
@@ -1377,6 +1399,10 @@ export type CancelPaymentData = {
 };
 
 export type CancelPaymentErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
     /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
@@ -1564,6 +1590,10 @@ export type GetRecurrenceData = {
 
 export type GetRecurrenceErrors = {
     /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
     401: ApiErrorEnvelope;
@@ -1611,6 +1641,10 @@ export type CancelRecurrenceData = {
 };
 
 export type CancelRecurrenceErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
     /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
@@ -1667,6 +1701,10 @@ export type ListRecurringChargesData = {
 };
 
 export type ListRecurringChargesErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
     /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
@@ -1794,6 +1832,10 @@ export type GetRecurringChargeData = {
 
 export type GetRecurringChargeErrors = {
     /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
     401: ApiErrorEnvelope;
@@ -1841,6 +1883,10 @@ export type CancelRecurringChargeData = {
 };
 
 export type CancelRecurringChargeErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
     /**
      * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
      */
