@@ -21,7 +21,7 @@ export class MetricsController {
   @ApiOperation({ summary: 'Prometheus metrics', description: "The process's metrics in Prometheus' text format. Bearer METRICS_TOKEN or the admin token." })
   @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'Prometheus text format 0.0.4.' })
-  @ApiErrorResponses(ErrorCode.UNAUTHORIZED)
+  @ApiErrorResponses(ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)
   async getMetrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { contentType, body } = await this.metrics.scrape();
     reply.header('content-type', contentType);

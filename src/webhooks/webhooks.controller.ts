@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
@@ -25,11 +25,17 @@ const AccountCallbackDocs = (body: string) =>
     }),
     ApiParam({ name: 'provider', example: 'efi' }),
     ApiParam({ name: 'account', example: 'pa_5hQm2Zt8KcV1xLr9BnW3dF7Y' }),
-    ApiExtraModels(PixCallbackBody, MercadoPagoNotificationBody),
+    ApiExtraModels(PixCallbackBody, MercadoPagoNotificationBody, SandboxEventBody),
+    // Mercado Pago names the topic and the payment in the query as well as the body.
+    ApiQuery({ name: 'type', required: false, example: 'payment', description: "Mercado Pago's topic (wins over the body's)." }),
+    ApiQuery({ name: 'topic', required: false, example: 'payment', description: "Mercado Pago's older name for `type`." }),
+    ApiQuery({ name: 'data.id', required: false, example: '1234567890', description: "Mercado Pago's payment id." }),
+    ApiQuery({ name: 'id', required: false, example: '1234567890', description: "Mercado Pago's older name for `data.id`." }),
     ApiBody({
       description: body,
       schema: {
-        oneOf: [{ $ref: getSchemaPath(PixCallbackBody) }, { $ref: getSchemaPath(MercadoPagoNotificationBody) }],
+        // Any of the formats, which are open (providers add fields): a body may fit more than one.
+        anyOf: [{ $ref: getSchemaPath(PixCallbackBody) }, { $ref: getSchemaPath(MercadoPagoNotificationBody) }, { $ref: getSchemaPath(SandboxEventBody) }],
         example: { pix: [{ endToEndId: 'E00038166202601151200abcdefghijk', txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E', valor: '10.50', horario: '2026-01-15T12:00:00.000Z' }] },
       },
     }),

@@ -21,7 +21,7 @@ describeOn('postgres', 'production refuses the embedded database')('homologation
   const call = (method: string, path: string, body?: unknown) => http(gw.url, method, `/admin/api${path}`, { body, headers: ADMIN });
   const account = (overrides: Partial<CreateProviderAccountBody> = {}) => ({
     name: 'Banco',
-    provider: 'pix-api',
+    provider: 'pix-api' as const,
     base_url: 'https://8.8.8.8/api/v2',
     token_url: 'https://8.8.8.8/oauth/token',
     pix_key: 'recebedor@example.com',

@@ -26,13 +26,17 @@ const NOT_API = /^\/(docs|sandbox|admin(?!\/api)|assets|favicon|robots)(\/|\?|$|
 export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp }[] = [
   { field: /^(recipientDocument|payer\.document)$/, message: /check digits/ },
   { field: /^cursor$/ },
-  { field: /^(base_url|token_url)$/, message: /cloud metadata|user name or password/ },
+  { field: /^(base_url|token_url)$/, message: /cloud metadata|user name or password|public address|must be left out/ },
+  { field: /^provider_accounts$/, message: /active provider accounts/ },
+  { field: /^receiver_account$/, message: /needs its receiver_account/ },
   { field: /^webhook_url$/ },
   { field: /^webhook_signing_secret$/ },
   { field: /^provider$/, message: /or null for the default/ },
   { field: /^credentials(\.|$)/ },
-  { field: /^amount$/, message: /must be at most [\d.]+$|exactly one of|refused for a fixed|required for a variable|at least the recurrence/ },
-  { field: /^(startDate|endDate|dueDate)$/, message: /today|after startDate|days after/ },
+  // `at most 2 decimal places`: a float whose shortest text has more digits than multipleOf's precision shows.
+  { field: /^amount$/, message: /at most 2 decimal places$|must be at most [\d.]+$|exactly one of|refused for a fixed|required for a variable|at least the recurrence/ },
+  { field: /^(startDate|endDate|dueDate)$/, message: /today|after startDate|days after|provider refused/ },
+  { field: /^data\.amount$/ },
   { field: /^payer\.account$/, message: /is required for journey/ },
   { field: /^firstPayment/ },
   // An unpaired surrogate: a pattern over code points needs the `u` flag, which some validators lack.

@@ -15,7 +15,7 @@ export interface paths {
          * Create a payment
          * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
          */
-        post: operations["PaymentsController_create"];
+        post: operations["createPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -35,7 +35,7 @@ export interface paths {
          * Create a Pix payment
          * @description Creates a Pix charge at the merchant's provider and returns the payment with its BR Code and QR image. Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.
          */
-        post: operations["PaymentsController_createPix"];
+        post: operations["createPixPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -53,7 +53,7 @@ export interface paths {
          * List the merchant's payments
          * @description Newest first, `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page. Filter by `externalId` to find the payment of an order. Only the merchant's own payments ever appear.
          */
-        get: operations["PaymentsController_list"];
+        get: operations["listPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -73,7 +73,7 @@ export interface paths {
          * Read a payment and its status
          * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
          */
-        get: operations["PaymentsController_get"];
+        get: operations["getPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
          * Read a payment and its status
          * @description Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
          */
-        get: operations["PaymentsController_getPix"];
+        get: operations["getPixPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -109,14 +109,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment's refunds, oldest first */
-        get: operations["RefundsController_list"];
+        /**
+         * A payment's refunds, oldest first
+         * @description Every refund of the payment, MED returns included (`origin: med`); another merchant's payment is 404 NOT_FOUND.
+         */
+        get: operations["listRefunds"];
         put?: never;
         /**
          * Refund a payment, in full or in part
          * @description Returns money of a paid (or partially refunded) payment through its PSP (a Pix devolução). `amount` defaults to what is left. The refund is usually `pending` until the PSP settles it; `refund.succeeded` or `refund.failed` follows by webhook. Idempotent per Idempotency-Key as payment creation: a retry after a 502 asks the PSP for the same refund, never a second one.
          */
-        post: operations["RefundsController_create"];
+        post: operations["refundPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -134,7 +137,7 @@ export interface paths {
          * One refund
          * @description Another merchant's refund, or an id that does not exist, is 404 NOT_FOUND.
          */
-        get: operations["RefundsController_get"];
+        get: operations["getRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -156,27 +159,7 @@ export interface paths {
          * Cancel a pending payment
          * @description Cancels the charge at the PSP so it can no longer be paid. Already cancelled: 200 again. Not pending: 409 PAYMENT_STATE_CONFLICT; if the PSP says it was paid meanwhile, the payment becomes `paid` and the answer is 409.
          */
-        post: operations["RefundsController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/api-keys/current": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the API key in use
-         * @description The key this request was sent with: its id, prefix, creation and last use (to the minute). Before rotating keys, read it with each key to see which are still in use.
-         */
-        get: operations["MerchantApiKeysController_current"];
-        put?: never;
-        post?: never;
+        post: operations["cancelPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -194,13 +177,13 @@ export interface paths {
          * List the merchant's recurrences
          * @description Newest first, `{items, next_cursor}`; filter by `externalId` and `status`.
          */
-        get: operations["RecurrencesController_list"];
+        get: operations["listRecurrences"];
         put?: never;
         /**
          * Create a recurrence (ask the payer for a Pix Automático authorization)
          * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
          */
-        post: operations["RecurrencesController_create"];
+        post: operations["createRecurrence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -218,7 +201,7 @@ export interface paths {
          * Read a recurrence
          * @description Another merchant's recurrence, or an unknown id, is 404.
          */
-        get: operations["RecurrencesController_get"];
+        get: operations["getRecurrence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -240,7 +223,7 @@ export interface paths {
          * Cancel a recurrence
          * @description Cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled (each `recurring_charge.cancelled`). Already ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT.
          */
-        post: operations["RecurrencesController_cancel"];
+        post: operations["cancelRecurrence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -258,13 +241,13 @@ export interface paths {
          * A recurrence's charges
          * @description Oldest due date first.
          */
-        get: operations["RecurrencesController_listCharges"];
+        get: operations["listRecurringCharges"];
         put?: never;
         /**
          * Charge one cycle of an active recurrence
          * @description One charge per cycle (a second in the same cycle is 409 PAYMENT_STATE_CONFLICT unless the first was cancelled or failed). `amount` is required for a variable recurrence (at least `minimumAmount`) and refused for a fixed one. `dueDate` before today, outside the recurrence's dates or outside the lead time of the account's bank is 400 VALIDATION_ERROR naming `dueDate`, with no call to the PSP. A recurrence that is not active is 409. Idempotent per Idempotency-Key.
          */
-        post: operations["RecurrencesController_createCharge"];
+        post: operations["createRecurringCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -278,8 +261,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a recurring charge */
-        get: operations["RecurrencesController_getCharge"];
+        /**
+         * Read a recurring charge
+         * @description The charge and its status; another merchant's charge is 404 NOT_FOUND.
+         */
+        get: operations["getRecurringCharge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -301,7 +287,27 @@ export interface paths {
          * Cancel a recurring charge
          * @description Only before the day of its first settlement attempt (its due date); after, 409 PAYMENT_STATE_CONFLICT.
          */
-        post: operations["RecurrencesController_cancelCharge"];
+        post: operations["cancelRecurringCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the API key in use
+         * @description The key this request was sent with: its id, prefix, creation and last use (to the minute). Before rotating keys, read it with each key to see which are still in use.
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -321,7 +327,7 @@ export interface paths {
          * Receive a provider event
          * @description For a provider's built-in account (merchants with no provider accounts). Verifies the provider's own scheme (docs/api.md, Webhook intake: for the simulated PSP, `X-Sandbox-Signature` over the raw body), then stores the event, applies it to the payment and queues its forward to the merchant in one transaction. `data.id` may be the gateway's payment id or the provider's. The same event id again is `duplicate: true` and changes nothing. An event for an unknown payment is kept (`matched: false`) and not forwarded; one whose amount differs from the payment is not applied (`reason: "amount_mismatch"`).
          */
-        post: operations["WebhooksController_receive"];
+        post: operations["receiveProviderCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -341,7 +347,7 @@ export interface paths {
          * Receive a provider account's callback
          * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
          */
-        post: operations["WebhooksController_receiveForAccount[0]"];
+        post: operations["receiveAccountCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -361,7 +367,7 @@ export interface paths {
          * Receive a provider account's callback
          * @description The provider account's `webhook_url` (Pix API PSPs post to `<webhook_url>/pix`). The body proves nothing by itself: for the Pix API family each entry of `{"pix":[…]}` is read back from the PSP with the account's credentials, and only what the PSP confirms is applied (each as one event, deduplicated per account by its endToEndId). A callback none of whose entries the PSP confirms is 401 `INVALID_SIGNATURE`, changes nothing and counts as a failed authentication of its address (10 a minute, then 429); an unknown or inactive account is 404 with no call to the PSP; a PSP that cannot be asked is 502 (no PSP error text is passed on), and the PSP posts again.
          */
-        post: operations["WebhooksController_receiveForAccount[1]"];
+        post: operations["receiveAccountPixCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -378,10 +384,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a provider account's recurrence or recurring-charge callback
-         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         * Receive a provider account's recurrence callback
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again. This path takes `{"recs":[…]}`.
          */
-        post: operations["RecurringCallbacksController_receiveForAccount[0]"];
+        post: operations["receiveAccountRecurrenceCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -398,10 +404,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a provider account's recurrence or recurring-charge callback
-         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
+         * Receive a provider account's recurring-charge callback
+         * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again. This path takes `{"cobsr":[…]}`.
          */
-        post: operations["RecurringCallbacksController_receiveForAccount[1]"];
+        post: operations["receiveAccountRecurringChargeCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -418,10 +424,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a recurring callback for a provider's built-in account (the simulated PSP)
+         * Receive a recurrence callback for a provider's built-in account (the simulated PSP)
          * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
          */
-        post: operations["RecurringCallbacksController_receive[0]"];
+        post: operations["receiveRecurrenceCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -438,10 +444,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a recurring callback for a provider's built-in account (the simulated PSP)
+         * Receive a recurring-charge callback for a provider's built-in account (the simulated PSP)
          * @description A PSP posts `{"recs":[…]}` to `<webhook_url>/rec` and `{"cobsr":[…]}` to `<webhook_url>/cobr`. The body proves nothing: each entry is read back from the PSP (`GET /rec/{idRec}`, `GET /cobr/{txid}`) with the account's credentials before anything changes, and deduplicated per account. Nothing confirmed: 401 INVALID_SIGNATURE; a PSP that cannot be asked: 502, and it posts again.
          */
-        post: operations["RecurringCallbacksController_receive[1]"];
+        post: operations["receiveRecurringChargeCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -459,13 +465,13 @@ export interface paths {
          * List merchants
          * @description Newest first; `q` searches names. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
          */
-        get: operations["AdminMerchantsController_list"];
+        get: operations["listMerchants"];
         put?: never;
         /**
          * Create a merchant
          * @description Then issue it an API key. `webhook_signing_secret: "generate"` returns the new secret in this response only.
          */
-        post: operations["AdminMerchantsController_create"];
+        post: operations["createMerchant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,8 +485,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a merchant */
-        get: operations["AdminMerchantsController_get"];
+        /**
+         * Read a merchant
+         * @description Its settings and provider accounts; never its webhook signing secret, which is shown once when set.
+         */
+        get: operations["getMerchant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -490,7 +499,7 @@ export interface paths {
          * Change a merchant
          * @description Only the fields sent change. `null` removes the webhook URL, the signing secret or the provider choice; `"generate"` replaces the secret and returns it once.
          */
-        patch: operations["AdminMerchantsController_update"];
+        patch: operations["updateMerchant"];
         trace?: never;
     };
     "/admin/api/merchants/{id}/api-keys": {
@@ -504,13 +513,13 @@ export interface paths {
          * List a merchant's API keys
          * @description Newest first, revoked ones included; only prefixes, never keys.
          */
-        get: operations["AdminMerchantsController_listKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Issue an API key
          * @description The key is in this response only; a merchant may hold several keys (rotation).
          */
-        post: operations["AdminMerchantsController_issueKey"];
+        post: operations["issueApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -531,7 +540,7 @@ export interface paths {
          * Revoke an API key
          * @description The key stops working at once, in every gateway process. An unknown or already revoked key is 404.
          */
-        delete: operations["AdminMerchantsController_revokeKey"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -548,13 +557,13 @@ export interface paths {
          * List provider accounts
          * @description Newest first.
          */
-        get: operations["AdminProviderAccountsController_list"];
+        get: operations["listProviderAccounts"];
         put?: never;
         /**
          * Create a provider account
          * @description Credentials are checked for shape, then stored encrypted; they are never returned. `receiver_account` (optional) is where recurring Pix charges settle: required before the first recurrence.
          */
-        post: operations["AdminProviderAccountsController_create"];
+        post: operations["createProviderAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -568,22 +577,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a provider account */
-        get: operations["AdminProviderAccountsController_get"];
+        /**
+         * Read a provider account
+         * @description Its settings, never its credentials: those are write-only, stored encrypted.
+         */
+        get: operations["getProviderAccount"];
         put?: never;
         post?: never;
         /**
          * Delete a provider account
          * @description Removes an account no merchant lists and no pending payment was charged through, with its credentials. Otherwise 409 `CONFLICT`, naming the merchants that list it and the number of pending payments (`details.merchant_ids`, `details.pending_payments`): deactivate it instead.
          */
-        delete: operations["AdminProviderAccountsController_remove"];
+        delete: operations["deleteProviderAccount"];
         options?: never;
         head?: never;
         /**
          * Change a provider account
          * @description Only the fields sent change; `credentials` and `receiver_account` are each replaced whole (`receiver_account: null` removes it). A change of `base_url` or `token_url` must bring `credentials` in the same request (400 naming `credentials` otherwise): stored secrets never follow a changed host. Hosts must be `https` without user information, follow WEBHOOK_ALLOW_PRIVATE_URLS, and never be a cloud metadata address. In production an active `environment: sandbox` account is refused (400 naming `environment`) unless ALLOW_HOMOLOGATION_ACCOUNTS=true.
          */
-        patch: operations["AdminProviderAccountsController_update"];
+        patch: operations["updateProviderAccount"];
         trace?: never;
     };
     "/admin/api/provider-accounts/{id}/check": {
@@ -599,7 +611,7 @@ export interface paths {
          * Check a provider account
          * @description Obtains a token and makes one read at the PSP.
          */
-        post: operations["AdminProviderAccountsController_check"];
+        post: operations["checkProviderAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -619,7 +631,7 @@ export interface paths {
          * Register the account's webhook at the PSP
          * @description Pix API PSPs: `PUT /webhook/{chave}` with the account's `webhook_url`.
          */
-        post: operations["AdminProviderAccountsController_registerWebhook"];
+        post: operations["registerProviderAccountWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -637,7 +649,7 @@ export interface paths {
          * List providers
          * @description Each provider as it describes itself: environments and their default hosts, account settings, credential fields and capabilities. The dashboard builds its account forms from it.
          */
-        get: operations["ProviderCatalogueController_list"];
+        get: operations["listProviders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -657,7 +669,7 @@ export interface paths {
          * List payments across merchants
          * @description Newest first; `data` is `{items, next_cursor}`; pass `cursor=next_cursor` for the next page.
          */
-        get: operations["AdminPaymentsController_list"];
+        get: operations["adminListPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -679,7 +691,7 @@ export interface paths {
          * Create a test payment for a merchant
          * @description Creates a payment for the merchant as `POST /v1/payments/create` would (its routing, the Idempotency-Key in the merchant's key space, its webhooks), addressed to a fixed test payer. Refused in production (403 FORBIDDEN) and when any account on the merchant’s route is a production one (409 CONFLICT).
          */
-        post: operations["AdminTestPaymentsController_create"];
+        post: operations["createTestPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -697,7 +709,7 @@ export interface paths {
          * One payment with its event history and webhook deliveries
          * @description Events oldest first, each with what the gateway did with it (applied, ignored, amount_mismatch); deliveries with every HTTP attempt.
          */
-        get: operations["AdminPaymentEventsController_detail"];
+        get: operations["adminGetPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -719,7 +731,7 @@ export interface paths {
          * Simulate a provider event on a test payment
          * @description Makes a test PSP (the built-in simulated one) change the charge and send a real, signed event to the payment's webhook URL, so the full intake path runs. Answers with what the PSP said and the payment read again. Payments whose provider cannot simulate (`can_simulate: false`) are 409 CONFLICT.
          */
-        post: operations["AdminPaymentEventsController_simulate"];
+        post: operations["simulatePaymentEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -739,7 +751,7 @@ export interface paths {
          * Refund a payment for its merchant
          * @description As `POST /v1/payments/:id/refunds`, with the Idempotency-Key in the merchant’s key space.
          */
-        post: operations["AdminRefundsController_refund"];
+        post: operations["adminRefundPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -759,7 +771,187 @@ export interface paths {
          * Cancel a pending payment for its merchant
          * @description As `POST /v1/payments/:id/cancel`.
          */
-        post: operations["AdminRefundsController_cancel"];
+        post: operations["adminCancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurrences across merchants
+         * @description Newest first, filtered by `merchant_id`, `status` and `external_id`; `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
+         */
+        get: operations["adminListRecurrences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/recurrences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recurrence with its charges, history and webhook deliveries
+         * @description The recurrence as its merchant reads it, with `merchant_id`; its charges (oldest due date first) with their attempts; its history and its charges' (oldest first), each with whether the merchant was told; its deliveries with every HTTP attempt; `can_simulate` and `can_cancel`.
+         */
+        get: operations["adminGetRecurrence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/recurrences/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurrence on its merchant's behalf
+         * @description As `POST /v1/recurrences/:id/cancel` by its merchant: cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled. Already cancelled: answered as it is; ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT. Answers the recurrence read again, as `GET` does.
+         */
+        post: operations["adminCancelRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/recurrences/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the payer's answer on a test recurrence
+         * @description Makes a test PSP authorize, reject or let expire a recurrence waiting for the payer, or cancel an active one as the payer would at their bank. The test PSP posts its callback to the gateway, which applies it through the normal intake (read back, deduplicated, the event forwarded to the merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).
+         */
+        post: operations["simulateRecurrenceEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/recurring-charges/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the settlement or failure of a test recurring charge
+         * @description Makes a test PSP settle or fail the charge's current attempt (the first, or the retry last asked for), as the payer's bank would. The test PSP posts its callback to the gateway, which applies it through the normal intake (read back, deduplicated, the event forwarded to the merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).
+         */
+        post: operations["simulateRecurringChargeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description Forwards to merchants, newest first, filtered by `status` (`retrying`: pending after failed attempts) and `merchant_id`. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook delivery
+         * @description The delivery with the JSON body it sends and every attempt's answer: status code, latency, error and the first KiB of the answer body.
+         */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues one more attempt now, for a failed, delivered or pending delivery, with the same body, `webhook-id` and `X-Request-Id` (a fresh timestamp and signature), to the merchant's current webhook URL. Earlier attempts stay in its history.
+         */
+        post: operations["redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/merchants/{id}/test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a merchant's webhook URL
+         * @description Sends one signed `test.ping` event now, the way deliveries are sent, and answers what the endpoint said. It is not stored: never retried, never counted as a delivery or a failure. An endpoint that fails is still a 200 here, with `ok: false`.
+         */
+        post: operations["sendTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -806,186 +998,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/api/recurrences": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List recurrences across merchants
-         * @description Newest first, filtered by `merchant_id`, `status` and `external_id`; `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
-         */
-        get: operations["AdminRecurrencesController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/recurrences/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One recurrence with its charges, history and webhook deliveries
-         * @description The recurrence as its merchant reads it, with `merchant_id`; its charges (oldest due date first) with their attempts; its history and its charges' (oldest first), each with whether the merchant was told; its deliveries with every HTTP attempt; `can_simulate` and `can_cancel`.
-         */
-        get: operations["AdminRecurrencesController_detail"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/recurrences/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a recurrence on its merchant's behalf
-         * @description As `POST /v1/recurrences/:id/cancel` by its merchant: cancelled at the PSP, then `cancelled` with `cancelledBy: "merchant"`; `recurrence.cancelled` is sent, and its charges not yet attempted are cancelled. Already cancelled: answered as it is; ended, rejected or expired: 409 PAYMENT_STATE_CONFLICT. Answers the recurrence read again, as `GET` does.
-         */
-        post: operations["AdminRecurrencesController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/recurrences/{id}/simulate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Simulate the payer's answer on a test recurrence
-         * @description Makes a test PSP authorize, reject or let expire a recurrence waiting for the payer, or cancel an active one as the payer would at their bank. The test PSP posts its callback to the gateway, which applies it through the normal intake (read back, deduplicated, the event forwarded to the merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).
-         */
-        post: operations["AdminRecurrencesController_simulateRecurrence"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/recurring-charges/{id}/simulate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Simulate the settlement or failure of a test recurring charge
-         * @description Makes a test PSP settle or fail the charge's current attempt (the first, or the retry last asked for), as the payer's bank would. The test PSP posts its callback to the gateway, which applies it through the normal intake (read back, deduplicated, the event forwarded to the merchant); the answer is what the PSP said and the recurrence read again. A provider that cannot simulate (`can_simulate: false`): 409 CONFLICT; an action the PSP refuses in the recurrence's or charge's state: its refusal (502 UPSTREAM_ERROR with the PSP's code and text).
-         */
-        post: operations["AdminRecurrencesController_simulateCharge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/webhook-deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List webhook deliveries
-         * @description Forwards to merchants, newest first, filtered by `status` (`retrying`: pending after failed attempts) and `merchant_id`. `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
-         */
-        get: operations["AdminDeliveriesController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/webhook-deliveries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a webhook delivery
-         * @description The delivery with the JSON body it sends and every attempt's answer: status code, latency, error and the first KiB of the answer body.
-         */
-        get: operations["AdminDeliveriesController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/webhook-deliveries/{id}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a delivery again
-         * @description Queues one more attempt now, for a failed, delivered or pending delivery, with the same body, `webhook-id` and `X-Request-Id` (a fresh timestamp and signature), to the merchant's current webhook URL. Earlier attempts stay in its history.
-         */
-        post: operations["AdminDeliveriesController_redeliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/merchants/{id}/test-event": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a test event to a merchant's webhook URL
-         * @description Sends one signed `test.ping` event now, the way deliveries are sent, and answers what the endpoint said. It is not stored: never retried, never counted as a delivery or a failure. An endpoint that fails is still a 200 here, with `ok: false`.
-         */
-        post: operations["AdminTestEventController_sendTestEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/api/session": {
         parameters: {
             query?: never;
@@ -997,18 +1009,18 @@ export interface paths {
          * The signed-in session
          * @description Who is signed in, until when, and the CSRF token to send on changes. 401 without a live session.
          */
-        get: operations["AdminSessionController_current"];
+        get: operations["getSession"];
         put?: never;
         /**
          * Sign in to the dashboard
          * @description With ADMIN_EMAIL / ADMIN_PASSWORD. Sets the httpOnly session cookie (Path=/admin, SameSite=Strict) and returns the CSRF token. After 10 failed authentications from one address within a minute, that address is refused (429 with Retry-After) until the minute has passed; after 10 failures to one account from any addresses, its sign-ins are refused for a time that doubles with each further failure, at most 60 s (429 with Retry-After).
          */
-        post: operations["AdminSessionController_login"];
+        post: operations["createSession"];
         /**
          * Sign out
          * @description Ends the session in every gateway process and clears the cookie. Needs `X-CSRF-Token`.
          */
-        delete: operations["AdminSessionController_logout"];
+        delete: operations["deleteSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1025,7 +1037,7 @@ export interface paths {
          * Overview numbers
          * @description Payments and paid volume today and over 7 days (per day), payments by status, failed and pending deliveries, and each provider's error rate over 24 h: create attempts that ended without a payment / all create attempts.
          */
-        get: operations["DashboardStatsController_overview"];
+        get: operations["getDashboardStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1041,8 +1053,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics. Bearer METRICS_TOKEN or the admin token. */
-        get: operations["MetricsController_scrape"];
+        /**
+         * Prometheus metrics
+         * @description The process's metrics in Prometheus' text format. Bearer METRICS_TOKEN or the admin token.
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1058,8 +1073,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and readiness: the database is migrated and reachable. */
-        get: operations["HealthController_check"];
+        /**
+         * Liveness and readiness
+         * @description The database is migrated and reachable: 200; otherwise 503, and a load balancer sends traffic elsewhere.
+         */
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1069,7 +1087,368 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was paid
+         * @description The payer paid: while the payment was open, or after it was cancelled or expired (then `paidAfterClose` is true: refund it, unless the merchant's `refund_after_close` is on and the gateway refunds it itself). `data.status` is `paid`.
+         */
+        post: operations["onPaymentConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment expired unpaid
+         * @description The charge reached its expiry unpaid. `data.status` is `expired`. A Pix received later still arrives, as `payment.confirmed` with `paidAfterClose`.
+         */
+        post: operations["onPaymentExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was cancelled
+         * @description The charge was cancelled unpaid (`POST /v1/payments/{id}/cancel`, or at the PSP). `data.status` is `cancelled`.
+         */
+        post: operations["onPaymentCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment failed
+         * @description The PSP reports the charge failed; it ends unpaid. `data.status` is `failed`.
+         */
+        post: operations["onPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partially_refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Part of a payment was refunded
+         * @description A refund succeeded and part of the payment is still kept; sent after that refund's `refund.succeeded`. `data.status` is `partially_refunded`, `data.refundedAmount` the sum returned so far.
+         */
+        post: operations["onPaymentPartiallyRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was refunded in full
+         * @description Refunds now add up to the whole payment; sent after the last refund's `refund.succeeded`. `data.status` is `refunded`.
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund reached the payer
+         * @description A refund's money reached the payer: one the merchant asked for, or one made at the PSP (`origin: psp`) or by a MED return (`origin: med`). Sent once per refund, followed by `payment.partially_refunded` or `payment.refunded`.
+         */
+        post: operations["onRefundSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund failed
+         * @description The PSP could not carry a refund out (`data.failureReason` says why); its amount can be refunded again. The payment is unchanged.
+         */
+        post: operations["onRefundFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurrence.authorized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurrence was authorized
+         * @description The payer authorized the recurrence at their bank: it can now be charged each cycle. `data.status` is `active`.
+         */
+        post: operations["onRecurrenceAuthorized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurrence.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurrence was refused
+         * @description The payer refused the authorization. `data.status` is `rejected`; nothing can be charged.
+         */
+        post: operations["onRecurrenceRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurrence.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurrence expired unanswered
+         * @description The payer did not answer before the authorization expired. `data.status` is `expired`.
+         */
+        post: operations["onRecurrenceExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurrence.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurrence was cancelled
+         * @description The merchant (`POST /v1/recurrences/{id}/cancel`), the payer at their bank, or a PSP cancelled the recurrence; `data.cancelledBy` says who. `data.status` is `cancelled`; its charges not yet attempted are cancelled with it (each a `recurring_charge.cancelled`).
+         */
+        post: operations["onRecurrenceCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_charge.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge was paid
+         * @description One of the charge's attempts settled: the payer was debited. `data.status` is `paid`, with `endToEndId` and `paidAt`.
+         */
+        post: operations["onRecurringChargePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_charge.retrying": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge will be retried
+         * @description An attempt failed and the gateway asked the PSP for another (`retryPolicy: three_in_seven_days`; sent once per retry). `data.status` is `retrying`, `data.failureReason` the failed attempt's reason; the new attempt appears in `attempts` once the PSP accepts it.
+         */
+        post: operations["onRecurringChargeRetrying"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_charge.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge failed
+         * @description No attempt settled and none is left. `data.status` is `failed`, `data.failureReason` why.
+         */
+        post: operations["onRecurringChargeFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_charge.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge was cancelled
+         * @description The merchant cancelled the charge (`POST /v1/recurring-charges/{id}/cancel`), it was cancelled with its recurrence, or the PSP reports it cancelled. `data.status` is `cancelled`.
+         */
+        post: operations["onRecurringChargeCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_charge.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge expired
+         * @description The PSP expired the charge unpaid. `data.status` is `expired`.
+         */
+        post: operations["onRecurringChargeExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "test.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description An operator asked the gateway to check the endpoint (`POST /admin/api/merchants/{id}/test-event`, or **Send test event** in the dashboard). Sent once, signed like every event, never retried or stored; its `webhook-id` is its `id`. Answer it 2xx and otherwise ignore it.
+         */
+        post: operations["onTestPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @enum {string} */
@@ -1436,10 +1815,11 @@ export interface components {
             /** @example Efí — Loja da Ana */
             name: string;
             /**
-             * @description The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`.
+             * @description The adapter: `pix-api`, `efi`, `sicoob`, `bb`, `itau`, `inter`, `santander`, `sicredi`, `mercadopago`, `sandbox`.
              * @example efi
+             * @enum {string}
              */
-            provider: string;
+            provider: "pix-api" | "efi" | "sicoob" | "bb" | "itau" | "inter" | "santander" | "sicredi" | "mercadopago" | "sandbox";
             /**
              * @description sandbox: the PSP's homologation host.
              * @default sandbox
@@ -1447,12 +1827,14 @@ export interface components {
              */
             environment?: "sandbox" | "production";
             /**
-             * @description Overrides the PSP's documented API host.
+             * Format: uri
+             * @description Overrides the PSP's documented API host (https).
              * @example null
              */
             base_url?: string | null;
             /**
-             * @description Overrides the PSP's documented token URL.
+             * Format: uri
+             * @description Overrides the PSP's documented token URL (https).
              * @example null
              */
             token_url?: string | null;
@@ -1471,7 +1853,7 @@ export interface components {
              *     }
              */
             credentials: {
-                [key: string]: unknown;
+                [key: string]: string;
             };
             /** @description For recurring Pix (Pix Automático): the account at this PSP where recurring charges settle (the Pix API's `recebedor`). Required before the first recurrence; not secret. */
             receiver_account?: components["schemas"]["ReceiverAccountDto"] | null;
@@ -1479,7 +1861,9 @@ export interface components {
         UpdateProviderAccountDto: {
             name?: string;
             active?: boolean;
+            /** Format: uri */
             base_url?: string | null;
+            /** Format: uri */
             token_url?: string | null;
             pix_key?: string | null;
             /**
@@ -1780,11 +2164,15 @@ export interface components {
              * @example 123.456.789-09
              */
             recipientDocument: string;
-            /** @example Ana Souza */
+            /**
+             * @description 1–140 characters once surrounding spaces are trimmed.
+             * @example Ana Souza
+             */
             recipientName: string;
             /** @example Order 1234 */
             description?: string | null;
             /**
+             * Format: email
              * @description The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
              * @example ana@example.com
              */
@@ -1817,11 +2205,15 @@ export interface components {
              * @example 123.456.789-09
              */
             recipientDocument: string;
-            /** @example Ana Souza */
+            /**
+             * @description 1–140 characters once surrounding spaces are trimmed.
+             * @example Ana Souza
+             */
             recipientName: string;
             /** @example Order 1234 */
             description?: string | null;
             /**
+             * Format: email
              * @description The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
              * @example ana@example.com
              */
@@ -2441,7 +2833,7 @@ export interface components {
         };
         SandboxEventData: {
             /**
-             * @description The gateway's payment id or the sandbox's charge id; at most 200 characters.
+             * @description The gateway's payment id or the sandbox's charge id.
              * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
              */
             id: string;
@@ -2477,7 +2869,7 @@ export interface components {
              */
             event: "payment.confirmed" | "payment.expired" | "payment.cancelled" | "payment.failed" | "payment.refunded" | "refund.pending" | "refund.succeeded" | "refund.failed";
             /**
-             * @description The event id; the same id again is a duplicate. At most 200 characters.
+             * @description The event id; the same id again is a duplicate.
              * @example evt_sbx_9f2c
              */
             id: string;
@@ -2488,17 +2880,6 @@ export interface components {
              */
             created_at?: string;
             data: components["schemas"]["SandboxEventData"];
-        };
-        AccountCallbackResult: {
-            /** @example true */
-            received: boolean;
-            /**
-             * @description Every event of the callback had been received before (false for a callback without events).
-             * @example false
-             */
-            duplicate: boolean;
-            /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
-            events: components["schemas"]["WebhookIntakeResult"][];
         };
         PixCallbackEntry: {
             /**
@@ -2543,6 +2924,17 @@ export interface components {
             /** @example payment.updated */
             action?: string;
             data: components["schemas"]["MercadoPagoNotificationData"];
+        };
+        AccountCallbackResult: {
+            /** @example true */
+            received: boolean;
+            /**
+             * @description Every event of the callback had been received before (false for a callback without events).
+             * @example false
+             */
+            duplicate: boolean;
+            /** @description One per Pix the PSP confirmed, in the callback's order; duplicates within the callback appear once. */
+            events: components["schemas"]["WebhookIntakeResult"][];
         };
         RecurrencePayerView: {
             /**
@@ -2834,6 +3226,49 @@ export interface components {
         };
         RecurringChargeListView: {
             items: components["schemas"]["RecurringChargeView"][];
+        };
+        RecurringCallbackEvent: {
+            /**
+             * @description A recurrence (`/rec`) or a recurring charge (`/cobr`).
+             * @example recurrence
+             * @enum {string}
+             */
+            kind: "recurrence" | "charge";
+            /**
+             * @description Received before: nothing changed.
+             * @example false
+             */
+            duplicate: boolean;
+            /**
+             * @description Whether the entry named one of the gateway's recurrences or charges.
+             * @example true
+             */
+            matched: boolean;
+            /** @example evt_4Lr8VbN1cZp4Wf7A3kTMd9Q2 */
+            event_id?: string;
+            /** @example rec_8Zp4Wf7A3kTMd9Q2xLr8VbN1 */
+            recurrence_id?: string;
+            /** @example rch_2xLr8VbN1cZp4Wf7A3kTMd9Q */
+            charge_id?: string;
+            /**
+             * @description The status the recurrence or charge has after the entry.
+             * @example authorized
+             */
+            status?: string;
+        };
+        RecurringCallbackResult: {
+            /**
+             * @example true
+             * @enum {boolean}
+             */
+            received: true;
+            /**
+             * @description Every entry of the callback had been received before (false for a callback without entries).
+             * @example false
+             */
+            duplicate: boolean;
+            /** @description One per entry the PSP confirmed, in the callback's order. */
+            events: components["schemas"]["RecurringCallbackEvent"][];
         };
         AdminRecurrenceView: {
             /** @example rec_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -3452,6 +3887,474 @@ export interface components {
             provider_window_hours: number;
             providers: components["schemas"]["ProviderStatsView"][];
         };
+        PaymentEventData: {
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * @description Decimal reais.
+             * @example 10.5
+             */
+            amount: number;
+            /**
+             * @description The status the event left the payment in.
+             * @example paid
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
+            /**
+             * @description The merchant's own id of the order.
+             * @example order-1234
+             */
+            externalId: string;
+            /**
+             * @description The provider that holds the charge.
+             * @example efi
+             */
+            provider: string;
+            /**
+             * Format: date-time
+             * @description When it was paid; null while never paid.
+             * @example 2026-11-26T12:01:00.000Z
+             */
+            paidAt: string | null;
+            /**
+             * @description True when the Pix was received after the payment was cancelled or expired: money the payer should get back (docs/webhooks.md). False on every other payment.
+             * @example false
+             */
+            paidAfterClose: boolean;
+            /**
+             * @description Decimal reais returned to the payer so far: the sum of succeeded refunds.
+             * @example 0
+             */
+            refundedAmount: number;
+        };
+        PaymentConfirmedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.confirmed
+             * @enum {string}
+             */
+            event: "payment.confirmed";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentExpiredEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.expired
+             * @enum {string}
+             */
+            event: "payment.expired";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentCancelledEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.cancelled
+             * @enum {string}
+             */
+            event: "payment.cancelled";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentFailedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.failed
+             * @enum {string}
+             */
+            event: "payment.failed";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentPartiallyRefundedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.partially_refunded
+             * @enum {string}
+             */
+            event: "payment.partially_refunded";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        PaymentRefundedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.refunded
+             * @enum {string}
+             */
+            event: "payment.refunded";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
+        RefundEventData: {
+            /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            paymentId: string;
+            /**
+             * @description Decimal reais.
+             * @example 3.5
+             */
+            amount: number;
+            /**
+             * @description pending until the PSP settles it; a failed refund gives its amount back.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Who asked: `merchant` (this API or the dashboard), `psp` (at the PSP's portal), `med` (a MED return).
+             * @example merchant
+             * @enum {string}
+             */
+            origin: "merchant" | "psp" | "med" | "routing";
+            /** @example Item returned */
+            reason?: string | null;
+            /**
+             * @description Why the PSP did not carry it out, when it failed.
+             * @example null
+             */
+            failureReason?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The payment as the refund left it: its `status` and `refundedAmount` after it. */
+            payment: components["schemas"]["PaymentEventData"];
+        };
+        RefundSucceededEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example refund.succeeded
+             * @enum {string}
+             */
+            event: "refund.succeeded";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The refund as settled, with its payment. */
+            data: components["schemas"]["RefundEventData"];
+        };
+        RefundFailedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example refund.failed
+             * @enum {string}
+             */
+            event: "refund.failed";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The refund as settled, with its payment. */
+            data: components["schemas"]["RefundEventData"];
+        };
+        RecurrenceAuthorizedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurrence.authorized
+             * @enum {string}
+             */
+            event: "recurrence.authorized";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurrence as the event left it, as `GET /v1/recurrences/{id}` answers it. */
+            data: components["schemas"]["RecurrenceView"];
+        };
+        RecurrenceRejectedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurrence.rejected
+             * @enum {string}
+             */
+            event: "recurrence.rejected";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurrence as the event left it, as `GET /v1/recurrences/{id}` answers it. */
+            data: components["schemas"]["RecurrenceView"];
+        };
+        RecurrenceExpiredEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurrence.expired
+             * @enum {string}
+             */
+            event: "recurrence.expired";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurrence as the event left it, as `GET /v1/recurrences/{id}` answers it. */
+            data: components["schemas"]["RecurrenceView"];
+        };
+        RecurrenceCancelledEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurrence.cancelled
+             * @enum {string}
+             */
+            event: "recurrence.cancelled";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurrence as the event left it, as `GET /v1/recurrences/{id}` answers it. */
+            data: components["schemas"]["RecurrenceView"];
+        };
+        RecurringChargePaidEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurring_charge.paid
+             * @enum {string}
+             */
+            event: "recurring_charge.paid";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
+            data: components["schemas"]["RecurringChargeView"];
+        };
+        RecurringChargeRetryingEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurring_charge.retrying
+             * @enum {string}
+             */
+            event: "recurring_charge.retrying";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
+            data: components["schemas"]["RecurringChargeView"];
+        };
+        RecurringChargeFailedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurring_charge.failed
+             * @enum {string}
+             */
+            event: "recurring_charge.failed";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
+            data: components["schemas"]["RecurringChargeView"];
+        };
+        RecurringChargeCancelledEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurring_charge.cancelled
+             * @enum {string}
+             */
+            event: "recurring_charge.cancelled";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
+            data: components["schemas"]["RecurringChargeView"];
+        };
+        RecurringChargeExpiredEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example recurring_charge.expired
+             * @enum {string}
+             */
+            event: "recurring_charge.expired";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
+            data: components["schemas"]["RecurringChargeView"];
+        };
+        TestPingData: {
+            /**
+             * @description The merchant the event was sent to.
+             * @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            merchant_id: string;
+            /**
+             * Format: date-time
+             * @description When it was sent: the same instant as `created_at`.
+             * @example 2026-11-26T12:00:00.123Z
+             */
+            timestamp: string;
+        };
+        TestPingEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example test.ping
+             * @enum {string}
+             */
+            event: "test.ping";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description Which merchant the test was for, and when it was sent. */
+            data: components["schemas"]["TestPingData"];
+        };
     };
     responses: never;
     parameters: never;
@@ -3461,7 +4364,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    PaymentsController_create: {
+    createPayment: {
         parameters: {
             query?: never;
             header: {
@@ -3557,6 +4460,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,9 +4486,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    PaymentsController_createPix: {
+    createPixPayment: {
         parameters: {
             query?: never;
             header: {
@@ -3679,6 +4595,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3703,9 +4621,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    PaymentsController_list: {
+    listPayments: {
         parameters: {
             query?: {
                 /** @description Created at or after this instant (ISO 8601). */
@@ -3769,6 +4698,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,9 +4715,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    PaymentsController_get: {
+    getPayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -3820,6 +4762,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
@@ -3841,6 +4792,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,9 +4809,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    PaymentsController_getPix: {
+    getPixPayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -3892,6 +4856,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
@@ -3913,6 +4886,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,9 +4903,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RefundsController_list: {
+    listRefunds: {
         parameters: {
             query?: never;
             header?: never;
@@ -3964,6 +4950,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
@@ -3985,6 +4980,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,9 +4997,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RefundsController_create: {
+    refundPayment: {
         parameters: {
             query?: never;
             header: {
@@ -4079,6 +5087,24 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `REFUND_EXCEEDS_AVAILABLE`: The refund is larger than what is left to refund. / `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
@@ -4091,6 +5117,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4115,9 +5143,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RefundsController_get: {
+    getRefund: {
         parameters: {
             query?: never;
             header?: never;
@@ -4151,6 +5190,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
@@ -4172,6 +5220,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4187,9 +5237,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RefundsController_cancel: {
+    cancelPayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -4221,6 +5282,15 @@ export interface operations {
                         /** @example sandbox */
                         provider: string;
                     };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
@@ -4262,6 +5332,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,61 +5358,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-        };
-    };
-    MerchantApiKeysController_current: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["CurrentApiKeyView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
-            500: {
-                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4349,7 +5371,7 @@ export interface operations {
             };
         };
     };
-    RecurrencesController_list: {
+    listRecurrences: {
         parameters: {
             query?: {
                 externalId?: string;
@@ -4408,6 +5430,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,9 +5447,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_create: {
+    createRecurrence: {
         parameters: {
             query?: never;
             header: {
@@ -4521,6 +5556,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,9 +5582,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_get: {
+    getRecurrence: {
         parameters: {
             query?: never;
             header?: never;
@@ -4579,6 +5627,15 @@ export interface operations {
                         /** @example sandbox */
                         provider: string;
                     };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
@@ -4602,6 +5659,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4617,9 +5676,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_cancel: {
+    cancelRecurrence: {
         parameters: {
             query?: never;
             header?: never;
@@ -4651,6 +5721,15 @@ export interface operations {
                         /** @example sandbox */
                         provider: string;
                     };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
@@ -4683,6 +5762,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,9 +5788,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_listCharges: {
+    listRecurringCharges: {
         parameters: {
             query?: never;
             header?: never;
@@ -4743,6 +5835,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
             401: {
                 headers: {
@@ -4764,6 +5865,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4779,9 +5882,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_createCharge: {
+    createRecurringCharge: {
         parameters: {
             query?: never;
             header: {
@@ -4858,6 +5972,24 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
@@ -4870,6 +6002,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,9 +6028,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_getCharge: {
+    getRecurringCharge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4928,6 +6073,15 @@ export interface operations {
                         /** @example sandbox */
                         provider: string;
                     };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
@@ -4951,6 +6105,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,9 +6122,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    RecurrencesController_cancelCharge: {
+    cancelRecurringCharge: {
         parameters: {
             query?: never;
             header?: never;
@@ -5000,6 +6167,15 @@ export interface operations {
                         /** @example sandbox */
                         provider: string;
                     };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
             /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
@@ -5032,6 +6208,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,9 +6234,94 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    WebhooksController_receive: {
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["CurrentApiKeyView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    receiveProviderCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5125,6 +6388,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
             415: {
                 headers: {
@@ -5137,6 +6409,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5152,9 +6426,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "WebhooksController_receiveForAccount[0]": {
+    receiveAccountCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5164,7 +6449,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`. */
+        /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification here, to `<webhook_url>`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
@@ -5221,6 +6506,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
             415: {
                 headers: {
@@ -5233,6 +6527,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,9 +6553,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "WebhooksController_receiveForAccount[1]": {
+    receiveAccountPixCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5269,7 +6576,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification to `<webhook_url>`. */
+        /** @description A Pix API PSP posts `{"pix":[…]}` here, to `<webhook_url>/pix`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
@@ -5326,6 +6633,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
             415: {
                 headers: {
@@ -5338,6 +6654,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5362,9 +6680,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "RecurringCallbacksController_receiveForAccount[0]": {
+    receiveAccountRecurrenceCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5374,8 +6703,36 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The PSP's callback; its content is read back from the PSP, never trusted. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
             /** @description `VALIDATION_ERROR`: The request is invalid. */
             400: {
                 headers: {
@@ -5403,9 +6760,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,9 +6807,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "RecurringCallbacksController_receiveForAccount[1]": {
+    receiveAccountRecurringChargeCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5442,8 +6830,36 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The PSP's callback; its content is read back from the PSP, never trusted. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
             /** @description `VALIDATION_ERROR`: The request is invalid. */
             400: {
                 headers: {
@@ -5471,9 +6887,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5498,9 +6934,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "RecurringCallbacksController_receive[0]": {
+    receiveRecurrenceCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5509,8 +6956,36 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The provider's callback. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
             /** @description `VALIDATION_ERROR`: The request is invalid. */
             400: {
                 headers: {
@@ -5538,9 +7013,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,9 +7051,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    "RecurringCallbacksController_receive[1]": {
+    receiveRecurringChargeCallback: {
         parameters: {
             query?: never;
             header?: never;
@@ -5567,8 +7073,36 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The provider's callback. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringCallbackResult"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
             /** @description `VALIDATION_ERROR`: The request is invalid. */
             400: {
                 headers: {
@@ -5596,9 +7130,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,9 +7168,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    AdminMerchantsController_list: {
+    listMerchants: {
         parameters: {
             query?: {
                 /** @description Case-insensitive part of the name, or an exact merchant id. */
@@ -5675,6 +7240,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,7 +7270,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_create: {
+    createMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5737,9 +7324,58 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,7 +7384,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_get: {
+    getMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5782,6 +7418,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
@@ -5803,6 +7448,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5811,7 +7478,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_update: {
+    updateMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5867,8 +7534,35 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `NOT_FOUND`: The resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5879,6 +7573,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5887,7 +7603,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_listKeys: {
+    listApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -5921,6 +7637,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
@@ -5942,6 +7667,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5950,7 +7697,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_issueKey: {
+    issueApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -5984,8 +7731,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6005,6 +7770,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,7 +7800,7 @@ export interface operations {
             };
         };
     };
-    AdminMerchantsController_revokeKey: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -6048,8 +7835,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6069,6 +7874,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6077,7 +7904,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_list: {
+    listProviderAccounts: {
         parameters: {
             query?: never;
             header?: never;
@@ -6121,6 +7948,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,7 +7978,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_create: {
+    createProviderAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6183,9 +8032,58 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6194,7 +8092,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_get: {
+    getProviderAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6228,6 +8126,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
@@ -6249,6 +8156,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6257,7 +8186,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_remove: {
+    deleteProviderAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6275,8 +8204,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6305,6 +8252,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,7 +8282,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_update: {
+    updateProviderAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6369,8 +8338,35 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `NOT_FOUND`: The resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6381,6 +8377,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6389,7 +8407,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_check: {
+    checkProviderAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6423,8 +8441,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6444,6 +8480,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,7 +8510,7 @@ export interface operations {
             };
         };
     };
-    AdminProviderAccountsController_registerWebhook: {
+    registerProviderAccountWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -6486,8 +8544,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6507,6 +8583,17 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,9 +8609,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    ProviderCatalogueController_list: {
+    listProviders: {
         parameters: {
             query?: never;
             header?: never;
@@ -6568,6 +8666,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,7 +8696,7 @@ export interface operations {
             };
         };
     };
-    AdminPaymentsController_list: {
+    adminListPayments: {
         parameters: {
             query?: {
                 /** @description Created at or after this instant (ISO 8601). */
@@ -6642,6 +8762,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,7 +8792,7 @@ export interface operations {
             };
         };
     };
-    AdminTestPaymentsController_create: {
+    createTestPayment: {
         parameters: {
             query?: never;
             header: {
@@ -6734,6 +8876,24 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
@@ -6745,6 +8905,17 @@ export interface operations {
             };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6761,9 +8932,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    AdminPaymentEventsController_detail: {
+    adminGetPayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -6797,6 +8979,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
@@ -6818,6 +9009,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6826,7 +9039,7 @@ export interface operations {
             };
         };
     };
-    AdminPaymentEventsController_simulate: {
+    simulatePaymentEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -6882,6 +9095,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `NOT_FOUND`: The resource was not found. */
             404: {
                 headers: {
@@ -6900,8 +9122,37 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6918,9 +9169,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    AdminRefundsController_refund: {
+    adminRefundPayment: {
         parameters: {
             query?: never;
             header: {
@@ -6979,6 +9241,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `NOT_FOUND`: The resource was not found. */
             404: {
                 headers: {
@@ -6990,6 +9261,24 @@ export interface operations {
             };
             /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7009,6 +9298,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,9 +9324,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    AdminRefundsController_cancel: {
+    adminCancelPayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -7069,8 +9371,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7108,6 +9428,8 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +9448,1007 @@ export interface operations {
             /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminListRecurrences: {
+        parameters: {
+            query?: {
+                merchant_id?: string;
+                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
+                external_id?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminRecurrencePageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminGetRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminRecurrenceDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminCancelRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminRecurrenceDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    simulateRecurrenceEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRecurrenceDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringSimulationResultView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    simulateRecurringChargeEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRecurringChargeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["RecurringSimulationResultView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `retrying`: pending deliveries whose attempts so far all failed (at least one). */
+                status?: "pending" | "retrying" | "delivered" | "failed";
+                merchant_id?: string;
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["DeliveryPage"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["DeliveryDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["DeliveryView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["TestEventResultView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7175,6 +10498,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
             409: {
                 headers: {
@@ -7187,6 +10519,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7248,6 +10602,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,673 +10632,7 @@ export interface operations {
             };
         };
     };
-    AdminRecurrencesController_list: {
-        parameters: {
-            query?: {
-                merchant_id?: string;
-                status?: "pending_authorization" | "active" | "rejected" | "expired" | "cancelled" | "ended";
-                external_id?: string;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["AdminRecurrencePageView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRecurrencesController_detail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["AdminRecurrenceDetailView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRecurrencesController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["AdminRecurrenceDetailView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRecurrencesController_simulateRecurrence: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SimulateRecurrenceDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringSimulationResultView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminRecurrencesController_simulateCharge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SimulateRecurringChargeDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["RecurringSimulationResultView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminDeliveriesController_list: {
-        parameters: {
-            query?: {
-                /** @description `retrying`: pending deliveries whose attempts so far all failed (at least one). */
-                status?: "pending" | "retrying" | "delivered" | "failed";
-                merchant_id?: string;
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["DeliveryPage"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `VALIDATION_ERROR`: The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminDeliveriesController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["DeliveryDetailView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminDeliveriesController_redeliver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["DeliveryView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminTestEventController_sendTestEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @example true
-                         * @enum {boolean}
-                         */
-                        success: true;
-                        data: components["schemas"]["TestEventResultView"];
-                        /**
-                         * Format: uuid
-                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
-                         */
-                        request_id: string;
-                        /** @example sandbox */
-                        provider: string;
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `NOT_FOUND`: The resource was not found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorEnvelope"];
-                };
-            };
-        };
-    };
-    AdminSessionController_current: {
+    getSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -7963,9 +10673,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    AdminSessionController_login: {
+    createSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -8019,9 +10749,49 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8030,7 +10800,7 @@ export interface operations {
             };
         };
     };
-    AdminSessionController_logout: {
+    deleteSession: {
         parameters: {
             query?: never;
             header: {
@@ -8065,6 +10835,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
@@ -8086,6 +10865,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8094,7 +10895,7 @@ export interface operations {
             };
         };
     };
-    DashboardStatsController_overview: {
+    getDashboardStats: {
         parameters: {
             query?: {
                 /** @description Start of the operator's today (the dashboard sends its local midnight); defaults to midnight UTC. */
@@ -8150,6 +10951,28 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8158,7 +10981,7 @@ export interface operations {
             };
         };
     };
-    MetricsController_scrape: {
+    getMetrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -8183,9 +11006,29 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
         };
     };
-    HealthController_check: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -8202,14 +11045,1766 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
-            503: {
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    onPaymentConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.confirmed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.confirmed",
+                 *       "id": "evt_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *       "created_at": "2026-11-26T12:01:00.123Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "paid",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": "2026-11-26T12:01:00.000Z",
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentConfirmedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.expired
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.expired",
+                 *       "id": "evt_4mUNe0R3yMs9WcO2dAq5Xg8B",
+                 *       "created_at": "2026-11-26T13:00:00.412Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "expired",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": null,
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.cancelled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.cancelled",
+                 *       "id": "evt_5nVOf1S4zNt0XdP3eBr6Yh9C",
+                 *       "created_at": "2026-11-26T12:05:00.208Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "cancelled",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": null,
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.failed",
+                 *       "id": "evt_6oWPg2T5aOu1YeQ4fCs7Zi0D",
+                 *       "created_at": "2026-11-26T12:02:00.731Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "failed",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": null,
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPartiallyRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.partially_refunded
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.partially_refunded",
+                 *       "id": "evt_7pXQh3U6bPv2ZfR5gDt8Aj1E",
+                 *       "created_at": "2026-11-26T14:00:01.019Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "partially_refunded",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": "2026-11-26T12:01:00.000Z",
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 3.5
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentPartiallyRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.refunded
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.refunded",
+                 *       "id": "evt_8qYRi4V7cQw3AgS6hEu9Bk2F",
+                 *       "created_at": "2026-11-26T15:00:00.877Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 10.5,
+                 *         "status": "refunded",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": "2026-11-26T12:01:00.000Z",
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 10.5
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example refund.succeeded
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.succeeded",
+                 *       "id": "evt_2jSLc8P1wKq7UaM0bYo3Ve6Z",
+                 *       "created_at": "2026-11-26T14:00:01.018Z",
+                 *       "data": {
+                 *         "id": "ref_9xQ2mN4pL7sT1vB8cD3fG6hJ",
+                 *         "paymentId": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 3.5,
+                 *         "origin": "merchant",
+                 *         "reason": "Item returned",
+                 *         "createdAt": "2026-11-26T14:00:00.000Z",
+                 *         "status": "succeeded",
+                 *         "failureReason": null,
+                 *         "updatedAt": "2026-11-26T14:00:01.000Z",
+                 *         "payment": {
+                 *           "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *           "amount": 10.5,
+                 *           "status": "partially_refunded",
+                 *           "externalId": "order-1234",
+                 *           "provider": "efi",
+                 *           "paidAt": "2026-11-26T12:01:00.000Z",
+                 *           "paidAfterClose": false,
+                 *           "refundedAmount": 3.5
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example refund.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.failed",
+                 *       "id": "evt_1iRKb7O0vJp6TzL9aXn2Ud5Y",
+                 *       "created_at": "2026-11-26T14:00:02.540Z",
+                 *       "data": {
+                 *         "id": "ref_9xQ2mN4pL7sT1vB8cD3fG6hJ",
+                 *         "paymentId": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 3.5,
+                 *         "origin": "merchant",
+                 *         "reason": "Item returned",
+                 *         "createdAt": "2026-11-26T14:00:00.000Z",
+                 *         "status": "failed",
+                 *         "failureReason": "Refund refused by the PSP: the receiving account is closed.",
+                 *         "updatedAt": "2026-11-26T14:00:02.500Z",
+                 *         "payment": {
+                 *           "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *           "amount": 10.5,
+                 *           "status": "paid",
+                 *           "externalId": "order-1234",
+                 *           "provider": "efi",
+                 *           "paidAt": "2026-11-26T12:01:00.000Z",
+                 *           "paidAfterClose": false,
+                 *           "refundedAmount": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurrenceAuthorized: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurrence.authorized
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurrence.authorized",
+                 *       "id": "evt_5Jd8Qm2Lx9Tz4Rb7Vn1Kc3Wf",
+                 *       "created_at": "2026-11-26T12:03:00.123Z",
+                 *       "data": {
+                 *         "id": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "status": "active",
+                 *         "externalId": "subscription-881",
+                 *         "payer": {
+                 *           "document": "12345678909",
+                 *           "name": "Ana Souza"
+                 *         },
+                 *         "contract": {
+                 *           "id": "plan-gold-4471",
+                 *           "description": "Gym membership"
+                 *         },
+                 *         "frequency": "monthly",
+                 *         "amount": 89.9,
+                 *         "minimumAmount": null,
+                 *         "startDate": "2026-12-05",
+                 *         "endDate": null,
+                 *         "retryPolicy": "three_in_seven_days",
+                 *         "journey": "qr",
+                 *         "authorization": null,
+                 *         "firstPaymentId": null,
+                 *         "cancelledBy": null,
+                 *         "provider": "efi",
+                 *         "environment": "production",
+                 *         "createdAt": "2026-11-26T12:00:00.000Z",
+                 *         "updatedAt": "2026-11-26T12:03:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurrenceAuthorizedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurrenceRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurrence.rejected
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurrence.rejected",
+                 *       "id": "evt_6Ke9Rn3My0Ua5Sc8Wo2Ld4Xg",
+                 *       "created_at": "2026-11-26T12:04:00.310Z",
+                 *       "data": {
+                 *         "id": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "status": "rejected",
+                 *         "externalId": "subscription-881",
+                 *         "payer": {
+                 *           "document": "12345678909",
+                 *           "name": "Ana Souza"
+                 *         },
+                 *         "contract": {
+                 *           "id": "plan-gold-4471",
+                 *           "description": "Gym membership"
+                 *         },
+                 *         "frequency": "monthly",
+                 *         "amount": 89.9,
+                 *         "minimumAmount": null,
+                 *         "startDate": "2026-12-05",
+                 *         "endDate": null,
+                 *         "retryPolicy": "three_in_seven_days",
+                 *         "journey": "qr",
+                 *         "authorization": null,
+                 *         "firstPaymentId": null,
+                 *         "cancelledBy": null,
+                 *         "provider": "efi",
+                 *         "environment": "production",
+                 *         "createdAt": "2026-11-26T12:00:00.000Z",
+                 *         "updatedAt": "2026-11-26T12:04:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurrenceRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurrenceExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurrence.expired
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurrence.expired",
+                 *       "id": "evt_7Lf0So4Nz1Vb6Td9Xp3Me5Yh",
+                 *       "created_at": "2026-11-27T12:00:01.005Z",
+                 *       "data": {
+                 *         "id": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "status": "expired",
+                 *         "externalId": "subscription-881",
+                 *         "payer": {
+                 *           "document": "12345678909",
+                 *           "name": "Ana Souza"
+                 *         },
+                 *         "contract": {
+                 *           "id": "plan-gold-4471",
+                 *           "description": "Gym membership"
+                 *         },
+                 *         "frequency": "monthly",
+                 *         "amount": 89.9,
+                 *         "minimumAmount": null,
+                 *         "startDate": "2026-12-05",
+                 *         "endDate": null,
+                 *         "retryPolicy": "three_in_seven_days",
+                 *         "journey": "qr",
+                 *         "authorization": null,
+                 *         "firstPaymentId": null,
+                 *         "cancelledBy": null,
+                 *         "provider": "efi",
+                 *         "environment": "production",
+                 *         "createdAt": "2026-11-26T12:00:00.000Z",
+                 *         "updatedAt": "2026-11-27T12:00:01.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurrenceExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurrenceCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurrence.cancelled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurrence.cancelled",
+                 *       "id": "evt_8Mg1Tp5Oa2Wc7Ue0Yq4Nf6Zi",
+                 *       "created_at": "2027-02-10T09:30:00.742Z",
+                 *       "data": {
+                 *         "id": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "status": "cancelled",
+                 *         "externalId": "subscription-881",
+                 *         "payer": {
+                 *           "document": "12345678909",
+                 *           "name": "Ana Souza"
+                 *         },
+                 *         "contract": {
+                 *           "id": "plan-gold-4471",
+                 *           "description": "Gym membership"
+                 *         },
+                 *         "frequency": "monthly",
+                 *         "amount": 89.9,
+                 *         "minimumAmount": null,
+                 *         "startDate": "2026-12-05",
+                 *         "endDate": null,
+                 *         "retryPolicy": "three_in_seven_days",
+                 *         "journey": "qr",
+                 *         "authorization": null,
+                 *         "firstPaymentId": null,
+                 *         "cancelledBy": "payer",
+                 *         "provider": "efi",
+                 *         "environment": "production",
+                 *         "createdAt": "2026-11-26T12:00:00.000Z",
+                 *         "updatedAt": "2027-02-10T09:30:00.700Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurrenceCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurringChargePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurring_charge.paid
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurring_charge.paid",
+                 *       "id": "evt_9Nh2Uq6Pb3Xd8Vf1Zr5Og7Aj",
+                 *       "created_at": "2026-12-05T12:00:00.318Z",
+                 *       "data": {
+                 *         "id": "rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H",
+                 *         "recurrenceId": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 89.9,
+                 *         "dueDate": "2026-12-05",
+                 *         "description": "December",
+                 *         "status": "paid",
+                 *         "attempts": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "status": "paid",
+                 *             "reason": null
+                 *           }
+                 *         ],
+                 *         "endToEndId": "E99999999202612051200abcdefghijk",
+                 *         "paidAt": "2026-12-05T12:00:00.000Z",
+                 *         "failureReason": null,
+                 *         "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+                 *         "createdAt": "2026-11-28T12:00:00.000Z",
+                 *         "updatedAt": "2026-12-05T12:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringChargePaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurringChargeRetrying: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurring_charge.retrying
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurring_charge.retrying",
+                 *       "id": "evt_9Pq4Zt7Lm2Xc8Vb3Nk5Rd1Hs",
+                 *       "created_at": "2026-12-05T11:00:00.456Z",
+                 *       "data": {
+                 *         "id": "rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H",
+                 *         "recurrenceId": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 89.9,
+                 *         "dueDate": "2026-12-05",
+                 *         "description": "December",
+                 *         "status": "retrying",
+                 *         "attempts": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "status": "failed",
+                 *             "reason": "AM04: insufficient funds"
+                 *           }
+                 *         ],
+                 *         "endToEndId": null,
+                 *         "paidAt": null,
+                 *         "failureReason": "AM04: insufficient funds",
+                 *         "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+                 *         "createdAt": "2026-11-28T12:00:00.000Z",
+                 *         "updatedAt": "2026-12-05T11:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringChargeRetryingEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurringChargeFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurring_charge.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurring_charge.failed",
+                 *       "id": "evt_0Or3Vr7Qc4Ye9Wg2As6Ph8Bk",
+                 *       "created_at": "2026-12-05T11:00:00.902Z",
+                 *       "data": {
+                 *         "id": "rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H",
+                 *         "recurrenceId": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 89.9,
+                 *         "dueDate": "2026-12-05",
+                 *         "description": "December",
+                 *         "status": "failed",
+                 *         "attempts": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "status": "failed",
+                 *             "reason": "AM04: insufficient funds"
+                 *           }
+                 *         ],
+                 *         "endToEndId": null,
+                 *         "paidAt": null,
+                 *         "failureReason": "AM04: insufficient funds",
+                 *         "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+                 *         "createdAt": "2026-11-28T12:00:00.000Z",
+                 *         "updatedAt": "2026-12-05T11:00:00.900Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringChargeFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurringChargeCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurring_charge.cancelled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurring_charge.cancelled",
+                 *       "id": "evt_1Ps4Ws8Rd5Zf0Xh3Bt7Qi9Cl",
+                 *       "created_at": "2026-12-01T10:00:00.221Z",
+                 *       "data": {
+                 *         "id": "rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H",
+                 *         "recurrenceId": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 89.9,
+                 *         "dueDate": "2026-12-05",
+                 *         "description": "December",
+                 *         "status": "cancelled",
+                 *         "attempts": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "status": "cancelled",
+                 *             "reason": null
+                 *           }
+                 *         ],
+                 *         "endToEndId": null,
+                 *         "paidAt": null,
+                 *         "failureReason": null,
+                 *         "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+                 *         "createdAt": "2026-11-28T12:00:00.000Z",
+                 *         "updatedAt": "2026-12-01T10:00:00.200Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringChargeCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRecurringChargeExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example recurring_charge.expired
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "recurring_charge.expired",
+                 *       "id": "evt_2Qt5Xt9Se6Ag1Yi4Cu8Rj0Dm",
+                 *       "created_at": "2026-12-13T03:00:00.615Z",
+                 *       "data": {
+                 *         "id": "rch_8fLq2Wm5Tz9Xc3Vb7Nk1Rd4H",
+                 *         "recurrenceId": "rec_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 89.9,
+                 *         "dueDate": "2026-12-05",
+                 *         "description": "December",
+                 *         "status": "expired",
+                 *         "attempts": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "status": "expired",
+                 *             "reason": null
+                 *           }
+                 *         ],
+                 *         "endToEndId": null,
+                 *         "paidAt": null,
+                 *         "failureReason": null,
+                 *         "txid": "k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E",
+                 *         "createdAt": "2026-11-28T12:00:00.000Z",
+                 *         "updatedAt": "2026-12-13T03:00:00.600Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecurringChargeExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTestPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example test.ping
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "test.ping",
+                 *       "id": "evt_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *       "created_at": "2026-11-26T12:00:00.123Z",
+                 *       "data": {
+                 *         "merchant_id": "mer_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "timestamp": "2026-11-26T12:00:00.123Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

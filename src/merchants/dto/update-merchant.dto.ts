@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { NON_BLANK_TEXT_PATTERN } from '../../common/http/input-limits';
 import { ActiveField, NameField, ProviderAccountsField, ProviderField, RefundAfterCloseField, SigningSecretField, WebhookUrlField } from './merchant-fields';
 
 /**
@@ -6,7 +7,7 @@ import { ActiveField, NameField, ProviderAccountsField, ProviderField, RefundAft
  * `webhook_url`, `webhook_signing_secret` and `provider`; it is refused for `name`, `active` and `refund_after_close`.
  */
 export class UpdateMerchantDto {
-  @ApiPropertyOptional({ example: 'Loja da Ana', minLength: 1, maxLength: 200 })
+  @ApiPropertyOptional({ example: 'Loja da Ana', minLength: 1, maxLength: 200, pattern: NON_BLANK_TEXT_PATTERN })
   @NameField(false)
   name?: string;
 

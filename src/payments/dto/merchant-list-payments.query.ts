@@ -5,7 +5,7 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/payment-statu
 
 /** Filters of `GET /v1/payments` (docs/api.md, Payments: List): the merchant's own payments only. */
 export class MerchantListPaymentsQuery extends CreatedRangePageQuery {
-  @ApiPropertyOptional({ example: 'order-1234', description: "Exactly this `externalId`: how a merchant finds an order's payment." })
+  @ApiPropertyOptional({ example: 'order-1234', pattern: '^[A-Za-z0-9._:-]{1,64}$', description: "Exactly this `externalId`: how a merchant finds an order's payment." })
   @IsOptional()
   @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'externalId must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"' })
   externalId?: string;

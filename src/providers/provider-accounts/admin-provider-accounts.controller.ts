@@ -92,7 +92,10 @@ export class AdminProviderAccountsController {
   @ApiOperation({ summary: "Register the account's webhook at the PSP", description: "Pix API PSPs: `PUT /webhook/{chave}` with the account's `webhook_url`." })
   @ACCOUNT_ID
   @ApiEnvelopeResponse(200, ProviderAccountWebhookView)
-  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.UPSTREAM_ERROR)
+  @ApiErrorResponses(ErrorCode.NOT_FOUND, ErrorCode.UPSTREAM_ERROR, [
+    ErrorCode.CONFLICT,
+    { message: 'The provider "mercadopago" has no webhook registration: configure it at the provider.', provider: 'mercadopago' },
+  ])
   registerProviderAccountWebhook(@Param('id') id: string): Promise<ProviderAccountWebhookView> {
     return this.accounts.registerWebhook(id);
   }

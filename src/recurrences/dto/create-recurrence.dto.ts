@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
@@ -9,10 +10,14 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** A calendar day written YYYY-MM-DD that exists. */
 export function IsCalendarDate(field: string): PropertyDecorator {
-  return ValidateBy({
-    name: 'isCalendarDate',
-    validator: { validate: (value) => isCalendarDate(value), defaultMessage: () => `${field} must be a calendar date written YYYY-MM-DD` },
-  });
+  return applyDecorators(
+    ValidateBy({
+      name: 'isCalendarDate',
+      validator: { validate: (value) => isCalendarDate(value), defaultMessage: () => `${field} must be a calendar date written YYYY-MM-DD` },
+    }),
+    // The same rule in the document, merged under the property's own ApiProperty.
+    ApiProperty({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+  );
 }
 
 /** The payer's account for the `request` journey: the Pix API's `destinatario`. */

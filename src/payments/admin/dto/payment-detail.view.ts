@@ -7,7 +7,11 @@ import { PaymentDeliveryView } from '../../../deliveries/dto/delivery-history.vi
 export class PaymentEventView {
   @ApiProperty({ example: 'evt_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
   @ApiProperty({ example: 'payment.confirmed' }) type: string;
-  @ApiProperty({ enum: ['webhook', 'reconciliation'] }) source: string;
+  @ApiProperty({
+    enum: ['webhook', 'reconciliation', 'gateway'],
+    description: 'A PSP callback, a read-back by reconciliation, or the gateway itself (a simulated event, a cancellation).',
+  })
+  source: string;
   @ApiProperty({ enum: ['applied', 'ignored', 'amount_mismatch', 'unmatched'] }) outcome: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'pending' }) from_status: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'paid', description: 'The status the event asked for.' }) to_status: string | null;
