@@ -21,6 +21,8 @@ const TOOLING = {
   prettier: 'formats the code (npm run format; npm run lint checks it)',
   '@swc/core': 'SWC compiles the gateway (nest build) and the specs for Jest (@swc/jest)',
   'openapi-typescript': 'generates web/src/api-types.ts (npm run api:types)',
+  '@stoplight/spectral-cli': 'lints the OpenAPI document (test/integration/openapi-lint.spec.ts runs its CLI)',
+  '@redocly/cli': 'lints the OpenAPI document (test/integration/openapi-lint.spec.ts runs its CLI)',
 };
 // Static imports and re-exports, side-effect imports, dynamic imports and require calls.
 // Production dependencies that src/ does not load itself: another dependency loads them by name.
