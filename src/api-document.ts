@@ -7,7 +7,7 @@ import { DETAIL_MODEL_NAMES, errorResponse, errorStatus } from './common/http/ap
 import { MULTILINE_FIELDS, MULTILINE_TEXT_PATTERN, TEXT_PATTERN } from './common/http/input-limits';
 import { IDEMPOTENCY_KEY } from './idempotency/idempotency-key';
 import { ProviderAdapters } from './providers/provider-registry';
-import { addEventWebhooks } from './api-webhooks';
+import { addEventWebhooks, EVENT_MODELS } from './api-webhooks';
 import { AppConfig } from './config/app-config';
 import { SESSION_COOKIE } from './dashboard/session-cookie';
 
@@ -146,7 +146,10 @@ export function setupApiDocument(app: NestFastifyApplication, config: AppConfig)
     .addSecurity('metricsToken', { type: 'http', scheme: 'bearer', description: "METRICS_TOKEN, a scraper's own opaque token, for `GET /metrics` only." });
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const buildDocument = () => {
-    const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
+    const document = SwaggerModule.createDocument(app, builder.build(), {
+      operationIdFactory: (_controller, method) => method,
+      extraModels: [...EVENT_MODELS],
+    });
     const provider = (document.components?.schemas?.CreateProviderAccountDto as SchemaObject | undefined)?.properties?.provider;
     // The adapters this gateway was built with: what `provider` of a new account may be.
     if (provider && !('$ref' in provider)) provider.enum = app.get(ProviderAdapters).names();

@@ -1,4 +1,5 @@
-import { generateSchema, type OpenAPIObject } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { EventDoc } from './deliveries/event-body';
 import { TEST_EVENT_DOCS, TEST_EVENT_TYPE } from './deliveries/test-event-body';
 import type { MerchantEventType } from './domain/provider-event';
@@ -6,8 +7,6 @@ import type { RecurrenceEventType, RecurringChargeEventType } from './domain/rec
 import { PAYMENT_EVENT_DOCS } from './payments/lifecycle/payment-event-bodies';
 import { REFUND_EVENT_DOCS } from './payments/refunds/refund-event-bodies';
 import { RECURRENCE_EVENT_DOCS, RECURRING_CHARGE_EVENT_DOCS } from './recurrences/recurrence-event-bodies';
-
-type SchemaNode = Record<string, unknown>;
 
 /** Every event type the gateway sends, documented by the feature that sends it; a type added to a domain list and not documented does not compile. */
 export const EVENT_DOCS: Readonly<Record<MerchantEventType | RecurrenceEventType | RecurringChargeEventType | typeof TEST_EVENT_TYPE, EventDoc>> = {
@@ -71,17 +70,15 @@ const RESPONSES = {
   },
 };
 
+/** The schema classes of the events' bodies: the document is built with them as extra models, so they are scanned (and made 3.1) with the rest. */
+export const EVENT_MODELS: readonly Type<unknown>[] = Object.values(EVENT_DOCS).map((doc) => doc.schema);
+
 /**
  * The events the gateway sends merchants, as the document's `webhooks` (docs/webhooks.md): one
- * entry per event type, whose request body is that type's schema, with the delivery's headers and
- * what the merchant's answer means. The schemas join `components.schemas`.
+ * entry per event type, whose request body is that type's schema (in `components.schemas`, from
+ * EVENT_MODELS), with the delivery's headers and what the merchant's answer means.
  */
 export function addEventWebhooks(document: OpenAPIObject): OpenAPIObject {
-  const schemas = document.components?.schemas ?? {};
-  for (const [name, schema] of Object.entries(eventSchemas(Object.values(EVENT_DOCS).map((doc) => doc.schema)))) {
-    // A view the API answers with is already there, from the same class: keep it as the document has it.
-    schemas[name] ??= schema;
-  }
   const webhooks = Object.fromEntries(
     Object.entries(EVENT_DOCS).map(([type, doc]) => [
       type,
@@ -113,7 +110,6 @@ export function addEventWebhooks(document: OpenAPIObject): OpenAPIObject {
   const tagGroups = (document as { 'x-tagGroups'?: { name: string; tags: string[] }[] })['x-tagGroups'];
   return {
     ...document,
-    components: { ...document.components, schemas },
     tags: [...(document.tags ?? []), WEBHOOKS_TAG],
     ...(tagGroups ? { 'x-tagGroups': [...tagGroups, { name: 'Webhooks (sent to merchants)', tags: [WEBHOOKS_TAG.name] }] } : {}),
     webhooks,
@@ -126,51 +122,4 @@ export function operationId(type: string): string {
     .split(/[._]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('')}`;
-}
-
-/**
- * The schemas of `classes` and of what they name, from their @ApiProperty decorators. The scan of
- * the controllers turns `nullable: true` into OpenAPI 3.1's forms; these are not scanned, so the
- * same is done here: `type: [T, 'null']`, `null` among an enum's values, `anyOf: [{$ref}, {type: 'null'}]`.
- */
-function eventSchemas(classes: readonly { name: string }[]): Record<string, SchemaNode> {
-  let schemas: Record<string, SchemaNode> = {};
-  for (const type of classes) schemas = generateSchema(type as never, schemas as never).schemas as Record<string, SchemaNode>;
-  for (const schema of Object.values(schemas)) nullableToOas31(schema);
-  return schemas;
-}
-
-function nullableToOas31(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) nullableToOas31(item);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  const schema = node as SchemaNode;
-  for (const [key, value] of Object.entries(schema)) {
-    // Values, not schemas.
-    if (key === 'example' || key === 'examples' || key === 'enum' || key === 'default' || key === 'const') continue;
-    // Names, not schemas: a property may be called `nullable`.
-    if (key === 'properties') for (const property of Object.values(value as object)) nullableToOas31(property);
-    else nullableToOas31(value);
-  }
-  if (typeof schema.nullable !== 'boolean') return;
-  const nullable = schema.nullable;
-  delete schema.nullable;
-  if (!nullable) return;
-  const combinator = (['allOf', 'oneOf', 'anyOf'] as const).find((key) => Array.isArray(schema[key]));
-  if (typeof schema.$ref === 'string' || combinator) {
-    const inner: SchemaNode = {};
-    if (typeof schema.$ref === 'string') inner.$ref = schema.$ref;
-    if (combinator) inner[combinator] = schema[combinator];
-    delete schema.$ref;
-    if (combinator) delete schema[combinator];
-    schema.anyOf = [inner, { type: 'null' }];
-    return;
-  }
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
-    if (!types.includes('null')) schema.type = [...types, 'null'];
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...(schema.enum as unknown[]), null];
 }
