@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
-import { EventSchemas } from './event-schemas';
+import { documentAjv, EventSchemas, summarize } from './event-schemas';
 
 /**
  * The API contract check of the e2e tier (docs/api.md, "The document is tested"): every request an
@@ -65,7 +63,6 @@ interface Exchange {
 
 class ApiContract {
   readonly violations: Violation[] = [];
-  exchanges = 0;
   private api?: OpenAPIBackend;
   private events?: EventSchemas;
 
@@ -83,8 +80,7 @@ class ApiContract {
       quick: true,
       validate: true,
       ajvOpts: { strict: false, allErrors: true },
-      // multipleOfPrecision: `amount` is a multiple of 0.01, which 0.07 / 0.01 in binary floating point is not (docs/api.md, "Amounts").
-      customizeAjv: (_ajv, options) => addFormats(new Ajv2020({ ...options, strict: false, allErrors: true, multipleOfPrecision: 8 })),
+      customizeAjv: (_ajv, options) => documentAjv(options),
     });
     this.api = await api.init();
   }
@@ -93,7 +89,6 @@ class ApiContract {
     const api = this.api;
     const [path, query = ''] = exchange.url.split('?', 2) as [string, string?];
     if (!api || NOT_API.test(exchange.url)) return;
-    this.exchanges++;
     const where = `${exchange.method} ${path} → ${exchange.status}`;
     const request = { method: exchange.method, path, query, headers: exchange.headers as Record<string, string>, body: exchange.body };
     const operation = api.matchOperation(request);
@@ -182,11 +177,4 @@ function onlyRulesBeyondTheSchema(body: ErrorEnvelope): boolean {
   const fields = body.error.details?.fields ?? [];
   if (!fields.length) return REFUSED_BYTES.test(body.error.message);
   return fields.every(({ field, message }) => RULES_BEYOND_THE_SCHEMA.some((rule) => rule.field.test(field) && (rule.message?.test(message) ?? true)));
-}
-
-function summarize(errors: { instancePath?: string; message?: string; params?: unknown }[]): string {
-  return errors
-    .slice(0, 4)
-    .map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params ?? {})}`)
-    .join('; ');
 }

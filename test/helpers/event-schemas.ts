@@ -1,10 +1,19 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type Options, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 /** The part of an OpenAPI 3.1 document the events are in: `webhooks` (src/api-webhooks.ts) and the schemas they name. */
 export interface EventsDocument {
   webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: object; example?: unknown }> } } }>;
   components?: { schemas?: Record<string, object> };
+}
+
+/**
+ * The Ajv every check of the document uses: JSON Schema 2020-12, as OpenAPI 3.1 reads it, with
+ * formats. `multipleOfPrecision`: an amount is a multiple of 0.01, which 0.07 / 0.01 in binary
+ * floating point is not (docs/api.md, "Amounts and multipleOf").
+ */
+export function documentAjv(options: Options = {}): Ajv2020 {
+  return addFormats(new Ajv2020({ ...options, strict: false, allErrors: true, multipleOfPrecision: 8 }));
 }
 
 /**
@@ -15,7 +24,7 @@ export interface EventsDocument {
  * field added later breaks no client, but every field the gateway sends today must be documented.
  */
 export class EventSchemas {
-  private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  private readonly ajv = documentAjv();
   private readonly validators = new Map<string, ValidateFunction | null>();
   private readonly components: object;
 
@@ -74,9 +83,10 @@ function closeObjects(schemas: Record<string, object>): Record<string, object> {
   return schemas;
 }
 
-function summarize(errors: ErrorObject[]): string {
+/** The first few of a validation's errors, on one line. */
+export function summarize(errors: { instancePath?: string; message?: string; params?: unknown }[]): string {
   return errors
     .slice(0, 4)
-    .map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`)
+    .map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params ?? {})}`)
     .join('; ');
 }
