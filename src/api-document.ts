@@ -5,7 +5,6 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { ErrorCode } from './common/errors/error-codes';
 import { DETAIL_MODEL_NAMES, errorResponse, errorStatus } from './common/http/api-docs';
 import { MULTILINE_FIELDS, MULTILINE_TEXT_PATTERN, TEXT_PATTERN } from './common/http/input-limits';
-import { IDEMPOTENCY_KEY } from './idempotency/idempotency-key';
 import { ProviderAdapters } from './providers/provider-registry';
 import { addEventWebhooks, EVENT_MODELS } from './api-webhooks';
 import { AppConfig } from './config/app-config';
@@ -222,8 +221,7 @@ function sampleOf(examples: Record<string, unknown> | undefined, code: ErrorCode
 /**
  * What the gateway checks of every input, said in the document: request bodies name every field it
  * takes (the validation refuses any other: forbidNonWhitelisted), no text holds a control character
- * (input-limits.ts; tab, CR and LF only in multi-line fields), an Idempotency-Key is 1–255 printable
- * ASCII, and an error's `details` is exactly one of its shapes.
+ * (input-limits.ts; tab, CR and LF only in multi-line fields), and an error's `details` is exactly one of its shapes.
  */
 function describeInputRules(document: OpenAPIObject): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
@@ -248,13 +246,7 @@ function describeInputRules(document: OpenAPIObject): void {
   };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as OperationObject[]) {
-      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
-        if (parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key') {
-          parameter.schema = { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source };
-        } else {
-          walk(parameter.schema, parameter.name, false);
-        }
-      }
+      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) walk(parameter.schema, parameter.name, false);
       const body = operation.requestBody as { content?: Record<string, { schema?: SchemaOrRef }> } | undefined;
       // Provider callbacks are the PSPs' formats, which grow fields the gateway ignores.
       const closed = !operation.tags?.includes('provider-callbacks');

@@ -1,7 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { requestState } from '../common/http/request-state';
-import { requireIdempotencyKey } from './idempotency-key';
+import { IDEMPOTENCY_KEY, requireIdempotencyKey } from './idempotency-key';
 import type { IdempotentCall } from './idempotency.service';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -36,4 +37,14 @@ export const IdempotentRequest = createParamDecorator((scopeParam: string | unde
 /** The merchant's call under the request's key, for IdempotencyService.run; a missing or malformed key is VALIDATION_ERROR naming the header. */
 export function idempotentCall(merchantId: string, request: IdempotentRequest): IdempotentCall {
   return { merchantId, key: requireIdempotencyKey(request.key), fingerprint: request.fingerprint, path: request.path };
+}
+
+/** The Idempotency-Key header in the API document, with the rule requireIdempotencyKey() applies. */
+export function ApiIdempotencyKey(what: string): MethodDecorator {
+  return ApiHeader({
+    name: 'Idempotency-Key',
+    required: true,
+    description: `One unique value per ${what} (1–255 printable ASCII).`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
+  });
 }

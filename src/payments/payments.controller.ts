@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Req, type Type } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import { MerchantAuth } from '../auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
@@ -9,7 +9,7 @@ import type { PreparedResponse } from '../common/http/envelope';
 import { answerData } from '../common/http/request-state';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
-import { IdempotentRequest } from '../idempotency/idempotent-request';
+import { ApiIdempotencyKey, IdempotentRequest } from '../idempotency/idempotent-request';
 import { CreatePaymentDto, CreatePixPaymentDto } from './dto/create-payment.dto';
 import { PaymentPageView, PaymentView } from './payment.view';
 import { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
@@ -35,7 +35,7 @@ const CreateDocs = (summary: string, body: Type<unknown>) =>
         'Idempotent per Idempotency-Key: the same key and body replay the first response (`Idempotent-Replayed: true`); ' +
         'a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.',
     }),
-    ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per logical payment (1–255 printable ASCII).' }),
+    ApiIdempotencyKey('logical payment'),
     ApiBody({ type: body }),
     ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).', example: PENDING_PAYMENT_EXAMPLE }),
     ApiErrorResponses(...CREATE_ERRORS),

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { AuthenticatedMerchant } from '../auth/merchant-key-resolver';
@@ -9,7 +9,7 @@ import { ApiEnvelopeResponse, ApiErrorResponses, validationExample } from '../co
 import type { Page } from '../common/http/cursor';
 import type { PreparedResponse } from '../common/http/envelope';
 import { answerData, requestState } from '../common/http/request-state';
-import { IdempotentRequest } from '../idempotency/idempotent-request';
+import { ApiIdempotencyKey, IdempotentRequest } from '../idempotency/idempotent-request';
 import { CreateRecurrenceDto } from './dto/create-recurrence.dto';
 import { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
 import { ListRecurrencesQuery } from './dto/list-recurrences.query';
@@ -21,7 +21,7 @@ import { RecurringChargesService } from './recurring-charges.service';
 const RECURRENCE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurrence not found.' }] as const;
 const CHARGE_NOT_FOUND = [ErrorCode.NOT_FOUND, { message: 'Recurring charge not found.' }] as const;
 
-const IDEMPOTENCY_HEADER = ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per logical request (1–255 printable ASCII).' });
+const IDEMPOTENCY_HEADER = ApiIdempotencyKey('logical request');
 
 /** Pix Automático for merchants (docs/recurrences.md). */
 @ApiTags('recurrences')

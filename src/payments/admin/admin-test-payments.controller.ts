@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../auth/admin-auth.guard';
 import { ErrorCode } from '../../common/errors/error-codes';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
 import type { PreparedResponse } from '../../common/http/envelope';
 import { AdminTestPaymentsService } from './admin-test-payments.service';
-import { IdempotentRequest } from '../../idempotency/idempotent-request';
+import { ApiIdempotencyKey, IdempotentRequest } from '../../idempotency/idempotent-request';
 import { CreateTestPaymentDto } from './dto/create-test-payment.dto';
 import { PaymentView } from '../payment.view';
 
@@ -23,7 +23,7 @@ export class AdminTestPaymentsController {
       "Creates a payment for the merchant as `POST /v1/payments/create` would (its routing, the Idempotency-Key in the merchant's key space, its webhooks), " +
       'addressed to a fixed test payer. Refused in production (403 FORBIDDEN) and when any account on the merchant’s route is a production one (409 CONFLICT).',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per test payment (1–255 printable ASCII).' })
+  @ApiIdempotencyKey('test payment')
   @ApiBody({ type: CreateTestPaymentDto })
   @ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).' })
   @ApiErrorResponses(

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiParam } from '@nestjs/swagger';
+import { ApiBody, ApiParam } from '@nestjs/swagger';
 import { ErrorCode } from '../../common/errors/error-codes';
+import { ApiIdempotencyKey } from '../../idempotency/idempotent-request';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../../common/http/api-docs';
 import { CANCELLED_PAYMENT_EXAMPLE } from '../payment-examples';
 import { PaymentView } from '../payment.view';
@@ -25,7 +26,7 @@ export const REFUND_EXAMPLE = {
 export const CreateRefundDocs = () =>
   applyDecorators(
     PAYMENT_ID,
-    ApiHeader({ name: 'Idempotency-Key', required: true, description: 'One unique value per refund (1–255 printable ASCII).' }),
+    ApiIdempotencyKey('refund'),
     ApiBody({ type: CreateRefundDto }),
     ApiEnvelopeResponse(201, RefundView, { description: 'Created, or a replay (then with `Idempotent-Replayed: true`).', example: REFUND_EXAMPLE }),
     ApiErrorResponses(
