@@ -6,7 +6,7 @@ import { ErrorCode } from './common/errors/error-codes';
 import { DETAIL_MODEL_NAMES, errorResponse, errorStatus } from './common/http/api-docs';
 import { MULTILINE_FIELDS, MULTILINE_TEXT_PATTERN, TEXT_PATTERN } from './common/http/input-limits';
 import { ProviderAdapters } from './providers/provider-registry';
-import { addEventWebhooks, EVENT_MODELS } from './api-webhooks';
+import { addEventWebhooks, EVENT_MODELS, WEBHOOKS_TAG } from './api-webhooks';
 import { AppConfig } from './config/app-config';
 import { SESSION_COOKIE } from './dashboard/session-cookie';
 
@@ -90,6 +90,8 @@ const TAG_GROUPS: readonly { name: string; tags: readonly { name: string; descri
       { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators (no authentication).' },
     ],
   },
+  // The document's `webhooks` (api-webhooks.ts), not paths.
+  { name: 'Webhooks (sent to merchants)', tags: [WEBHOOKS_TAG] },
 ];
 const TAGS = TAG_GROUPS.flatMap((group) => group.tags);
 

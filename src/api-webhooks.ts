@@ -107,17 +107,11 @@ export function addEventWebhooks(document: OpenAPIObject): OpenAPIObject {
       },
     ]),
   );
-  const tagGroups = (document as { 'x-tagGroups'?: { name: string; tags: string[] }[] })['x-tagGroups'];
-  return {
-    ...document,
-    tags: [...(document.tags ?? []), WEBHOOKS_TAG],
-    ...(tagGroups ? { 'x-tagGroups': [...tagGroups, { name: 'Webhooks (sent to merchants)', tags: [WEBHOOKS_TAG.name] }] } : {}),
-    webhooks,
-  } as OpenAPIObject;
+  return { ...document, webhooks } as OpenAPIObject;
 }
 
 /** `payment.partially_refunded` → `onPaymentPartiallyRefunded`. */
-export function operationId(type: string): string {
+function operationId(type: string): string {
   return `on${type
     .split(/[._]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
