@@ -161,7 +161,22 @@ export function setupApiDocument(app: NestFastifyApplication, config: AppConfig)
     yamlDocumentUrl: 'docs/yaml',
     // Swagger UI would otherwise send the whole document to validator.swagger.io for its badge.
     swaggerOptions: { validatorUrl: null },
+    patchDocumentOnRequest: (req, _res, document) => (isSwaggerUi(req as { url?: string }) ? calledFromThePage(document) : document),
   });
+}
+
+/** The script that hands Swagger UI its document (the JSON and YAML documents are fetched by other paths). */
+function isSwaggerUi(req: { url?: string }): boolean {
+  return (req.url ?? '').split('?')[0]!.endsWith('/swagger-ui-init.js');
+}
+
+/**
+ * Swagger UI's "Try it out" calls the first server. PUBLIC_BASE_URL is where PSPs and merchants
+ * reach the gateway, not always where its pages were opened (http://127.0.0.1:3000 and the default
+ * http://localhost:3000 are two origins to a browser), so the pages call their own origin first.
+ */
+function calledFromThePage(document: OpenAPIObject): OpenAPIObject {
+  return { ...document, servers: [{ url: '/', description: 'The gateway these pages came from' }, ...(document.servers ?? [])] };
 }
 
 /** What decorators cannot say once per operation: the shared answers, who may call, closed request bodies, the order. */

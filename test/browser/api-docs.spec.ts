@@ -56,7 +56,7 @@ describe('API docs (Chromium)', () => {
     await screenshot(page, 'api-docs-authorize');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
 
-    const create = page.locator('#operations-payments-PaymentsController_create');
+    const create = page.locator('#operations-payments-createPayment');
     await create.locator('.opblock-summary').click();
     await create.getByRole('button', { name: 'Try it out' }).click();
     // The key is a scheme, not a parameter: the only header to fill is the Idempotency-Key.
