@@ -30,6 +30,7 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
   { field: /^webhook_url$/ },
   { field: /^webhook_signing_secret$/ },
   { field: /^provider$/, message: /or null for the default/ },
+  { field: /^environment$/, message: /ALLOW_HOMOLOGATION_ACCOUNTS/ },
   { field: /^credentials(\.|$)/ },
   // `at most 2 decimal places`: a float whose shortest text has more digits than multipleOf's precision shows.
   { field: /^amount$/, message: /at most 2 decimal places$|must be at most [\d.]+$|exactly one of|refused for a fixed|required for a variable|at least the recurrence/ },
