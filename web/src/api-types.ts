@@ -2368,8 +2368,11 @@ export interface components {
             id: string;
             /** @example payment.confirmed */
             type: string;
-            /** @enum {string} */
-            source: "webhook" | "reconciliation";
+            /**
+             * @description A PSP callback, a read-back by reconciliation, or the gateway itself (a simulated event, a cancellation).
+             * @enum {string}
+             */
+            source: "webhook" | "reconciliation" | "gateway";
             /** @enum {string} */
             outcome: "applied" | "ignored" | "amount_mismatch" | "unmatched";
             /** @example pending */
@@ -3117,11 +3120,13 @@ export interface components {
              */
             minimumAmount?: number;
             /**
+             * Format: date
              * @description First day of the first cycle: today (in Brasília) or later.
              * @example 2026-12-05
              */
             startDate: string;
             /**
+             * Format: date
              * @description Last day a charge may fall on; after startDate, or absent for no end.
              * @example null
              */
@@ -3212,6 +3217,7 @@ export interface components {
         };
         CreateRecurringChargeDto: {
             /**
+             * Format: date
              * @description The day the payer's bank debits (Brasília), within the lead time the account's bank documents.
              * @example 2026-12-05
              */
@@ -6441,7 +6447,16 @@ export interface operations {
     };
     receiveAccountCallback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Mercado Pago's topic (wins over the body's). */
+                type?: unknown;
+                /** @description Mercado Pago's older name for `type`. */
+                topic?: unknown;
+                /** @description Mercado Pago's payment id. */
+                "data.id"?: unknown;
+                /** @description Mercado Pago's older name for `data.id`. */
+                id?: unknown;
+            };
             header?: never;
             path: {
                 provider: string;
@@ -6452,7 +6467,7 @@ export interface operations {
         /** @description A Pix API PSP posts `{"pix":[…]}` to `<webhook_url>/pix`; Mercado Pago posts its notification here, to `<webhook_url>`. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
+                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"] | components["schemas"]["SandboxEventBody"];
             };
         };
         responses: {
@@ -6568,7 +6583,16 @@ export interface operations {
     };
     receiveAccountPixCallback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Mercado Pago's topic (wins over the body's). */
+                type?: unknown;
+                /** @description Mercado Pago's older name for `type`. */
+                topic?: unknown;
+                /** @description Mercado Pago's payment id. */
+                "data.id"?: unknown;
+                /** @description Mercado Pago's older name for `data.id`. */
+                id?: unknown;
+            };
             header?: never;
             path: {
                 provider: string;
@@ -6579,7 +6603,7 @@ export interface operations {
         /** @description A Pix API PSP posts `{"pix":[…]}` here, to `<webhook_url>/pix`. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"];
+                "application/json": components["schemas"]["PixCallbackBody"] | components["schemas"]["MercadoPagoNotificationBody"] | components["schemas"]["SandboxEventBody"];
             };
         };
         responses: {
@@ -8573,6 +8597,15 @@ export interface operations {
             };
             /** @description `NOT_FOUND`: The resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11000,6 +11033,17 @@ export interface operations {
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
