@@ -66,6 +66,8 @@ class ApiContract {
   readonly violations: Violation[] = [];
   private api?: OpenAPIBackend;
   private events?: EventSchemas;
+  /** openapi-backend's router rebuilds its list of operations twice per lookup: each method and path is looked up once. */
+  private readonly operations = new Map<string, Operation | undefined>();
 
   /** Reads the document `fastify` serves; the first app of a spec file sets it for the file. */
   async load(fastify: FastifyInstance): Promise<void> {
@@ -92,7 +94,9 @@ class ApiContract {
     if (!api || NOT_API.test(exchange.url)) return;
     const where = `${exchange.method} ${path} → ${exchange.status}`;
     const request = { method: exchange.method, path, query, headers: exchange.headers as Record<string, string>, body: exchange.body };
-    const operation = api.matchOperation(request);
+    const route = `${exchange.method} ${path}`;
+    if (!this.operations.has(route)) this.operations.set(route, api.matchOperation(request));
+    const operation = this.operations.get(route);
     if (!operation) {
       // A path the API does not have is refused whatever the document says.
       if (exchange.status !== 404 && exchange.status !== 405) this.add({ where, kind: 'undocumented-route', detail: 'no operation matches' });
