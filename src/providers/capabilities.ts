@@ -14,6 +14,8 @@ export const CAPABILITY_MEMBERS = {
   cancel: ['cancelCharge'],
   registerWebhook: ['registerWebhook'],
   recurring: ['recurring'],
+  dueCharges: ['updateCharge'],
+  chargeBatches: ['createChargeBatch', 'getChargeBatch'],
 } as const satisfies Record<Capability, readonly (keyof ProviderAdapter)[]>;
 
 type MembersOf<K extends Capability> = (typeof CAPABILITY_MEMBERS)[K][number];

@@ -1,3 +1,4 @@
+import type { DueTerms } from '../domain/due-charge';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { PixPaymentDetails, ProviderEvent, RefundReport } from '../domain/provider-event';
 import type { Account, AccountSettings, CredentialsSummary } from './account';
@@ -86,6 +87,20 @@ export interface ProviderAdapter<C = unknown> {
   simulateEvent?(account: Account<C>, ref: ChargeLookup, request: SimulatedEventRequest): Promise<SimulatedEventResult>;
 
   /**
+   * `dueCharges`: changes a pending due-date charge (Pix API `PATCH /cobv/{txid}`): its amount and
+   * terms become `change`'s; answers the charge as the PSP now holds it, with the same BR Code.
+   */
+  updateCharge?(account: Account<C>, ref: ChargeLookup, change: ChargeChange): Promise<ProviderCharge>;
+
+  /**
+   * `chargeBatches`: asks for many due-date charges at once (Pix API `PUT /lotecobv/{id}`), at most
+   * `capabilities.chargeBatches.maxCharges` of them. The PSP answers before it has made them: each
+   * charge's outcome is read back with getChargeBatch. The same `id` again is the same batch.
+   */
+  createChargeBatch?(account: Account<C>, batch: ChargeBatchRequest): Promise<void>;
+  getChargeBatch?(account: Account<C>, id: string): Promise<ChargeBatchItem[]>;
+
+  /**
    * `recurring`: Pix Automático (src/providers/recurring.ts). Its registerWebhook above also
    * registers the recurrences' and recurring charges' callbacks.
    */
@@ -97,6 +112,8 @@ export interface ProviderAdapter<C = unknown> {
 
 export interface ChargeLookup {
   txid: string;
+  /** A due-date charge (Pix API `/cobv`) rather than an immediate one (`/cob`). */
+  due?: boolean;
   providerPaymentId: string | null;
   /**
    * The gateway's payment id (`pay_…`), for a PSP that finds a charge whose id the gateway never
@@ -181,6 +198,46 @@ export interface CreateChargeRequest {
   expiresInSeconds: number;
   /** Where the provider should post events for this charge. */
   notificationUrl: string;
+  /**
+   * A due-date charge's terms (Pix API `PUT /cobv/{txid}`; only to an adapter whose descriptor
+   * declares `dueCharges`): `expiresInSeconds` does not apply, the charge lasts until `due.date` +
+   * `due.daysAfterDue`.
+   */
+  due?: DueTerms | null;
+  /** The payer's address, which a due-date charge may carry (`devedor.logradouro`, `cidade`, `uf`, `cep`). */
+  payerAddress?: PayerAddress | null;
+}
+
+export interface PayerAddress {
+  street: string;
+  city: string;
+  /** The two-letter state (`uf`). */
+  state: string;
+  /** Eight digits (`cep`). */
+  zip: string;
+}
+
+/** A due-date charge's new amount and terms (`updateCharge`). */
+export interface ChargeChange {
+  amountCents: number;
+  due: DueTerms;
+}
+
+/** A batch of due-date charges (`createChargeBatch`). */
+export interface ChargeBatchRequest {
+  /** The batch's id at the PSP, chosen by the gateway (the Pix API's `/lotecobv/{id}`). */
+  id: string;
+  description: string;
+  /** Each with `due` set. */
+  charges: CreateChargeRequest[];
+}
+
+/** One charge of a batch as the PSP reports it: `created` (CRIADA), `refused` (NEGADA, with its problem) or still `processing`. */
+export interface ChargeBatchItem {
+  txid: string;
+  outcome: 'created' | 'refused' | 'processing';
+  /** Why the PSP refused it (the `problema`'s title and detail), when `refused`. */
+  problem: string | null;
 }
 
 export interface ProviderCharge {

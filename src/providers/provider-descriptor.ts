@@ -17,6 +17,20 @@ export interface ProviderCapabilities {
   txid: 'gateway' | 'provider';
   /** Pix Automático, when the provider offers it: its lead time and the page that says so. */
   recurring?: RecurringCapability;
+  /** Due-date charges (Pix API `cobv`), when the provider offers them, and the page that says so. */
+  dueCharges?: SourcedCapability;
+  /** Batches of due-date charges (Pix API `lotecobv`), when offered: how many one batch holds, and the page that says so. */
+  chargeBatches?: ChargeBatchCapability;
+}
+
+/** A capability declared with the provider's page that says it offers it. */
+export interface SourcedCapability {
+  source: string;
+}
+
+export interface ChargeBatchCapability extends SourcedCapability {
+  /** The most charges one batch may hold at this PSP. */
+  maxCharges: number;
 }
 
 /** What a provider declares when it offers Pix Automático (`ProviderCapabilities.recurring`). */
