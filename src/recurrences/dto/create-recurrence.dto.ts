@@ -1,24 +1,12 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
-import { FREQUENCIES, type Frequency, isCalendarDate, JOURNEYS, type Journey, RETRY_POLICIES, type RetryPolicy } from '../../domain/recurrence';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { FREQUENCIES, type Frequency, JOURNEYS, type Journey, RETRY_POLICIES, type RetryPolicy } from '../../domain/recurrence';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
-/** A calendar day written YYYY-MM-DD that exists. */
-export function IsCalendarDate(field: string): PropertyDecorator {
-  return applyDecorators(
-    ValidateBy({
-      name: 'isCalendarDate',
-      validator: { validate: (value) => isCalendarDate(value), defaultMessage: () => `${field} must be a calendar date written YYYY-MM-DD` },
-    }),
-    // The same rule in the document, merged under the property's own ApiProperty.
-    ApiProperty({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
-  );
-}
 
 /** The payer's account for the `request` journey: the Pix API's `destinatario`. */
 export class PayerAccountDto {

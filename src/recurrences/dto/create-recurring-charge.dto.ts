@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
-import { IsCalendarDate } from './create-recurrence.dto';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
 
 /** Body of `POST /v1/recurrences/:id/charges`. */
 export class CreateRecurringChargeDto {
