@@ -16,6 +16,7 @@ import { PaidAfterClose1796000000000 } from './1796000000000-PaidAfterClose';
 import { IdempotencyHolder1796010000000 } from './1796010000000-IdempotencyHolder';
 import { RecurringChargePending1796020000000 } from './1796020000000-RecurringChargePending';
 import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
+import { DueCharges1796040000000 } from './1796040000000-DueCharges';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const ALL_MIGRATIONS = [
   IdempotencyHolder1796010000000,
   RecurringChargePending1796020000000,
   InvariantChecks1796030000000,
+  DueCharges1796040000000,
 ];

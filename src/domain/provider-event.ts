@@ -101,6 +101,7 @@ export const MERCHANT_EVENT_TYPES = [
   'payment.failed',
   'payment.partially_refunded',
   'payment.refunded',
+  'payment.updated',
   'refund.succeeded',
   'refund.failed',
 ] as const;

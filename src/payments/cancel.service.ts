@@ -8,7 +8,8 @@ import type { PaymentStatus } from '../domain/payment-status';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
-import { toPaymentView, type PaymentView } from './payment.view';
+import type { PaymentView } from './payment.view';
+import { DueViews } from './due/due-views';
 import { supports } from '../providers/capabilities';
 import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { rethrowProviderFailure } from '../providers/provider-errors';
@@ -27,6 +28,7 @@ export class CancelService {
     private readonly refunds: RefundsService,
     private readonly events: PaymentEventsService,
     private readonly metrics: GatewayMetrics,
+    private readonly dueViews: DueViews,
   ) {}
 
   /** The dashboard's cancel, for the payment's merchant. */
@@ -41,7 +43,7 @@ export class CancelService {
   }
 
   private async cancelAtProvider(merchantId: string, payment: Payment, requestId: string): Promise<PaymentView> {
-    if (payment.status === 'cancelled') return toPaymentView(payment);
+    if (payment.status === 'cancelled') return this.dueViews.view(payment);
     this.assertPending(payment.status);
     const acting = await this.refunds.acting(payment);
     if (!supports(acting.adapter, 'cancel')) {
@@ -49,7 +51,7 @@ export class CancelService {
     }
     let charge: ProviderCharge;
     try {
-      const ref = { txid: payment.txid, providerPaymentId: payment.providerPaymentId, paymentId: payment.id };
+      const ref = { txid: payment.txid, providerPaymentId: payment.providerPaymentId, paymentId: payment.id, due: payment.due !== null };
       charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'cancel_charge', () => acting.adapter.cancelCharge!(acting.account, ref));
     } catch (error) {
       rethrowProviderFailure(error, this.refunds.failure(payment, 'cancel'));
@@ -71,7 +73,7 @@ export class CancelService {
     );
     const after = (await this.payments.findForMerchant(merchantId, payment.id))!;
     if (after.status !== 'cancelled') this.assertPending(after.status, charge.status === 'paid' ? 'It was paid before it could be cancelled.' : undefined);
-    return toPaymentView(after);
+    return this.dueViews.view(after);
   }
 
   private assertPending(status: PaymentStatus, why?: string): void {

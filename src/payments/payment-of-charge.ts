@@ -1,4 +1,5 @@
-import type { AccountEnvironment, ProviderCharge } from '../providers/provider-adapter';
+import type { DueTerms } from '../domain/due-charge';
+import type { AccountEnvironment, PayerAddress, ProviderCharge } from '../providers/provider-adapter';
 import { Payment } from './payment.entity';
 import { renderQrPngDataUrl } from './qr-png';
 
@@ -13,6 +14,10 @@ export interface ChargedPayment {
   account: { provider: string; environment: AccountEnvironment; accountId: string | null };
   charge: ProviderCharge;
   at: Date;
+  /** A due-date charge's terms and the payer's address it carries. */
+  due?: DueTerms | null;
+  recipientAddress?: PayerAddress | null;
+  batchId?: string | null;
 }
 
 /** The payment row of a charge just created at a PSP (a payment's own, or a recurrence's first payment). */
@@ -46,6 +51,9 @@ export function paymentOfCharge(made: ChargedPayment): Payment {
     refundedAmountCents: 0,
     // A new payment was never closed: whatever the PSP says of it now, it was paid while open.
     paidAfterClose: false,
+    due: made.due ?? null,
+    recipientAddress: made.recipientAddress ?? null,
+    batchId: made.batchId ?? null,
     createdAt: made.at,
     updatedAt: made.at,
   } satisfies Payment);

@@ -23,6 +23,12 @@ const CONCURRENCY = 4;
  * status) or has not yet.
  */
 export const EXPIRY_GRACE_MS = 60_000;
+/**
+ * How often a due-date charge still pending is read back. It may stay payable for weeks
+ * (docs/due-charges.md): its callback is what tells of a payment, and reading every one back each
+ * RECONCILE_AFTER_SECONDS would cost the PSP a call per charge every few minutes for a month.
+ */
+export const DUE_CHARGE_RECHECK_MS = 6 * 3600_000;
 
 export interface ReconciliationSummary {
   /** Payments read back from their provider. */
@@ -96,6 +102,13 @@ export class ReconciliationService implements Reconciler<ReconciliationSummary> 
     });
   }
 
+  /** A pending due-date charge is next read back in DUE_CHARGE_RECHECK_MS, or just past its last payable moment if sooner. */
+  private nextDueCheck(payment: PaymentToReconcile, now: Date): Date {
+    const recheck = now.getTime() + DUE_CHARGE_RECHECK_MS;
+    const afterExpiry = payment.expiresAt ? payment.expiresAt.getTime() + EXPIRY_GRACE_MS : recheck;
+    return new Date(Math.max(now.getTime() + this.config.reconcileAfterSeconds * 1000, Math.min(recheck, afterExpiry)));
+  }
+
   private async reconcile(payment: PaymentToReconcile, now: Date, summary: ReconciliationSummary): Promise<void> {
     // Read back through the account that charged it (its credentials), or its provider's built-in account.
     let acting: ActingAccount;
@@ -103,7 +116,7 @@ export class ReconciliationService implements Reconciler<ReconciliationSummary> 
     try {
       acting = await this.accounts.forPayment(payment);
       charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_charge', () =>
-        acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
+        acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid, due: payment.due !== null }),
       );
     } catch (error) {
       if (error instanceof AccountUnusableError && error.reason === 'provider_unavailable') {
@@ -118,6 +131,7 @@ export class ReconciliationService implements Reconciler<ReconciliationSummary> 
       return;
     }
     summary.checked++;
+    if (payment.due !== null && charge.status === 'pending') await this.payments.rescheduleReconciliation(payment.id, this.nextDueCheck(payment, now));
     const pastExpiry = payment.expiresAt !== null && payment.expiresAt.getTime() + EXPIRY_GRACE_MS <= now.getTime();
     const status: PaymentStatus = charge.status === 'pending' && pastExpiry ? 'expired' : charge.status;
     const requestId = randomUUID();
@@ -131,7 +145,8 @@ export class ReconciliationService implements Reconciler<ReconciliationSummary> 
           eventId: reconciliationEventId(this.config.secretsKey.reveal(), payment.id, step.to),
           type: step.event,
           paymentRef: payment.id,
-          amountCents: charge.amountCents,
+          // A due-date charge is paid what was due that day, not its original amount.
+          amountCents: step.to === 'paid' && payment.due !== null ? (charge.pix?.paidAmountCents ?? charge.amountCents) : charge.amountCents,
           occurredAt: step.to === 'paid' ? (charge.paidAt ?? now) : now,
           pix: step.to === 'paid' ? charge.pix : undefined,
         },

@@ -1,7 +1,9 @@
 import type { AccountEnvironment } from '../providers/provider-adapter';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintCents } from '../domain/money';
+import type { DueTerms } from '../domain/due-charge';
 import type { PaymentStatus } from '../domain/payment-status';
+import type { PayerAddress } from '../providers/provider-adapter';
 
 @Entity({ name: 'payments' })
 export class Payment {
@@ -91,6 +93,18 @@ export class Payment {
   /** The payer's CPF or CNPJ with all but its middle digits hidden; never stored whole. */
   @Column({ name: 'payer_document_masked', type: 'text', nullable: true })
   payerDocumentMasked: string | null;
+
+  /** A due-date charge's terms (docs/due-charges.md), values in hundredths; null for an immediate charge. */
+  @Column({ type: 'jsonb', nullable: true })
+  due: DueTerms | null;
+
+  /** The payer's address a due-date charge was given; null when none. */
+  @Column({ name: 'recipient_address', type: 'jsonb', nullable: true })
+  recipientAddress: PayerAddress | null;
+
+  /** The batch (`bat_…`) it was created in, if any. */
+  @Column({ name: 'batch_id', type: 'text', nullable: true })
+  batchId: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -51,6 +51,7 @@ export interface PaymentLockedForEvent {
     | 'providerAccountId'
     | 'endToEndId'
     | 'paidAfterClose'
+    | 'due'
   >;
   webhookUrl: string | null;
   /** The merchant's `refund_after_close`: money received after close is refunded in full automatically. */
@@ -58,7 +59,7 @@ export interface PaymentLockedForEvent {
 }
 
 /** A payment claimed for reconciliation: what is needed to read it back from its provider. */
-export type PaymentToReconcile = Pick<Payment, 'id' | 'provider' | 'providerAccountId' | 'providerPaymentId' | 'txid' | 'expiresAt'>;
+export type PaymentToReconcile = Pick<Payment, 'id' | 'provider' | 'providerAccountId' | 'providerPaymentId' | 'txid' | 'expiresAt' | 'due'>;
 
 /** Which pending payments a reconciliation run takes (all instants on the gateway's Clock). */
 export interface ReconciliationDue {
@@ -111,8 +112,9 @@ export class PaymentRepository {
                              recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
                              expires_at, paid_at, created_at, updated_at,
                              provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked, environment,
-                             recipient_email)
-       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29
+                             recipient_email, due, recipient_address, batch_id)
+       SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29,
+              $33, $34, $35
         WHERE EXISTS (SELECT 1 FROM done)
        RETURNING id)
        -- The attempt that charged, numbered after the key's earlier attempts, in the same statement:
@@ -157,6 +159,9 @@ export class PaymentRepository {
         newId('att'),
         Math.max(0, Math.round(charged.durationMs)),
         charged.at,
+        jsonOrNull(payment.due),
+        jsonOrNull(payment.recipientAddress),
+        payment.batchId,
       ],
     );
     return inserted.length > 0;
@@ -172,7 +177,7 @@ export class PaymentRepository {
     const rows = await sqlRows<Record<string, unknown>>(
       tx,
       `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.refunded_amount_cents, p.external_id, p.provider, p.paid_at,
-              p.txid, p.provider_payment_id, p.provider_account_id, p.end_to_end_id, p.paid_after_close,
+              p.txid, p.provider_payment_id, p.provider_account_id, p.end_to_end_id, p.paid_after_close, p.due,
               m.webhook_url AS merchant_webhook_url, m.refund_after_close AS merchant_refund_after_close
          FROM payments p JOIN merchants m ON m.id = p.merchant_id
         WHERE p.provider = $1 AND (p.id = $2 OR p.provider_payment_id = $2) AND p.provider_account_id IS NOT DISTINCT FROM $3
@@ -202,6 +207,17 @@ export class PaymentRepository {
     const row = rows[0];
     if (!row) return null;
     return { payment: hydrate(tx, Payment, row), webhookUrl: row.merchant_webhook_url as string | null, refundAfterClose: row.merchant_refund_after_close === true };
+  }
+
+  /** A pending due-date charge's new amount, terms and expiry, on a payment the caller holds locked (UpdateDueChargeService). */
+  async setDueTerms(tx: EntityManager, payment: Pick<Payment, 'id' | 'amountCents' | 'due' | 'expiresAt' | 'updatedAt'>): Promise<void> {
+    await tx.query(`UPDATE payments SET amount_cents = $2, due = $3, expires_at = $4, updated_at = $5 WHERE id = $1`, [
+      payment.id,
+      payment.amountCents,
+      jsonOrNull(payment.due),
+      payment.expiresAt,
+      payment.updatedAt,
+    ]);
   }
 
   /** Records a settled refund on a payment the caller holds locked: its refunded amount and the status that follows. */
@@ -310,7 +326,7 @@ export class PaymentRepository {
            ORDER BY next_reconcile_at NULLS FIRST, created_at
            LIMIT $5
              FOR UPDATE SKIP LOCKED)
-        RETURNING id, provider, provider_account_id, provider_payment_id, txid, expires_at`,
+        RETURNING id, provider, provider_account_id, provider_payment_id, txid, expires_at, due`,
       [due.createdBefore, due.expiredBefore, due.now, due.leaseUntil, due.limit],
     );
   }
@@ -344,4 +360,9 @@ export interface PaymentStatusCount {
 export interface ProviderPaymentCount {
   provider: string;
   payments: number;
+}
+
+/** A jsonb parameter: pg sends objects as JSON text; null stays SQL NULL. */
+function jsonOrNull(value: object | null | undefined): string | null {
+  return value ? JSON.stringify(value) : null;
 }

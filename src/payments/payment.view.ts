@@ -4,11 +4,14 @@ import type { Payment } from './payment.entity';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment-status';
 import { isoOrNull } from '../common/dates';
 import type { AccountEnvironment } from '../providers/provider-adapter';
+import { dueShownOf } from './due/due-terms';
+import { AddressView, DueView } from './due/due.view';
 
 export class RecipientView {
   @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ without punctuation (a CNPJ may hold upper-case letters).' }) document: string;
   @ApiProperty({ example: 'Ana Souza' }) name: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'ana@example.com', description: "The payer's e-mail, when the merchant gave one." }) email: string | null;
+  @ApiPropertyOptional({ type: AddressView, nullable: true, description: "The payer's address a due-date charge was given; null otherwise." }) address: AddressView | null;
 }
 
 export class PixView {
@@ -57,9 +60,19 @@ export class PaymentView {
   @ApiProperty({ example: 0, description: 'Decimal reais returned to the payer so far: the sum of succeeded refunds.' }) refundedAmount: number;
   @ApiPropertyOptional({ type: Number, nullable: true, example: 10.5, description: 'What the payer paid, as the PSP confirmed it (decimal reais).' }) paidAmount: number | null;
   @ApiPropertyOptional({ type: PayerView, nullable: true, description: 'Who paid, as the PSP reports it.' }) payer: PayerView | null;
+  @ApiPropertyOptional({ type: DueView, nullable: true, description: "A due-date charge's terms (docs/due-charges.md); null for an immediate charge." }) due: DueView | null;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    example: null,
+    description:
+      'For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.',
+  })
+  amountDue: number | null;
 }
 
-export function toPaymentView(payment: Payment): PaymentView {
+/** `amountDueCents`: a due-date charge's amount due today (DueViews computes it); omitted for an immediate charge. */
+export function toPaymentView(payment: Payment, amountDueCents: number | null = null): PaymentView {
   return {
     id: payment.id,
     status: payment.status,
@@ -67,7 +80,7 @@ export function toPaymentView(payment: Payment): PaymentView {
     currency: payment.currency,
     description: payment.description,
     externalId: payment.externalId,
-    recipient: { document: payment.recipientDocument, name: payment.recipientName, email: payment.recipientEmail ?? null },
+    recipient: { document: payment.recipientDocument, name: payment.recipientName, email: payment.recipientEmail ?? null, address: payment.recipientAddress ?? null },
     pix: { txid: payment.txid, copyPaste: payment.pixCopyPaste, qrCodePng: payment.pixQrPng, expiresAt: isoOrNull(payment.expiresAt), endToEndId: payment.endToEndId },
     provider: payment.provider,
     environment: payment.environment,
@@ -79,6 +92,8 @@ export function toPaymentView(payment: Payment): PaymentView {
     refundedAmount: centsToReais(payment.refundedAmountCents ?? 0),
     paidAmount: payment.paidAmountCents === null ? null : centsToReais(payment.paidAmountCents),
     payer: payment.payerName === null ? null : { name: payment.payerName, document: payment.payerDocumentMasked },
+    due: payment.due ? dueShownOf(payment.due) : null,
+    amountDue: amountDueCents === null ? null : centsToReais(amountDueCents),
   };
 }
 

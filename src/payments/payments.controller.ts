@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Req, type Type } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, type Type } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import { MerchantAuth } from '../auth/merchant-key.guard';
@@ -15,6 +15,8 @@ import { PaymentPageView, PaymentView } from './payment.view';
 import { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
 import type { Page } from '../common/http/cursor';
 import { PaymentsService } from './payments.service';
+import { UpdatePaymentDto } from './due/update-payment.dto';
+import { UpdateDueChargeService } from './due/update-due-charge.service';
 
 const CREATE_ERRORS = [
   ErrorCode.VALIDATION_ERROR,
@@ -53,7 +55,10 @@ const ReadDocs = () =>
 @MerchantAuth()
 @Controller('v1')
 export class PaymentsController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly dueCharges: UpdateDueChargeService,
+  ) {}
 
   @Post('payments/create')
   @HttpCode(201)
@@ -90,6 +95,38 @@ export class PaymentsController {
   @ReadDocs()
   async getPayment(@CurrentMerchant() merchant: AuthenticatedMerchant, @Param('id') id: string, @Req() req: FastifyRequest): Promise<PaymentView> {
     return answerData(req, await this.payments.get(merchant.id, id));
+  }
+
+  @Patch('payments/:id')
+  @ApiOperation({
+    summary: 'Change a pending due-date charge',
+    description:
+      'Changes the original amount or the `due` terms (replaced as a whole) of a pending due-date charge, at the PSP and here; the BR Code stays the same and the merchant receives `payment.updated` ' +
+      '(docs/due-charges.md). A payment that is not pending, or an immediate charge, is 409 PAYMENT_STATE_CONFLICT.',
+  })
+  @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
+  @ApiIdempotencyKey('change')
+  @ApiBody({ type: UpdatePaymentDto })
+  @ApiEnvelopeResponse(200, PaymentView, { description: 'Changed, or a replay of the change (then with `Idempotent-Replayed: true`).', example: PENDING_PAYMENT_EXAMPLE })
+  @ApiErrorResponses(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.PAYMENT_STATE_CONFLICT,
+    ErrorCode.OPERATION_NOT_SUPPORTED,
+    ErrorCode.UPSTREAM_ERROR,
+    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.INTERNAL_ERROR,
+  )
+  updatePayment(
+    @CurrentMerchant() merchant: AuthenticatedMerchant,
+    @Param('id') id: string,
+    @Body() body: UpdatePaymentDto,
+    @IdempotentRequest() request: IdempotentRequest,
+  ): Promise<PreparedResponse> {
+    return this.dueCharges.update(merchant.id, id, body, request);
   }
 
   @Get('pix/:id')

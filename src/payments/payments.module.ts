@@ -27,6 +27,8 @@ import { ReconciliationService } from './payment-reconciliation.service';
 import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
+import { DueViews } from './due/due-views';
+import { UpdateDueChargeService } from './due/update-due-charge.service';
 import { AdminRefundsController } from './refunds/admin-refunds.controller';
 import { RefundEventsService } from './refunds/refund-events.service';
 import { RefundReconciliation } from './refunds/refund-reconciliation';
@@ -86,6 +88,8 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
     PaymentMoneyRepository,
     MoneyInvariantService,
     MoneyInvariantJob,
+    DueViews,
+    UpdateDueChargeService,
   ],
   exports: [
     PaymentRepository,
@@ -97,6 +101,7 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
     RefundsService,
     RefundReconciliation,
     ReconciliationService,
+    DueViews,
   ],
 })
 export class PaymentsModule {}

@@ -28,10 +28,17 @@ import type { AttemptOutcome } from './routing/payment-attempt.entity';
 import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
 import type { CreatePaymentDto } from './dto/create-payment.dto';
 import { type ChargedAttempt, PaymentRepository } from './payment.repository';
-import { toPaymentView, PaymentView } from './payment.view';
+import { PaymentView } from './payment.view';
 import { paymentOfCharge } from './payment-of-charge';
 import type { MerchantListPaymentsQuery } from './dto/merchant-list-payments.query';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
+import { ErrorCode } from '../common/errors/error-codes';
+import type { DueTerms } from '../domain/due-charge';
+import { brasiliaDate } from '../domain/recurrence';
+import { supports } from '../providers/capabilities';
+import type { PayerAddress } from '../providers/provider-adapter';
+import { dueTermsOf, payerAddressOf } from './due/due-terms';
+import { DueViews } from './due/due-views';
 
 /** The merchant's accounts in its order, and the first of them that can be acted through. */
 interface Route {
@@ -46,6 +53,9 @@ interface ChargeAsk {
   dto: CreatePaymentDto;
   amountCents: number;
   requestId: string;
+  /** A due-date charge's terms, checked once the key is claimed (its dates are judged against today). */
+  due: DueTerms | null;
+  payerAddress: PayerAddress | null;
 }
 
 /** A try at one account that charged: the charge, under the txid it was asked for. */
@@ -77,6 +87,7 @@ export class PaymentsService {
     private readonly accounts: AccountResolver,
     private readonly attempts: PaymentAttemptRepository,
     private readonly clock: Clock,
+    private readonly dueViews: DueViews,
   ) {}
 
   /**
@@ -87,13 +98,17 @@ export class PaymentsService {
   async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: IdempotentRequest): Promise<PreparedResponse> {
     const call = idempotentCall(merchant.id, request);
     const amountCents = this.amountInCents(dto.amount);
-    const route = await this.routeOrReplay(merchant, call);
+    const route = await this.routeOrReplay(merchant, call, dto.due !== undefined);
     if (route instanceof PreparedResponse) return route;
-    const ask: ChargeAsk = { merchantId: merchant.id, key: call.key, dto, amountCents, requestId: request.requestId };
+    const ask: ChargeAsk = { merchantId: merchant.id, key: call.key, dto, amountCents, requestId: request.requestId, due: null, payerAddress: null };
     // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
     const provider = route.first.provider;
+    const make = async (claim: IdempotencyClaim) => {
+      // After the key: a completed create replays whatever today's date says of its due date now.
+      return { completed: await this.chargeAlongRoute(claim, route.steps, { ...ask, ...this.dueOf(dto, amountCents) }) };
+    };
     return namingProvider(provider, () =>
-      this.idempotency.run(call, async (claim) => ({ completed: await this.chargeAlongRoute(claim, route.steps, ask) }), {
+      this.idempotency.run(call, make, {
         provider,
         // Whatever failed, the key stays retryable: its retry asks each PSP for the charge it may hold.
         refusal: 'release',
@@ -107,7 +122,7 @@ export class PaymentsService {
    * any key is claimed, as with a single account, unless a create of this key completed: what it
    * answered stands, whatever changed since (docs/api.md, Idempotency).
    */
-  private async routeOrReplay(merchant: AuthenticatedMerchant, call: IdempotentCall): Promise<Route | PreparedResponse> {
+  private async routeOrReplay(merchant: AuthenticatedMerchant, call: IdempotentCall, due: boolean): Promise<Route | PreparedResponse> {
     let steps: RouteStep[];
     try {
       steps = await this.accounts.routeForMerchant(merchant);
@@ -117,6 +132,15 @@ export class PaymentsService {
       const replayed = await this.replayCompleted(call);
       if (replayed) return replayed;
       throw this.unroutable(error, unusable?.provider ?? merchant.provider ?? this.config.defaultProvider, unusable?.accountId ?? null);
+    }
+    if (due) {
+      const offering = steps.filter((step) => !('acting' in step) || supports(step.acting.adapter, 'dueCharges'));
+      if (!offering.some((step) => 'acting' in step)) {
+        const replayed = await this.replayCompleted(call);
+        if (replayed) return replayed;
+        throw this.noDueCharges(steps);
+      }
+      steps = offering;
     }
     const first = steps.find((step): step is { acting: ActingAccount } => 'acting' in step);
     if (first) return { steps, first: first.acting };
@@ -134,6 +158,30 @@ export class PaymentsService {
     const completed = await this.idempotency.completedReplay(call.merchantId, call.key, call.fingerprint, call.path);
     if (completed) this.count((JSON.parse(String(completed.body)) as { provider: string }).provider, 'replayed');
     return completed;
+  }
+
+  /** A due-date charge for a merchant none of whose accounts' providers offers them: 422 naming `due` and the providers. */
+  private noDueCharges(steps: RouteStep[]): AppError {
+    const names = [...new Set(steps.map((step) => ('acting' in step ? step.acting.provider : step.unusable.provider)))];
+    const provider = names[0] ?? this.config.defaultProvider;
+    return nameProvider(
+      new AppError(ErrorCode.VALIDATION_ERROR, {
+        status: 422,
+        message: 'The merchant has no provider account that takes due-date charges.',
+        details: { fields: [{ field: 'due', message: `None of the merchant's providers (${names.join(', ')}) offers due-date charges through this gateway.` }] },
+      }),
+      provider,
+    );
+  }
+
+  /** A create's due-date terms and payer's address, checked against today in Brasília; a 400 naming the fields otherwise. */
+  private dueOf(dto: CreatePaymentDto, amountCents: number): Pick<ChargeAsk, 'due' | 'payerAddress'> {
+    if (!dto.due) {
+      if (dto.recipientAddress) throw AppError.validation([{ field: 'recipientAddress', message: 'recipientAddress is only for a due-date charge (with due)' }]);
+      return { due: null, payerAddress: null };
+    }
+    const due = dueTermsOf(dto.due, amountCents, brasiliaDate(this.clock.now()));
+    return { due, payerAddress: dto.recipientAddress ? payerAddressOf(dto.recipientAddress) : null };
   }
 
   /** The answer to a create no account can be found or acted through for, naming the provider that could not be used. */
@@ -193,11 +241,11 @@ export class PaymentsService {
       }
       return { charge, txid, started };
     } catch (error) {
-      return this.recordFailedTry(claim, acting, { error, txid, started, hasNext });
+      return this.recordFailedTry(claim, acting, { error, txid, started, hasNext, due: ask.due !== null });
     }
   }
 
-  private chargeRequest(claim: IdempotencyClaim, acting: ActingAccount, txid: string, { dto, amountCents }: ChargeAsk): CreateChargeRequest {
+  private chargeRequest(claim: IdempotencyClaim, acting: ActingAccount, txid: string, { dto, amountCents, due, payerAddress }: ChargeAsk): CreateChargeRequest {
     return {
       paymentId: claim.paymentId,
       txid,
@@ -208,6 +256,8 @@ export class PaymentsService {
       payer: { document: normaliseDocument(dto.recipientDocument), name: dto.recipientName, email: dto.recipientEmail ?? null },
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
+      due,
+      payerAddress,
     };
   }
 
@@ -219,7 +269,7 @@ export class PaymentsService {
   private async recordFailedTry(
     claim: IdempotencyClaim,
     acting: ActingAccount,
-    { error, txid, started, hasNext }: { error: unknown; txid: string; started: number; hasNext: boolean },
+    { error, txid, started, hasNext, due }: { error: unknown; txid: string; started: number; hasNext: boolean; due: boolean },
   ): Promise<FailedTry> {
     const kind = error instanceof CircuitOpenError ? 'circuit_open' : classifyCreateFailure(error);
     if (kind === undefined) {
@@ -229,6 +279,7 @@ export class PaymentsService {
     const upstreamStatus = error instanceof UpstreamError ? (error.upstreamStatus ?? null) : null;
     await this.attempts.record({
       ...this.attemptBase(claim, acting.accountId, acting.provider, acting.environment, txid),
+      due,
       outcome: kind,
       upstreamStatus,
       error: error instanceof Error ? error.message : String(error),
@@ -294,7 +345,7 @@ export class PaymentsService {
     if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
     const payment = await this.payments.findForMerchant(merchantId, id);
     if (!payment) throw AppError.notFound('Payment not found.');
-    return { provider: payment.provider, data: toPaymentView(payment) };
+    return { provider: payment.provider, data: this.dueViews.view(payment) };
   }
 
   /** The merchant's own payments, newest first, one keyset page at a time; nobody else's ever. */
@@ -309,7 +360,7 @@ export class PaymentsService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ payment }) => toPaymentView(payment));
+    return toPage(rows, limit, ({ payment }) => this.dueViews.view(payment));
   }
 
   private count(provider: string, outcome: PaymentCreateOutcome): void {
@@ -329,7 +380,7 @@ export class PaymentsService {
     claim: IdempotencyClaim,
     acting: ActingAccount,
     charge: ProviderCharge,
-    { dto, amountCents, requestId }: ChargeAsk,
+    { dto, amountCents, requestId, due, payerAddress }: ChargeAsk,
     charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();
@@ -343,9 +394,11 @@ export class PaymentsService {
       account: acting,
       charge,
       at: now,
+      due,
+      recipientAddress: payerAddress,
     });
     const provider = acting.provider;
-    const body = JSON.stringify(successEnvelope(toPaymentView(payment), requestId, provider));
+    const body = JSON.stringify(successEnvelope(this.dueViews.view(payment), requestId, provider));
 
     // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.
     const inserted = await this.payments.insertCompletingClaim(payment, claim, body, charged);

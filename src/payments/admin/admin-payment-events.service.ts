@@ -12,7 +12,7 @@ import { WebhookDeliveryAttemptRepository } from '../../deliveries/webhook-deliv
 import { WebhookDeliveryRepository } from '../../deliveries/webhook-delivery.repository';
 import type { Payment } from '../payment.entity';
 import { PaymentRepository } from '../payment.repository';
-import { toPaymentView } from '../payment.view';
+import { DueViews } from '../due/due-views';
 import { supports } from '../../providers/capabilities';
 import { ProviderAdapters } from '../../providers/provider-registry';
 import { AccountResolver, type ActingAccount } from '../../providers/provider-accounts/account-resolver';
@@ -37,6 +37,7 @@ export class AdminPaymentEventsService {
     private readonly accounts: AccountResolver,
     private readonly paymentAttempts: PaymentAttemptRepository,
     private readonly refunds: RefundRepository,
+    private readonly dueViews: DueViews,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
@@ -49,7 +50,7 @@ export class AdminPaymentEventsService {
     ]);
     const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
-      ...toPaymentView(payment),
+      ...this.dueViews.view(payment),
       merchantId: payment.merchantId,
       can_simulate: this.canSimulate(payment),
       events: events.map(toEventView),
@@ -88,7 +89,11 @@ export class AdminPaymentEventsService {
     const amountCents = dto.amount === undefined ? undefined : reaisToCents(dto.amount);
     let simulation: SimulationView;
     try {
-      simulation = await acting.adapter.simulateEvent(acting.account, { txid: payment.txid, providerPaymentId: payment.providerPaymentId }, { event: dto.event, amountCents });
+      simulation = await acting.adapter.simulateEvent(
+        acting.account,
+        { txid: payment.txid, providerPaymentId: payment.providerPaymentId, due: payment.due !== null },
+        { event: dto.event, amountCents },
+      );
     } catch (error) {
       rethrowProviderFailure(error, failure);
     }

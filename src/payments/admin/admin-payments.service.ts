@@ -2,13 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { decodeCursor, Page, toPage } from '../../common/http/cursor';
 import type { ListPaymentsQuery } from './dto/list-payments.query';
 import { PaymentRepository } from '../payment.repository';
-import { AdminPaymentItemView, toPaymentView } from '../payment.view';
+import { AdminPaymentItemView } from '../payment.view';
+import { DueViews } from '../due/due-views';
 
 export type AdminPaymentItem = AdminPaymentItemView;
 
 @Injectable()
 export class AdminPaymentsService {
-  constructor(private readonly payments: PaymentRepository) {}
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly dueViews: DueViews,
+  ) {}
 
   /** Payments across merchants, newest first, one keyset page at a time. */
   async list(query: ListPaymentsQuery): Promise<Page<AdminPaymentItem>> {
@@ -23,6 +27,6 @@ export class AdminPaymentsService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ payment }) => ({ ...toPaymentView(payment), merchantId: payment.merchantId }));
+    return toPage(rows, limit, ({ payment }) => ({ ...this.dueViews.view(payment), merchantId: payment.merchantId }));
   }
 }

@@ -1,8 +1,9 @@
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsEmail, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
+import { DueDto, RecipientAddressDto } from '../due/due.dto';
 
 /** 1–140 characters once surrounding spaces are trimmed (the Transform below). */
 const RECIPIENT_NAME_PATTERN = '^ *[^\\u0000-\\u001F\\u007F ]([^\\u0000-\\u001F\\u007F]{0,138}[^\\u0000-\\u001F\\u007F ])? *$';
@@ -71,6 +72,25 @@ export class CreatePaymentDto {
   @IsOptional()
   @IsIn(['pix'], { message: 'method must be "pix"' })
   method?: 'pix';
+
+  @ApiPropertyOptional({
+    type: DueDto,
+    description:
+      'Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, ' +
+      'until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DueDto)
+  due?: DueDto;
+
+  @ApiPropertyOptional({ type: RecipientAddressDto, description: "The payer's address, for a due-date charge (only with `due`)." })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RecipientAddressDto)
+  recipientAddress?: RecipientAddressDto;
 }
 
 /** Body of `POST /v1/pix/create`: the same operation with the method fixed to Pix. */

@@ -207,7 +207,7 @@ export class MoneyInvariantService implements BeforeApplicationShutdown {
       // Read back through the account that charged it (its credentials), as reconciliation does.
       const acting = await this.accounts.forPayment(payment);
       charge = await this.metrics.timeProviderCall(acting.metricsLabel, 'get_charge', () =>
-        acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid }),
+        acting.adapter.getCharge(acting.account, { providerPaymentId: payment.providerPaymentId, txid: payment.txid, due: payment.due !== null }),
       );
     } catch (error) {
       if (error instanceof AccountUnusableError && error.reason === 'provider_unavailable') {

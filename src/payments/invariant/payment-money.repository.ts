@@ -8,7 +8,7 @@ import { returnedCentsSql } from '../refunds/refund.repository';
 /** A payment's money as the gateway recorded it, with what the money invariant check needs to ask its PSP. */
 export interface PaymentMoney extends Pick<
   Payment,
-  'id' | 'merchantId' | 'provider' | 'providerAccountId' | 'providerPaymentId' | 'txid' | 'status' | 'amountCents' | 'paidAmountCents'
+  'id' | 'merchantId' | 'provider' | 'providerAccountId' | 'providerPaymentId' | 'txid' | 'status' | 'amountCents' | 'paidAmountCents' | 'due'
 > {
   /** The sum of its succeeded refunds, origin `routing` aside (those return another charge, an orphan's). */
   returnedCents: number;
@@ -29,7 +29,7 @@ export interface WindowCursor {
  * one stored number with another.
  */
 const SELECT_MONEY = `
-  SELECT p.id, p.merchant_id, p.provider, p.provider_account_id, p.provider_payment_id, p.txid, p.status, p.amount_cents, p.paid_amount_cents,
+  SELECT p.id, p.merchant_id, p.provider, p.provider_account_id, p.provider_payment_id, p.txid, p.status, p.amount_cents, p.paid_amount_cents, p.due,
          p.created_at::text AS cursor_created_at,
          ${returnedCentsSql('p.id')} AS returned_cents,
          (SELECT count(*) FROM refunds r WHERE r.payment_id = p.id AND r.status = 'pending' AND r.origin <> 'routing') AS pending_refunds
@@ -94,6 +94,7 @@ export class PaymentMoneyRepository {
       status: payment.status,
       amountCents: payment.amountCents,
       paidAmountCents: payment.paidAmountCents,
+      due: payment.due,
       returnedCents: Number(row.returned_cents),
       pendingRefunds: Number(row.pending_refunds),
     };

@@ -13,6 +13,11 @@ export interface EventFacts {
 export interface PaymentFacts {
   status: PaymentStatus;
   amountCents: number;
+  /**
+   * A due-date charge: what is paid depends on the day (discounts, fine, interest), so the amount
+   * is not a reason to refuse the money; the caller records a difference from the amount due.
+   */
+  due?: boolean;
 }
 
 export interface EventDecision {
@@ -36,7 +41,7 @@ export interface EventDecision {
 export function decideEvent(payment: PaymentFacts | null, event: EventFacts): EventDecision {
   const target = statusForEvent(event.type);
   if (!payment) return { outcome: 'unmatched', target, note: 'No payment of this provider has this id.', paidAfterClose: false };
-  if (event.amountCents !== null && event.amountCents !== payment.amountCents) {
+  if (!payment.due && event.amountCents !== null && event.amountCents !== payment.amountCents) {
     return {
       outcome: 'amount_mismatch',
       target,

@@ -32,6 +32,7 @@ export class PaymentCancelledEvent extends EventBody('payment.cancelled', Paymen
 export class PaymentFailedEvent extends EventBody('payment.failed', PaymentEventData, DATA) {}
 export class PaymentPartiallyRefundedEvent extends EventBody('payment.partially_refunded', PaymentEventData, DATA) {}
 export class PaymentRefundedEvent extends EventBody('payment.refunded', PaymentEventData, DATA) {}
+export class PaymentUpdatedEvent extends EventBody('payment.updated', PaymentEventData, DATA) {}
 
 /** One payment at Efí, paid and then refunded in part, then in full; or left to close unpaid. */
 export const PAID_PAYMENT_DATA_EXAMPLE: PaymentEventData = {
@@ -90,5 +91,13 @@ export const PAYMENT_EVENT_DOCS: Record<ForwardedPaymentEventType, EventDoc> = {
     summary: 'A payment was refunded in full',
     description: "Refunds now add up to the whole payment; sent after the last refund's `refund.succeeded`. `data.status` is `refunded`.",
     example: example('payment.refunded', 'evt_8qYRi4V7cQw3AgS6hEu9Bk2F', '2026-11-26T15:00:00.877Z', { status: 'refunded', refundedAmount: 10.5 }),
+  },
+  'payment.updated': {
+    schema: PaymentUpdatedEvent,
+    summary: 'A due-date charge was changed',
+    description:
+      'A pending due-date charge was changed (`PATCH /v1/payments/{id}`): `data.amount` is its new original amount; read it for the new `due` terms and `amountDue`. ' +
+      'Its BR Code is the same. `data.status` is `pending`.',
+    example: example('payment.updated', 'evt_9rZSj5W8dRx4BhT7iFv0Cl3G', '2026-11-26T12:30:00.310Z', { amount: 150, status: 'pending', ...UNPAID }),
   },
 };

@@ -9,6 +9,7 @@ import { Clock } from '../../domain/clock';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { RefundRepository } from '../refunds/refund.repository';
 import { decideEvent } from './event-decision';
+import { dueMismatch } from '../due/due-mismatch';
 import { EventWriter } from './event-writer';
 import { deliveryBody } from './delivery-body';
 import type { EventForward, EventOutcome, EventSource } from './payment-event.entity';
@@ -189,7 +190,7 @@ export class PaymentEventsService {
     // A refund event for no payment is kept as unmatched like any other; it moves nothing.
     const decision = isRefundEvent(event.type)
       ? { outcome: 'unmatched' as const, target: null, note: 'No payment of this provider has this id.', paidAfterClose: false }
-      : decideEvent(payment && { status: payment.status, amountCents: payment.amountCents }, { type: event.type, amountCents: event.amountCents });
+      : decideEvent(payment && { status: payment.status, amountCents: payment.amountCents, due: payment.due !== null }, { type: event.type, amountCents: event.amountCents });
     const applied = payment !== null && decision.outcome === 'applied' && decision.target !== null;
     const target = decision.target;
     const forwarded = isRefundEvent(event.type) ? null : event.type;
@@ -225,12 +226,43 @@ export class PaymentEventsService {
       context.requestId,
     );
     if (!recorded) return { kind: 'duplicate' };
+    if (applied && target === 'paid') await this.recordDueMismatch(tx, provider, event, context, payment);
     const base = { kind: 'recorded' as const, eventId: recorded.eventId, outcome: decision.outcome, forward: recorded.forward, note: decision.note };
     if (!payment) return { ...base, paymentId: null, status: null };
     if (!applied || !target) return { ...base, paymentId: payment.id, status: payment.status };
     if (!paidAfterClose) return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null };
     await this.receivedAfterClose(tx, locked!, event, provider);
     return { ...base, outcome: 'applied', paymentId: payment.id, status: target, note: null, paidAfterClose: true };
+  }
+
+  /**
+   * A due-date charge paid with more than a centavo's difference from what was due that day: paid
+   * anyway (the money has moved), and the difference written to its history as `amount_mismatch`
+   * beside the event that paid it, for an operator to see first (docs/due-charges.md).
+   */
+  private async recordDueMismatch(tx: EntityManager, provider: string, event: ProviderEvent, context: ApplyContext, payment: PaymentLockedForEvent['payment']): Promise<void> {
+    const mismatch = dueMismatch(payment, event.pix?.paidAmountCents ?? event.amountCents, event.occurredAt);
+    if (!mismatch) return;
+    await this.writer.record(
+      tx,
+      {
+        provider,
+        accountId: context.accountId ?? null,
+        providerEventId: `${event.eventId}:amount_mismatch`,
+        type: event.type,
+        source: context.source,
+        paymentId: payment.id,
+        merchantId: payment.merchantId,
+        outcome: 'amount_mismatch',
+        fromStatus: 'paid',
+        toStatus: 'paid',
+        amountCents: mismatch.paidCents,
+        note: mismatch.note,
+        requestId: context.requestId,
+        payload: { paidCents: mismatch.paidCents, dueCents: mismatch.dueCents, on: mismatch.on },
+      },
+      context.requestId,
+    );
   }
 
   /** Money received after the payment closed: refunded at once when the merchant asked for that (`refund_after_close`), and logged either way. */

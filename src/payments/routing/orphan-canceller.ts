@@ -80,7 +80,7 @@ export class OrphanCanceller implements Reconciler<OrphanRunSummary> {
     }
     try {
       const acting = await this.accounts.forPayment({ provider: attempt.provider, providerAccountId: attempt.accountId });
-      const ref = { txid: attempt.txid!, providerPaymentId: attempt.providerPaymentId, paymentId: attempt.paymentId };
+      const ref = { txid: attempt.txid!, providerPaymentId: attempt.providerPaymentId, paymentId: attempt.paymentId, due: attempt.due };
       let charge;
       try {
         charge = await acting.adapter.getCharge(acting.account, ref);

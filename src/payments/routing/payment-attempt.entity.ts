@@ -33,4 +33,6 @@ export class PaymentAttempt {
   @Column({ name: 'orphan_next_at', type: 'timestamptz', nullable: true }) orphanNextAt: Date | null;
   @Column({ name: 'orphan_locked_until', type: 'timestamptz', nullable: true }) orphanLockedUntil: Date | null;
   @Column({ name: 'orphan_updated_at', type: 'timestamptz', nullable: true }) orphanUpdatedAt: Date | null;
+  /** A due-date charge (Pix API `/cobv`) was asked for. */
+  @Column({ type: 'boolean', default: false }) due: boolean;
 }

@@ -21,6 +21,8 @@ export interface NewAttempt {
   at: Date;
   /** Ambiguous attempts: the charge may exist at the PSP; the orphan job first looks at it then. */
   orphanDueAt: Date | null;
+  /** A due-date charge was asked for (absent: an immediate one). */
+  due?: boolean;
 }
 
 /** An orphan the job has leased: the attempt, and whether its create ended with a payment (and which charge that payment holds). */
@@ -48,9 +50,9 @@ export class PaymentAttemptRepository {
     const rows = await sqlRows<Record<string, unknown>>(
       this.attempts.manager,
       `INSERT INTO payment_attempts (id, payment_id, merchant_id, attempt, account_id, provider, environment, txid, provider_payment_id,
-                                     outcome, upstream_status, error, duration_ms, created_at, orphan_status, orphan_next_at, orphan_updated_at)
+                                     outcome, upstream_status, error, duration_ms, created_at, orphan_status, orphan_next_at, orphan_updated_at, due)
        SELECT $1, $2, $3, COALESCE((SELECT max(attempt) FROM payment_attempts WHERE payment_id = $2), 0) + 1, $4, $5, $6, $7, $8,
-              $9, $10, $11, $12, $13, $14, $15, $13
+              $9, $10, $11, $12, $13, $14, $15, $13, $16
        RETURNING *`,
       [
         newId('att'),
@@ -68,6 +70,7 @@ export class PaymentAttemptRepository {
         attempt.at,
         attempt.orphanDueAt ? 'pending' : null,
         attempt.orphanDueAt,
+        attempt.due ?? false,
       ],
     );
     return hydrate(this.attempts.manager, PaymentAttempt, rows[0]!);
