@@ -23,6 +23,8 @@ const BASE_LAYERS = [['domain'], ['config'], ['common'], ['database'], ['auth'],
 const FEATURES = {
   payments: [],
   recurrences: ['payments'],
+  // Batches of due-date charges: each item is a payment made through the payments feature.
+  'payment-batches': ['payments'],
   webhooks: ['payments'],
   dashboard: ['payments'],
   health: [],
