@@ -182,9 +182,9 @@ describe('dueTermsProblems', () => {
 
   it('refuses discount dates after the due date, out of order, or more than 3', () => {
     const until = (...dates: string[]) => discount({ type: 'fixed_until', until: dates.map((date) => ({ date, value: 100 })) });
-    expect(fields(until('2026-04-21'))).toEqual(['due.discount.until[0].date']);
-    expect(fields(until('2026-04-10', '2026-04-10'))).toEqual(['due.discount.until[1].date']);
-    expect(fields(until('2026-04-12', '2026-04-10'))).toEqual(['due.discount.until[1].date']);
+    expect(fields(until('2026-04-21'))).toEqual(['due.discount.until.0.date']);
+    expect(fields(until('2026-04-10', '2026-04-10'))).toEqual(['due.discount.until.1.date']);
+    expect(fields(until('2026-04-12', '2026-04-10'))).toEqual(['due.discount.until.1.date']);
     expect(fields(until('2026-04-05', '2026-04-06', '2026-04-07', '2026-04-08'))).toEqual(['due.discount.until']);
   });
 
@@ -194,8 +194,8 @@ describe('dueTermsProblems', () => {
     expect(fields(interest('percent_per_day', 'calendar', 10_001))).toEqual(['due.interest.value']);
     expect(fields({ abatement: { type: 'percent', value: 10_000 } })).toEqual(['due.abatement.value']);
     expect(fields({ abatement: { type: 'fixed', value: 10_000 } })).toEqual(['due.abatement.value']);
-    expect(fields(discount({ type: 'percent_until', until: [{ date: '2026-04-10', value: 10_000 }] }))).toEqual(['due.discount.until[0].value']);
-    expect(fields(discount({ type: 'fixed_until', until: [{ date: '2026-04-10', value: 10_000 }] }))).toEqual(['due.discount.until[0].value']);
+    expect(fields(discount({ type: 'percent_until', until: [{ date: '2026-04-10', value: 10_000 }] }))).toEqual(['due.discount.until.0.value']);
+    expect(fields(discount({ type: 'fixed_until', until: [{ date: '2026-04-10', value: 10_000 }] }))).toEqual(['due.discount.until.0.value']);
     expect(fields(discount({ type: 'amount_per_day_early', days: 'calendar', value: 10_000 }))).toEqual(['due.discount.value']);
   });
 

@@ -259,10 +259,10 @@ export function dueTermsProblems(terms: DueTerms, amountCents: number, today: st
     if (discount.until.length === 0) add('due.discount.until', 'due.discount.until must hold at least one date.');
     if (discount.until.length > MAX_DISCOUNT_DATES) add('due.discount.until', `due.discount.until can hold at most ${MAX_DISCOUNT_DATES} dates.`);
     discount.until.forEach((entry, i) => {
-      const field = `due.discount.until[${i}]`;
+      const field = `due.discount.until.${i}`;
       if (entry.date > terms.date) add(`${field}.date`, `${field}.date must be on or before due.date.`);
       const previous = discount.until[i - 1];
-      if (previous && entry.date <= previous.date) add(`${field}.date`, `${field}.date must be later than due.discount.until[${i - 1}].date.`);
+      if (previous && entry.date <= previous.date) add(`${field}.date`, `${field}.date must be later than due.discount.until.${i - 1}.date.`);
       lessThanWhole(`${field}.value`, discount.type === 'percent_until', entry.value);
     });
   } else if (discount) {
