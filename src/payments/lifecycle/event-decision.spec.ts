@@ -83,4 +83,10 @@ describe('decideEvent', () => {
       expect(decideEvent(payment('paid'), { type: 'payment.confirmed', amountCents: 1050 })).toMatchObject({ outcome: 'ignored', paidAfterClose: false });
     });
   });
+
+  it('applies a due-date charge paid with another amount than its original: what is due depends on the day', () => {
+    const due = { status: 'pending' as const, amountCents: 10_000, due: true };
+    expect(decideEvent(due, { type: 'payment.confirmed', amountCents: 10_250 })).toEqual({ outcome: 'applied', target: 'paid', note: null, paidAfterClose: false });
+    expect(decideEvent({ ...due, due: false }, { type: 'payment.confirmed', amountCents: 10_250 }).outcome).toBe('amount_mismatch');
+  });
 });
