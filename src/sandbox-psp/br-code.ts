@@ -74,3 +74,15 @@ export function sandboxRecurrenceBrCode(recurrenceId: string, firstPaymentTxid: 
   if (hasError(pix)) throw new Error(`pix-utils refused the sandbox recurrence BR Code: ${pix.message}`);
   return pix.toBRCode();
 }
+
+/**
+ * A due-date charge's BR Code: dynamic, its field 26 naming the charge's location,
+ * `pix.sandbox.invalid/cobv/<txid>`, and no amount, as a real PSP's code for a due-date charge points
+ * at a payload that carries the amount owed on the day it is read. So the code stays the same when
+ * the charge's amount or terms change (`PATCH /charges/:id`).
+ */
+export function sandboxDueBrCode(txid: string): string {
+  const pix = createDynamicPix({ merchantName: SANDBOX_MERCHANT_NAME, merchantCity: SANDBOX_MERCHANT_CITY, url: `${SANDBOX_LOCATION_HOST}/cobv/${txid}` });
+  if (hasError(pix)) throw new Error(`pix-utils refused the sandbox due-date BR Code: ${pix.message}`);
+  return pix.toBRCode();
+}

@@ -1,5 +1,7 @@
 import { centsToDecimalString } from '../domain/money';
 import type { SandboxChargeWire } from '../common/sandbox-wire/sandbox-api';
+import { dueTermsToWire } from '../common/sandbox-wire/sandbox-due-api';
+import { refreshDueCharge } from './due-charges';
 import { refundToWire } from './refund-rules';
 import type { StoredCharge, StoredRefund } from './stored';
 
@@ -44,7 +46,7 @@ export class ChargeStore {
     this.byTxid.set(charge.txid, charge);
   }
 
-  /** By sandbox id or txid; an active charge past its expiry is expired on the way out. */
+  /** By sandbox id or txid; an active charge past its expiry is expired on the way out, and a due-date charge's amount owed worked out for today. */
   find(ref: string, now: number): StoredCharge | undefined {
     const charge = this.byId.get(ref) ?? this.byTxid.get(ref);
     if (charge) expireIfDue(charge, now);
@@ -79,7 +81,9 @@ export class ChargeStore {
 }
 
 function expireIfDue(charge: StoredCharge, now: number): void {
-  if (charge.status === 'ATIVA' && charge.expiresAt.getTime() <= now) charge.status = 'EXPIRADA';
+  // A due-date charge's expiry is a calendar day in Brasília, not an instant.
+  if (charge.due) refreshDueCharge(charge, now);
+  else if (charge.status === 'ATIVA' && charge.expiresAt.getTime() <= now) charge.status = 'EXPIRADA';
 }
 
 export function toWire(charge: StoredCharge): SandboxChargeWire {
@@ -98,6 +102,9 @@ export function toWire(charge: StoredCharge): SandboxChargeWire {
     expiresAt: charge.expiresAt.toISOString(),
     paidAt: charge.paidAt ? charge.paidAt.toISOString() : null,
     pix: charge.pix,
+    ...(charge.due ? { due: dueTermsToWire(charge.due), amountDue: centsToDecimalString(charge.amountDueCents ?? charge.amountCents) } : {}),
+    ...(charge.recipientAddress ? { recipientAddress: charge.recipientAddress } : {}),
+    ...(charge.batchId ? { batchId: charge.batchId } : {}),
     // Listed once there are any, as the BCB lists a Pix's devolucoes.
     ...(charge.refunds.length > 0 ? { refunds: charge.refunds.map(refundToWire) } : {}),
   };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { brasiliaDate } from '../domain/recurrence';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { centsToDecimalString, centsToReais } from '../domain/money';
@@ -14,11 +15,15 @@ import {
   statusAfterEvent,
   wireAmountToCents,
 } from '../common/sandbox-wire/sandbox-api';
+import { dueTermsFromWire } from '../common/sandbox-wire/sandbox-due-api';
 import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../common/sandbox-wire/refund-delay';
-import { sandboxBrCode } from './br-code';
-import { ChargeStore, type StoredCharge, toWire } from './charge-store';
+import { BatchStore } from './batches';
+import { ChargeStore, toWire } from './charge-store';
+import { dueTermsProblem } from './due-charges';
+import { dueRoutes } from './due-routes';
 import { FailureQueue } from './failure-queue';
 import { type Deliver, notifier } from './notifier';
+import { newCharge } from './new-charge';
 import { recordPayment } from './pix-payment';
 import { recurrenceRoutes } from './recurrence-routes';
 import { RecurrenceStore } from './recurrence-rules';
@@ -76,7 +81,8 @@ const HOLD_LIMIT_MS = 120_000;
  * after the call was carried out, as with a real PSP that acted before failing: a create has made its
  * charge, and a retry with the same txid gets that charge back. Refusals (http_400, http_422,
  * http_503) happen before anything is done. Calls take the failures queued for
- * their operation: create, get (charge and refund reads), refund, cancel.
+ * their operation: create, get (charge and refund reads), refund, cancel, update (a due-date charge's
+ * change), batch (a batch asked for or read).
  */
 export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (app, options) => {
   const urlPolicy = { allowPrivate: options.allowPrivateNotificationUrls };
@@ -115,6 +121,16 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
     deliver: psp.deliver,
     webhookSecret: options.webhookSecret,
     settleDelayMs: options.refundSettleDelayMs === undefined ? DEFAULT_SANDBOX_REFUND_DELAY_MS : options.refundSettleDelayMs,
+    refuse,
+    failAfterActing: (request, reply, failure, status, payload) => failAfterActing(psp, request, reply, failure, status, payload),
+  });
+
+  dueRoutes(app, {
+    store: psp.store,
+    batches: new BatchStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
+    clock: psp.clock,
+    failures: psp.failures,
+    checkNotificationUrl: (url) => checkNotificationUrl(psp, url),
     refuse,
     failAfterActing: (request, reply, failure, status, payload) => failAfterActing(psp, request, reply, failure, status, payload),
   });
@@ -204,6 +220,7 @@ async function createCharge(psp: Psp, request: FastifyRequest<{ Body: SandboxCre
   if (request.headers['idempotency-key'] !== body.txid) throw invalid('The Idempotency-Key header must equal the txid.', 'Idempotency-Key');
   const amountCents = wireAmountToCents(body.amount)!;
   if (amountCents === 0) throw invalid('amount must be greater than 0.00', 'amount');
+  checkKind(body, amountCents, psp.clock());
   await checkNotificationUrl(psp, body.notificationUrl);
 
   const failure = psp.failures.take('create');
@@ -211,6 +228,21 @@ async function createCharge(psp: Psp, request: FastifyRequest<{ Body: SandboxCre
   const { status, payload } = createOrReplay(psp.store, body, amountCents, psp.clock());
   if (failure) return failAfterActing(psp, request, reply, failure, status, payload);
   return reply.code(status).send(payload);
+}
+
+/**
+ * An immediate charge needs `expiresIn`; a due-date charge's terms must hold (the gateway's rules:
+ * a due date today or later, discount dates in order by the due date, percents and amounts in
+ * range), and only it carries an address.
+ */
+function checkKind(body: SandboxCreateChargeBody, amountCents: number, now: number): void {
+  if (!body.due) {
+    if (body.expiresIn === undefined) throw invalid('expiresIn is required.', 'expiresIn');
+    if (body.recipientAddress) throw invalid('recipientAddress is only for a due-date charge.', 'recipientAddress');
+    return;
+  }
+  const problem = dueTermsProblem(dueTermsFromWire(body.due), amountCents, brasiliaDate(new Date(now)), 'create');
+  if (problem) throw problem;
 }
 
 /** `GET /charges/:id`, by the sandbox's id or the txid, under the failures queued for reads. */
@@ -246,7 +278,8 @@ async function simulateEvent(psp: Psp, request: FastifyRequest<WithId & { Body: 
   if (type === 'payment.refunded') refundWhole(psp.store, charge, now);
   // The simulator moves the charge whatever its status: deciding which transitions count is the gateway's job, and tests need to send it the odd ones.
   charge.status = statusAfterEvent(type);
-  const reported = amount === undefined ? charge.amountCents : wireAmountToCents(amount)!;
+  // A due-date charge is paid with what is owed today (refreshed by find), unless told another amount (paying late with the wrong sum).
+  const reported = amount !== undefined ? wireAmountToCents(amount)! : (charge.amountDueCents ?? charge.amountCents);
   // The Pix that paid, as a PSP reports it: once per charge (a second confirmation is the same Pix).
   if (type === 'payment.confirmed') recordPayment(charge, now, reported);
   const event: SandboxEventBody = {
@@ -297,34 +330,18 @@ async function checkNotificationUrl({ options, urlPolicy }: Psp, url: string): P
   }
 }
 
-/** The charge for this txid: created (201), the one it already names (200), or a conflict (409). */
+/** The charge for this txid: created (201), the one it already names (200: the same amount, and a due-date charge again for one), or a conflict (409). */
 function createOrReplay(store: ChargeStore, body: SandboxCreateChargeBody, amountCents: number, now: number): { status: number; payload: SandboxChargeWire | SandboxErrorBody } {
   const existing = store.findByTxid(body.txid, now);
   if (existing) {
-    if (existing.amountCents === amountCents) return { status: 200, payload: toWire(existing) };
+    if (existing.amountCents === amountCents && Boolean(existing.due) === Boolean(body.due)) return { status: 200, payload: toWire(existing) };
+    const kind = existing.due ? 'due-date charge' : 'charge';
     return {
       status: 409,
-      payload: new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a charge of ${centsToDecimalString(existing.amountCents)} BRL.`).toBody(),
+      payload: new SandboxHttpError(409, 'TXID_CONFLICT', `txid ${body.txid} already names a ${kind} of ${centsToDecimalString(existing.amountCents)} BRL.`).toBody(),
     };
   }
-  const id = `sbx_${randomUUID().replaceAll('-', '')}`;
-  const charge: StoredCharge = {
-    id,
-    txid: body.txid,
-    status: 'ATIVA',
-    amountCents,
-    description: body.description ?? null,
-    externalId: body.externalId,
-    recipient: { document: body.recipient.document, name: body.recipient.name },
-    pixCopiaECola: sandboxBrCode(body.txid, amountCents),
-    notificationUrl: body.notificationUrl,
-    webhookSecret: body.webhookSecret,
-    createdAt: new Date(now),
-    expiresAt: new Date(now + body.expiresIn * 1000),
-    paidAt: null,
-    pix: null,
-    refunds: [],
-  };
+  const charge = newCharge(body, amountCents, now);
   store.add(charge);
   return { status: 201, payload: toWire(charge) };
 }

@@ -1,5 +1,7 @@
 import type { SandboxChargeStatus, SandboxPersonWire, SandboxPixWire } from '../common/sandbox-wire/sandbox-api';
 import type { SandboxRefundOrigin, SandboxRefundStatus } from '../common/sandbox-wire/sandbox-api';
+import type { SandboxAddressWire } from '../common/sandbox-wire/sandbox-due-api';
+import type { DueTerms } from '../domain/due-charge';
 
 // What the simulated PSP keeps of a charge and its refunds: the store and the refund rules both read
 // it, so it sits below both (neither imports the other's types).
@@ -23,6 +25,13 @@ export interface StoredCharge {
   pix: SandboxPixWire | null;
   /** Oldest first: the API's and those made outside it. */
   refunds: StoredRefund[];
+  /** A due-date charge's terms (due-charges.ts), as created or last changed; absent for an immediate charge. */
+  due?: DueTerms;
+  /** A due-date charge's amount owed today, worked out again at each read (refreshDueCharge). */
+  amountDueCents?: number;
+  recipientAddress?: SandboxAddressWire;
+  /** The batch a due-date charge was made in (batches.ts). */
+  batchId?: string;
 }
 
 export interface StoredRefund {

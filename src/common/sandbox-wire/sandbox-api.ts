@@ -1,3 +1,5 @@
+import type { SandboxAddressWire, SandboxDueTermsWire } from './sandbox-due-api';
+
 /**
  * The sandbox PSP's wire format (its HTTP API is fixed: the server in src/sandbox-psp speaks it, the
  * adapter in src/providers/sandbox calls it). Kept in one file, below both, so the two cannot drift apart.
@@ -23,8 +25,12 @@ export interface SandboxCreateChargeBody {
    * merchant's API names it so that one word means one thing across the docs.
    */
   recipient: SandboxPersonWire;
-  /** Seconds the charge stays payable. */
-  expiresIn: number;
+  /** Seconds the charge stays payable; required, but for a due-date charge, which lasts until its last payable day. */
+  expiresIn?: number;
+  /** A due-date charge's terms (docs/sandbox.md, Due-date charges); absent for an immediate charge. */
+  due?: SandboxDueTermsWire;
+  /** The payer's address, which a due-date charge may carry. */
+  recipientAddress?: SandboxAddressWire;
   notificationUrl: string;
   /**
    * The secret to sign this charge's events with (a stored sandbox account's); without it, the one
@@ -70,6 +76,16 @@ export interface SandboxChargeWire {
   paidAt: string | null;
   /** The Pix that paid the charge, once one did (the BCB's `pix[]`, one entry); null before. */
   pix: SandboxPixWire | null;
+  /** A due-date charge's terms, as created or last changed; absent for an immediate charge. */
+  due?: SandboxDueTermsWire;
+  /**
+   * A due-date charge's amount a payer owes paying today in Brasília (on the sandbox's clock), by the
+   * gateway's own calculator; past the last payable day, what was owed on it.
+   */
+  amountDue?: string;
+  recipientAddress?: SandboxAddressWire;
+  /** The batch a due-date charge was made in. */
+  batchId?: string;
   /**
    * The charge's refunds, oldest first, present once it has any (as the BCB's `pix[].devolucoes`):
    * those the gateway asked for and those made outside it.
@@ -174,7 +190,7 @@ export interface SandboxRefundEventBody {
 /** Failures `POST /_control/failures` can queue. */
 export const SANDBOX_FAILURE_MODES = ['timeout', 'http_500', 'http_503', 'http_400', 'http_422', 'malformed', 'reset'] as const;
 export type SandboxFailureMode = (typeof SANDBOX_FAILURE_MODES)[number];
-export const SANDBOX_FAILURE_OPERATIONS = ['create', 'get', 'refund', 'cancel', 'any'] as const;
+export const SANDBOX_FAILURE_OPERATIONS = ['create', 'get', 'refund', 'cancel', 'update', 'batch', 'any'] as const;
 export type SandboxFailureOperation = (typeof SANDBOX_FAILURE_OPERATIONS)[number];
 
 /** Error bodies of the sandbox: `{error:{code, message, field?}}`. */
@@ -182,10 +198,4 @@ export interface SandboxErrorBody {
   error: { code: string; message: string; field?: string };
 }
 
-const DECIMAL_AMOUNT = /^(\d{1,10})\.(\d{2})$/;
-
-/** Centavos for a wire amount ("10.50"), or undefined when it is not a two-place decimal. */
-export function wireAmountToCents(amount: string): number | undefined {
-  const match = DECIMAL_AMOUNT.exec(amount);
-  return match ? Number(match[1]) * 100 + Number(match[2]) : undefined;
-}
+export { wireAmountToCents } from './wire-amount';

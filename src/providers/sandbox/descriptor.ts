@@ -1,3 +1,4 @@
+import { SANDBOX_BATCH_MAX_CHARGES } from '../../common/sandbox-wire/sandbox-due-api';
 import { SANDBOX_LEAD_TIME } from '../../common/sandbox-wire/sandbox-recurring-api';
 import type { ProviderCapabilities, ProviderDescriptor } from '../provider-descriptor';
 
@@ -10,6 +11,9 @@ const SANDBOX_CAPABILITIES: ProviderCapabilities = {
   txid: 'gateway',
   // The Central Bank's 2-to-10-day rule, kept so merchants meet it before going live (docs/sandbox.md, Recurrences).
   recurring: { leadTime: SANDBOX_LEAD_TIME, source: 'docs/sandbox.md' },
+  // Due-date charges and batches of up to 1,000 of them (docs/sandbox.md, Due-date charges and Batches).
+  dueCharges: { source: 'docs/sandbox.md' },
+  chargeBatches: { maxCharges: SANDBOX_BATCH_MAX_CHARGES, source: 'docs/sandbox.md' },
 };
 
 /**

@@ -3,6 +3,9 @@ import type { ProviderEvent } from '../../domain/provider-event';
 import type {
   Account,
   AccountSettings,
+  ChargeBatchItem,
+  ChargeBatchRequest,
+  ChargeChange,
   ChargeLookup,
   CreateChargeRequest,
   CredentialsSummary,
@@ -21,6 +24,7 @@ import type { OutboundAnswer, OutboundTransport } from '../transport/transport';
 import { creationSecretOf, parseSandboxCredentials, SANDBOX_BUILT_IN_ACCOUNT, type SandboxCredentials } from './credentials';
 import { sandboxDescriptor } from './descriptor';
 import { orThrow, type SandboxCall } from './flows/api-call';
+import { createBatchCall, parseBatch, parseBatchAsked, readBatchCall } from './flows/batch';
 import { assertSigned, parseSandboxEvent } from './flows/callback';
 import {
   cancelChargeCall,
@@ -31,8 +35,10 @@ import {
   parseCreatedCharge,
   parseReadCharge,
   parseSimulation,
+  parseUpdatedCharge,
   readChargeCall,
   simulateCall,
+  updateChargeCall,
 } from './flows/charge';
 import { parseReadRefund, parseRefund, readRefundCall, refundCall } from './flows/refund';
 import { SandboxRecurring } from './sandbox.recurring';
@@ -103,6 +109,19 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
     return orThrow(parseCancelledCharge(await this.send(cancelChargeCall(ref))));
   }
 
+  /** A due-date charge's new amount and terms; the sandbox finds a charge of either kind by the same routes, so `ref.due` changes nothing here. */
+  async updateCharge(_account: Account<SandboxCredentials>, ref: ChargeLookup, change: ChargeChange): Promise<ProviderCharge> {
+    return orThrow(parseUpdatedCharge(await this.send(updateChargeCall(ref, change))));
+  }
+
+  async createChargeBatch(account: Account<SandboxCredentials>, batch: ChargeBatchRequest): Promise<void> {
+    orThrow(parseBatchAsked(await this.send(createBatchCall(batch, creationSecretOf(account)))));
+  }
+
+  async getChargeBatch(_account: Account<SandboxCredentials>, id: string): Promise<ChargeBatchItem[]> {
+    return orThrow(parseBatch(await this.send(readBatchCall(id))));
+  }
+
   async refund(_account: Account<SandboxCredentials>, request: RefundRequest): Promise<ProviderRefund> {
     return orThrow(parseRefund(await this.send(refundCall(request)), request.refundId));
   }
@@ -153,7 +172,7 @@ export class SandboxAdapter implements ProviderAdapter<SandboxCredentials> {
       },
       channel: { key: SANDBOX_BUILT_IN_ACCOUNT, maxSockets: SANDBOX_MAX_SOCKETS },
       timeoutMs,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
+      maxResponseBytes: call.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     });
   }
 }

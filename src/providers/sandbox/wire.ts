@@ -9,6 +9,7 @@ import {
   type SandboxRefundStatus,
   wireAmountToCents,
 } from '../../common/sandbox-wire/sandbox-api';
+import { isSandboxBatchItemStatus, type SandboxBatchItemStatus } from '../../common/sandbox-wire/sandbox-due-api';
 import {
   isSandboxAttemptStatus,
   isSandboxCanceller,
@@ -246,4 +247,31 @@ function readAttempt(value: unknown, bad: (why: string) => UpstreamError): Sandb
   const failureReason = nullableString(attempt.failureReason);
   if (endToEndId === undefined || failureReason === undefined) throw bad('endToEndId and failureReason are strings or null');
   return { date: attempt.date, status: attempt.status, endToEndId, failureReason };
+}
+
+/** A batch's charge as read off the wire, checked. */
+export interface SandboxBatchItem {
+  txid: string;
+  status: SandboxBatchItemStatus;
+  /** Why it was refused, `CODE: message` (as a Pix API problem's title and detail); null unless refused. */
+  problem: string | null;
+}
+
+/** The answer's batch charges (`GET /batches/:id`: `{id, charges:[{txid, status, problem}]}`), or `malformed`. */
+export function readBatchAnswer(operation: string, response: OutboundAnswer): SandboxBatchItem[] {
+  const body = bodyOf(operation, response);
+  const bad = (why: string) => malformed(operation, response, why);
+  if (!Array.isArray(body.charges)) throw bad('no charges');
+  return (body.charges as unknown[]).map((entry, index) => {
+    if (typeof entry !== 'object' || entry === null) throw bad(`charges[${index}] is not an object`);
+    const item = entry as Record<string, unknown>;
+    if (typeof item.txid !== 'string' || item.txid === '' || item.txid.length > MAX_ID_LENGTH) throw bad(`charges[${index}] has no txid`);
+    if (!isSandboxBatchItemStatus(item.status)) throw bad(`charges[${index}]: unknown status ${JSON.stringify(item.status)}`);
+    if (item.status !== 'NEGADA') return { txid: item.txid, status: item.status, problem: null };
+    const problem = item.problem as { code?: unknown; message?: unknown } | null | undefined;
+    // A refused charge always says why; one that does not is still refused, with a word for it.
+    const code = typeof problem?.code === 'string' ? problem.code : null;
+    const message = typeof problem?.message === 'string' ? problem.message : 'The sandbox gave no reason.';
+    return { txid: item.txid, status: item.status, problem: code ? `${code}: ${message}` : message };
+  });
 }

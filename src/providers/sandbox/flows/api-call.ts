@@ -7,6 +7,9 @@ export type SandboxOperation =
   | 'create'
   | 'get'
   | 'cancel'
+  | 'update'
+  | 'create batch'
+  | 'get batch'
   | 'refund'
   | 'get refund'
   | 'health'
@@ -22,11 +25,13 @@ export type SandboxOperation =
 /** One call to the simulated PSP as a flow describes it: the route under its base URL, and its body. */
 export interface SandboxCall {
   operation: SandboxOperation;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** Relative to the base URL, already encoded (`/charges/sbx_1`). */
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The largest answer read, when more than the adapter's usual limit (a batch of 1,000 charges read back). */
+  maxResponseBytes?: number;
 }
 
 /** Sends a call (SandboxAdapter's, on the gateway's transport); flows build calls and parse answers, never send. */

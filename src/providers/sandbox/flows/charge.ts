@@ -1,7 +1,17 @@
 import { centsToDecimalString } from '../../../domain/money';
 import type { PaymentStatus } from '../../../domain/payment-status';
 import type { SandboxChargeStatus, SandboxCreateChargeBody } from '../../../common/sandbox-wire/sandbox-api';
-import { type ChargeLookup, type CreateChargeRequest, type ProviderCharge, type SimulatedEventRequest, type SimulatedEventResult, UpstreamError } from '../../provider-adapter';
+import { dueTermsToWire, type SandboxAddressWire, type SandboxChangeChargeBody } from '../../../common/sandbox-wire/sandbox-due-api';
+import {
+  type ChargeChange,
+  type ChargeLookup,
+  type CreateChargeRequest,
+  type PayerAddress,
+  type ProviderCharge,
+  type SimulatedEventRequest,
+  type SimulatedEventResult,
+  UpstreamError,
+} from '../../provider-adapter';
 import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import { readChargeAnswer, type SandboxCharge } from '../wire';
@@ -9,8 +19,9 @@ import { chargeRef, parseAnswer, type SandboxCall, segment } from './api-call';
 import { sandboxRefundReport } from './refund';
 
 /*
- * Charges at the simulated PSP (docs/sandbox.md): create, read, cancel, simulate an event, and the
- * health check. One builder per request, one parser per answer.
+ * Charges at the simulated PSP (docs/sandbox.md): create (immediate or with a due date), read,
+ * change a due-date charge, cancel, simulate an event, and the health check. One builder per
+ * request, one parser per answer.
  */
 
 /**
@@ -19,7 +30,16 @@ import { sandboxRefundReport } from './refund';
  * charge's callbacks with.
  */
 export function createChargeCall(request: CreateChargeRequest, webhookSecret: string | undefined): SandboxCall {
-  const body: SandboxCreateChargeBody = {
+  return { operation: 'create', method: 'POST', path: '/charges', body: createChargeBody(request, webhookSecret), headers: { 'idempotency-key': request.txid } };
+}
+
+/**
+ * A create body: an immediate charge lasts `expiresIn`; a due-date charge carries its terms and,
+ * when given, the payer's address, and lasts until its last payable day (docs/sandbox.md, Due-date charges).
+ */
+export function createChargeBody(request: CreateChargeRequest, webhookSecret: string | undefined): SandboxCreateChargeBody {
+  const due = request.due ?? null;
+  return {
     txid: request.txid,
     amount: centsToDecimalString(request.amountCents),
     currency: request.currency,
@@ -27,11 +47,15 @@ export function createChargeCall(request: CreateChargeRequest, webhookSecret: st
     externalId: request.externalId,
     // The gateway's payer is its API's recipient: the simulated PSP's wire speaks the merchant's word.
     recipient: { document: request.payer.document, name: request.payer.name },
-    expiresIn: request.expiresInSeconds,
+    ...(due === null ? { expiresIn: request.expiresInSeconds } : { due: dueTermsToWire(due) }),
+    ...(due !== null && request.payerAddress ? { recipientAddress: addressToWire(request.payerAddress) } : {}),
     notificationUrl: request.notificationUrl,
     ...(webhookSecret ? { webhookSecret } : {}),
   };
-  return { operation: 'create', method: 'POST', path: '/charges', body, headers: { 'idempotency-key': request.txid } };
+}
+
+function addressToWire(address: PayerAddress): SandboxAddressWire {
+  return { street: address.street, city: address.city, state: address.state, zip: address.zip };
 }
 
 /** 201 created, 200 the same txid again (the charge created by an earlier, maybe lost, attempt). */
@@ -45,6 +69,17 @@ export function readChargeCall(ref: ChargeLookup): SandboxCall {
 
 export function parseReadCharge(response: OutboundAnswer): ProviderCharge | UpstreamError {
   return parseAnswer('get', response, [200], (operation, answer) => toProviderCharge(readChargeAnswer(operation, answer)));
+}
+
+/** `PATCH /charges/:id`: an open due-date charge's new amount and terms, whole; the simulated PSP keeps its BR Code. */
+export function updateChargeCall(ref: ChargeLookup, change: ChargeChange): SandboxCall {
+  const body: SandboxChangeChargeBody = { amount: centsToDecimalString(change.amountCents), due: dueTermsToWire(change.due) };
+  return { operation: 'update', method: 'PATCH', path: `/charges/${segment(chargeRef(ref))}`, body };
+}
+
+/** 200 the charge changed; 409 `CHARGE_CLOSED` (no longer open) or `NOT_A_DUE_CHARGE` pass on as http failures with the code. */
+export function parseUpdatedCharge(response: OutboundAnswer): ProviderCharge | UpstreamError {
+  return parseAnswer('update', response, [200], (operation, answer) => toProviderCharge(readChargeAnswer(operation, answer)));
 }
 
 /** Cancels an open charge; the simulated PSP answers any other as it stands (paid meanwhile: paid). */
