@@ -75,7 +75,7 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   trackConnections(app, fastify);
   addRequestHooks(app, fastify, config);
-  const mountSandboxPsp = sandboxPspMount(config);
+  const mountSandboxPsp = sandboxPspMount(config, options.clock);
   const sandboxPrefixes = mountSandboxPsp ? [SANDBOX_PSP_PREFIX] : [];
   registerAccessLog(fastify, () => PinoLogger.root, app.get(GatewayMetrics), sandboxPrefixes);
   refuseHostileInput(fastify, sandboxPrefixes);
@@ -213,7 +213,7 @@ const SANDBOX_PSP_PREFIX = '/sandbox';
  * sandbox's, not the gateway's envelope. In production it only posts events back to this gateway.
  * Only the sandbox adapter (with its API token), the admin token or a dashboard session may use it.
  */
-function sandboxPspMount(config: AppConfig): ((app: NestFastifyApplication) => Promise<void>) | undefined {
+function sandboxPspMount(config: AppConfig, clock: Clock | undefined): ((app: NestFastifyApplication) => Promise<void>) | undefined {
   const settings = loadSandboxSettings(config);
   if (!settings.enabled) return undefined;
   return async (app) => {
@@ -225,6 +225,8 @@ function sandboxPspMount(config: AppConfig): ((app: NestFastifyApplication) => P
       notificationUrlPrefix: config.isProduction ? `${config.publicBaseUrl}/webhooks/` : undefined,
       allowPrivateNotificationUrls: config.webhookAllowPrivateUrls,
       refundSettleDelayMs: settings.refundSettleDelayMs,
+      // A test's clock moves the simulated PSP's days too: a due-date charge is late for both at once.
+      now: clock ? () => clock.now().getTime() : undefined,
       authorize: async (request) => bearerMatches(request, settings.apiToken.reveal()) || (await isOperator(request)),
     });
   };

@@ -52,6 +52,15 @@ describe('payments through a Mercado Pago provider account', () => {
   const eventCount = async (paymentId: string) => Number((await t.dataSource.query('SELECT count(*) AS n FROM payment_events WHERE payment_id = $1', [paymentId]))[0].n);
   const forwardsOf = (paymentId: string) => receiver.received.filter((r) => r.body?.data?.id === paymentId);
 
+  it('refuses a due-date charge with 422 naming due: Mercado Pago has only an expiry date, and is never asked', async () => {
+    const asked = mp.requests.length;
+    const res = await create(undefined, { due: { date: '2099-12-10' } });
+    expect(res.status).toBe(422);
+    expect(res.body.provider).toBe('mercadopago');
+    expect(res.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'due', message: expect.stringContaining('(mercadopago)') }] } });
+    expect(mp.requests.length).toBe(asked);
+  });
+
   it("charges at Mercado Pago and returns its BR Code and id, with the payer's e-mail; a retry with the key makes no second payment", async () => {
     const key = randomBytes(8).toString('hex');
     const first = await create(key, { recipientEmail: 'ana@example.org' });

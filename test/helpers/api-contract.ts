@@ -38,6 +38,14 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
   { field: /^data\.amount$/ },
   { field: /^payer\.account$/, message: /is required for journey/ },
   { field: /^firstPayment/ },
+  // A due-date charge's terms against each other, the amount and today (a batch's items carry their index).
+  {
+    field: /^(payments\.\d+\.)?due(\.|$)/,
+    message:
+      /today|on or before due\.date|later than|percent (of at most|below) 100|less than the amount|required for type|is only for|takes its values in|offers due-date charges/,
+  },
+  { field: /^(payments\.\d+\.)?recipientAddress$/, message: /only for a due-date charge/ },
+  { field: /^body$/, message: /give amount, due or both/ },
   // An unpaired surrogate: a pattern over code points needs the `u` flag, which some validators lack.
   { field: /./, message: /must be valid Unicode text|field name with control characters or invalid Unicode/ },
   { field: /./, message: /is nested deeper than/ },
