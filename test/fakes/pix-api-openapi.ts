@@ -227,6 +227,59 @@ export function endingBranchesRequireTheirProperty(document: OpenApiDocument): n
   return changed;
 }
 
+/**
+ * A due-date charge's `valor.desconto` is `oneOf` a fixed-dates branch (`descontoDataFixa`) and a
+ * per-day branch (`valorPerc`, required), but the first requires nothing: a per-day discount
+ * (`{modalidade: 3, valorPerc}`) matches both, so "exactly one" never holds and no charge with an
+ * early-payment discount (modalidades 3 to 6) could be made. The first branch requires its
+ * `descontoDataFixa`, as the document's violations of `PUT /cobv` say modalidades 1 and 2 must have it.
+ */
+export function fixedDateDiscountsRequireTheirDates(document: OpenApiDocument): number {
+  let changed = 0;
+  walk(document, (object, key) => {
+    if (key !== 'desconto' || !Array.isArray(object.oneOf)) return;
+    const [fixed] = object.oneOf as Node[];
+    if (fixed?.properties?.descontoDataFixa && !fixed.required) {
+      fixed.required = ['descontoDataFixa'];
+      changed++;
+    }
+  });
+  return changed;
+}
+
+/**
+ * `DadosRecebedor`, part of every due-date charge the PSP answers (`CobVGerada`), requires
+ * `logradouro`, `cidade`, `uf` and `cep` of the charge itself, where they belong to its `recebedor`
+ * (whose own `allOf` requires them already): the document's example (cobResponse4) has them there
+ * only, so no answer could pass. The charge-level requirement goes.
+ */
+export function receiverAddressInsideRecebedor(document: OpenApiDocument): number {
+  const schema = document.components?.schemas?.DadosRecebedor as Node | undefined;
+  if (!Array.isArray(schema?.required) || !schema.properties?.recebedor) return 0;
+  delete schema.required;
+  return 1;
+}
+
+/**
+ * A change of a due-date charge (`CobVRevisada`, `PATCH /cobv/{txid}`) removes a fine, interest,
+ * discount or abatement by giving it as null, and leaves it as it is by leaving it out (the
+ * standard's maintainers, https://github.com/bacen/pix-api/issues/281 and https://github.com/bacen/pix-api/issues/108: "informa-se com
+ * null"); the schema, shared with the create, allows no null, so no term could ever be removed.
+ * In a revision those four members of `valor` may be null.
+ */
+export function revisedTermsMayBeNull(document: OpenApiDocument): number {
+  const schemas = document.components?.schemas ?? {};
+  const revised = schemas.CobVRevisada as Node | undefined;
+  const part = ((revised?.allOf ?? []) as Node[]).find((member) => member.properties?.valor?.$ref === '#/components/schemas/CobVValor');
+  if (!part || !schemas.CobVValor) return 0;
+  const valor = structuredClone(schemas.CobVValor) as Node;
+  for (const name of ['multa', 'juros', 'desconto', 'abatimento']) {
+    if (valor.properties?.[name]) valor.properties[name] = { anyOf: [{ enum: [null] }, valor.properties[name]] };
+  }
+  part.properties.valor = valor;
+  return 1;
+}
+
 export interface Erratum {
   name: string;
   fix: (document: OpenApiDocument) => number;
@@ -244,6 +297,10 @@ export const ERRATA: readonly Erratum[] = [
   { name: 'payerIspbInsidePagador', fix: payerIspbInsidePagador },
   { name: 'authorizationRequestsRequireWhatTheyDefine', fix: authorizationRequestsRequireWhatTheyDefine },
   { name: 'endingBranchesRequireTheirProperty', fix: endingBranchesRequireTheirProperty },
+  // Before revisedTermsMayBeNull, which copies the corrected `CobVValor` into revisions.
+  { name: 'fixedDateDiscountsRequireTheirDates', fix: fixedDateDiscountsRequireTheirDates },
+  { name: 'receiverAddressInsideRecebedor', fix: receiverAddressInsideRecebedor },
+  { name: 'revisedTermsMayBeNull', fix: revisedTermsMayBeNull },
 ];
 
 /** The document with every erratum applied; `except` leaves some out (to show each is needed). */

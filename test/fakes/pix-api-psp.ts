@@ -185,6 +185,14 @@ export interface PixApiPsp {
   readonly clientSecret: string;
   /** Charges by txid, as the API shows them (the objects are live). */
   readonly charges: Map<string, Json>;
+  /** Due-date charges (`cobv`) by txid, as the API shows them. */
+  readonly dueCharges: Map<string, Json>;
+  /** Batches (`lotecobv`) by id: `{id, descricao, criacao, items: [{txid, status, problema?, request}]}`. */
+  readonly batches: Map<string, Json>;
+  /** The next batch holding `txid` refuses it (NEGADA) with `problema` (by default the document's example, a devedor out of schema). */
+  refuseBatchItem(txid: string, problema?: Json): void;
+  /** The next batch made stays EM_PROCESSAMENTO for `reads` reads of `GET /lotecobv/{id}`, then is processed. */
+  holdBatches(reads: number): void;
   /** Received Pix by endToEndId (the same objects as in the charges' `pix` lists). */
   readonly pixes: Map<string, Json>;
   /** Registered webhooks by Pix key. */
@@ -204,7 +212,11 @@ export interface PixApiPsp {
   readonly peakOpenRequests: number;
   /** Invalidates every token issued so far: the next API call with one gets 401. */
   expireTokens(): void;
-  /** A payment of an ATIVA charge: CONCLUIDA, a new Pix, and (unless told not to) the callback. */
+  /**
+   * A payment of an ATIVA charge, immediate or due-date: CONCLUIDA, a new Pix, and (unless told
+   * not to) the callback. `amountCents` other than a due-date charge's original value is a late
+   * payment with its fine and interest, or an early one with its discount.
+   */
   pay(txid: string, options?: PayOptions): Promise<{ pix: Json; callback?: CallbackResult }>;
   /** POSTs anything to any http(s) URL: forged, batched or repeated notifications. */
   postCallback(url: string, body: unknown, init?: CallbackInit): Promise<CallbackResult>;
@@ -266,6 +278,13 @@ const DEFAULT_SCOPES = [
   'pix.read',
   'webhook.write',
   'webhook.read',
+  // Due-date charges' and their batches', which a profile that declares them asks for too.
+  'cobv.write',
+  'cobv.read',
+  'lotecobv.write',
+  'lotecobv.read',
+  'payloadlocation.write',
+  'payloadlocation.read',
   // Pix Automático's, which a profile that declares `recurring` asks for too.
   'rec.write',
   'rec.read',
@@ -321,6 +340,18 @@ function money(centavos: number): string {
 function centavos(value: string): number {
   const [units, cents] = value.split('.');
   return Number(units) * 100 + Number(cents ?? 0);
+}
+
+/**
+ * `componentesValor` of a Pix that paid a due-date charge: its original value, and what the payer
+ * paid beyond it as interest, or short of it as a discount (the document's rule: valor = original +
+ * multa + juros − abatimento − desconto).
+ */
+function dueComponents(original: string, paid: string): Json {
+  const difference = centavos(paid) - centavos(original);
+  if (difference > 0) return { original: { valor: original }, juros: { valor: money(difference) } };
+  if (difference < 0) return { original: { valor: original }, desconto: { valor: money(-difference) } };
+  return { original: { valor: original } };
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -418,6 +449,13 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const grantableScopes = options.grantableScopes ?? DEFAULT_SCOPES;
 
   const charges = new Map<string, Json>();
+  const dueCharges = new Map<string, Json>();
+  /** Batches by their id (digits), each with its charges' requests and statuses. */
+  const batches = new Map<string, Json>();
+  /** Charges the next batch holding them refuses, with the problem to give. */
+  const batchRefusals = new Map<string, Json>();
+  /** How many reads the next batch made stays EM_PROCESSAMENTO. */
+  let heldBatchReads = 0;
   const pixes = new Map<string, Json>();
   const webhooks = new Map<string, Webhook>();
   const requests: LoggedRequest[] = [];
@@ -647,6 +685,251 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const parametros: Json = { inicio: firstValue(query.inicio), fim: firstValue(query.fim), paginacao };
     for (const key of ['cpf', 'cnpj', 'status'] as const) if (query[key] !== undefined) parametros[key] = firstValue(query[key]);
     return { status: 200, body: { parametros, cobs: items.map((charge) => chargeView(charge, 'read')) } };
+  };
+
+  // ---- Due-date charges (cobv) and their batches (lotecobv) ------------------------------------
+  //
+  // Due-date charges are held apart from immediate ones (`GET /cob/{txid}` of a cobv's txid is 404,
+  // as at a PSP), under the same Pix, callbacks and refunds. A batch asks for charges that exist
+  // only once it is processed: at once, unless the test holds it (holdBatches) for some reads, or
+  // refuses one of its charges (refuseBatchItem).
+
+  const cobvProblem = (violacoes: NonNullable<Problem['violacoes']>): Reply =>
+    problem(
+      400,
+      'CobVOperacaoInvalida',
+      'Cobrança inválida.',
+      'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.',
+      violacoes,
+    );
+
+  /** The semantic refusals the document lists for PUT and PATCH /cobv/{txid}, of the charge `charge` would be (`createdOn`: its creation day). */
+  const dueChargeProblems = (charge: Json, createdOn: string): Reply | undefined => {
+    const violacoes: NonNullable<Problem['violacoes']> = [];
+    const refuse = (razao: string, propriedade: string) => violacoes.push({ razao, propriedade });
+    const due: string = charge.calendario.dataDeVencimento;
+    if (due < createdOn) refuse('O campo cobv.calendario.dataDeVencimento é anterior à data de criação da cobrança.', 'cobv.calendario.dataDeVencimento');
+    if ((charge.calendario.validadeAposVencimento ?? 30) < 0)
+      refuse('O campo cobv.calendario.validadeAposVencimento é menor do que zero.', 'cobv.calendario.validadeAposVencimento');
+    const original = centavos(charge.valor.original);
+    if (original === 0) refuse('O campo cobv.valor.original apresenta o valor zero.', 'cobv.valor.original');
+    const reaches = (modalidade: number, valorPerc: string, percentModalidades: number[]) =>
+      percentModalidades.includes(modalidade) ? centavos(valorPerc) >= 10_000 : centavos(valorPerc) >= original;
+    const abatimento = charge.valor.abatimento;
+    if (abatimento && reaches(abatimento.modalidade, abatimento.valorPerc, [2])) {
+      refuse('O objeto cobv.valor.abatimento representa um valor maior ou igual ao valor da cobrança original ou maior ou igual a 100%.', 'cobv.valor.abatimento');
+    }
+    const desconto = charge.valor.desconto;
+    if (desconto) {
+      const fixedDates = desconto.modalidade === 1 || desconto.modalidade === 2;
+      const steps: Json[] = desconto.descontoDataFixa ?? [];
+      if (fixedDates && desconto.valorPerc !== undefined)
+        refuse('O objeto cobv.valor.desconto apresenta modalidade no valor 1 ou 2, porém cobv.valor.desconto.valorPerc encontra-se preenchido', 'cobv.valor.desconto');
+      if (fixedDates && steps.length === 0)
+        refuse('O objeto cobv.valor.desconto apresenta modalidade no valor 1 ou 2, porém o array cobv.valor.desconto.descontoDataFixa está vazio ou nulo.', 'cobv.valor.desconto');
+      if (!fixedDates && desconto.valorPerc === undefined)
+        refuse(
+          'O objeto cobv.valor.desconto apresenta modalidade nos valores de 3 a 6, porém o elemento cobv.valor.desconto.valorPerc não está preenchido.',
+          'cobv.valor.desconto',
+        );
+      if (!fixedDates && desconto.descontoDataFixa !== undefined)
+        refuse(
+          'O objeto cobv.valor.desconto apresenta modalidade nos valores de 3 a 6, porém o elemento cobv.valor.desconto.descontoDataFixa está preenchido ou não nulo.',
+          'cobv.valor.desconto',
+        );
+      const values = fixedDates ? steps.map((step) => step.valorPerc as string) : desconto.valorPerc === undefined ? [] : [desconto.valorPerc as string];
+      if (values.some((value) => reaches(desconto.modalidade, value, [2, 5, 6]))) {
+        refuse(
+          'O objeto cobv.valor.desconto apresenta algum elemento de desconto que representa um valor maior ou igual ao valor da cobrança original ou maior ou igual a 100%.',
+          'cobv.valor.desconto',
+        );
+      }
+      if (steps.some((step) => step.data > due))
+        refuse(
+          'O objeto cobv.valor.desconto apresenta algum elemento cuja data seja posterior à data de vencimento representada por calendario.dataDeVencimento.',
+          'cobv.valor.desconto',
+        );
+    }
+    return violacoes.length ? cobvProblem(violacoes) : undefined;
+  };
+
+  /** A txid a batch holds in EM_PROCESSAMENTO or NEGADA: `PUT|PATCH /cobv` of it is refused (the document's first violation of both). */
+  const heldByBatch = (txid: string): boolean =>
+    [...batches.values()].some((lote) => lote.items.some((item: Json) => item.txid === txid && (item.status === 'EM_PROCESSAMENTO' || item.status === 'NEGADA')));
+
+  /** `PUT /cobv/{txid}`: a new charge, or a change of an ATIVA one; the Reply, or the charge made. */
+  const putDueCharge = (txid: string, body: Json, options: { viaBatch?: boolean } = {}): Reply => {
+    if (!options.viaBatch && heldByBatch(txid)) {
+      return cobvProblem([
+        { razao: 'Este txid está associado a um lote e no referido lote, o status desta cobrança está atribuído como EM_PROCESSAMENTO ou NEGADA.', propriedade: 'cobv.txid' },
+      ]);
+    }
+    if (charges.has(txid)) return cobvProblem([{ razao: `O txid ${txid} já é de uma cobrança imediata.`, propriedade: 'cobv.txid' }]);
+    const existing = dueCharges.get(txid);
+    if (existing) {
+      if (existing.status !== 'ATIVA') return problem(400, 'CobVOperacaoInvalida', 'Cobrança inválida.', `A cobrança ${txid} já existe e não está ATIVA.`);
+      // A PUT says the whole charge again: what it leaves out of `valor` is gone.
+      const revised = reviseDueWith(structuredClone(existing), { ...body, valor: undefined });
+      revised.valor = body.valor;
+      revised.calendario.validadeAposVencimento = body.calendario.validadeAposVencimento ?? 30;
+      const semantic = dueChargeProblems(revised, existing.calendario.criacao.slice(0, 10));
+      if (semantic) return semantic;
+      if (JSON.stringify(revised) !== JSON.stringify(existing)) revised.revisao = existing.revisao + 1;
+      dueCharges.set(txid, revised);
+      return { status: createStatus, body: chargeView(revised, 'create'), documentedStatus: 201 };
+    }
+    const now = new Date();
+    const criacao = now.toISOString();
+    const location = `${locationHost}/cobv/${randomUUID().replace(/-/g, '')}`;
+    const charge: Json = {
+      calendario: { criacao, dataDeVencimento: body.calendario.dataDeVencimento, validadeAposVencimento: body.calendario.validadeAposVencimento ?? 30 },
+      txid,
+      revisao: 0,
+      loc: { id: nextLocationId++, location, tipoCob: 'cobv', criacao, txid },
+      location,
+      status: 'ATIVA' satisfies ChargeStatus,
+      devedor: body.devedor,
+      recebedor: { cnpj: receiverCnpj, nome: merchantName, logradouro: 'Rua do Recebedor, 100', cidade: merchantCity, uf: 'SP', cep: '01001000' },
+      valor: body.valor,
+      chave: body.chave,
+      ...(body.solicitacaoPagador !== undefined ? { solicitacaoPagador: body.solicitacaoPagador } : {}),
+      ...(body.infoAdicionais !== undefined ? { infoAdicionais: body.infoAdicionais } : {}),
+      [copyPasteField]: brCode(location),
+    };
+    const semantic = dueChargeProblems(charge, brasiliaDate(now));
+    if (semantic) return semantic;
+    dueCharges.set(txid, charge);
+    return { status: createStatus, body: chargeView(charge, 'create'), documentedStatus: 201 };
+  };
+
+  /**
+   * What a `CobVRevisada` (or a `PUT` of an ATIVA charge) sets: `calendario` member by member, each
+   * member of `valor` given replaced, and one given as null removed (the standard's maintainers in
+   * https://github.com/bacen/pix-api/issues/281: a member left out stays as it was).
+   */
+  const reviseDueWith = (charge: Json, body: Json): Json => {
+    if (body.calendario) charge.calendario = { ...charge.calendario, ...body.calendario };
+    for (const [key, value] of Object.entries<Json>(body.valor ?? {})) {
+      if (value === null) delete charge.valor[key];
+      else charge.valor[key] = value;
+    }
+    for (const key of ['devedor', 'chave', 'solicitacaoPagador', 'infoAdicionais']) {
+      if (body[key] === null) delete charge[key];
+      else if (body[key] !== undefined) charge[key] = body[key];
+    }
+    return charge;
+  };
+
+  const reviseDueCharge = (txid: string, body: Json): Reply => {
+    const charge = dueCharges.get(txid);
+    if (!charge) return problem(404, 'CobVNaoEncontrada', 'Cobrança não encontrada.', `Nenhuma cobrança com vencimento com o txid ${txid}.`);
+    if (heldByBatch(txid)) {
+      return cobvProblem([
+        { razao: 'Este txid está associado a um lote e no referido lote, o status desta cobrança está atribuído como EM_PROCESSAMENTO ou NEGADA.', propriedade: 'cobv.txid' },
+      ]);
+    }
+    if (charge.status !== 'ATIVA') return problem(400, 'CobVOperacaoInvalida', 'Operação inválida.', `A cobrança ${txid} não está ATIVA.`);
+    if (body.status !== undefined) {
+      if (Object.keys(body).some((key) => key !== 'status')) {
+        return problem(400, 'CobVOperacaoInvalida', 'Operação inválida.', 'Remover a cobrança junto com outras alterações não faz sentido.');
+      }
+      charge.status = body.status;
+      charge.revisao++;
+      return { status: reviseStatus, body: chargeView(charge, 'read'), documentedStatus: 200 };
+    }
+    const revised = reviseDueWith(structuredClone(charge), body);
+    const semantic = dueChargeProblems(revised, charge.calendario.criacao.slice(0, 10));
+    if (semantic) return semantic;
+    if (JSON.stringify(revised) !== JSON.stringify(charge)) revised.revisao = charge.revisao + 1;
+    dueCharges.set(txid, revised);
+    return { status: reviseStatus, body: chargeView(revised, 'read'), documentedStatus: 200 };
+  };
+
+  const getDueCharge = (txid: string, query: Query): Reply => {
+    const charge = dueCharges.get(txid);
+    const revisao = firstValue(query.revisao);
+    if (!charge || (revisao !== undefined && Number(revisao) > charge.revisao)) {
+      return problem(
+        404,
+        'CobVNaoEncontrada',
+        'Cobrança não encontrada.',
+        `Nenhuma cobrança com vencimento com o txid ${txid}${revisao !== undefined ? ` na revisão ${revisao}` : ''}.`,
+      );
+    }
+    return { status: 200, body: chargeView(charge, 'read') };
+  };
+
+  const loteProblem = (detail: string, propriedade = 'loteCobV.cobsV'): Reply =>
+    problem(400, 'LoteCobVOperacaoInvalida', 'Lote inválido.', detail, [{ razao: detail, propriedade }]);
+
+  /** Each charge a batch still processes: CRIADA or NEGADA (with the problem the same `PUT /cobv` would get, or the one the test chose). */
+  const processBatch = (lote: Json): void => {
+    for (const item of lote.items) {
+      if (item.status !== 'EM_PROCESSAMENTO') continue;
+      const refusal = batchRefusals.get(item.txid);
+      batchRefusals.delete(item.txid);
+      const reply = refusal ? undefined : putDueCharge(item.txid, item.request, { viaBatch: true });
+      if (refusal || (reply && reply.status >= 400)) {
+        item.status = 'NEGADA';
+        item.problema = refusal ?? reply!.body;
+        delete item.criacao;
+      } else {
+        item.status = 'CRIADA';
+        item.criacao = new Date().toISOString();
+        delete item.problema;
+      }
+    }
+  };
+
+  const putBatch = (id: string, body: Json): Reply => {
+    // The document gives a batch's id as an integer (LoteCobVConsultado.id, int64): this PSP takes digits only.
+    if (!/^\d{1,15}$/.test(id)) return loteProblem(`O id ${id} não é um número: este PSP identifica lotes por números.`, 'loteCobV.id');
+    const txids: string[] = body.cobsv.map((charge: Json) => charge.txid);
+    if (new Set(txids).size !== txids.length) return loteProblem('O objeto loteCobV.cobsV referencia o mesmo txid mais de uma vez.');
+    const existing = batches.get(id);
+    if (existing) {
+      const before = existing.items.map((item: Json) => item.txid).sort();
+      if (JSON.stringify(before) !== JSON.stringify([...txids].sort())) {
+        return loteProblem('A requisição busca alterar um lote já existente com um conjunto de cobranças diferente do que o criou.');
+      }
+      existing.descricao = body.descricao;
+      for (const item of existing.items) {
+        item.request = body.cobsv.find((charge: Json) => charge.txid === item.txid);
+        item.status = 'EM_PROCESSAMENTO';
+      }
+      processBatch(existing);
+      return { status: 202 };
+    }
+    if (txids.some((txid) => dueCharges.has(txid) || charges.has(txid)))
+      return loteProblem('A requisição tenta criar um conjunto de cobranças dentre as quais pelo menos uma cobrança já encontra-se criada.');
+    const lote: Json = {
+      id: Number(id),
+      descricao: body.descricao,
+      criacao: new Date().toISOString(),
+      items: body.cobsv.map((charge: Json) => {
+        const { txid, ...request } = charge;
+        return { txid, status: 'EM_PROCESSAMENTO', request };
+      }),
+      heldReads: heldBatchReads,
+    };
+    heldBatchReads = 0;
+    batches.set(id, lote);
+    if (lote.heldReads === 0) processBatch(lote);
+    return { status: 202 };
+  };
+
+  const getBatch = (id: string): Reply => {
+    const lote = batches.get(id);
+    if (!lote) return problem(404, 'LoteCobVNaoEncontrado', 'Lote não encontrado.', `Nenhum lote com o id ${id}.`);
+    if (lote.heldReads > 0) lote.heldReads--;
+    else processBatch(lote);
+    const cobsv = lote.items.map((item: Json) => ({
+      txid: item.txid,
+      status: item.status,
+      ...(item.criacao ? { criacao: item.criacao } : {}),
+      ...(item.problema ? { problema: structuredClone(item.problema) } : {}),
+    }));
+    return { status: 200, body: { id: lote.id, descricao: lote.descricao, criacao: lote.criacao, cobsv } };
   };
 
   // ---- Pix and refunds ------------------------------------------------------------------
@@ -1053,6 +1336,16 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         return getCharge(params.txid!, query);
       case 'GET /cob':
         return listCharges(query);
+      case 'PUT /cobv/{txid}':
+        return putDueCharge(params.txid!, body);
+      case 'PATCH /cobv/{txid}':
+        return reviseDueCharge(params.txid!, body);
+      case 'GET /cobv/{txid}':
+        return getDueCharge(params.txid!, query);
+      case 'PUT /lotecobv/{id}':
+        return putBatch(params.id!, body);
+      case 'GET /lotecobv/{id}':
+        return getBatch(params.id!);
       case 'GET /pix/{e2eid}':
         return getPix(params.e2eid!);
       case 'GET /pix':
@@ -1110,22 +1403,36 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const documentedProblem = (method: string, template: string | undefined, status: number): Reply => {
     if (status === 403) return problem(403, 'AcessoNegado', 'Acesso negado.', 'Requisição de participante autenticado que viola alguma regra de autorização.');
     if (status === 503) return problem(503, 'ServicoIndisponivel', 'Serviço indisponível.', 'Serviço não está disponível no momento.');
-    if (status === 404)
-      return problem(404, template?.startsWith('/pix') ? 'PixNaoEncontrado' : template?.startsWith('/webhook') ? 'WebhookNaoEncontrado' : 'CobNaoEncontrado', 'Não encontrado.');
+    if (status === 404) {
+      const missing = template?.startsWith('/pix')
+        ? 'PixNaoEncontrado'
+        : template?.startsWith('/webhook')
+          ? 'WebhookNaoEncontrado'
+          : template?.startsWith('/lotecobv')
+            ? 'LoteCobVNaoEncontrado'
+            : template?.startsWith('/cobv')
+              ? 'CobVNaoEncontrada'
+              : 'CobNaoEncontrado';
+      return problem(404, missing, 'Não encontrado.');
+    }
     const type =
       template?.startsWith('/pix/') && template.includes('devolucao')
         ? 'PixDevolucaoInvalida'
-        : template?.startsWith('/cobr')
-          ? 'CobROperacaoInvalida'
-          : template?.startsWith('/rec')
-            ? 'RecOperacaoInvalida'
-            : template?.startsWith('/solicrec')
-              ? 'SolicRecOperacaoInvalida'
-              : template?.startsWith('/webhook')
-                ? 'WebhookOperacaoInvalida'
-                : template?.startsWith('/cob')
-                  ? 'CobOperacaoInvalida'
-                  : 'RequisicaoInvalida';
+        : template?.startsWith('/lotecobv')
+          ? 'LoteCobVOperacaoInvalida'
+          : template?.startsWith('/cobv')
+            ? 'CobVOperacaoInvalida'
+            : template?.startsWith('/cobr')
+              ? 'CobROperacaoInvalida'
+              : template?.startsWith('/rec')
+                ? 'RecOperacaoInvalida'
+                : template?.startsWith('/solicrec')
+                  ? 'SolicRecOperacaoInvalida'
+                  : template?.startsWith('/webhook')
+                    ? 'WebhookOperacaoInvalida'
+                    : template?.startsWith('/cob')
+                      ? 'CobOperacaoInvalida'
+                      : 'RequisicaoInvalida';
     return problem(status, type, 'Operação inválida.', `O PSP recusou ${method} ${template ?? ''}.`, [{ razao: 'Recusa injetada pelo teste.' }]);
   };
 
@@ -1134,21 +1441,25 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const type =
       template === undefined
         ? 'RequisicaoInvalida'
-        : template.startsWith('/cobr')
-          ? 'CobROperacaoInvalida'
-          : template.startsWith('/rec')
-            ? 'RecOperacaoInvalida'
-            : template.startsWith('/solicrec')
-              ? 'SolicRecOperacaoInvalida'
-              : template.startsWith('/cob')
-                ? 'CobOperacaoInvalida'
-                : template.includes('devolucao')
-                  ? 'PixDevolucaoInvalida'
-                  : template.startsWith('/webhook')
-                    ? 'WebhookOperacaoInvalida'
-                    : template.startsWith('/pix')
-                      ? 'PixConsultaInvalida'
-                      : 'RequisicaoInvalida';
+        : template.startsWith('/lotecobv')
+          ? 'LoteCobVOperacaoInvalida'
+          : template.startsWith('/cobv')
+            ? 'CobVOperacaoInvalida'
+            : template.startsWith('/cobr')
+              ? 'CobROperacaoInvalida'
+              : template.startsWith('/rec')
+                ? 'RecOperacaoInvalida'
+                : template.startsWith('/solicrec')
+                  ? 'SolicRecOperacaoInvalida'
+                  : template.startsWith('/cob')
+                    ? 'CobOperacaoInvalida'
+                    : template.includes('devolucao')
+                      ? 'PixDevolucaoInvalida'
+                      : template.startsWith('/webhook')
+                        ? 'WebhookOperacaoInvalida'
+                        : template.startsWith('/pix')
+                          ? 'PixConsultaInvalida'
+                          : 'RequisicaoInvalida';
     return {
       ...problem(
         400,
@@ -1463,6 +1774,23 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     clientId,
     clientSecret,
     charges,
+    dueCharges,
+    batches,
+    refuseBatchItem(txid, problema) {
+      batchRefusals.set(
+        txid,
+        problema ?? {
+          type: `${ERROR_TYPE}CobVOperacaoInvalida`,
+          title: 'Cobrança inválida.',
+          status: 400,
+          detail: 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.',
+          violacoes: [{ razao: 'O objeto cobv.devedor não respeita o _schema_.', propriedade: 'cobv.devedor' }],
+        },
+      );
+    },
+    holdBatches(reads) {
+      heldBatchReads = reads;
+    },
     pixes,
     webhooks,
     requests,
@@ -1484,7 +1812,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       tokenGeneration++;
     },
     async pay(txid, payOptions = {}) {
-      const charge = charges.get(txid);
+      const charge = charges.get(txid) ?? dueCharges.get(txid);
       if (!charge) throw new Error(`fake PSP: no charge ${txid} to pay`);
       if (charge.status !== 'ATIVA') throw new Error(`fake PSP: charge ${txid} is ${charge.status}, not ATIVA`);
       const valor = payOptions.amountCents !== undefined ? money(payOptions.amountCents) : (charge.valor.original as string);
@@ -1494,7 +1822,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         endToEndId: spiId('E', payerIspb, now),
         txid,
         valor,
-        componentesValor: { original: { valor } },
+        componentesValor: dueCharges.has(txid) ? dueComponents(charge.valor.original, valor) : { original: { valor } },
         chave: charge.chave,
         horario: now.toISOString(),
         ...(payOptions.info !== undefined ? { infoPagador: payOptions.info } : {}),
@@ -1604,6 +1932,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     },
     reset() {
       failures = [];
+      batchRefusals.clear();
+      heldBatchReads = 0;
       peakOpenRequests = openRequests;
     },
     takeViolations() {

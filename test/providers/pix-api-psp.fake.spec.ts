@@ -529,6 +529,48 @@ describe('the Pix API document and its errata', () => {
     expect(pixApiValidator().validateResponse('PUT', `/cob/${txid}`, 201, cob, 'application/json')).toEqual([]);
   });
 
+  const cobv = {
+    calendario: { dataDeVencimento: '2026-12-31', validadeAposVencimento: 30 },
+    devedor: { cpf: CPF, nome: 'Fulano', logradouro: 'Rua 1', cidade: 'Recife', uf: 'PE', cep: '50030230' },
+    valor: { original: '100.00' },
+    chave: 'k',
+  };
+
+  it('fixedDateDiscountsRequireTheirDates: as published, no early-payment discount (modalidades 3 to 6) matches exactly one branch', () => {
+    const early = { ...cobv, valor: { original: '100.00', desconto: { modalidade: 3, valorPerc: '0.50' } } };
+    expect(without('fixedDateDiscountsRequireTheirDates').validateRequest('PUT', `/cobv/${txid}`, {}, json, early)).toEqual([
+      expect.stringContaining('body/valor/desconto must match exactly one schema in oneOf'),
+    ]);
+    expect(pixApiValidator().validateRequest('PUT', `/cobv/${txid}`, {}, json, early)).toEqual([]);
+    const fixed = { ...cobv, valor: { original: '100.00', desconto: { modalidade: 1, descontoDataFixa: [{ data: '2026-12-20', valorPerc: '5.00' }] } } };
+    expect(pixApiValidator().validateRequest('PUT', `/cobv/${txid}`, {}, json, fixed)).toEqual([]);
+  });
+
+  it('receiverAddressInsideRecebedor: as published, a due-date charge answered as the example is lacks its own logradouro, cidade, uf and cep', () => {
+    const answer = {
+      ...cobv,
+      calendario: { ...cobv.calendario, criacao: '2026-01-01T10:00:00Z' },
+      txid,
+      revisao: 0,
+      location: 'pix.example.com/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25',
+      status: 'ATIVA',
+      recebedor: { cnpj: '12345678000195', nome: 'Loja', logradouro: 'Rua 2', cidade: 'São Paulo', uf: 'SP', cep: '01001000' },
+    };
+    expect(without('receiverAddressInsideRecebedor').validateResponse('GET', `/cobv/${txid}`, 200, answer, 'application/json')).toHaveLength(4);
+    expect(pixApiValidator().validateResponse('GET', `/cobv/${txid}`, 200, answer, 'application/json')).toEqual([]);
+    const { recebedor: _recebedor, ...withoutReceiver } = answer;
+    expect(pixApiValidator().validateResponse('GET', `/cobv/${txid}`, 200, withoutReceiver, 'application/json')).not.toEqual([]);
+  });
+
+  it('revisedTermsMayBeNull: as published, no change can remove a fine (null); a create still may not send one', () => {
+    const removal = { valor: { original: '120.00', multa: null, juros: null, desconto: null, abatimento: null } };
+    expect(without('revisedTermsMayBeNull').validateRequest('PATCH', `/cobv/${txid}`, {}, json, removal)).toContainEqual(
+      expect.stringContaining('body/valor/multa must be object'),
+    );
+    expect(pixApiValidator().validateRequest('PATCH', `/cobv/${txid}`, {}, json, removal)).toEqual([]);
+    expect(pixApiValidator().validateRequest('PUT', `/cobv/${txid}`, {}, json, { ...cobv, valor: { original: '100.00', multa: null } })).not.toEqual([]);
+  });
+
   it('validates the Pix callback against the document, and refuses statuses and operations it does not list', () => {
     const validator = pixApiValidator();
     expect(validator.validateCallback({ pix: [{ endToEndId: 'E60701190202601011200abcdefghijk', txid, valor: '1.00', horario: '2026-01-01T12:00:00Z' }] })).toEqual([]);
