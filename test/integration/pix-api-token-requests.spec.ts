@@ -10,7 +10,7 @@ import { SICREDI } from '../../src/providers/pix-api/banks/sicredi';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API_PROFILES } from '../../src/providers/pix-api/pix-api.registration';
-import { type PixApiProfile, RECURRING_SCOPES } from '../../src/providers/pix-api/profile';
+import { CHARGE_BATCH_SCOPES, DUE_CHARGE_SCOPES, type PixApiProfile, RECURRING_SCOPES } from '../../src/providers/pix-api/profile';
 import type { Account } from '../../src/providers/provider-adapter';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import { testPki } from '../../src/testing/certificates';
@@ -59,22 +59,21 @@ describe('token requests on the wire, per profile', () => {
 
   const basic = `Basic ${Buffer.from('client-1:secret-1').toString('base64')}`;
   const scope = 'cob.read cob.write pix.read pix.write webhook.read webhook.write';
-  const recurringScope = `${scope} ${RECURRING_SCOPES.join(' ')}`;
+  // A profile asks for the scopes of what it declares besides: Pix Automático, due-date charges, their batches.
+  const dueScopes = [...DUE_CHARGE_SCOPES, ...CHARGE_BATCH_SCOPES].join(' ');
+  const everyScope = `${scope} ${RECURRING_SCOPES.join(' ')} ${dueScopes}`;
   const cases: [PixApiProfile, { authorization?: string; contentType: string; body: Record<string, string>; query: Record<string, string> }][] = [
-    // A profile that offers Pix Automático asks for its scopes too (and for none after an invalid_scope).
-    [
-      PIX_API_PROFILES[0]!,
-      { authorization: basic, contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', scope: recurringScope }, query: {} },
-    ],
+    // A profile that offers Pix Automático and due-date charges asks for their scopes too (and for none after an invalid_scope).
+    [PIX_API_PROFILES[0]!, { authorization: basic, contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', scope: everyScope }, query: {} }],
     [EFI, { authorization: basic, contentType: 'application/json', body: { grant_type: 'client_credentials' }, query: {} }],
-    [SICOOB, { contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', scope, client_id: 'client-1' }, query: {} }],
+    [SICOOB, { contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', scope: `${scope} ${dueScopes}`, client_id: 'client-1' }, query: {} }],
     [BB, { authorization: basic, contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', scope }, query: {} }],
     [ITAU, { contentType: 'application/x-www-form-urlencoded', body: { grant_type: 'client_credentials', client_id: 'client-1', client_secret: 'secret-1' }, query: {} }],
     [
       INTER,
       {
         contentType: 'application/x-www-form-urlencoded',
-        body: { grant_type: 'client_credentials', scope: recurringScope, client_id: 'client-1', client_secret: 'secret-1' },
+        body: { grant_type: 'client_credentials', scope: everyScope, client_id: 'client-1', client_secret: 'secret-1' },
         query: {},
       },
     ],

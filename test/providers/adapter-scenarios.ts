@@ -3,6 +3,8 @@ import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/provider-adapter';
 import { type InboundCallback, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from '../../src/testing/emv';
+import type { DueTerms } from '../../src/domain/due-charge';
+import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
 /** Failures a PSP fake can be told to produce on the next charge call. */
@@ -12,9 +14,10 @@ export type ScenarioFailure = 'http_503' | 'problem_400' | 'timeout' | 'malforme
 export interface ScenarioPsp {
   /**
    * The payer pays the charge in full; resolves with the callback the PSP posted, as the gateway
-   * received it, and the paying Pix's endToEndId when the PSP reports one.
+   * received it, and the paying Pix's endToEndId when the PSP reports one. `amountCents`, for a
+   * due-date charge: what the payer pays (late, with fine and interest; early, with a discount).
    */
-  pay(charge: ProviderCharge, payer?: { name: string; cpf: string }): Promise<{ endToEndId: string | null; callback: InboundCallback }>;
+  pay(charge: ProviderCharge, payer?: { name: string; cpf: string }, amountCents?: number): Promise<{ endToEndId: string | null; callback: InboundCallback }>;
   /** A refund reaches its final status at the PSP; resolves with the callback the PSP posted about it (PSPs that refund). */
   settleRefund?(endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed'): Promise<InboundCallback>;
   /**
@@ -35,6 +38,10 @@ export interface ScenarioPsp {
   readonly tokenRequests?: number;
   /** The next charge call (create or read, `PUT`/`GET /cob/{txid}`) meets `failure`. */
   fail(failure: ScenarioFailure): Promise<void> | void;
+  /** The next batch holding `txid` refuses that charge (PSPs with features.chargeBatches). */
+  refuseInBatch?(txid: string): void;
+  /** The next batch made is still processing for `reads` reads (PSPs with features.chargeBatches). */
+  holdBatch?(reads: number): void;
   /** Forgets queued failures. */
   reset(): Promise<void> | void;
   /** Stops the PSP: nobody answers afterwards. */
@@ -92,6 +99,14 @@ export interface ScenarioFeatures {
   namesGatewayRefunds?: boolean;
   /** The shortest lifetime it gives a charge (Mercado Pago: 5 minutes), when longer than the scenarios' 60 s. */
   minLifetimeSeconds?: number;
+  /**
+   * Due-date charges (`capabilities.dueCharges`): created, read, changed, cancelled, expired and
+   * paid late (pay()'s amount). Given, it must equal the descriptor's; left out, their scenarios are
+   * skipped (an adapter whose suite does not drive them yet).
+   */
+  dueCharges?: boolean;
+  /** Batches of due-date charges (`capabilities.chargeBatches`), with the PSP's refuseInBatch and holdBatch. As dueCharges. */
+  chargeBatches?: boolean;
 }
 
 const FAILURES: Record<ScenarioFailure, { kind: UpstreamFailureKind; status?: number; ambiguous: boolean; providerCode?: boolean }> = {
@@ -140,11 +155,16 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
       setup = await start();
       ({ adapter, account, psp } = setup);
       const { refund, cancel, registerWebhook } = features;
+      const { capabilities } = adapter.descriptor;
       expect({ refund, cancel, registerWebhook }).toEqual({
-        refund: adapter.descriptor.capabilities.refund,
-        cancel: adapter.descriptor.capabilities.cancel,
-        registerWebhook: adapter.descriptor.capabilities.registerWebhook,
+        refund: capabilities.refund,
+        cancel: capabilities.cancel,
+        registerWebhook: capabilities.registerWebhook,
       });
+      // Due-date charges and batches: a suite that says whether it runs them says what the descriptor declares; one that does not say skips them.
+      for (const name of ['dueCharges', 'chargeBatches'] as const) {
+        if (features[name] !== undefined) expect({ [name]: features[name] }).toEqual({ [name]: Boolean(capabilities[name]) });
+      }
       // Callbacks of the PSP go to the suite's receiver (registering is also a scenario below).
       if (features.registerWebhook) await adapter.registerWebhook!(account, setup.webhookUrl);
     });
@@ -242,6 +262,123 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
           status: 'paid',
           paidAt: expect.any(Date),
           pix: { endToEndId, paidAmountCents: 1050, payer: { name: 'Bruno Lima', documentMasked: '***.654.321-**' } },
+        });
+      });
+    });
+
+    describeWhen(features.dueCharges ?? false)('due-date charges', () => {
+      // The PSP takes a due date from today on, in Brasília: the scenarios' are ahead of it.
+      const dueIn = (days: number) => addDays(brasiliaDate(new Date()), days);
+      const terms = (overrides: Partial<DueTerms> = {}): DueTerms => ({
+        date: dueIn(10),
+        daysAfterDue: 5,
+        fine: { type: 'percent', value: 200 },
+        interest: { type: 'percent_per_month', days: 'calendar', value: 100 },
+        discount: { type: 'fixed_until', until: [{ date: dueIn(5), value: 500 }] },
+        abatement: null,
+        ...overrides,
+      });
+      const dueRequest = (overrides: Partial<CreateChargeRequest> = {}) =>
+        chargeRequest({ amountCents: 100_000, due: terms(), payerAddress: { street: 'Rua das Flores, 10', city: 'Recife', state: 'PE', zip: '50030-230' }, ...overrides });
+      const dueLookup = (charge: ProviderCharge) => ({ ...lookup(charge), due: true });
+      /** The end of `date` plus `days` in Brasília (UTC−3): the instant a due-date charge stops being payable. */
+      const endOf = (date: string, days: number) => new Date(Date.parse(`${addDays(date, days + 1)}T03:00:00Z`) - 1);
+
+      it('creates a pending due-date charge with its BR Code, payable until the end of its due date plus the days after it', async () => {
+        const request = dueRequest();
+        const charge = await adapter.createCharge(account, request);
+        expect(charge).toMatchObject({ txid: request.txid, status: 'pending', amountCents: 100_000, paidAt: null, expiresAt: endOf(request.due!.date, 5) });
+        expect(hasValidCrc(charge.copyPaste)).toBe(true);
+        expect(parsePix(charge.copyPaste)).toMatchObject(features.dynamicBrCode ? { type: 'DYNAMIC' } : { type: 'STATIC' });
+      });
+
+      it('reads it back, and creates with the same txid again: the same charge, never a second one', async () => {
+        const request = dueRequest();
+        const before = await psp.chargeCount();
+        const charge = await adapter.createCharge(account, request);
+        await expect(adapter.getCharge(account, dueLookup(charge))).resolves.toEqual(charge);
+        await expect(adapter.createCharge(account, { ...request, paymentId: `pay_${randomBytes(8).toString('hex')}` })).resolves.toEqual(charge);
+        expect(await psp.chargeCount()).toBe(before + 1);
+      });
+
+      it('changes its amount and terms: the same BR Code, the new amount and expiry, read back so', async () => {
+        const charge = await adapter.createCharge(account, dueRequest());
+        const due = terms({ date: dueIn(20), daysAfterDue: 0, fine: null, discount: null, abatement: { type: 'fixed', value: 1000 } });
+        const changed = await adapter.updateCharge!(account, dueLookup(charge), { amountCents: 120_000, due });
+        expect(changed).toMatchObject({ txid: charge.txid, status: 'pending', amountCents: 120_000, expiresAt: endOf(due.date, 0) });
+        if (changed.copyPaste !== '') expect(changed.copyPaste).toBe(charge.copyPaste);
+        await expect(adapter.getCharge(account, dueLookup(charge))).resolves.toMatchObject({ amountCents: 120_000, expiresAt: endOf(due.date, 0) });
+      });
+
+      it('answers a change of a charge paid meanwhile with the charge, paid: nothing changed', async () => {
+        const charge = await adapter.createCharge(account, dueRequest());
+        await psp.pay(charge, { name: 'Bruno Lima', cpf: '98765432100' });
+        await expect(adapter.updateCharge!(account, dueLookup(charge), { amountCents: 1, due: terms() })).resolves.toMatchObject({ status: 'paid', amountCents: 100_000 });
+      });
+
+      when(features.cancel)('cancels it', async () => {
+        const charge = await adapter.createCharge(account, dueRequest());
+        await expect(adapter.cancelCharge!(account, dueLookup(charge))).resolves.toMatchObject({ txid: charge.txid, status: 'cancelled' });
+        await expect(adapter.getCharge(account, dueLookup(charge))).resolves.toMatchObject({ status: 'cancelled' });
+      });
+
+      it('reads as expired once past the end of its due date plus the days after it, not a moment before', async () => {
+        const request = dueRequest({ due: terms({ date: dueIn(1), daysAfterDue: 2, discount: null }) });
+        const charge = await adapter.createCharge(account, request);
+        const end = endOf(request.due!.date, 2).getTime();
+        setup.clock.advance(end - 5_000 - Date.now());
+        await expect(adapter.getCharge(account, dueLookup(charge))).resolves.toMatchObject({ status: 'pending' });
+        setup.clock.advance(10_000);
+        await expect(adapter.getCharge(account, dueLookup(charge))).resolves.toMatchObject({ status: 'expired' });
+      });
+
+      it('confirms a late payment for more than the original value, for what was paid, and reads it paid', async () => {
+        const charge = await adapter.createCharge(account, dueRequest());
+        const { endToEndId, callback } = await psp.pay(charge, { name: 'Bruno Lima', cpf: '98765432100' }, 103_600);
+        const events = await adapter.receiveCallback(account, callback);
+        expect(events).toEqual([
+          expect.objectContaining({ type: 'payment.confirmed', paymentRef: features.providerIdIsTxid ? charge.txid : charge.providerPaymentId, amountCents: 103_600 }),
+        ]);
+        const paid = await adapter.getCharge(account, dueLookup(charge));
+        expect(paid).toMatchObject({ status: 'paid', amountCents: 100_000, paidAt: expect.any(Date) });
+        if (features.payerDetails) expect(paid.pix).toMatchObject({ endToEndId, paidAmountCents: 103_600 });
+      });
+
+      it('confirms an early payment for less than the original value, for what was paid', async () => {
+        const charge = await adapter.createCharge(account, dueRequest());
+        const { callback } = await psp.pay(charge, { name: 'Bruno Lima', cpf: '98765432100' }, 95_000);
+        await expect(adapter.receiveCallback(account, callback)).resolves.toEqual([expect.objectContaining({ type: 'payment.confirmed', amountCents: 95_000 })]);
+      });
+
+      describeWhen(features.chargeBatches ?? false)('batches', () => {
+        it("asks for many at once; each charge's outcome is read back: processing, then created or refused with the PSP's reason", async () => {
+          const requests = [dueRequest(), dueRequest({ amountCents: 50_000 }), dueRequest({ amountCents: 75_000 })];
+          const id = `bat_${randomBytes(8).toString('hex')}`;
+          psp.holdBatch!(1);
+          psp.refuseInBatch!(requests[1]!.txid);
+          await adapter.createChargeBatch!(account, { id, description: 'Mensalidades', charges: requests });
+          await expect(adapter.getChargeBatch!(account, id)).resolves.toEqual(requests.map((request) => ({ txid: request.txid, outcome: 'processing', problem: null })));
+          await expect(adapter.getChargeBatch!(account, id)).resolves.toEqual([
+            { txid: requests[0]!.txid, outcome: 'created', problem: null },
+            { txid: requests[1]!.txid, outcome: 'refused', problem: expect.any(String) },
+            { txid: requests[2]!.txid, outcome: 'created', problem: null },
+          ]);
+          const created = await adapter.getCharge(account, { txid: requests[2]!.txid, providerPaymentId: null, due: true });
+          expect(created).toMatchObject({ status: 'pending', amountCents: 75_000, expiresAt: endOf(requests[2]!.due!.date, 5) });
+          await expect(rejection(adapter.getCharge(account, { txid: requests[1]!.txid, providerPaymentId: null, due: true }), UpstreamError)).resolves.toMatchObject({
+            kind: 'http',
+            upstreamStatus: 404,
+          });
+        });
+
+        it('asks for the same batch again after a lost answer: the same charges, no second of any', async () => {
+          const requests = [dueRequest(), dueRequest()];
+          const id = `bat_${randomBytes(8).toString('hex')}`;
+          const before = await psp.chargeCount();
+          await adapter.createChargeBatch!(account, { id, description: 'Mensalidades', charges: requests });
+          await adapter.createChargeBatch!(account, { id, description: 'Mensalidades', charges: requests });
+          await expect(adapter.getChargeBatch!(account, id)).resolves.toEqual(requests.map((request) => ({ txid: request.txid, outcome: 'created', problem: null })));
+          expect(await psp.chargeCount()).toBe(before + 2);
         });
       });
     });

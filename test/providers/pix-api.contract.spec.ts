@@ -9,6 +9,7 @@ import { SICREDI } from '../../src/providers/pix-api/banks/sicredi';
 import type { PixApiCredentials } from '../../src/providers/pix-api/credentials';
 import { PixApiAdapter } from '../../src/providers/pix-api/pix-api.adapter';
 import { PIX_API } from '../../src/providers/pix-api/profile';
+import { scopesOf } from '../../src/providers/pix-api/flows/token';
 import { HttpTransport } from '../../src/providers/transport/http-transport';
 import type { PixApiProfile } from '../../src/providers/pix-api/profile';
 import { testPki } from '../../src/testing/certificates';
@@ -102,7 +103,8 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
   const receiver = await new WebhookReceiver().start();
   let proxy: TokenDialectProxy | undefined;
   if (bank.tokenDialect) {
-    proxy = await startTokenDialectProxy(psp, pki, bank.profile.token, { id: CLIENT_ID, secret: bank.profile.clientSecret === 'required' ? CLIENT_SECRET : null });
+    const client = { id: CLIENT_ID, secret: bank.profile.clientSecret === 'required' ? CLIENT_SECRET : null };
+    proxy = await startTokenDialectProxy(psp, pki, bank.profile.token, client, scopesOf(bank.profile));
   }
   const clock = new ShiftedClock();
   // The suite owns the transport, as the gateway does, and closes its kept-alive sockets at the end.
@@ -159,8 +161,8 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
 
   let stopped = false;
   const driver: ScenarioPsp = {
-    async pay(charge, payer) {
-      const { pix } = await psp.pay(charge.txid, { payer });
+    async pay(charge, payer, amountCents) {
+      const { pix } = await psp.pay(charge.txid, { payer, amountCents });
       return { endToEndId: pix.endToEndId as string, callback: await received() };
     },
     async settleRefund(endToEndId, refund, outcome) {
@@ -180,12 +182,14 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
       });
       return withEntries(callback, entries);
     },
-    chargeCount: () => psp.charges.size,
+    chargeCount: () => psp.charges.size + psp.dueCharges.size,
+    refuseInBatch: (txid) => psp.refuseBatchItem(txid),
+    holdBatch: (reads) => psp.holdBatches(reads),
     expireTokens: () => psp.expireTokens(),
     get tokenRequests() {
       return psp.tokenRequests;
     },
-    fail: (failure) => psp.fail({ ...FAILURE_SPECS[failure], path: /\/cob\// }),
+    fail: (failure) => psp.fail({ ...FAILURE_SPECS[failure], path: /\/cobv?\// }),
     reset: () => psp.reset(),
     async stop() {
       stopped = true;
@@ -219,6 +223,8 @@ async function startBank(bank: Bank): Promise<ScenarioSetup<PixApiCredentials>> 
 // Adapters touch no database: the scenarios run once, in the embedded project.
 describe('the Pix API adapters', () => {
   for (const bank of BANKS) {
-    adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, PIX_API_FEATURES, () => startBank(bank));
+    // Due-date charges and batches where the profile declares them (each with the page that says so).
+    const features = { ...PIX_API_FEATURES, dueCharges: Boolean(bank.profile.dueCharges), chargeBatches: Boolean(bank.profile.chargeBatches) };
+    adapterScenarios(`${bank.profile.name} (${bank.profile.displayName})`, features, () => startBank(bank));
   }
 });

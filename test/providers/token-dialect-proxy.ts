@@ -18,7 +18,14 @@ export interface TokenDialectProxy {
   close(): Promise<void>;
 }
 
-export async function startTokenDialectProxy(psp: PixApiPsp, pki: TestPki, style: TokenRequestStyle, client: { id: string; secret: string | null }): Promise<TokenDialectProxy> {
+/** `scopes`: what the profile asks for (flows/token.ts, scopesOf), when it declares more than its style's own. */
+export async function startTokenDialectProxy(
+  psp: PixApiPsp,
+  pki: TestPki,
+  style: TokenRequestStyle,
+  client: { id: string; secret: string | null },
+  scopes?: readonly string[] | null,
+): Promise<TokenDialectProxy> {
   const violations: string[] = [];
 
   const check = (method: string, url: URL, headers: Record<string, string | string[] | undefined>, raw: string, socket: TLSSocket): string[] => {
@@ -43,7 +50,10 @@ export async function startTokenDialectProxy(psp: PixApiPsp, pki: TestPki, style
     if (style.grantTypeIn === 'query' && 'grant_type' in fields) problems.push('grant_type in the body too');
     if (style.scopes === null && 'scope' in fields) problems.push('a scope the PSP does not take');
     // A profile that declares Pix Automático asks for its scopes after its own (flows/token.ts, scopesOf).
-    const asked = style.scopes === null ? [] : [style.scopes.join(' '), [...style.scopes, ...RECURRING_SCOPES.filter((scope) => !style.scopes!.includes(scope))].join(' ')];
+    const asked =
+      style.scopes === null
+        ? []
+        : [style.scopes.join(' '), [...style.scopes, ...RECURRING_SCOPES.filter((scope) => !style.scopes!.includes(scope))].join(' '), ...(scopes ? [scopes.join(' ')] : [])];
     if (style.scopes !== null && !asked.includes(String(fields.scope))) problems.push(`scope ${String(fields.scope)}`);
     const authorization = headers.authorization;
     if (style.clientAuth === 'basic') {

@@ -61,6 +61,17 @@ export class RecurringCapabilityView {
   source: string;
 }
 
+export class DueChargesCapabilityView {
+  @ApiProperty({ example: 'https://developers.example.com/pix/cobv', description: 'The page that says the PSP offers due-date charges (Pix API `cobv`).' })
+  source: string;
+}
+
+export class ChargeBatchesCapabilityView {
+  @ApiProperty({ example: 1000, description: 'The most due-date charges one batch sent to the PSP holds; larger batches are split.' }) max_charges: number;
+  @ApiProperty({ example: 'https://developers.example.com/pix/lotecobv', description: 'The page that says the PSP offers batches (Pix API `lotecobv`), and their limit.' })
+  source: string;
+}
+
 export class ProviderCapabilitiesView {
   @ApiProperty({ example: true }) refund: boolean;
   @ApiProperty({ example: true }) partial_refund: boolean;
@@ -69,6 +80,14 @@ export class ProviderCapabilitiesView {
   @ApiProperty({ enum: ['gateway', 'provider'], example: 'gateway', description: 'Who chooses the txid.' }) txid: 'gateway' | 'provider';
   @ApiProperty({ type: RecurringCapabilityView, nullable: true, description: 'Pix Automático (recurring Pix), when the provider offers it; null otherwise.' })
   recurring: RecurringCapabilityView | null;
+  @ApiProperty({ type: DueChargesCapabilityView, nullable: true, description: 'Due-date charges (`due` on a payment), when the provider offers them; null otherwise.' })
+  due_charges: DueChargesCapabilityView | null;
+  @ApiProperty({
+    type: ChargeBatchesCapabilityView,
+    nullable: true,
+    description: 'Batches of due-date charges sent in one request, when the provider offers them; null: a batch is one create per charge.',
+  })
+  charge_batches: ChargeBatchesCapabilityView | null;
 }
 
 /** One provider of `GET /admin/api/providers`: what an account of it takes (docs/providers.md, The catalogue). */
@@ -117,6 +136,8 @@ export function providerDescriptorView(descriptor: ProviderDescriptor, builtIn: 
       recurring: capabilities.recurring
         ? { lead_time: { min_days: capabilities.recurring.leadTime.minDays, max_days: capabilities.recurring.leadTime.maxDays }, source: capabilities.recurring.source }
         : null,
+      due_charges: capabilities.dueCharges ? { source: capabilities.dueCharges.source } : null,
+      charge_batches: capabilities.chargeBatches ? { max_charges: capabilities.chargeBatches.maxCharges, source: capabilities.chargeBatches.source } : null,
     },
     built_in: builtIn,
   };

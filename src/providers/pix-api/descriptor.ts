@@ -28,7 +28,8 @@ const missingIn = (hosts: PixApiProfile['apiBase']): AccountEnvironment[] => ENV
 
 /**
  * What every profile can do: refunds whole or in part (devoluções), cancels, registers its webhook,
- * and takes the gateway's txid (`PUT /cob/{txid}`); Pix Automático where the profile declares it.
+ * and takes the gateway's txid (`PUT /cob/{txid}`); Pix Automático, due-date charges and their
+ * batches where the profile declares them.
  */
 function capabilitiesOf(profile: PixApiProfile): ProviderCapabilities {
   return {
@@ -38,6 +39,8 @@ function capabilitiesOf(profile: PixApiProfile): ProviderCapabilities {
     registerWebhook: true,
     txid: 'gateway',
     ...(profile.recurring ? { recurring: profile.recurring } : {}),
+    ...(profile.dueCharges ? { dueCharges: profile.dueCharges } : {}),
+    ...(profile.chargeBatches ? { chargeBatches: profile.chargeBatches } : {}),
   };
 }
 

@@ -47,3 +47,44 @@ describe('PixApiAdapter and Pix Automático', () => {
     expect(providerDescriptorView(plain.descriptor, false).capabilities.recurring).toBeNull();
   });
 });
+
+describe('PixApiAdapter and due-date charges', () => {
+  const dueCharges = { source: 'https://example.com/cobv' };
+  const chargeBatches = { maxCharges: 500, source: 'https://example.com/lotecobv' };
+  const { dueCharges: _due, chargeBatches: _batches, ...plainProfile } = EFI;
+
+  it('offers the change of a charge and batches exactly when the profile declares them, and the catalogue shows them', () => {
+    const offering = new PixApiAdapter(NO_TRANSPORT, { ...plainProfile, dueCharges, chargeBatches });
+    expect([offering.updateCharge, offering.createChargeBatch, offering.getChargeBatch].every((member) => typeof member === 'function')).toBe(true);
+    expect(providerDescriptorView(offering.descriptor, false).capabilities).toMatchObject({
+      due_charges: { source: dueCharges.source },
+      charge_batches: { max_charges: 500, source: chargeBatches.source },
+    });
+    const dueOnly = new PixApiAdapter(NO_TRANSPORT, { ...plainProfile, dueCharges });
+    expect([dueOnly.updateCharge !== undefined, dueOnly.createChargeBatch, dueOnly.getChargeBatch]).toEqual([true, undefined, undefined]);
+    expect(providerDescriptorView(dueOnly.descriptor, false).capabilities.charge_batches).toBeNull();
+    const plain = new PixApiAdapter(NO_TRANSPORT, plainProfile);
+    expect([plain.updateCharge, plain.createChargeBatch, plain.getChargeBatch]).toEqual([undefined, undefined, undefined]);
+    expect(providerDescriptorView(plain.descriptor, false).capabilities).toMatchObject({ due_charges: null, charge_batches: null });
+  });
+
+  it('refuses a profile that declares batches without due-date charges, and a due-date create to a profile without them', async () => {
+    expect(() => new PixApiAdapter(NO_TRANSPORT, { ...plainProfile, chargeBatches })).toThrow(TypeError);
+    const plain = new PixApiAdapter(NO_TRANSPORT, plainProfile);
+    const request = {
+      paymentId: 'pay_1',
+      txid: 'abcdefghijklmnopqrstuvwxyz01234',
+      amountCents: 100,
+      currency: 'BRL' as const,
+      description: null,
+      externalId: 'x',
+      payer: { document: '12345678909', name: 'Ana' },
+      expiresInSeconds: 60,
+      notificationUrl: 'https://example.com',
+      due: { date: '2026-03-10', daysAfterDue: 0, fine: null, interest: null, discount: null, abatement: null },
+    };
+    await expect(
+      plain.createCharge({ id: 'pa_1', provider: 'efi', environment: 'sandbox', baseUrl: null, tokenUrl: null, pixKey: 'k', credentials: {} as never }, request),
+    ).rejects.toThrow(TypeError);
+  });
+});

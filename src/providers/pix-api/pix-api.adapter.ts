@@ -3,6 +3,9 @@ import type { ProviderEvent } from '../../domain/provider-event';
 import {
   type Account,
   type AccountSettings,
+  type ChargeBatchItem,
+  type ChargeBatchRequest,
+  type ChargeChange,
   type ChargeLookup,
   type CreateChargeRequest,
   type CredentialsSummary,
@@ -21,6 +24,8 @@ import { type ApiCall, endpointsOf, isRefusal, labelOf, orThrow, pixKeyOf, pixAp
 import { callbackEntries, confirmedEvents, pixConfirms, type CallbackEntry } from './flows/callback';
 import { isConcluded, cancelChargeCall, parseCancelledCharge } from './flows/cancel';
 import { createChargeCall, isSameCharge, noBrCode, parseCreatedCharge, withoutRefusedCpf } from './flows/charge';
+import { createChargeBatchCall, parseChargeBatch, parseChargeBatchAccepted, readChargeBatchCall } from './flows/charge-batch';
+import { cancelDueChargeCall, createDueChargeCall, parseDueCharge, parseReadDueCharge, readDueChargeCall, updateDueChargeCall } from './flows/due-charge';
 import { listRecentChargesCall, parseCob, parseDevolucao, parsePix, readCobCall, readDevolucaoCall, readPixCall } from './flows/read';
 import { assertRefundAmount, parseRefund, type PixApiRefund, refundCall, toRefund } from './flows/refund';
 import { parseRecurringWebhookRegistration, parseWebhookRegistration, registerRecurringWebhookCalls, registerWebhookCall } from './flows/webhook';
@@ -30,7 +35,7 @@ import { type CallOptions, PixApiClient } from './client';
 import type { PixApiProfile } from './profile';
 import { readBack } from './read-backs';
 import { pixDevolucaoId } from './txid';
-import { type Cob, type PixApiCharge, toPixApiCharge } from './wire';
+import { type ChargeRecord, isCobV, type PixApiCharge, toPixApiCharge } from './wire';
 
 export type { PixApiRefund } from './flows/refund';
 import { pixApiDescriptor } from './descriptor';
@@ -67,6 +72,11 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   readonly descriptor: ProviderDescriptor;
   /** Pix Automático: present exactly when the profile declares it (`profile.recurring`, hence the descriptor's capability). */
   readonly recurring?: PixApiRecurring;
+  /** `PATCH /cobv/{txid}`: present exactly when the profile declares due-date charges. */
+  readonly updateCharge?: (account: Account<PixApiCredentials>, ref: ChargeLookup, change: ChargeChange) => Promise<PixApiCharge>;
+  /** `PUT` and `GET /lotecobv/{id}`: present exactly when the profile declares batches. */
+  readonly createChargeBatch?: (account: Account<PixApiCredentials>, batch: ChargeBatchRequest) => Promise<void>;
+  readonly getChargeBatch?: (account: Account<PixApiCredentials>, id: string) => Promise<ChargeBatchItem[]>;
   private readonly clock: { now(): Date };
   private readonly timeoutMs: number;
   private readonly checkTimeoutMs: number;
@@ -105,6 +115,13 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
         callbackBudgetMs: this.callbackBudgetMs,
       });
     }
+    if (profile.dueCharges) this.updateCharge = (account, ref, change) => this.changeDueCharge(account, ref, change);
+    const batches = profile.chargeBatches;
+    if (batches) {
+      if (!profile.dueCharges) throw new TypeError(`${profile.displayName}: batches of due-date charges are declared without due-date charges`);
+      this.createChargeBatch = (account, batch) => this.putChargeBatch(account, batch, batches.maxCharges);
+      this.getChargeBatch = (account, id) => this.get(account, readChargeBatchCall(id), parseChargeBatch);
+    }
   }
 
   /** Forgets every account's tokens (shutdown); the transport's owner closes its connections. */
@@ -123,7 +140,9 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return summarizePixApiCredentials(credentials);
   }
 
+  /** An immediate charge (`PUT /cob/{txid}`), or a due-date charge (`PUT /cobv/{txid}`) when the request has `due`. */
   async createCharge(account: Account<PixApiCredentials>, request: CreateChargeRequest): Promise<PixApiCharge> {
+    if (request.due) return this.createDueCharge(account, request);
     const chave = pixKeyOf(this.profile, account);
     const call = createChargeCall(request, chave);
     let answer = await this.send(account, call);
@@ -140,37 +159,78 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     throw created;
   }
 
+  /** `PUT /cobv/{txid}`; a create refused because the txid is taken is answered, as for `cob`, by the charge it holds when it is this one. */
+  private async createDueCharge(account: Account<PixApiCredentials>, request: CreateChargeRequest): Promise<PixApiCharge> {
+    if (!this.profile.dueCharges) throw new TypeError(`createCharge: ${this.profile.displayName} declares no due-date charges`);
+    const chave = pixKeyOf(this.profile, account);
+    const answer = await this.send(account, createDueChargeCall(request, chave));
+    const created = parseDueCharge(this.profile, 'create due charge', answer);
+    if (!(created instanceof UpstreamError)) return this.withBrCode(account, created);
+    if (isRefusal(answer.status)) {
+      const existing = await this.find(account, readDueChargeCall(request.txid), parseReadDueCharge);
+      if (isSameCharge(existing, request, chave)) return this.withBrCode(account, existing);
+    }
+    throw created;
+  }
+
   /**
    * A created charge with its BR Code. `pixCopiaECola` is optional in the standard's `CobGerada`
-   * and the gateway never makes one itself: without it the charge is read once (`CobCompleta` may
-   * carry it).
+   * and `CobVGerada`, and the gateway never makes one itself: without it the charge is read once
+   * (`CobCompleta`, `CobVCompleta` may carry it).
    */
-  private async withBrCode(account: Account<PixApiCredentials>, cob: Cob): Promise<PixApiCharge> {
-    if (cob.copyPaste !== null) return toPixApiCharge(cob, this.clock.now());
-    const read = await this.find(account, readCobCall(cob.txid), parseCob);
+  private async withBrCode(account: Account<PixApiCredentials>, charge: ChargeRecord): Promise<PixApiCharge> {
+    if (charge.copyPaste !== null) return toPixApiCharge(charge, this.clock.now());
+    const read = await this.findCharge(account, charge.txid, isCobV(charge));
     if (read?.copyPaste != null) return toPixApiCharge(read, this.clock.now());
-    throw noBrCode(this.profile);
+    throw noBrCode(this.profile, isCobV(charge) ? 'create due charge' : 'create charge');
   }
 
+  /** `GET /cob/{txid}`, or `GET /cobv/{txid}` for a due-date charge (`ref.due`). */
   async getCharge(account: Account<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
-    return toPixApiCharge(await this.get(account, readCobCall(ref.txid), parseCob), this.clock.now());
+    const charge = ref.due ? await this.get(account, readDueChargeCall(ref.txid), parseReadDueCharge) : await this.get(account, readCobCall(ref.txid), parseCob);
+    return toPixApiCharge(charge, this.clock.now());
   }
 
+  /** `PATCH /cob/{txid}` (or `/cobv/{txid}`) to `REMOVIDA_PELO_USUARIO_RECEBEDOR`; refused, the charge as now held when it is no longer open. */
   async cancelCharge(account: Account<PixApiCredentials>, ref: ChargeLookup): Promise<PixApiCharge> {
-    const answer = await this.send(account, cancelChargeCall(ref.txid));
-    const cancelled = parseCancelledCharge(this.profile, answer);
+    const call = ref.due ? cancelDueChargeCall(ref.txid) : cancelChargeCall(ref.txid);
+    const answer = await this.send(account, call);
+    const cancelled = ref.due ? parseDueCharge(this.profile, 'cancel due charge', answer) : parseCancelledCharge(this.profile, answer);
     if (!(cancelled instanceof UpstreamError)) return toPixApiCharge(cancelled, this.clock.now());
     if (isRefusal(answer.status)) {
-      const current = await this.find(account, readCobCall(ref.txid), parseCob);
+      const current = await this.findCharge(account, ref.txid, ref.due === true);
       if (isConcluded(current)) return toPixApiCharge(current, this.clock.now());
     }
     throw cancelled;
   }
 
+  /**
+   * `PATCH /cobv/{txid}` to `change`'s amount and terms; the answer (the same BR Code) in the
+   * gateway's terms. A change refused because the charge is no longer open (paid or removed
+   * meanwhile) is answered with the charge as now held, whose status says so: the caller changed
+   * nothing unless it is still `pending`.
+   */
+  private async changeDueCharge(account: Account<PixApiCredentials>, ref: ChargeLookup, change: ChargeChange): Promise<PixApiCharge> {
+    const answer = await this.send(account, updateDueChargeCall(ref.txid, change));
+    const changed = parseDueCharge(this.profile, 'update due charge', answer);
+    if (!(changed instanceof UpstreamError)) return toPixApiCharge(changed, this.clock.now());
+    if (isRefusal(answer.status)) {
+      const current = await this.findCharge(account, ref.txid, true);
+      if (isConcluded(current)) return toPixApiCharge(current, this.clock.now());
+    }
+    throw changed;
+  }
+
+  /** `PUT /lotecobv/{id}`; its charges' outcomes are read with getChargeBatch. */
+  private async putChargeBatch(account: Account<PixApiCredentials>, batch: ChargeBatchRequest, maxCharges: number): Promise<void> {
+    const call = createChargeBatchCall(batch, pixKeyOf(this.profile, account), maxCharges);
+    orThrow(parseChargeBatchAccepted(this.profile, await this.send(account, call)));
+  }
+
   async refund(account: Account<PixApiCredentials>, request: RefundRequest): Promise<PixApiRefund> {
     assertRefundAmount(request);
     const id = pixDevolucaoId(request.refundId);
-    const endToEndId = request.endToEndId ?? (await this.paidEndToEndId(account, request.charge.txid));
+    const endToEndId = request.endToEndId ?? (await this.paidEndToEndId(account, request.charge));
     const answer = await this.send(account, refundCall(request, endToEndId, id));
     const made = parseRefund(this.profile, answer);
     if (!(made instanceof UpstreamError)) return toRefund(request.refundId, endToEndId, made);
@@ -227,11 +287,18 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
     return confirmed.flat();
   }
 
+  /**
+   * One entry: its Pix, then the charge it paid. The Pix does not say which kind of charge that is:
+   * `GET /cob/{txid}` first (most charges are immediate ones), then, where the profile has due-date
+   * charges and there is no such cob, `GET /cobv/{txid}`: a due-date charge costs one read more.
+   */
   private async confirm(account: Account<PixApiCredentials>, entry: CallbackEntry, signal: AbortSignal): Promise<ProviderEvent[] | null> {
     const options: CallOptions = { lane: 'callbacks', timeoutMs: this.callbackTimeoutMs, signal };
     const pix = await this.find(account, readPixCall(entry.endToEndId), parsePix, options);
     if (!pixConfirms(entry, pix)) return null;
-    return confirmedEvents(entry, pix, await this.find(account, readCobCall(pix.txid), parseCob, options));
+    const cob = await this.find(account, readCobCall(pix.txid), parseCob, options);
+    const charge = cob ?? (this.profile.dueCharges ? await this.find(account, readDueChargeCall(pix.txid), parseReadDueCharge, options) : null);
+    return confirmedEvents(entry, pix, charge);
   }
 
   /** A new token (never a cached one: the credentials are what is checked), then one cheap read. Never throws. */
@@ -249,11 +316,16 @@ export class PixApiAdapter implements ProviderAdapter<PixApiCredentials> {
   }
 
   /** The Pix that paid a charge, for a refund asked for by charge. */
-  private async paidEndToEndId(account: Account<PixApiCredentials>, txid: string): Promise<string> {
-    const cob = await this.find(account, readCobCall(txid), parseCob);
-    const pix = cob?.pix[0];
-    if (!pix) throw new TypeError(`refund: the charge ${txid} holds no Pix to return`);
+  private async paidEndToEndId(account: Account<PixApiCredentials>, charge: ChargeLookup): Promise<string> {
+    const held = await this.findCharge(account, charge.txid, charge.due === true);
+    const pix = held?.pix[0];
+    if (!pix) throw new TypeError(`refund: the charge ${charge.txid} holds no Pix to return`);
     return pix.endToEndId;
+  }
+
+  /** A charge of either kind by its txid, or null (404). */
+  private findCharge(account: Account<PixApiCredentials>, txid: string, due: boolean): Promise<ChargeRecord | null> {
+    return due ? this.find(account, readDueChargeCall(txid), parseReadDueCharge) : this.find(account, readCobCall(txid), parseCob);
   }
 
   private send(account: Account<PixApiCredentials>, call: ApiCall, options: Partial<CallOptions> = {}): Promise<OutboundAnswer> {

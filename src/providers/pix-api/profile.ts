@@ -1,4 +1,4 @@
-import type { AccountEnvironment, RecurringCapability } from '../provider-descriptor';
+import type { AccountEnvironment, ChargeBatchCapability, RecurringCapability, SourcedCapability } from '../provider-descriptor';
 import type { MtlsMaterial } from '../transport/transport';
 import { BCB_LEAD_TIME } from './banks/pix-automatico';
 
@@ -30,6 +30,13 @@ export type PixApiOperation =
   | 'read refund'
   | 'register webhook'
   | 'read webhook'
+  // Due-date charges and their batches (flows/due-charge.ts, flows/charge-batch.ts).
+  | 'create due charge'
+  | 'read due charge'
+  | 'update due charge'
+  | 'cancel due charge'
+  | 'create charge batch'
+  | 'read charge batch'
   // Pix Automático (flows/recurrence.ts, flows/recurring-charge.ts).
   | 'create recurrence location'
   | 'create recurrence'
@@ -116,6 +123,16 @@ export interface PixApiProfile {
    * bank's page that says it offers it, and the lead time for charges that page documents.
    */
   readonly recurring?: RecurringCapability;
+  /**
+   * Due-date charges through this API (`/cobv`): declared only with the bank's page that says it
+   * offers them.
+   */
+  readonly dueCharges?: SourcedCapability;
+  /**
+   * Batches of due-date charges (`/lotecobv`): declared only with the bank's page that says it
+   * offers them, and the most charges one batch may hold (the bank's, where its page states one).
+   */
+  readonly chargeBatches?: ChargeBatchCapability;
   /** Headers on every API call (not the token call). */
   headers?(context: RequestContext): Record<string, string>;
   /** Query parameters on every API call (not the token call). */
@@ -155,6 +172,25 @@ export const RECURRING_SCOPES: readonly string[] = [
   'webhookcobr.write',
 ];
 
+/**
+ * The standard's scopes for due-date charges (`cobv.*`) and the payload locations their QR codes
+ * point at (`payloadlocation.*`), asked for only by a profile that declares `dueCharges`.
+ */
+export const DUE_CHARGE_SCOPES: readonly string[] = ['cobv.read', 'cobv.write', 'payloadlocation.read', 'payloadlocation.write'];
+
+/** The standard's scopes for batches of due-date charges, asked for only by a profile that declares `chargeBatches`. */
+export const CHARGE_BATCH_SCOPES: readonly string[] = ['lotecobv.read', 'lotecobv.write'];
+
+/**
+ * The most charges one `PUT /lotecobv/{id}` carries where the PSP states no limit of its own. The
+ * standard sets none on purpose, leaving it to each PSP (its maintainers, in
+ * https://github.com/bacen/pix-api/issues/258); PSPs have raised the size of such a request against
+ * their API gateways' payload limits (https://github.com/bacen/pix-api/issues/585). 1,000 is the
+ * limit the one PSP that states one sets (Efí, banks/efi.ts) and the gateway's own most per batch:
+ * a request of about half a megabyte.
+ */
+export const DEFAULT_MAX_BATCH_CHARGES = 1_000;
+
 /** The standard as written, for profiles to spread and override. */
 export const STANDARD_PROFILE = {
   clientSecret: 'required',
@@ -178,4 +214,7 @@ export const PIX_API: PixApiProfile = {
   // The standard defines Pix Automático (/locrec, /rec, /solicrec, /cobr, /webhookrec, /webhookcobr; API Pix 2.9.0): https://bacen.github.io/pix-api/
   // A PSP that follows it takes charges in the Central Bank's window, 2 to 10 days ahead (banks/pix-automatico.ts).
   recurring: { leadTime: BCB_LEAD_TIME, source: 'https://bacen.github.io/pix-api/' },
+  // The standard defines due-date charges (/cobv) and their batches (/lotecobv), and no most charges per batch: https://bacen.github.io/pix-api/
+  dueCharges: { source: 'https://bacen.github.io/pix-api/' },
+  chargeBatches: { maxCharges: DEFAULT_MAX_BATCH_CHARGES, source: 'https://bacen.github.io/pix-api/' },
 };

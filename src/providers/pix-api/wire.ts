@@ -1,11 +1,13 @@
 import type { PaymentStatus } from '../../domain/payment-status';
-import { type ProviderCharge, UpstreamError } from '../provider-adapter';
+import { type ChargeBatchItem, type ProviderCharge, UpstreamError } from '../provider-adapter';
 import type { ProviderRefundStatus } from '../provider-adapter';
+import { problemOf } from '../support/answers';
 import { maskDocument } from '../support/masking';
 import { gatewayRefundIdOfDevolucao } from './txid';
 import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
 import { brCodeCrc } from '../../domain/br-code';
-import { isCalendarDate } from '../../domain/recurrence';
+import { addDays, brasiliaDate, isCalendarDate } from '../../domain/recurrence';
+import { DEFAULT_DAYS_AFTER_DUE } from '../../domain/due-charge';
 
 /*
  * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an
@@ -48,6 +50,32 @@ export interface Cob {
   /** The BR Code, as the PSP made it; null when the answer has none (`pixCopiaECola` is optional in `CobGerada` and `CobCompleta`). */
   copyPaste: string | null;
   pix: Pix[];
+}
+
+/**
+ * A `CobVGerada`/`CobVCompleta`: a due-date charge. Its record has the same statuses as an
+ * immediate charge's (`CobrancaStatus`); it stops being payable at the end of its due date plus
+ * `validadeAposVencimento` days, in Brasília.
+ */
+export interface CobV {
+  txid: string;
+  status: CobStatus | null;
+  createdAt: Date;
+  /** `calendario.dataDeVencimento`, `YYYY-MM-DD`. */
+  dueDate: string;
+  /** `calendario.validadeAposVencimento`, whole days; the standard's 30 when absent. */
+  daysAfterDue: number;
+  amountCents: number;
+  chave: string;
+  copyPaste: string | null;
+  pix: Pix[];
+}
+
+/** A charge of either kind, as the flows that serve both read it. */
+export type ChargeRecord = Cob | CobV;
+
+export function isCobV(charge: ChargeRecord): charge is CobV {
+  return 'dueDate' in charge;
 }
 
 export interface Pix {
@@ -169,6 +197,42 @@ export function readCob(label: string, status: number, body: unknown, copyPasteF
   };
 }
 
+/** A `CobVGerada`/`CobVCompleta`, read as readCob reads a `CobGerada`: the BR Code, when there, must be a valid one. */
+export function readCobV(label: string, status: number, body: unknown, copyPasteFields: readonly string[]): CobV {
+  const r = new Reader(label, status);
+  const cobv = r.object(body, 'the due-date charge');
+  const calendario = r.object(cobv.calendario, 'calendario');
+  const valor = r.object(cobv.valor, 'valor');
+  const field = copyPasteFields.find((name) => typeof cobv[name] === 'string' && cobv[name] !== '');
+  if (field !== undefined && !isBrCode(cobv[field] as string)) throw r.malformed(`${field} is not a BR Code with a correct CRC`);
+  const pix = cobv.pix ?? [];
+  if (!Array.isArray(pix)) throw r.malformed('pix is not a list');
+  if (!isCalendarDate(calendario.dataDeVencimento)) throw r.malformed('calendario.dataDeVencimento is not a date (YYYY-MM-DD)');
+  return {
+    txid: r.string(txidOf(cobv), 'txid'),
+    status: r.statusOf(cobv.status, COB_STATUSES, 'status', COB_STATUS_SPELLINGS),
+    createdAt: r.date(calendario.criacao, 'calendario.criacao'),
+    dueDate: calendario.dataDeVencimento,
+    daysAfterDue: validadeOf(r, calendario.validadeAposVencimento),
+    amountCents: r.cents(valor.original, 'valor.original'),
+    chave: r.string(cobv.chave, 'chave'),
+    copyPaste: field === undefined ? null : (cobv[field] as string),
+    pix: pix.map((entry, i) => readPixWith(r, entry, `pix[${i}]`)),
+  };
+}
+
+/**
+ * `calendario.validadeAposVencimento`: whole days, 30 when absent (the standard's default, which
+ * its answers must carry: https://github.com/bacen/pix-api/issues/413). Digits in a string are
+ * read too, as for `expiracao`.
+ */
+function validadeOf(r: Reader, value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_DAYS_AFTER_DUE;
+  const days = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value;
+  if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 0) throw r.malformed('calendario.validadeAposVencimento is not a whole number of days');
+  return days;
+}
+
 /**
  * `txid`, or `txId` where a PSP spells it so (Santander, as integrators report in
  * https://github.com/bacen/pix-api/issues/278): the standard's name wins when both are there.
@@ -248,11 +312,36 @@ export function cobExpiresAt(cob: Cob): Date {
 }
 
 /**
+ * When a due-date charge stops being payable: the end, in Brasília, of its due date plus
+ * `validadeAposVencimento` calendar days ("dias corridos", the standard's `CobDataDeVencimento`).
+ * A due date on a day the payer's PSP does not work is moved to the next business day by that PSP;
+ * the gateway counts the days as written, and the PSP's own answer (CONCLUIDA) still wins.
+ */
+export function cobvExpiresAt(cobv: Pick<CobV, 'dueDate' | 'daysAfterDue'>): Date {
+  return brasiliaDayEnd(addDays(cobv.dueDate, cobv.daysAfterDue));
+}
+
+/** When a charge of either kind stops being payable. */
+export function chargeExpiresAt(charge: ChargeRecord): Date {
+  return isCobV(charge) ? cobvExpiresAt(charge) : cobExpiresAt(charge);
+}
+
+/** The last millisecond of `date` (`YYYY-MM-DD`) in Brasília: the instant before the next day's midnight there. */
+export function brasiliaDayEnd(date: string): Date {
+  const next = addDays(date, 1);
+  // Midnight in Brasília is 03:00 UTC (UTC−3); on a date of its former daylight saving time (UTC−2), an hour earlier.
+  let midnight = Date.parse(`${next}T03:00:00Z`);
+  while (brasiliaDate(new Date(midnight - 3_600_000)) === next) midnight -= 3_600_000;
+  return new Date(midnight - 1);
+}
+
+/**
  * The gateway's status for a charge read at `now`. Exhaustive: a status added to COB_STATUSES does
  * not compile until mapped.
  *
- * - ATIVA: `pending`, or `expired` once past calendario.criacao + expiracao (the standard has no
- *   expired status: its status is the record's, and an expired charge stays ATIVA).
+ * - ATIVA: `pending`, or `expired` once past calendario.criacao + expiracao, or for a due-date
+ *   charge past the end of its due date plus validadeAposVencimento (the standard has no expired
+ *   status: its status is the record's, and an expired charge stays ATIVA).
  * - CONCLUIDA: `paid`; `refunded` once returned whole (its settled devoluções add up to what was paid).
  * - REMOVIDA_PELO_USUARIO_RECEBEDOR: `cancelled`: the receiver (this gateway, cancelCharge) removed it.
  * - REMOVIDA_PELO_PSP: the PSP removed it, not the merchant. PSPs do so mostly to charges that
@@ -261,12 +350,13 @@ export function cobExpiresAt(cob: Cob): Date {
  * - A status the standard does not name (null): `pending`, concluding nothing; reconciliation
  *   expires a payment that stays pending past its expiry.
  */
-export function cobPaymentStatus(cob: Cob, now: Date): PaymentStatus {
+export function cobPaymentStatus(cob: ChargeRecord, now: Date): PaymentStatus {
   const status = cob.status;
   if (status === null) return 'pending';
+  const expired = now.getTime() >= chargeExpiresAt(cob).getTime();
   switch (status) {
     case 'ATIVA':
-      return now.getTime() >= cobExpiresAt(cob).getTime() ? 'expired' : 'pending';
+      return expired ? 'expired' : 'pending';
     case 'CONCLUIDA': {
       const paid = cob.pix.reduce((sum, pix) => sum + pix.amountCents, 0);
       const returned = cob.pix.flatMap((pix) => pix.devolucoes).reduce((sum, d) => sum + (d.status === 'DEVOLVIDO' ? d.amountCents : 0), 0);
@@ -275,7 +365,7 @@ export function cobPaymentStatus(cob: Cob, now: Date): PaymentStatus {
     case 'REMOVIDA_PELO_USUARIO_RECEBEDOR':
       return 'cancelled';
     case 'REMOVIDA_PELO_PSP':
-      return now.getTime() >= cobExpiresAt(cob).getTime() ? 'expired' : 'failed';
+      return expired ? 'expired' : 'failed';
     default: {
       const unmapped: never = status;
       throw new UpstreamError({ kind: 'malformed', message: `Unmapped charge status ${String(unmapped)}` });
@@ -341,11 +431,13 @@ export function devolucaoReport(devolucao: Devolucao): RefundReport {
 }
 
 /**
- * The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob: the
- * txid is it. A read whose answer carried no BR Code reports `copyPaste` as '' (the gateway keeps
- * the one it got at creation, where the adapter insists on one).
+ * The charge in the gateway's terms, as read at `now`. The PSP has no id of its own for a cob or a
+ * cobv: the txid is it. A read whose answer carried no BR Code reports `copyPaste` as '' (the
+ * gateway keeps the one it got at creation, where the adapter insists on one). `amountCents` is the
+ * charge's original value; what was paid (a due-date charge's, with its fine, interest or discount)
+ * is `pix.paidAmountCents`.
  */
-export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
+export function toPixApiCharge(cob: ChargeRecord, now: Date): PixApiCharge {
   const paid = cob.pix.length > 0;
   const first = paid ? cob.pix.reduce((earliest, pix) => (pix.horario < earliest.horario ? pix : earliest)) : null;
   return {
@@ -354,7 +446,7 @@ export function toPixApiCharge(cob: Cob, now: Date): PixApiCharge {
     status: cobPaymentStatus(cob, now),
     amountCents: cob.amountCents,
     copyPaste: cob.copyPaste ?? '',
-    expiresAt: cobExpiresAt(cob),
+    expiresAt: chargeExpiresAt(cob),
     paidAt: first ? first.horario : null,
     ...(first
       ? {
@@ -376,6 +468,60 @@ export function pixDetails(pix: Pix, paidAmountCents: number = pix.amountCents):
     paidAmountCents,
     payer: pix.payer ? { name: pix.payer.name, documentMasked: pix.payer.document === null ? null : maskDocument(pix.payer.document) } : null,
   };
+}
+
+/*
+ * Batches of due-date charges: `LoteCobVConsultado` (GET /lotecobv/{id}), one entry per charge
+ * asked for, each in the status of its request.
+ */
+
+/** `LoteCobVConsultado.cobsv[].status`. */
+export const LOTE_ITEM_STATUSES = ['EM_PROCESSAMENTO', 'CRIADA', 'NEGADA'] as const;
+export type LoteItemStatus = (typeof LOTE_ITEM_STATUSES)[number];
+
+export interface LoteItem {
+  txid: string;
+  /** null: a status the standard does not name (yet); it concludes nothing. */
+  status: LoteItemStatus | null;
+  /** A refused request's `problema` (RFC 7807) as text: its title, detail and violations. */
+  problem: string | null;
+}
+
+export function readLoteCobV(label: string, status: number, body: unknown): LoteItem[] {
+  const r = new Reader(label, status);
+  const lote = r.object(body, 'the batch');
+  if (!Array.isArray(lote.cobsv)) throw r.malformed('cobsv is not a list');
+  return lote.cobsv.map((value, i) => {
+    const item = r.object(value, `cobsv[${i}]`);
+    const problem = problemOf(item.problema);
+    return {
+      txid: r.string(txidOf(item), `cobsv[${i}].txid`),
+      status: r.statusOf(item.status, LOTE_ITEM_STATUSES, `cobsv[${i}].status`),
+      problem: problem.message ?? problem.code ?? null,
+    };
+  });
+}
+
+/**
+ * A batch entry in the gateway's terms. Exhaustive: a status added to LOTE_ITEM_STATUSES does not
+ * compile until mapped. A status the standard does not name is still `processing`; a refusal
+ * without a `problema` (which the standard requires) is still a refusal, with a plain reason.
+ */
+export function loteItemOf(item: LoteItem): ChargeBatchItem {
+  const status = item.status;
+  if (status === null) return { txid: item.txid, outcome: 'processing', problem: null };
+  switch (status) {
+    case 'EM_PROCESSAMENTO':
+      return { txid: item.txid, outcome: 'processing', problem: null };
+    case 'CRIADA':
+      return { txid: item.txid, outcome: 'created', problem: null };
+    case 'NEGADA':
+      return { txid: item.txid, outcome: 'refused', problem: item.problem ?? 'refused by the PSP (no problema given)' };
+    default: {
+      const unmapped: never = status;
+      throw new UpstreamError({ kind: 'malformed', message: `Unmapped batch item status ${String(unmapped)}` });
+    }
+  }
 }
 
 /*

@@ -10,6 +10,7 @@ import { BCB_LEAD_TIME, BCB_PIX_AUTOMATICO_RULES } from './pix-automatico';
 import { SANTANDER } from './santander';
 import { SICOOB } from './sicoob';
 import { SICREDI } from './sicredi';
+import { DEFAULT_MAX_BATCH_CHARGES } from '../profile';
 
 describe('the registry', () => {
   it('lists pix-api and the seven banks, each once, each an adapter of its profile', () => {
@@ -50,6 +51,31 @@ describe('Pix Automático', () => {
     expect(BCB_LEAD_TIME).toEqual({ minDays: 2, maxDays: 10 });
     for (const profile of [EFI, INTER]) expect(profile.recurring?.leadTime).toEqual(BCB_LEAD_TIME);
     expect(new URL(BCB_PIX_AUTOMATICO_RULES).hostname).toBe('www.bcb.gov.br');
+  });
+});
+
+describe('due-date charges and their batches', () => {
+  it('are declared by pix-api, Efí, Sicoob and Inter only: the profiles with a page saying so (docs/providers.md, Due-date charges)', () => {
+    expect(PIX_API_PROFILES.filter((profile) => profile.dueCharges !== undefined).map((profile) => profile.name)).toEqual(['pix-api', 'efi', 'sicoob', 'inter']);
+    expect(PIX_API_PROFILES.filter((profile) => profile.chargeBatches !== undefined).map((profile) => profile.name)).toEqual(['pix-api', 'efi', 'sicoob', 'inter']);
+  });
+
+  it.each(PIX_API_PROFILES.filter((profile) => profile.chargeBatches !== undefined).map((profile) => [profile.name, profile] as const))(
+    '%s: https pages, and batches of a whole number of charges, the most its page states or the default',
+    (_, profile) => {
+      expect(new URL(profile.dueCharges!.source).protocol).toBe('https:');
+      expect(new URL(profile.chargeBatches!.source).protocol).toBe('https:');
+      expect(Number.isInteger(profile.chargeBatches!.maxCharges) && profile.chargeBatches!.maxCharges > 0).toBe(true);
+      // The descriptor, hence the catalogue, carries both as declared.
+      const { capabilities } = new PixApiAdapter(NO_TRANSPORT, profile).descriptor;
+      expect([capabilities.dueCharges, capabilities.chargeBatches]).toEqual([profile.dueCharges, profile.chargeBatches]);
+    },
+  );
+
+  it("Efí's page states at most 1,000 charges a batch; the others none, so the default", () => {
+    expect(EFI.chargeBatches?.maxCharges).toBe(1000);
+    for (const profile of [SICOOB, INTER]) expect(profile.chargeBatches?.maxCharges).toBe(DEFAULT_MAX_BATCH_CHARGES);
+    for (const profile of [BB, ITAU, SANTANDER, SICREDI]) expect(new PixApiAdapter(NO_TRANSPORT, profile).descriptor.capabilities).not.toHaveProperty('dueCharges');
   });
 });
 

@@ -30,5 +30,6 @@ export const BB: PixApiProfile = {
   answers: { createCharge: 200, refund: 201, cancelCharge: 201, registerWebhook: 200 },
   // `gw-dev-app-key` in homologation, `gw-app-key` in production, not on the token call: https://www.abstra.io/docs/tools/connectors/providers/banco-do-brasil (third-party)
   // No `recurring`: no BB page offering Pix Automático through this API could be read (reports of BB's launch say "via API" and 90 days of lead time; BB's page must confirm both).
+  // No `dueCharges` nor `chargeBatches`: no BB page offering /cobv or /lotecobv could be read (its portal is a JavaScript application).
   query: ({ environment, credentials }) => ({ [environment === 'production' ? 'gw-app-key' : 'gw-dev-app-key']: String(credentials.extras.app_key) }),
 };

@@ -31,5 +31,9 @@ export const EFI: PixApiProfile = {
   // Pix Automático through this API: /v2/locrec, /v2/rec, /v2/solicrec, /v2/cobr (with /retentativa/:data), /v2/webhookrec, /v2/webhookcobr on the same host, the standard's scopes ("POST /v2/rec Requires authorization for the scope: rec.write"): https://dev.efipay.com.br/en/docs/api-pix/pix-automatico/ · https://github.com/efipay/sdk-node-apis-efi/blob/master/src/lib/constants.js
   // No lead time of Efí's own found on its page (read in part here): the Central Bank's 2 to 10 days (banks/pix-automatico.ts).
   recurring: { leadTime: BCB_LEAD_TIME, source: 'https://dev.efipay.com.br/en/docs/api-pix/pix-automatico/' },
+  // Due-date charges through this API: PUT/PATCH/GET /v2/cobv/:txid, scope cobv.write ("Create Due Charge"): https://dev.efipay.com.br/en/docs/api-pix/cobrancas-com-vencimento/
+  dueCharges: { source: 'https://dev.efipay.com.br/en/docs/api-pix/cobrancas-com-vencimento/' },
+  // Batches: PUT/PATCH/GET /v2/lotecobv/:id, "The batch creation must contain at least 1 payment and at most 1000": https://dev.efipay.com.br/en/docs/api-pix/cobrancas-lote/
+  chargeBatches: { maxCharges: 1_000, source: 'https://dev.efipay.com.br/en/docs/api-pix/cobrancas-lote/' },
   webhookHeaders: (credentials): Record<string, string> => (credentials.extras.skip_mtls_checking === true ? { 'x-skip-mtls-checking': 'true' } : {}),
 };

@@ -1,4 +1,4 @@
-import { type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
+import { DEFAULT_MAX_BATCH_CHARGES, type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
 import { BCB_LEAD_TIME } from './pix-automatico';
 
 /**
@@ -23,6 +23,14 @@ export const INTER: PixApiProfile = {
   // Pix Automático through the Pix API ("o usuário recebedor enviará periodicamente as informações das cobranças recorrentes ao seu PSP, utilizando-se para isso da API Pix"; the standard's errors): https://developers.inter.co/references/pix-automatico
   // No lead time of Inter's own found on its page (read in part here): the Central Bank's 2 to 10 days (banks/pix-automatico.ts).
   recurring: { leadTime: BCB_LEAD_TIME, source: 'https://developers.inter.co/references/pix-automatico' },
+  // Due-date charges and their batches through this API: /pix/v2/cobv/{txid} and /pix/v2/lotecobv/{id}, with the standard's scopes cobv.* and lotecobv.* (Inter's own SDK):
+  // https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/commons/structures/Constants.py · https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/pix/duebillingbatch/DueBillingBatchClient.py
+  // Inter states no most charges per batch: the standard's default of the gateway (profile.ts, DEFAULT_MAX_BATCH_CHARGES).
+  dueCharges: { source: 'https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/pix/duebilling/DueBillingClient.py' },
+  chargeBatches: {
+    maxCharges: DEFAULT_MAX_BATCH_CHARGES,
+    source: 'https://github.com/inter-co/pj-sdk-python/blob/master/inter_sdk_python/pix/duebillingbatch/DueBillingBatchClient.py',
+  },
   headers: ({ credentials }): Record<string, string> => (typeof credentials.extras.conta_corrente === 'string' ? { 'x-conta-corrente': credentials.extras.conta_corrente } : {}),
   // Phone keys without "+" in /webhook/{chave} (Inter's reference, read from a copy): https://developers.bancointer.com.br/v4/reference
   webhookKey: (chave) => (/^\+\d+$/.test(chave) ? chave.slice(1) : chave),

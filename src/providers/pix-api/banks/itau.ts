@@ -20,5 +20,6 @@ export const ITAU: PixApiProfile = {
   token: { clientAuth: 'body', encoding: 'form', scopes: null, grantTypeIn: 'body' },
   // A fresh x-correlationID on every call (third-party): https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPItau.pas
   // No `recurring`: no Itaú page offering Pix Automático through this API was found.
+  // No `dueCharges` nor `chargeBatches`: no Itaú page offering /cobv or /lotecobv was found.
   headers: () => ({ 'x-correlationID': randomUUID() }),
 };

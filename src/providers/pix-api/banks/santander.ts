@@ -20,5 +20,6 @@ export const SANTANDER: PixApiProfile = {
   answers: { createCharge: 200, refund: 201, cancelCharge: 200, registerWebhook: 200 },
   // PATCH /cob/{txid} lives under /api/v2: https://github.com/frones/ACBr/blob/master/Fontes/ACBrPIXCD/ACBrPIXPSPSantander.pas (third-party)
   // No `recurring`: no Santander page offering Pix Automático on this API could be read. A Postman collection said to be Santander's (third-party copy) shows it on another API: /api/v1/rec on a separate host, with x-application-key and a `convenio` (https://github.com/michaeld555/santander-sdk/blob/main/endpoints/collection_pix_automatico.json).
+  // No `dueCharges` nor `chargeBatches`: no Santander page offering /cobv or /lotecobv could be read (its API reference needs a login).
   routeBase: (operation, base) => (operation === 'cancel charge' ? base.replace(/\/api\/v1$/, '/api/v2') : base),
 };

@@ -1,4 +1,4 @@
-import { type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
+import { DEFAULT_MAX_BATCH_CHARGES, type PixApiProfile, STANDARD_PROFILE, STANDARD_SCOPES } from '../profile';
 
 /**
  * Sicoob. Its token call takes the client_id alone (the mTLS certificate registered for the
@@ -23,5 +23,9 @@ export const SICOOB: PixApiProfile = {
   answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // `client_id` header on every Pix call: https://github.com/Suporte-APIs-Sicoob/apis-python/blob/main/api-pix/cobranca-imediata/criar-cobranca.py
   // No `recurring`: Sicoob's SDK document lists the scopes rec.*, cobr.*, solicrec.*, locr.* and the recurrence bodies, but no /rec or /cobr route: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml
+  // Due-date charges and their batches: /cobv/{txid} (PUT, PATCH, GET, its answers carrying `brcode` too) and /lotecobv/{id} (PUT answered 202), with the scopes cobv.*, lotecobv.*, payloadlocation.*, in Sicoob's own OpenAPI of this API: https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml
+  // It states no most charges per batch: the standard's default of the gateway (profile.ts, DEFAULT_MAX_BATCH_CHARGES).
+  dueCharges: { source: 'https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml' },
+  chargeBatches: { maxCharges: DEFAULT_MAX_BATCH_CHARGES, source: 'https://github.com/Sicoob-Cooperativa/sicoob_sdk_java/blob/main/pix/api/openapi.yaml' },
   headers: ({ credentials }) => ({ client_id: credentials.clientId }),
 };

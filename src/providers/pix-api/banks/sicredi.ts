@@ -20,5 +20,6 @@ export const SICREDI: PixApiProfile = {
   answers: { createCharge: 201, refund: 200, cancelCharge: 200, registerWebhook: 200 },
   // cob/{txid} (PUT, PATCH, GET) on /api/v3: https://github.com/laddertech/pypix-api/blob/main/pypix_api/banks/sicredi.py (RESOURCE_ITEM_VERSIONS)
   // No `recurring`: no Sicredi page offering Pix Automático through this API was found.
+  // No `dueCharges` nor `chargeBatches`: no Sicredi page offering /cobv or /lotecobv could be read (its technical guide, a PDF, could not be).
   routeBase: (operation, base) => (operation === 'create charge' || operation === 'read charge' || operation === 'cancel charge' ? base.replace(/\/api\/v2$/, '/api/v3') : base),
 };

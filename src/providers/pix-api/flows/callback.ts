@@ -1,6 +1,6 @@
 import { type ProviderEvent, refundEventType } from '../../../domain/provider-event';
 import { WebhookParseError } from '../../provider-adapter';
-import { type Cob, type Devolucao, devolucaoReport, isEndToEndId, type Pix, pixDetails, wireCents } from '../wire';
+import { type ChargeRecord, type Devolucao, devolucaoReport, isEndToEndId, type Pix, pixDetails, wireCents } from '../wire';
 
 /** Most distinct Pix one callback may name: each may be read back from the PSP. */
 export const MAX_CALLBACK_ENTRIES = 100;
@@ -67,13 +67,15 @@ export function pixConfirms(entry: CallbackEntry, pix: Pix | null): pix is Pix &
 }
 
 /**
- * Second half, on `GET /cob/{txid}`: the charge is concluded and, when it lists its Pix, holds this
- * one. The events confirmed, with the PSP's values, or null. An entry naming devoluções is about
+ * Second half, on `GET /cob/{txid}` (or `/cobv/{txid}`): the charge is concluded and, when it lists
+ * its Pix, holds this one. The events confirmed, with the PSP's values, or null: the amount is what
+ * the Pix carried, whatever the charge's original value (a due-date charge paid late with its fine
+ * and interest, or early with its discount, is paid all the same). An entry naming devoluções is about
  * them, not about the payment: each id must be one the PSP holds for this Pix (`GET /pix/{e2eid}`
  * lists them), else the entry is forged and confirms nothing; each becomes a refund event in the
  * status the PSP gives it.
  */
-export function confirmedEvents(entry: CallbackEntry, pix: Pix & { txid: string }, cob: Cob | null): ProviderEvent[] | null {
+export function confirmedEvents(entry: CallbackEntry, pix: Pix & { txid: string }, cob: Pick<ChargeRecord, 'status' | 'pix'> | null): ProviderEvent[] | null {
   if (cob?.status !== 'CONCLUIDA') return null;
   if (cob.pix.length > 0 && !cob.pix.some((paid) => paid.endToEndId === pix.endToEndId)) return null;
   if (entry.devolucaoIds.length > 0) {

@@ -2,7 +2,7 @@ import type { UpstreamError } from '../../provider-adapter';
 import { jsonOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
-import { type Cob, readCob } from '../wire';
+import { type ChargeRecord, type Cob, readCob } from '../wire';
 import { type ApiCall, labelOf, settle, pixApiFailure } from './api-call';
 
 /** `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`. */
@@ -17,7 +17,7 @@ export function parseCancelledCharge(profile: PixApiProfile, answer: OutboundAns
   return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
 }
 
-/** A cancel refused because the charge is no longer ATIVA (paid meanwhile, already removed): the charge as now held is the answer. */
-export function isConcluded(current: Cob | null): current is Cob {
+/** A cancel (or a change) refused because the charge is no longer ATIVA (paid meanwhile, already removed): the charge as now held is the answer. */
+export function isConcluded<T extends ChargeRecord>(current: T | null): current is T {
   return current !== null && current.status !== null && current.status !== 'ATIVA';
 }

@@ -4,7 +4,7 @@ import { jsonOf, problemOf } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';
-import { type Cob, readCob } from '../wire';
+import { type Cob, type CobV, isCobV, readCob } from '../wire';
 import { type ApiCall, clip, labelOf, settle, pixApiFailure } from './api-call';
 
 /** `solicitacaoPagador` and `descricao` (pacs.008/pacs.004 RemittanceInformation) hold at most 140 characters; `devedor.nome` 200. */
@@ -48,19 +48,23 @@ export function parseCreatedCharge(profile: PixApiProfile, answer: OutboundAnswe
   return settle(() => readCob(label, answer.status, jsonOf(answer), profile.copyPasteFields));
 }
 
-/** Whether the charge a refused create's txid holds is the one asked for (same amount, same key): then it is the answer. */
-export function isSameCharge(existing: Cob | null, request: CreateChargeRequest, chave: string): existing is Cob {
-  return existing?.amountCents === request.amountCents && existing.chave === chave;
+/**
+ * Whether the charge a refused create's txid holds is the one asked for (same amount, same key; a
+ * due-date charge also the same due date): then it is the answer.
+ */
+export function isSameCharge<T extends Cob | CobV>(existing: T | null, request: CreateChargeRequest, chave: string): existing is T {
+  if (existing?.amountCents !== request.amountCents || existing.chave !== chave) return false;
+  return !isCobV(existing) || existing.dueDate === request.due?.date;
 }
 
 /** A charge with neither a BR Code created nor read back is an answer the gateway cannot use. */
-export function noBrCode(profile: PixApiProfile): UpstreamError {
+export function noBrCode(profile: PixApiProfile, operation: 'create charge' | 'create due charge' = 'create charge'): UpstreamError {
   const fields = profile.copyPasteFields.join(' or ');
-  return new UpstreamError({ kind: 'malformed', message: `${labelOf(profile, 'create charge')}: no BR Code (${fields}) in the charge, created or read back` });
+  return new UpstreamError({ kind: 'malformed', message: `${labelOf(profile, operation)}: no BR Code (${fields}) in the charge, created or read back` });
 }
 
 /** `devedor`: a CPF (11 digits) or a CNPJ (14, letters allowed from 2026), by length, and the name. */
-function devedorOf(payer: CreateChargeRequest['payer']): Record<string, string> {
+export function devedorOf(payer: CreateChargeRequest['payer']): Record<string, string> {
   const document = payer.document.replace(/[.\-/\s]/g, '').toUpperCase();
   const nome = clip(payer.name.trim(), MAX_DEVEDOR_NAME);
   if (/^\d{11}$/.test(document)) return { cpf: document, nome };

@@ -2,7 +2,7 @@ import { UpstreamError } from '../../provider-adapter';
 import { jsonOf, problemOf, unexpectedAnswer } from '../../support/answers';
 import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiCredentials } from '../credentials';
-import { type PixApiProfile, RECURRING_SCOPES } from '../profile';
+import { CHARGE_BATCH_SCOPES, DUE_CHARGE_SCOPES, type PixApiProfile, RECURRING_SCOPES } from '../profile';
 import type { AccessToken } from '../token-cache';
 import { type BuiltRequest, labelOf } from './api-call';
 
@@ -35,13 +35,15 @@ export function tokenRequest(profile: PixApiProfile, credentials: PixApiCredenti
 }
 
 /**
- * The scopes a profile asks for: its own, and the recurring ones when it declares Pix Automático.
- * Null (a PSP that binds scopes to the application) stays null.
+ * The scopes a profile asks for: its own, and those of what else it declares (Pix Automático,
+ * due-date charges, their batches): a PSP may refuse a scope its client was not granted, so none is
+ * asked for that the profile has no use for. Null (a PSP that binds scopes to the application) stays null.
  */
 export function scopesOf(profile: PixApiProfile): readonly string[] | null {
   const scopes = profile.token.scopes;
-  if (scopes === null || !profile.recurring) return scopes;
-  return [...scopes, ...RECURRING_SCOPES.filter((scope) => !scopes.includes(scope))];
+  if (scopes === null) return scopes;
+  const declared = [...(profile.recurring ? RECURRING_SCOPES : []), ...(profile.dueCharges ? DUE_CHARGE_SCOPES : []), ...(profile.chargeBatches ? CHARGE_BATCH_SCOPES : [])];
+  return [...new Set([...scopes, ...declared])];
 }
 
 /**
