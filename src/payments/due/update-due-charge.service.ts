@@ -71,6 +71,10 @@ export class UpdateDueChargeService {
     const charge = await this.metrics
       .timeProviderCall(acting.metricsLabel, 'update_charge', () => adapter.updateCharge(acting.account, ref, asked))
       .catch((error: unknown) => rethrowProviderFailure(error, this.refunds.failure(payment, 'update charge')));
+    // A charge the payer settled (or the PSP closed) meanwhile is answered as the PSP holds it, unchanged: its own events tell the rest.
+    if (charge.status !== 'pending') {
+      throw new AppError(ErrorCode.PAYMENT_STATE_CONFLICT, { message: `The charge is ${charge.status} at the PSP: it could not be changed.`, details: { status: charge.status } });
+    }
     const changed = await this.dataSource.transaction((tx) => this.write(tx, claim, payment, asked, charge, requestId));
     const body = JSON.stringify(successEnvelope(this.dueViews.view(changed), requestId, payment.provider));
     return new PreparedResponse(200, body, { 'content-type': 'application/json; charset=utf-8' });
