@@ -214,7 +214,7 @@ export function amountDueCents(originalCents: number, terms: DueTerms, payDate: 
  * with 10 refusing 2021-01-05, counts from the unadjusted date; the field's own examples are the
  * later, detailed statement, https://github.com/bacen/pix-api/issues/307.)
  */
-export function lastPayableDate(terms: DueTerms, calendar: BusinessCalendar): string {
+export function lastPayableDate(terms: Pick<DueTerms, 'date' | 'daysAfterDue'>, calendar: BusinessCalendar): string {
   return nextBusinessDay(addDays(effectiveDueDate(terms, calendar), terms.daysAfterDue), calendar);
 }
 

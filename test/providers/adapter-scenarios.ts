@@ -3,7 +3,8 @@ import { parsePix } from 'pix-utils';
 import { type CreateChargeRequest, type ProviderCharge, UpstreamError, type UpstreamFailureKind, WebhookParseError } from '../../src/providers/provider-adapter';
 import { type InboundCallback, type Account, type ProviderAdapter, type ProviderRefund, WebhookAuthError } from '../../src/providers/provider-adapter';
 import { hasValidCrc } from '../../src/testing/emv';
-import type { DueTerms } from '../../src/domain/due-charge';
+import { type DueTerms, lastPayableDate } from '../../src/domain/due-charge';
+import { BRAZIL_CALENDAR } from '../../src/common/calendar/brazil-calendar';
 import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { chargeRequest as newChargeRequest } from '../helpers/factories';
 
@@ -282,7 +283,8 @@ export function adapterScenarios<C>(label: string, features: ScenarioFeatures, s
         chargeRequest({ amountCents: 100_000, due: terms(), payerAddress: { street: 'Rua das Flores, 10', city: 'Recife', state: 'PE', zip: '50030-230' }, ...overrides });
       const dueLookup = (charge: ProviderCharge) => ({ ...lookup(charge), due: true });
       /** The end of `date` plus `days` in Brasília (UTC−3): the instant a due-date charge stops being payable. */
-      const endOf = (date: string, days: number) => new Date(Date.parse(`${addDays(date, days + 1)}T03:00:00Z`) - 1);
+      // The end, in Brasília, of the last payable day: a weekend or holiday moves to the next business day.
+      const endOf = (date: string, days: number) => new Date(Date.parse(`${addDays(lastPayableDate({ date, daysAfterDue: days }, BRAZIL_CALENDAR), 1)}T03:00:00Z`) - 1);
 
       it('creates a pending due-date charge with its BR Code, payable until the end of its due date plus the days after it', async () => {
         const request = dueRequest();

@@ -7,7 +7,8 @@ import { gatewayRefundIdOfDevolucao } from './txid';
 import type { PixPaymentDetails, RefundReport } from '../../domain/provider-event';
 import { brCodeCrc } from '../../domain/br-code';
 import { addDays, brasiliaDate, isCalendarDate } from '../../domain/recurrence';
-import { DEFAULT_DAYS_AFTER_DUE } from '../../domain/due-charge';
+import { DEFAULT_DAYS_AFTER_DUE, lastPayableDate } from '../../domain/due-charge';
+import { BRAZIL_CALENDAR } from '../../common/calendar/brazil-calendar';
 
 /*
  * What the Pix API answers, read at the edge: every field the adapter uses is checked here, and an
@@ -312,13 +313,13 @@ export function cobExpiresAt(cob: Cob): Date {
 }
 
 /**
- * When a due-date charge stops being payable: the end, in Brasília, of its due date plus
- * `validadeAposVencimento` calendar days ("dias corridos", the standard's `CobDataDeVencimento`).
- * A due date on a day the payer's PSP does not work is moved to the next business day by that PSP;
- * the gateway counts the days as written, and the PSP's own answer (CONCLUIDA) still wins.
+ * When a due-date charge stops being payable: the end, in Brasília, of its last payable day, its due
+ * date plus `validadeAposVencimento` days counted as the BCB's examples count them (a due date or a
+ * last day that is not a business day moves to the next one: src/domain/due-charge.ts). Read back
+ * ATIVA past it, the charge has expired; the PSP's own answer (CONCLUIDA) still wins.
  */
 export function cobvExpiresAt(cobv: Pick<CobV, 'dueDate' | 'daysAfterDue'>): Date {
-  return brasiliaDayEnd(addDays(cobv.dueDate, cobv.daysAfterDue));
+  return brasiliaDayEnd(lastPayableDate({ date: cobv.dueDate, daysAfterDue: cobv.daysAfterDue }, BRAZIL_CALENDAR));
 }
 
 /** When a charge of either kind stops being payable. */

@@ -230,20 +230,21 @@ describe('changing, removing and reading a due-date charge', () => {
 
 describe('a due-date charge in the gateway’s terms', () => {
   const cobv = (status: string, extra: Record<string, unknown> = {}) => readCobV('t', 200, cobvBody({ status, ...extra }), ['pixCopiaECola']);
-  // Due 2026-03-10, payable 5 days more: until the end of 2026-03-15 in Brasília (UTC−3), 2026-03-16T02:59:59.999Z.
-  const end = new Date('2026-03-16T02:59:59.999Z');
+  // Due Tuesday 2026-03-10, payable 5 days more: to Sunday 2026-03-15, which moves to the next business
+  // day (src/domain/due-charge.ts), Monday 2026-03-16, until its end in Brasília (UTC−3), 2026-03-17T02:59:59.999Z.
+  const end = new Date('2026-03-17T02:59:59.999Z');
   const at = (iso: string | Date) => new Date(iso);
 
   it('expires at the end, in Brasília, of the due date plus validadeAposVencimento days', () => {
-    expect(brasiliaDayEnd('2026-03-15')).toEqual(end);
+    expect(brasiliaDayEnd('2026-03-16')).toEqual(end);
     // In the former daylight saving time (UTC−2), the day ended an hour earlier in UTC.
     expect(brasiliaDayEnd('2018-12-01')).toEqual(new Date('2018-12-02T01:59:59.999Z'));
     expect(toPixApiCharge(cobv('ATIVA'), at('2026-03-01T12:00:00Z')).expiresAt).toEqual(end);
   });
 
   it.each([
-    ['ATIVA', '2026-03-16T02:59:59.998Z', 'pending'],
-    ['ATIVA', '2026-03-16T02:59:59.999Z', 'expired'],
+    ['ATIVA', '2026-03-17T02:59:59.998Z', 'pending'],
+    ['ATIVA', '2026-03-17T02:59:59.999Z', 'expired'],
     ['REMOVIDA_PELO_USUARIO_RECEBEDOR', '2026-03-05T12:00:00Z', 'cancelled'],
     ['REMOVIDO_PELO_USUARIO_RECEBEDOR', '2026-03-05T12:00:00Z', 'cancelled'],
     ['REMOVIDA_PELO_PSP', '2026-03-05T12:00:00Z', 'failed'],
