@@ -87,6 +87,13 @@ describe('amountDueCents: every modality', () => {
     expect(['2026-04-20', '2026-04-21'].map((day) => owed(10_000, saturday, day))).toEqual([9500, 10_000]);
   });
 
+  it('moves any discount date on a weekend or holiday to the next business day (https://github.com/bacen/pix-api/issues/412)', () => {
+    const saturday = discount({ type: 'fixed_until', until: [{ date: '2026-04-11', value: 3000 }] });
+    expect(['2026-04-13', '2026-04-14'].map((day) => owed(10_000, saturday, day))).toEqual([7000, 10_000]);
+    const tiradentes = { date: '2026-04-24', ...discount({ type: 'fixed_until', until: [{ date: '2026-04-21', value: 3000 }] }) };
+    expect(['2026-04-22', '2026-04-23'].map((day) => owed(10_000, tiradentes, day))).toEqual([7000, 10_000]);
+  });
+
   it('discounts each day paid early, calendar days (modalidades 3, 5) or business days (4, 6)', () => {
     // Due Wednesday 2026-04-22; paid Friday 17th: 5 calendar days early, 2 business days (Fri, Mon; Tue is Tiradentes).
     const early = (type: 'amount_per_day_early' | 'percent_per_day_early', days: 'calendar' | 'business') => ({ date: '2026-04-22', ...discount({ type, days, value: 100 }) });

@@ -161,10 +161,11 @@ function abatementCents(originalCents: number, abatement: AbatementTerms | null)
 function discountCents(baseCents: number, discount: DiscountTerms | null, terms: DueTerms, payDate: string, due: string, calendar: BusinessCalendar): number {
   if (!discount) return 0;
   if (isFixedDateDiscount(discount)) {
-    // The earliest date not yet past applies; a date that is the due date moves with it.
+    // The earliest date not yet past applies. A date on a weekend or holiday moves to the next
+    // business day, as the due date does (the BCB's manual, quoted in https://github.com/bacen/pix-api/issues/412).
     const entry = [...discount.until]
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
-      .find((candidate) => payDate <= (candidate.date === terms.date ? due : candidate.date));
+      .find((candidate) => payDate <= (candidate.date === terms.date ? due : nextBusinessDay(candidate.date, calendar)));
     if (!entry) return 0;
     return discount.type === 'fixed_until' ? entry.value : percentOf(baseCents, entry.value);
   }
