@@ -79,7 +79,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a pending due-date charge
+         * @description Changes the original amount or the `due` terms (replaced as a whole) of a pending due-date charge, at the PSP and here; the BR Code stays the same and the merchant receives `payment.updated` (docs/due-charges.md). A payment that is not pending, or an immediate charge, is 409 PAYMENT_STATE_CONFLICT.
+         */
+        patch: operations["updatePayment"];
         trace?: never;
     };
     "/v1/pix/{id}": {
@@ -1208,6 +1212,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A due-date charge was changed
+         * @description A pending due-date charge was changed (`PATCH /v1/payments/{id}`): `data.amount` is its new original amount; read it for the new `due` terms and `amountDue`. Its BR Code is the same. `data.status` is `pending`.
+         */
+        post: operations["onPaymentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "refund.succeeded": {
         parameters: {
             query?: never;
@@ -1991,6 +2015,25 @@ export interface components {
              */
             source: string;
         };
+        DueChargesCapabilityView: {
+            /**
+             * @description The page that says the PSP offers due-date charges (Pix API `cobv`).
+             * @example https://developers.example.com/pix/cobv
+             */
+            source: string;
+        };
+        ChargeBatchesCapabilityView: {
+            /**
+             * @description The most due-date charges one batch sent to the PSP holds; larger batches are split.
+             * @example 1000
+             */
+            max_charges: number;
+            /**
+             * @description The page that says the PSP offers batches (Pix API `lotecobv`), and their limit.
+             * @example https://developers.example.com/pix/lotecobv
+             */
+            source: string;
+        };
         ProviderCapabilitiesView: {
             /** @example true */
             refund: boolean;
@@ -2008,6 +2051,10 @@ export interface components {
             txid: "gateway" | "provider";
             /** @description Pix Automático (recurring Pix), when the provider offers it; null otherwise. */
             recurring: components["schemas"]["RecurringCapabilityView"] | null;
+            /** @description Due-date charges (`due` on a payment), when the provider offers them; null otherwise. */
+            due_charges: components["schemas"]["DueChargesCapabilityView"] | null;
+            /** @description Batches of due-date charges sent in one request, when the provider offers them; null: a batch is one create per charge. */
+            charge_batches: components["schemas"]["ChargeBatchesCapabilityView"] | null;
         };
         ProviderDescriptorView: {
             /**
@@ -2031,6 +2078,22 @@ export interface components {
              */
             built_in: boolean;
         };
+        AddressView: {
+            /** @example Rua das Flores, 80, Boa Vista */
+            street: string;
+            /** @example Recife */
+            city: string;
+            /**
+             * @example PE
+             * @enum {string}
+             */
+            state: "AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO";
+            /**
+             * @description The CEP, 8 digits.
+             * @example 50050000
+             */
+            zip: string;
+        };
         RecipientView: {
             /**
              * @description CPF or CNPJ without punctuation (a CNPJ may hold upper-case letters).
@@ -2044,6 +2107,8 @@ export interface components {
              * @example ana@example.com
              */
             email?: string | null;
+            /** @description The payer's address a due-date charge was given; null otherwise. */
+            address?: components["schemas"]["AddressView"] | null;
         };
         PixView: {
             /**
@@ -2080,6 +2145,80 @@ export interface components {
              * @example ***.456.789-**
              */
             document?: string | null;
+        };
+        DueFineView: {
+            /**
+             * @example percent
+             * @enum {string}
+             */
+            type: "fixed" | "percent";
+            /** @example 2 */
+            value: number;
+        };
+        DueInterestView: {
+            /**
+             * @example percent_per_month
+             * @enum {string}
+             */
+            type: "amount_per_day" | "percent_per_day" | "percent_per_month" | "percent_per_year";
+            /**
+             * @example calendar
+             * @enum {string}
+             */
+            days: "calendar" | "business";
+            /** @example 1 */
+            value: number;
+        };
+        DueDiscountDateView: {
+            /**
+             * Format: date
+             * @example 2026-12-05
+             */
+            date: string;
+            /** @example 5 */
+            value: number;
+        };
+        DueDiscountView: {
+            /**
+             * @example fixed_until
+             * @enum {string}
+             */
+            type: "fixed_until" | "percent_until" | "amount_per_day_early" | "percent_per_day_early";
+            /** @description For `fixed_until` and `percent_until`. */
+            until?: components["schemas"]["DueDiscountDateView"][];
+            /**
+             * @description For the per-day types.
+             * @enum {string}
+             */
+            days?: "calendar" | "business";
+            /** @description For the per-day types. */
+            value?: number;
+        };
+        DueAbatementView: {
+            /**
+             * @example fixed
+             * @enum {string}
+             */
+            type: "fixed" | "percent";
+            /** @example 10 */
+            value: number;
+        };
+        DueView: {
+            /**
+             * Format: date
+             * @description The due date (Brasília).
+             * @example 2026-12-10
+             */
+            date: string;
+            /**
+             * @description Days after the due date it can still be paid; then it expires.
+             * @example 30
+             */
+            daysAfterDue: number;
+            fine?: components["schemas"]["DueFineView"] | null;
+            interest?: components["schemas"]["DueInterestView"] | null;
+            discount?: components["schemas"]["DueDiscountView"] | null;
+            abatement?: components["schemas"]["DueAbatementView"] | null;
         };
         PaymentView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -2147,6 +2286,130 @@ export interface components {
             paidAmount?: number | null;
             /** @description Who paid, as the PSP reports it. */
             payer?: components["schemas"]["PayerView"] | null;
+            /** @description A due-date charge's terms (docs/due-charges.md); null for an immediate charge. */
+            due?: components["schemas"]["DueView"] | null;
+            /**
+             * @description For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.
+             * @example null
+             */
+            amountDue?: number | null;
+        };
+        DueFineDto: {
+            /**
+             * @description `fixed`: an amount; `percent`: a percent of the original amount (Pix API `multa`, modalidade 1 / 2).
+             * @example percent
+             * @enum {string}
+             */
+            type: "fixed" | "percent";
+            /**
+             * @description Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+             * @example 2
+             */
+            value: number;
+        };
+        DueInterestDto: {
+            /**
+             * @description An amount or a percent of the original amount per day late, or a percent per month or per year (Pix API `juros`, modalidade 1–8).
+             * @example percent_per_month
+             * @enum {string}
+             */
+            type: "amount_per_day" | "percent_per_day" | "percent_per_month" | "percent_per_year";
+            /**
+             * @description Which days late count: calendar days (default) or business days.
+             * @example calendar
+             * @enum {string}
+             */
+            days?: "calendar" | "business";
+            /**
+             * @description Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+             * @example 1
+             */
+            value: number;
+        };
+        DueDiscountDateDto: {
+            /**
+             * Format: date
+             * @description Paid on or before this day (Brasília), the discount is `value`; on or before the due date.
+             * @example 2026-12-05
+             */
+            date: string;
+            /**
+             * @description Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+             * @example 5
+             */
+            value: number;
+        };
+        DueDiscountDto: {
+            /**
+             * @description `fixed_until` / `percent_until`: an amount or percent off when paid by each of `until`'s dates (Pix API `desconto` modalidade 1 / 2). `amount_per_day_early` / `percent_per_day_early`: an amount or percent off per day paid before the due date (modalidade 3–6), with `days` and `value`.
+             * @example fixed_until
+             * @enum {string}
+             */
+            type: "fixed_until" | "percent_until" | "amount_per_day_early" | "percent_per_day_early";
+            /** @description For `fixed_until` and `percent_until`: 1–3 dates, each on or before the due date. */
+            until?: components["schemas"]["DueDiscountDateDto"][];
+            /**
+             * @description For the per-day types: which days early count (default calendar).
+             * @example calendar
+             * @enum {string}
+             */
+            days?: "calendar" | "business";
+            /**
+             * @description For the per-day types. Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+             * @example 0.5
+             */
+            value?: number;
+        };
+        DueAbatementDto: {
+            /**
+             * @description An amount or a percent of the original amount taken off whenever it is paid (Pix API `abatimento`).
+             * @example fixed
+             * @enum {string}
+             */
+            type: "fixed" | "percent";
+            /**
+             * @description Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+             * @example 10
+             */
+            value: number;
+        };
+        DueDto: {
+            /**
+             * Format: date
+             * @description The due date, today or later in Brasília (Pix API `calendario.dataDeVencimento`).
+             * @example 2026-12-10
+             */
+            date: string;
+            /**
+             * @description Days after the due date it can still be paid (default 30); after them it expires (Pix API `calendario.validadeAposVencimento`).
+             * @example 30
+             */
+            daysAfterDue?: number;
+            /** @description Charged once when paid after the due date. */
+            fine?: components["schemas"]["DueFineDto"];
+            /** @description Charged for each day paid after the due date. */
+            interest?: components["schemas"]["DueInterestDto"];
+            /** @description Taken off when paid early. */
+            discount?: components["schemas"]["DueDiscountDto"];
+            /** @description Taken off whenever it is paid. */
+            abatement?: components["schemas"]["DueAbatementDto"];
+        };
+        RecipientAddressDto: {
+            /** @example Rua das Flores, 80, Boa Vista */
+            street: string;
+            /** @example Recife */
+            city: string;
+            /**
+             * @description The state, as its two-letter code.
+             * @example PE
+             * @enum {string}
+             */
+            state: "AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO";
+            /**
+             * @description The CEP: 8 digits, with or without the dash.
+             * @example 50050-000
+             */
+            zip: string;
         };
         CreatePaymentDto: {
             /**
@@ -2188,6 +2451,10 @@ export interface components {
              * @enum {string}
              */
             method?: "pix";
+            /** @description Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`. */
+            due?: components["schemas"]["DueDto"];
+            /** @description The payer's address, for a due-date charge (only with `due`). */
+            recipientAddress?: components["schemas"]["RecipientAddressDto"];
         };
         CreatePixPaymentDto: {
             /**
@@ -2223,11 +2490,24 @@ export interface components {
              * @example order-1234
              */
             externalId: string;
+            /** @description Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`. */
+            due?: components["schemas"]["DueDto"];
+            /** @description The payer's address, for a due-date charge (only with `due`). */
+            recipientAddress?: components["schemas"]["RecipientAddressDto"];
         };
         PaymentPageView: {
             items: components["schemas"]["PaymentView"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor?: string | null;
+        };
+        UpdatePaymentDto: {
+            /**
+             * @description The new original amount, decimal reais: > 0, at most 2 decimal places.
+             * @example 150
+             */
+            amount?: number;
+            /** @description The new terms, as a whole: they replace the charge's (members left out are removed). */
+            due?: components["schemas"]["DueDto"];
         };
         RefundView: {
             /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -2341,6 +2621,13 @@ export interface components {
             paidAmount?: number | null;
             /** @description Who paid, as the PSP reports it. */
             payer?: components["schemas"]["PayerView"] | null;
+            /** @description A due-date charge's terms (docs/due-charges.md); null for an immediate charge. */
+            due?: components["schemas"]["DueView"] | null;
+            /**
+             * @description For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.
+             * @example null
+             */
+            amountDue?: number | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
         };
@@ -2362,6 +2649,8 @@ export interface components {
             amount: number;
             /** @example Test order */
             description?: string | null;
+            /** @description Makes it a due-date charge, as `due` on `POST /v1/payments/create` (docs/due-charges.md); the test payer then carries a test address. */
+            due?: components["schemas"]["DueDto"];
         };
         PaymentEventView: {
             /** @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -2401,6 +2690,11 @@ export interface components {
              * @example null
              */
             refund_id?: string | null;
+            /**
+             * @description On a due-date charge's `amount_mismatch` (paid anyway): what was due, in reais, the day it was paid; null on every other event.
+             * @example null
+             */
+            amount_due?: number | null;
             /**
              * Format: uuid
              * @description The intake request (the X-Request-Id of its forwards).
@@ -2566,6 +2860,26 @@ export interface components {
             /** Format: date-time */
             settledAt?: string | null;
         };
+        DueDatesView: {
+            /**
+             * Format: date
+             * @description The last day it can be paid without fine or interest: the due date, moved to the next business day when it is a weekend or holiday.
+             * @example 2026-12-10
+             */
+            effective_due_date: string;
+            /**
+             * Format: date
+             * @description The last day it can be paid at all (Brasília); after it, it expires.
+             * @example 2027-01-11
+             */
+            last_payable_date: string;
+            /**
+             * Format: date
+             * @description The day `amountDue` is for: today in Brasília on the gateway's clock.
+             * @example 2026-12-01
+             */
+            amount_due_on: string;
+        };
         PaymentDetailView: {
             /** @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -2632,6 +2946,13 @@ export interface components {
             paidAmount?: number | null;
             /** @description Who paid, as the PSP reports it. */
             payer?: components["schemas"]["PayerView"] | null;
+            /** @description A due-date charge's terms (docs/due-charges.md); null for an immediate charge. */
+            due?: components["schemas"]["DueView"] | null;
+            /**
+             * @description For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.
+             * @example null
+             */
+            amountDue?: number | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
             /** @description Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`). */
@@ -2646,6 +2967,8 @@ export interface components {
             can_refund: boolean;
             /** @description Whether the payment can be cancelled now: pending, and the provider cancels. */
             can_cancel: boolean;
+            /** @description A due-date charge's dates as the gateway counts them; null for an immediate charge. */
+            due_dates?: components["schemas"]["DueDatesView"] | null;
         };
         SimulationView: {
             /**
@@ -4060,6 +4383,27 @@ export interface components {
             /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
             data: components["schemas"]["PaymentEventData"];
         };
+        PaymentUpdatedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment.updated
+             * @enum {string}
+             */
+            event: "payment.updated";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`. */
+            data: components["schemas"]["PaymentEventData"];
+        };
         RefundEventData: {
             /** @example ref_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             id: string;
@@ -4808,6 +5152,152 @@ export interface operations {
             };
             /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updatePayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per change (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentDto"];
+            };
+        };
+        responses: {
+            /** @description Changed, or a replay of the change (then with `Idempotent-Replayed: true`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UPSTREAM_ERROR`: The payment provider returned an error. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11619,6 +12109,95 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment.updated
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.updated",
+                 *       "id": "evt_9rZSj5W8dRx4BhT7iFv0Cl3G",
+                 *       "created_at": "2026-11-26T12:30:00.310Z",
+                 *       "data": {
+                 *         "id": "pay_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "amount": 150,
+                 *         "status": "pending",
+                 *         "externalId": "order-1234",
+                 *         "provider": "efi",
+                 *         "paidAt": null,
+                 *         "paidAfterClose": false,
+                 *         "refundedAmount": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentUpdatedEvent"];
             };
         };
         responses: {

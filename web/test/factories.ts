@@ -68,6 +68,53 @@ export function refundablePayment(overrides: Partial<PaymentDetail> = {}): Payme
   return paymentDetail({ status: 'paid', paidAt: CREATED, paidAmount: 10.5, can_refund: true, ...overrides });
 }
 
+/**
+ * A pending due-date charge of R$ 150,00 (a month's tuition): due 2024-05-10, payable 30 days after,
+ * 2% fine, 1% a month interest in calendar days, R$ 10,00 off paid by 2024-05-05 and R$ 5,00 by the
+ * due date, asked on 2024-05-02 (R$ 140,00 due), with the payer's address.
+ */
+export function dueCharge(overrides: Partial<PaymentDetail> = {}): PaymentDetail {
+  return paymentDetail({
+    amount: 150,
+    externalId: 'tuition-2024-05',
+    description: 'Tuition, May',
+    can_simulate: true,
+    recipient: { document: '12345678909', name: 'Ana Souza', address: { street: 'Rua das Flores, 80, Boa Vista', city: 'Recife', state: 'PE', zip: '50050000' } },
+    due: {
+      date: '2024-05-10',
+      daysAfterDue: 30,
+      fine: { type: 'percent', value: 2 },
+      interest: { type: 'percent_per_month', days: 'calendar', value: 1 },
+      discount: {
+        type: 'fixed_until',
+        until: [
+          { date: '2024-05-05', value: 10 },
+          { date: '2024-05-10', value: 5 },
+        ],
+      },
+      abatement: null,
+    },
+    amountDue: 140,
+    due_dates: { effective_due_date: '2024-05-10', last_payable_date: '2024-06-10', amount_due_on: '2024-05-02' },
+    ...overrides,
+  });
+}
+
+/** The entry a due-date charge's history gets when it was paid with another amount than was due: paid all the same. */
+export function paidMismatchEvent(paid: number, due: number, overrides: Partial<Schemas['PaymentEventView']> = {}): Schemas['PaymentEventView'] {
+  return paymentEvent({
+    outcome: 'amount_mismatch',
+    from_status: 'paid',
+    to_status: 'paid',
+    amount: paid,
+    amount_due: due,
+    forward: 'none',
+    provider_event_id: 'evt_sbx_9f2c:amount_mismatch',
+    note: `Paid ${paid.toFixed(2)} on 2024-05-15, when ${due.toFixed(2)} was due; recorded as paid (the money has moved).`,
+    ...overrides,
+  });
+}
+
 /** A refund the merchant asked for, still pending at the PSP. */
 export function refund(overrides: Partial<Refund> = {}): Refund {
   return {
@@ -298,6 +345,8 @@ export function pixProvider(
       register_webhook: true,
       txid: 'gateway',
       recurring: { lead_time: { min_days: 2, max_days: 10 }, source: 'https://bacen.github.io/pix-api/' },
+      due_charges: { source: 'https://bacen.github.io/pix-api/#/CobV' },
+      charge_batches: { max_charges: 1000, source: 'https://bacen.github.io/pix-api/#/LoteCobV' },
     },
     built_in: false,
   };
@@ -319,7 +368,7 @@ export function mercadoPagoProvider(): Descriptor {
     settings: [{ name: 'base_url', label: 'API base URL', required_in: [], help: "Mercado Pago's API." }],
     credentials: [field('access_token', 'Access token', 'secret', true), field('webhook_secret', 'Webhook secret', 'secret', true)],
     one_of: [],
-    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider', recurring: null },
+    capabilities: { refund: true, partial_refund: true, cancel: true, register_webhook: false, txid: 'provider', recurring: null, due_charges: null, charge_batches: null },
     built_in: false,
   };
 }
@@ -346,6 +395,8 @@ export function providerCatalogue(): Descriptor[] {
         register_webhook: false,
         txid: 'gateway',
         recurring: { lead_time: { min_days: 2, max_days: 10 }, source: 'docs/sandbox.md' },
+        due_charges: { source: 'docs/sandbox.md' },
+        charge_batches: null,
       },
       built_in: true,
     },

@@ -70,7 +70,7 @@ const BODY_FIELDS: { [R in BodyRoute]: Record<keyof BodyOf<R>, true> } = {
   'POST /payments/{id}/refunds': { amount: true, reason: true },
   'POST /recurrences/{id}/simulate': { action: true },
   'POST /recurring-charges/{id}/simulate': { action: true },
-  'POST /test-payments': { merchantId: true, amount: true, description: true },
+  'POST /test-payments': { merchantId: true, amount: true, description: true, due: true },
   'POST /session': { email: true, password: true },
 };
 

@@ -13,6 +13,10 @@ import { WebhookDeliveryRepository } from '../../deliveries/webhook-delivery.rep
 import type { Payment } from '../payment.entity';
 import { PaymentRepository } from '../payment.repository';
 import { DueViews } from '../due/due-views';
+import { BRAZIL_CALENDAR } from '../../common/calendar/brazil-calendar';
+import { effectiveDueDate, lastPayableDate } from '../../domain/due-charge';
+import { Clock } from '../../domain/clock';
+import { brasiliaDate } from '../../domain/recurrence';
 import { supports } from '../../providers/capabilities';
 import { ProviderAdapters } from '../../providers/provider-registry';
 import { AccountResolver, type ActingAccount } from '../../providers/provider-accounts/account-resolver';
@@ -38,6 +42,7 @@ export class AdminPaymentEventsService {
     private readonly paymentAttempts: PaymentAttemptRepository,
     private readonly refunds: RefundRepository,
     private readonly dueViews: DueViews,
+    private readonly clock: Clock,
   ) {}
 
   async detail(id: string): Promise<PaymentDetailView> {
@@ -59,6 +64,14 @@ export class AdminPaymentEventsService {
       refunds: refunds.map(toAdminRefundView),
       can_refund: this.canRefund(payment, refunds),
       can_cancel: this.canCancel(payment),
+      // The dashboard has no holiday calendar: the gateway says which days these are.
+      due_dates: payment.due
+        ? {
+            effective_due_date: effectiveDueDate(payment.due, BRAZIL_CALENDAR),
+            last_payable_date: lastPayableDate(payment.due, BRAZIL_CALENDAR),
+            amount_due_on: brasiliaDate(this.clock.now()),
+          }
+        : null,
     };
   }
 
@@ -134,9 +147,17 @@ function toEventView(event: PaymentEvent): PaymentEventView {
     note: event.note,
     provider_event_id: event.providerEventId,
     refund_id: event.refundId,
+    amount_due: dueOfMismatch(event),
     request_id: event.requestId,
     created_at: event.createdAt.toISOString(),
   };
+}
+
+/** What was due the day a due-date charge was paid, as its amount_mismatch entry recorded it (src/payments/lifecycle/payment-events.service.ts). */
+function dueOfMismatch(event: PaymentEvent): number | null {
+  if (event.outcome !== 'amount_mismatch' || !event.providerEventId.endsWith(':amount_mismatch')) return null;
+  const dueCents = (event.payload as { dueCents?: unknown } | null)?.dueCents;
+  return typeof dueCents === 'number' ? centsToReais(dueCents) : null;
 }
 
 function toAttemptView(attempt: PaymentAttempt): PaymentAttemptView {

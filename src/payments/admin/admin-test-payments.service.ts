@@ -18,6 +18,9 @@ import { PaymentsService } from '../payments.service';
  */
 export const TEST_PAYER = { document: '12345678909', name: 'Test payer' } as const;
 
+/** The test payer's address, sent with a due-date test payment as a biller would send its payer's (docs/due-charges.md). */
+export const TEST_PAYER_ADDRESS = { street: 'Rua de Teste, 100', city: 'São Paulo', state: 'SP', zip: '01001000' } as const;
+
 /**
  * The dashboard's "create a test payment": a payment made for a merchant exactly as its API would
  * make it (routing, idempotency, the merchant's webhooks), but only where no real money can move:
@@ -61,6 +64,7 @@ export class AdminTestPaymentsService {
       recipientName: TEST_PAYER.name,
       // The same key gives the same order id, so a replay is the same request.
       externalId: key === undefined ? 'test' : `test-${createHash('sha256').update(key).digest('hex').slice(0, 24)}`,
+      ...(dto.due ? { due: dto.due, recipientAddress: { ...TEST_PAYER_ADDRESS } } : {}),
     };
     return this.payments.create({ id: merchant.id, name: merchant.name, provider: merchant.provider, apiKeyId: 'dashboard' }, body, request);
   }

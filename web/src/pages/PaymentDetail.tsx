@@ -12,12 +12,15 @@ import { CancelDialog, RefundDialog } from './payment-actions';
 import { AfterCloseMarker, AfterCloseNotice } from './paid-after-close';
 import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
 import { SimulatePanel, TestBadge } from './test-mode';
+import { AmountMismatchNotice, DueTermsCard, formatAddress, isPaidMismatch } from './due-charge';
 
 export function PaymentDetail({ id }: { id: string }) {
   const detail = useLoad(() => api<Detail>('GET', `/payments/${encodeURIComponent(id)}`), [id]);
   const [merchant, setMerchant] = useState<Merchant>();
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
   const [dialog, setDialog] = useState<'refund' | 'cancel'>();
+  // What a refund opened from a due-date charge's overpayment starts from, in centavos.
+  const [suggested, setSuggested] = useState<number>();
   // The refund the operator just asked for: its notice follows it as the page reads it again.
   const [asked, setAsked] = useState<CreatedRefund>();
   const p = detail.data;
@@ -75,7 +78,13 @@ export function PaymentDetail({ id }: { id: string }) {
         actions={
           <>
             {p.can_refund && (
-              <Button kind="primary" onClick={() => setDialog('refund')}>
+              <Button
+                kind="primary"
+                onClick={() => {
+                  setSuggested(undefined);
+                  setDialog('refund');
+                }}
+              >
                 Refund
               </Button>
             )}
@@ -90,11 +99,25 @@ export function PaymentDetail({ id }: { id: string }) {
           </>
         }
       />
-      <AfterCloseNotice payment={p} onRefund={() => setDialog('refund')} />
+      <AfterCloseNotice
+        payment={p}
+        onRefund={() => {
+          setSuggested(undefined);
+          setDialog('refund');
+        }}
+      />
+      <AmountMismatchNotice
+        payment={p}
+        onRefund={(cents) => {
+          setSuggested(cents);
+          setDialog('refund');
+        }}
+      />
       {dialog === 'refund' && (
         <RefundDialog
           payment={p}
           partial={catalogue?.find((d) => d.name === p.provider)?.capabilities.partial_refund ?? true}
+          suggested={suggested}
           onClose={() => setDialog(undefined)}
           onConflict={() => void detail.reload()}
           onRefunded={(refund) => {
@@ -164,6 +187,12 @@ export function PaymentDetail({ id }: { id: string }) {
               {p.recipient.name} · <span className="mono">{formatDocument(p.recipient.document)}</span>
               {p.recipient.email && <> · {p.recipient.email}</>}
             </dd>
+            {p.recipient.address && (
+              <>
+                <dt>Address</dt>
+                <dd className="prose">{formatAddress(p.recipient.address)}</dd>
+              </>
+            )}
             <dt>Provider</dt>
             <dd>
               {p.provider} {p.providerPaymentId && <span className="mono muted small">{p.providerPaymentId}</span>}
@@ -200,29 +229,32 @@ export function PaymentDetail({ id }: { id: string }) {
             <dd>{formatDateSeconds(p.pix.expiresAt)}</dd>
           </dl>
         </Card>
-        <Card title="Pix QR code">
-          <div className="qr">
-            {p.pix.qrCodePng.length > 'data:image/png;base64,'.length ? (
-              <img src={p.pix.qrCodePng} alt="QR code of the Pix BR Code" width={200} height={200} />
-            ) : (
-              <Empty>No QR image.</Empty>
-            )}
-          </div>
-          <label className="label" htmlFor="br-code">
-            BR Code (Pix copia e cola)
-          </label>
-          <div className="secret-row">
-            <textarea id="br-code" className="mono brcode" readOnly value={p.pix.copyPaste} rows={4} onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={p.pix.copyPaste} />
-          </div>
-        </Card>
+        <div className="stack">
+          <DueTermsCard payment={p} />
+          <Card title="Pix QR code">
+            <div className="qr">
+              {p.pix.qrCodePng.length > 'data:image/png;base64,'.length ? (
+                <img src={p.pix.qrCodePng} alt="QR code of the Pix BR Code" width={200} height={200} />
+              ) : (
+                <Empty>No QR image.</Empty>
+              )}
+            </div>
+            <label className="label" htmlFor="br-code">
+              BR Code (Pix copia e cola)
+            </label>
+            <div className="secret-row">
+              <textarea id="br-code" className="mono brcode" readOnly value={p.pix.copyPaste} rows={4} onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton text={p.pix.copyPaste} />
+            </div>
+          </Card>
+        </div>
       </div>
 
       <RefundsCard payment={p} />
 
       <PaymentAttempts attempts={p.attempts} refunds={p.refunds} accounts={accounts} catalogue={catalogue} />
 
-      <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} />}</Card>
+      <Card title="Event timeline">{p.events.length === 0 ? <Empty>No provider event yet.</Empty> : <Timeline events={p.events} payment={p} />}</Card>
 
       <DeliveriesCard
         deliveries={p.deliveries}
@@ -253,29 +285,37 @@ const OUTCOME_TEXT: Record<string, string> = {
 };
 const FORWARD_TEXT: Record<string, string> = { queued: 'forwarded to the merchant', no_webhook_url: 'not forwarded: no webhook URL', none: 'not forwarded' };
 
-function Timeline({ events }: { events: PaymentEvent[] }) {
+/** A due-date charge paid with another amount than was due: it is paid all the same (docs/due-charges.md), so it must not read "not applied". */
+const PAID_MISMATCH_TEXT = 'paid: amount differs from what was due';
+
+export function Timeline({ events, payment }: { events: PaymentEvent[]; payment: Pick<Detail, 'due'> }) {
   return (
     <ol className="timeline">
-      {events.map((e) => (
-        <li key={e.id} className={`timeline-item outcome-${e.outcome}`}>
-          <div className="timeline-dot" aria-hidden="true" />
-          <div>
+      {events.map((e) => {
+        const paidMismatch = isPaidMismatch(e, payment);
+        return (
+          <li key={e.id} className={`timeline-item outcome-${paidMismatch ? 'paid_mismatch' : e.outcome}`}>
+            <div className="timeline-dot" aria-hidden="true" />
             <div>
-              <strong>{e.type}</strong> <Badge value={e.outcome} label={OUTCOME_TEXT[e.outcome] ?? e.outcome} />
+              <div>
+                <strong>{e.type}</strong>{' '}
+                {paidMismatch ? <Badge value="pending" label={PAID_MISMATCH_TEXT} /> : <Badge value={e.outcome} label={OUTCOME_TEXT[e.outcome] ?? e.outcome} />}
+              </div>
+              <div className="small">
+                {e.from_status && e.to_status ? (
+                  <>
+                    {e.from_status} → {e.to_status}
+                  </>
+                ) : null}
+                {e.amount != null && <> · reported {formatMoney(e.amount)}</>}
+                {e.amount_due != null && <> · {formatMoney(e.amount_due)} was due</>} · {FORWARD_TEXT[e.forward] ?? e.forward} · via {e.source}
+              </div>
+              {e.note && <div className="small muted">{e.note}</div>}
+              <div className="small muted">{formatDate(e.created_at)}</div>
             </div>
-            <div className="small">
-              {e.from_status && e.to_status ? (
-                <>
-                  {e.from_status} → {e.to_status}
-                </>
-              ) : null}
-              {e.amount != null && <> · reported {formatMoney(e.amount)}</>} · {FORWARD_TEXT[e.forward] ?? e.forward} · via {e.source}
-            </div>
-            {e.note && <div className="small muted">{e.note}</div>}
-            <div className="small muted">{formatDate(e.created_at)}</div>
-          </div>
-        </li>
-      ))}
+          </li>
+        );
+      })}
     </ol>
   );
 }

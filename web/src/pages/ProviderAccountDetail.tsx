@@ -24,6 +24,7 @@ import {
 } from './provider-account-form';
 import { HealthDetails } from './account-health';
 import { ReceiverAccountCard, takesRecurrences } from './provider-account-receiver';
+import { DueCapabilityRows } from './provider-capabilities';
 
 /** The settings an account's page can change: its provider and environment are fixed. */
 const SETTINGS = ['name', 'base_url', 'token_url', 'pix_key'] as const;
@@ -123,6 +124,7 @@ export function ProviderAccountDetail({ id }: { id: string }) {
               <dd>
                 <EnvironmentBadge environment={a.environment} />
               </dd>
+              <DueCapabilityRows provider={provider} />
               <dt>Webhook URL</dt>
               <dd>
                 <div className="copy-cell">

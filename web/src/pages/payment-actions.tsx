@@ -27,10 +27,13 @@ export function RefundDialog({
   onClose,
   onRefunded,
   onConflict,
+  suggested,
 }: {
   payment: PaymentDetail;
   /** Whether the provider refunds part of a payment; when unknown, the API says so if not. */
   partial: boolean;
+  /** An amount to start from, in centavos (a due-date charge's overpayment): part of it, when the provider refunds parts. */
+  suggested?: number;
   onClose: () => void;
   onRefunded: (refund: CreatedRefund) => void;
   /** The payment changed meanwhile (409): the page reads it again behind the dialog. */
@@ -38,8 +41,9 @@ export function RefundDialog({
 }) {
   const left = leftCents(payment);
   const [key] = useState(idempotencyKey);
-  const [mode, setMode] = useState<'full' | 'partial'>('full');
-  const [amountText, setAmountText] = useState('');
+  const startPartial = partial && suggested !== undefined && suggested > 0 && suggested < left;
+  const [mode, setMode] = useState<'full' | 'partial'>(startPartial ? 'partial' : 'full');
+  const [amountText, setAmountText] = useState(startPartial ? (suggested / 100).toFixed(2).replace('.', ',') : '');
   const [reason, setReason] = useState('');
   // The amount the operator reviewed, in centavos: set on the way to the confirmation and sent as it is, even if the page
   // (read again meanwhile) now shows more or less left.

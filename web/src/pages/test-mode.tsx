@@ -3,7 +3,8 @@ import { api } from '../api';
 import { formatMoney, parseReais, toCents } from '../format';
 import { navigate } from '../router';
 import type { AccountEnvironment, Merchant, PaymentDetail, PaymentStatus, PaymentView, ProviderAccount } from '../types';
-import { Button, Card, Field, FormModal, messageOf, useSubmit } from '../ui';
+import { Button, Card, Field, FormModal, messageOf, onSubmit, useSubmit } from '../ui';
+import { checkDue, dueApiErrors, dueBody, DueErrors, DueFields, DueValues, emptyDue } from './test-payment-due';
 
 /**
  * Test mode on the dashboard (docs/dashboard.md, Test mode): which payments moved no real money, a
@@ -56,22 +57,24 @@ export function SimulatePanel({
   /** The payment read again after the PSP's event, and what to tell the operator. */
   onSimulated: (payment: PaymentDetail | undefined, outcome: SimulationOutcome) => void;
 }) {
-  const [busy, setBusy] = useState<SimulatedEvent>();
-  const offered = SIMULATIONS.filter((s) => s.when.includes(payment.status));
+  const [busy, setBusy] = useState<string>();
+  const dueCharge = !!payment.due && payment.status === 'pending';
+  const offered = dueCharge ? [] : SIMULATIONS.filter((s) => s.when.includes(payment.status));
 
-  const simulate = async (event: SimulatedEvent, label: string) => {
-    setBusy(event);
+  const simulate = async (event: SimulatedEvent, label: string, amount?: number) => {
+    setBusy(label);
     try {
       const result = await api<{ payment: PaymentDetail; simulation: { delivered: boolean; status: number | null } }>(
         'POST',
         `/payments/${encodeURIComponent(payment.id)}/simulate`,
-        { event },
+        amount === undefined ? { event } : { event, amount },
       );
+      const paid = amount === undefined ? '' : ` of ${formatMoney(amount)}`;
       onSimulated(
         result.payment,
         result.simulation.delivered
-          ? { ok: true, text: `${label}: the test PSP sent ${event} to the gateway; the payment is now ${result.payment.status.replace(/_/g, ' ')}.` }
-          : { ok: false, text: `${label}: the test PSP sent ${event}, but the gateway answered ${result.simulation.status ?? 'nothing'}.` },
+          ? { ok: true, text: `${label}: the test PSP sent ${event}${paid} to the gateway; the payment is now ${result.payment.status.replace(/_/g, ' ')}.` }
+          : { ok: false, text: `${label}: the test PSP sent ${event}${paid}, but the gateway answered ${result.simulation.status ?? 'nothing'}.` },
       );
     } catch (error) {
       onSimulated(undefined, { ok: false, text: messageOf(error) });
@@ -82,12 +85,14 @@ export function SimulatePanel({
 
   return (
     <Card title="Test PSP" className="card-sandbox">
-      {offered.length > 0 ? (
+      {dueCharge ? (
+        <DueSimulations payment={payment} busy={busy} simulate={simulate} />
+      ) : offered.length > 0 ? (
         <>
           <p className="muted small">Make the test PSP ({payment.provider}) send a real, signed event for this payment, as a bank would. No real money moves.</p>
           <div className="button-row">
             {offered.map((s) => (
-              <Button key={s.event} kind={s.primary ? 'primary' : 'secondary'} busy={busy === s.event} disabled={!!busy} onClick={() => void simulate(s.event, s.label)}>
+              <Button key={s.event} kind={s.primary ? 'primary' : 'secondary'} busy={busy === s.label} disabled={!!busy} onClick={() => void simulate(s.event, s.label)}>
                 {s.label}
               </Button>
             ))}
@@ -102,11 +107,90 @@ export function SimulatePanel({
   );
 }
 
+/**
+ * A pending due-date charge's simulations (docs/sandbox.md, Due-date charges): paid with what is due
+ * today, paid with an amount the operator chooses (a late payer's fine and interest, or a mistake:
+ * any difference from what is due is recorded as an amount mismatch), or expired as if its last
+ * payable day had passed.
+ */
+function DueSimulations({
+  payment,
+  busy,
+  simulate,
+}: {
+  payment: PaymentDetail;
+  busy?: string;
+  simulate: (event: SimulatedEvent, label: string, amount?: number) => Promise<void>;
+}) {
+  const [late, setLate] = useState(false);
+  const [amountText, setAmountText] = useState('');
+  const [amountError, setAmountError] = useState<string>();
+  const due = payment.amountDue ?? payment.amount;
+  const overdue = !!payment.due_dates && payment.due_dates.amount_due_on > payment.due_dates.effective_due_date;
+  const onTime = overdue ? 'Pay what is due today' : 'Pay on time';
+
+  const payLate = () => {
+    const reais = parseReais(amountText);
+    const problem = reais === undefined ? 'Enter an amount in reais, such as 10,50, with at most two decimals.' : reais <= 0 ? 'Enter an amount greater than zero.' : undefined;
+    setAmountError(problem);
+    if (problem) return;
+    void simulate('payment.confirmed', 'Pay late', toCents(reais!) / 100);
+  };
+
+  return (
+    <>
+      <p className="muted small">
+        Make the test PSP ({payment.provider}) send a real, signed event for this due-date charge, as a bank would. No real money moves. {formatMoney(due)} is due today; a payment
+        of another amount is recorded as paid, with the difference on the page.
+      </p>
+      <div className="button-row">
+        <Button kind="primary" busy={busy === onTime} disabled={!!busy} onClick={() => void simulate('payment.confirmed', onTime, due)}>
+          {onTime}
+        </Button>
+        <Button
+          aria-expanded={late}
+          aria-controls="late-pay"
+          disabled={!!busy}
+          onClick={() => {
+            setLate(!late);
+            setAmountText((text) => text || due.toFixed(2).replace('.', ','));
+          }}
+        >
+          Pay late…
+        </Button>
+        <Button busy={busy === 'Expire'} disabled={!!busy} onClick={() => void simulate('payment.expired', 'Expire')}>
+          Expire
+        </Button>
+      </div>
+      {late && (
+        <form id="late-pay" className="late-pay" onSubmit={onSubmit(payLate)} noValidate aria-label="Pay late">
+          <Field label="Amount paid (R$)" htmlFor="late-amount" error={amountError}>
+            <input
+              id="late-amount"
+              inputMode="decimal"
+              autoComplete="off"
+              value={amountText}
+              onChange={(e) => setAmountText(e.target.value)}
+              aria-invalid={!!amountError}
+              aria-describedby={amountError ? 'late-amount-error' : undefined}
+            />
+          </Field>
+          <Button kind="primary" type="submit" busy={busy === 'Pay late'} disabled={!!busy && busy !== 'Pay late'}>
+            {parseReais(amountText) ? `Pay ${formatMoney(parseReais(amountText)!)}` : 'Pay'}
+          </Button>
+        </form>
+      )}
+    </>
+  );
+}
+
 interface TestPaymentValues {
   merchantId: string;
   amount: string;
   description: string;
 }
+
+type TestPaymentErrors = Partial<Record<keyof TestPaymentValues, string>> & DueErrors;
 
 /**
  * A small form that creates a test payment for a merchant (`POST /admin/api/test-payments`), with one
@@ -117,20 +201,25 @@ interface TestPaymentValues {
 export function TestPaymentDialog({ merchants, onClose }: { merchants: Merchant[]; onClose: () => void }) {
   const [key] = useState(() => `dashboard-test-payment-${crypto.randomUUID()}`);
   const [values, setValues] = useState<TestPaymentValues>({ merchantId: merchants.find((m) => m.active)?.id ?? '', amount: '', description: '' });
-  const form = useSubmit({
+  const [due, setDue] = useState<DueValues>(() => emptyDue());
+  const form = useSubmit<TestPaymentErrors>({
     check: () => {
       const reais = parseReais(values.amount);
       return {
         merchantId: values.merchantId ? undefined : 'Choose the merchant the payment is for.',
         amount: reais === undefined ? 'Enter an amount in reais, such as 10,50, with at most two decimals.' : reais <= 0 ? 'Enter an amount greater than zero.' : undefined,
         description: values.description.trim().length > 140 ? 'At most 140 characters.' : undefined,
+        ...checkDue(due, reais !== undefined && reais > 0 ? reais : undefined),
       };
     },
+    fieldErrors: dueApiErrors,
     send: async () => {
+      const dueTerms = dueBody(due);
       const body = {
         merchantId: values.merchantId,
         amount: toCents(parseReais(values.amount)!) / 100,
         ...(values.description.trim() ? { description: values.description.trim() } : {}),
+        ...(dueTerms ? { due: dueTerms } : {}),
       };
       const created = await api<PaymentView>('POST', '/test-payments', body, { 'Idempotency-Key': key });
       onClose();
@@ -169,6 +258,7 @@ export function TestPaymentDialog({ merchants, onClose }: { merchants: Merchant[
       <Field label="Description" htmlFor="tp-description" error={form.errors.description} hint="Optional; the payer would see it.">
         <input id="tp-description" maxLength={140} placeholder="Test order" value={values.description} onChange={set('description')} aria-invalid={!!form.errors.description} />
       </Field>
+      <DueFields values={due} errors={form.errors} onChange={setDue} />
     </FormModal>
   );
 }

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../../common/validation/amount';
+import { DueDto } from '../../due/due.dto';
 
 /** Body of `POST /admin/api/test-payments` (docs/dashboard.md, Test mode). Unknown fields are refused. */
 export class CreateTestPaymentDto {
@@ -18,4 +20,14 @@ export class CreateTestPaymentDto {
   @IsString()
   @MaxLength(140)
   description?: string | null;
+
+  @ApiPropertyOptional({
+    type: DueDto,
+    description: 'Makes it a due-date charge, as `due` on `POST /v1/payments/create` (docs/due-charges.md); the test payer then carries a test address.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DueDto)
+  due?: DueDto;
 }

@@ -20,6 +20,13 @@ export class PaymentEventView {
   @ApiPropertyOptional({ type: String, nullable: true, example: 'A paid payment cannot become expired.' }) note: string | null;
   @ApiProperty({ example: 'evt_sbx_9f2c', description: "The provider's event id (deduplication key)." }) provider_event_id: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The refund a refund event is about.' }) refund_id: string | null;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: "On a due-date charge's `amount_mismatch` (paid anyway): what was due, in reais, the day it was paid; null on every other event.",
+  })
+  amount_due?: number | null;
   @ApiProperty({ format: 'uuid', description: 'The intake request (the X-Request-Id of its forwards).' }) request_id: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
@@ -60,6 +67,20 @@ export class PaymentAttemptView {
   @ApiPropertyOptional({ type: AttemptOrphanView, nullable: true, description: 'Only on ambiguous attempts.' }) orphan: AttemptOrphanView | null;
 }
 
+/** When a due-date charge can be paid, on Brazil's business-day calendar (src/domain/due-charge.ts). */
+export class DueDatesView {
+  @ApiProperty({
+    format: 'date',
+    example: '2026-12-10',
+    description: 'The last day it can be paid without fine or interest: the due date, moved to the next business day when it is a weekend or holiday.',
+  })
+  effective_due_date: string;
+  @ApiProperty({ format: 'date', example: '2027-01-11', description: 'The last day it can be paid at all (Brasília); after it, it expires.' })
+  last_payable_date: string;
+  @ApiProperty({ format: 'date', example: '2026-12-01', description: "The day `amountDue` is for: today in Brasília on the gateway's clock." })
+  amount_due_on: string;
+}
+
 /** `GET /admin/api/payments/:id`: the payment, its event history (oldest first), its deliveries and the accounts its create tried. */
 export class PaymentDetailView extends PaymentView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchantId: string;
@@ -72,6 +93,8 @@ export class PaymentDetailView extends PaymentView {
   @ApiProperty({ description: 'Whether a refund can be asked for now: paid or partially refunded, something neither refunded nor pending, and the provider refunds.' })
   can_refund: boolean;
   @ApiProperty({ description: 'Whether the payment can be cancelled now: pending, and the provider cancels.' }) can_cancel: boolean;
+  @ApiPropertyOptional({ type: DueDatesView, nullable: true, description: "A due-date charge's dates as the gateway counts them; null for an immediate charge." })
+  due_dates?: DueDatesView | null;
 }
 
 export class SimulationView {
