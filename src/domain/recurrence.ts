@@ -22,9 +22,21 @@ export type Frequency = (typeof FREQUENCIES)[number];
 export const RETRY_POLICIES = ['none', 'three_in_seven_days'] as const;
 export type RetryPolicy = (typeof RETRY_POLICIES)[number];
 
-/** `qr` JORNADA_2, `qr_with_first_payment` JORNADA_3, `request` JORNADA_1 (the Pix API's journeys). */
-export const JOURNEYS = ['qr', 'qr_with_first_payment', 'request'] as const;
+/**
+ * `qr` JORNADA_2, `qr_with_first_payment` JORNADA_3 (the composite QR also pays an immediate charge),
+ * `qr_with_due_payment` JORNADA_4 (it also pays a due-date charge), `request` JORNADA_1 (the Pix
+ * API's journeys).
+ */
+export const JOURNEYS = ['qr', 'qr_with_first_payment', 'qr_with_due_payment', 'request'] as const;
 export type Journey = (typeof JOURNEYS)[number];
+
+/** The journeys whose composite QR also pays a first payment the gateway creates with the recurrence. */
+export const FIRST_PAYMENT_JOURNEYS = ['qr_with_first_payment', 'qr_with_due_payment'] as const;
+export type FirstPaymentJourney = (typeof FIRST_PAYMENT_JOURNEYS)[number];
+
+export function hasFirstPayment(journey: Journey): journey is FirstPaymentJourney {
+  return (FIRST_PAYMENT_JOURNEYS as readonly string[]).includes(journey);
+}
 
 export const CANCELLERS = ['merchant', 'payer', 'psp'] as const;
 export type Canceller = (typeof CANCELLERS)[number];

@@ -13,9 +13,10 @@ export interface RecurringProvider<C = unknown> {
   /**
    * Creates the recurrence and, for the QR journeys, its location, so the answer carries the
    * authorization BR Code (the Pix API: `POST /locrec`, `POST /rec`, `PATCH /rec/{idRec}` with the
-   * loc, `GET /rec/{idRec}` for `dadosQR.pixCopiaECola`, with `?txid=` for the composite QR; for
-   * `qr_with_first_payment` the first payment's `PUT /cob/{txid}` first; for `request`, `POST
-   * /solicrec`). Idempotent by `recurrenceId` where the PSP allows it (a retry after a lost answer
+   * loc, `GET /rec/{idRec}` for `dadosQR.pixCopiaECola`, with `?txid=` of the first payment for
+   * the composite QR: its immediate charge (`PUT /cob/{txid}`) for `qr_with_first_payment`, its
+   * due-date charge (`PUT /cobv/{txid}`) for `qr_with_due_payment`, both made by the core first; for
+   * `request`, `POST /solicrec`). Idempotent by `recurrenceId` where the PSP allows it (a retry after a lost answer
    * finds the recurrence by `contract.id` and the payer rather than making a second one).
    */
   createRecurrence(account: Account<C>, request: CreateRecurrenceRequest): Promise<ProviderRecurrence>;
@@ -91,7 +92,10 @@ export interface CreateRecurrenceRequest {
   endDate: string | null;
   retryPolicy: RetryPolicy;
   journey: Journey;
-  /** `qr_with_first_payment`: the immediate charge, already created, that the composite QR also pays. */
+  /**
+   * The charge, already created, that the composite QR also pays: immediate for
+   * `qr_with_first_payment`, with a due date for `qr_with_due_payment`; null for the other journeys.
+   */
   firstPayment: { txid: string } | null;
   /** `request`: whom the PSP asks. */
   payerAccount: PayerAccount | null;

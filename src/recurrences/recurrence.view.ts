@@ -55,7 +55,13 @@ export class RecurrenceView {
   @ApiProperty({ enum: JOURNEYS, example: 'qr' }) journey: Journey;
   @ApiPropertyOptional({ type: AuthorizationView, nullable: true, description: 'For the QR journeys while the payer has not answered.' })
   authorization: AuthorizationView | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The payment the composite QR also pays (`qr_with_first_payment`).' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'The payment the composite QR also pays: an immediate charge (`qr_with_first_payment`) or a due-date charge (`qr_with_due_payment`), read at `GET /v1/payments/{id}`.',
+  })
   firstPaymentId: string | null;
   @ApiPropertyOptional({ enum: CANCELLERS, nullable: true, example: null, description: 'Who cancelled it, once cancelled.' }) cancelledBy: Canceller | null;
   @ApiProperty({ example: 'efi' }) provider: string;

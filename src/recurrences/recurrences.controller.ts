@@ -40,8 +40,10 @@ export class RecurrencesController {
     description:
       "At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's " +
       'authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); ' +
-      "`request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per " +
-      'Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its ' +
+      '`qr_with_due_payment` a composite QR that also pays a due-date charge of `firstPayment.amount` with the terms of `firstPayment.due` ' +
+      "(`firstPaymentId`, a payment with `due`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and " +
+      '`minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR ' +
+      'naming `provider`; `qr_with_due_payment` at an account without due-date charges: 422 naming `journey`; an account without its ' +
       '`receiver_account`: 400 naming it.',
   })
   @IDEMPOTENCY_HEADER

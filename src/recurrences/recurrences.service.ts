@@ -10,6 +10,7 @@ import { hasIdShape } from '../common/ids';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
+import type { DueTerms } from '../domain/due-charge';
 import { reaisToCents } from '../domain/money';
 import { brasiliaDate, isRecurrenceFinal } from '../domain/recurrence';
 import { type IdempotencyClaim, IdempotencyService } from '../idempotency/idempotency.service';
@@ -26,6 +27,7 @@ import { type ReportContext, RecurrenceEventsService } from './recurrence-events
 import { Recurrence } from './recurrence.entity';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceView, toRecurrenceView } from './recurrence.view';
+import { assertTakesDueCharges, checkFirstPayment } from './first-payment';
 import { callFailure, type RecurringAccount, RecurringAccounts, stateConflict } from './recurring-accounts';
 
 /** A recurrence's terms once checked: the payer's document normalised, amounts in centavos. */
@@ -34,9 +36,11 @@ interface Terms {
   amountCents: number | null;
   minimumAmountCents: number | null;
   firstPaymentCents: number | null;
+  /** `qr_with_due_payment`: the terms of the due-date charge the composite QR also pays. */
+  firstPaymentDue: DueTerms | null;
 }
 
-/** What the PSP made of a recurrence, with the gateway's first payment of a `qr_with_first_payment` journey. */
+/** What the PSP made of a recurrence, with the gateway's first payment of a composite-QR journey. */
 interface MadeRecurrence {
   created: ProviderRecurrence;
   firstPayment: Payment | null;
@@ -81,6 +85,7 @@ export class RecurrencesService {
     const make = async (claim: IdempotencyClaim) => {
       const terms = this.checkTerms(dto);
       if ('error' in where) throw where.error;
+      if (terms.firstPaymentDue !== null) assertTakesDueCharges(where.account.acting);
       return { complete: await this.makeAt(where.account, claim, dto, terms, request.requestId) };
     };
     return namingProvider(provider, () => this.idempotency.run(call, make, { provider }));
@@ -104,9 +109,9 @@ export class RecurrencesService {
     return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 
-  /** The PSP's recurrence, with the first payment a `qr_with_first_payment` journey's composite QR also pays. */
+  /** The PSP's recurrence, with the first payment a composite-QR journey's QR also pays (made first: the recurrence names it). */
   private async askProvider({ acting, recurring }: RecurringAccount, claim: IdempotencyClaim, dto: CreateRecurrenceDto, terms: Terms): Promise<MadeRecurrence> {
-    const firstPayment = terms.firstPaymentCents === null ? null : await this.createFirstPayment(claim, acting, dto, terms.firstPaymentCents);
+    const firstPayment = terms.firstPaymentCents === null ? null : await this.createFirstPayment(claim, acting, dto, terms.firstPaymentCents, terms.firstPaymentDue);
     const created = await recurring.createRecurrence(acting.account, {
       recurrenceId: recurrenceIdOf(claim),
       contract: { id: dto.contract.id, description: dto.contract.description ?? null },
@@ -241,15 +246,17 @@ export class RecurrencesService {
     const journey = dto.journey ?? 'qr';
     if (journey === 'request' && !dto.payer.account) problems.push({ field: 'payer.account', message: 'payer.account is required for journey "request"' });
     if (journey !== 'request' && dto.payer.account) problems.push({ field: 'payer.account', message: 'payer.account is only for journey "request"' });
-    if (journey === 'qr_with_first_payment' && !dto.firstPayment) problems.push({ field: 'firstPayment', message: 'firstPayment is required for journey "qr_with_first_payment"' });
-    if (journey !== 'qr_with_first_payment' && dto.firstPayment) problems.push({ field: 'firstPayment', message: 'firstPayment is only for journey "qr_with_first_payment"' });
     const firstPaymentCents = cents(dto.firstPayment?.amount, 'firstPayment.amount');
+    const firstPaymentDue = checkFirstPayment(journey, dto.firstPayment, firstPaymentCents, today, problems);
     if (problems.length > 0) throw AppError.validation(problems);
-    return { document: normaliseDocument(dto.payer.document), amountCents, minimumAmountCents, firstPaymentCents };
+    return { document: normaliseDocument(dto.payer.document), amountCents, minimumAmountCents, firstPaymentCents, firstPaymentDue };
   }
 
-  /** `qr_with_first_payment`: the immediate charge the composite QR also pays, an ordinary payment of the same account. */
-  private async createFirstPayment(claim: IdempotencyClaim, acting: ActingAccount, dto: CreateRecurrenceDto, amountCents: number): Promise<Payment> {
+  /**
+   * The charge the composite QR also pays, an ordinary payment of the same account: immediate for
+   * `qr_with_first_payment`, a due-date charge with `due` for `qr_with_due_payment`.
+   */
+  private async createFirstPayment(claim: IdempotencyClaim, acting: ActingAccount, dto: CreateRecurrenceDto, amountCents: number, due: DueTerms | null): Promise<Payment> {
     const charge = await acting.adapter.createCharge(acting.account, {
       paymentId: claim.paymentId,
       txid: claim.txid,
@@ -260,6 +267,7 @@ export class RecurrencesService {
       payer: { document: normaliseDocument(dto.payer.document), name: dto.payer.name },
       expiresInSeconds: this.config.pixExpirySeconds,
       notificationUrl: acting.notificationUrl,
+      due,
     });
     const payment = paymentOfCharge({
       id: claim.paymentId,
@@ -271,6 +279,7 @@ export class RecurrencesService {
       account: acting,
       charge,
       at: this.clock.now(),
+      due,
     });
     await this.payments.insert(payment);
     return payment;

@@ -15,6 +15,7 @@ import { type ApiCall, isRefusal, labelOf, orThrow, pixApiFailure } from './flow
 import {
   assertRecurrenceRequest,
   cancelRecurrenceCall,
+  compositeTxidOf,
   createLocationCall,
   createRecurrenceCall,
   isSameRecurrence,
@@ -23,9 +24,11 @@ import {
   MAX_LOOKUP_PAGES,
   parseAuthorizationRequest,
   parseLocation,
+  parseQrRead,
   parseReadRecurrence,
   parseRecurrence,
   parseRecurrenceList,
+  qrJourneyOf,
   readRecurrenceCall,
   requestAuthorizationCall,
   toProviderRecurrence,
@@ -77,7 +80,10 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
    * `qr` (JORNADA_2): a location, the recurrence with it, and the recurrence read for its QR.
    * `qr_with_first_payment` (JORNADA_3): the same, the recurrence naming the first payment's txid
    * (an immediate charge the core made with createCharge) and read with `?txid=` for the composite
-   * QR. `request` (JORNADA_1): the recurrence, then the PSP asked to request the payer's authorization.
+   * QR. `qr_with_due_payment` (JORNADA_4): as `qr`, read with `?txid=` of the first payment, a
+   * due-date charge (`cobv`) the core made with createCharge, for the composite QR; the recurrence
+   * itself names no charge. `request` (JORNADA_1): the recurrence, then the PSP asked to request the
+   * payer's authorization.
    *
    * `POST /rec` has no idempotency key, so a creation whose answer was lost would make a second
    * recurrence when retried. Each creation therefore first lists the payer's recent recurrences
@@ -93,8 +99,8 @@ export class PixApiRecurring implements RecurringProvider<PixApiCredentials> {
       rec = orThrow(parseRecurrence(this.profile, 'create recurrence', await this.context.send(account, createRecurrenceCall(request, locId))));
     }
     if (!qr && rec.requests === 0) await this.requestAuthorization(account, request, rec.idRec);
-    const firstPaymentTxid = request.journey === 'qr_with_first_payment' ? request.firstPayment?.txid : null;
-    const read = await this.get(account, readRecurrenceCall(rec.idRec, firstPaymentTxid), parseReadRecurrence);
+    const expected = qrJourneyOf(request.journey);
+    const read = await this.get(account, readRecurrenceCall(rec.idRec, compositeTxidOf(request)), (profile, answer) => parseQrRead(profile, answer, expected));
     if (qr && read.copyPaste === null) {
       throw new UpstreamError({ kind: 'malformed', message: `${labelOf(this.profile, 'read recurrence')}: no BR Code (dadosQR.pixCopiaECola) for the recurrence's QR` });
     }

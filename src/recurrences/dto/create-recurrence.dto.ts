@@ -5,6 +5,7 @@ import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { FREQUENCIES, type Frequency, JOURNEYS, type Journey, RETRY_POLICIES, type RetryPolicy } from '../../domain/recurrence';
+import { DueDto } from '../../payments/due/due.dto';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -62,9 +63,20 @@ export class RecurrenceContractDto {
 }
 
 export class FirstPaymentDto {
-  @ApiProperty({ example: 89.9, description: 'Decimal reais paid now with the authorization.' })
+  @ApiProperty({ example: 89.9, description: 'Decimal reais: paid now with the authorization, or the original amount of the due-date charge (`qr_with_due_payment`).' })
   @IsAmount('firstPayment.amount')
   amount: number;
+
+  @ApiPropertyOptional({
+    type: DueDto,
+    description:
+      'Required for, and only for, `journey: "qr_with_due_payment"`: the first payment is a due-date charge with these terms (the same rules as a payment\'s `due`; docs/due-charges.md).',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DueDto)
+  due?: DueDto;
 }
 
 /** Body of `POST /v1/recurrences` (docs/recurrences.md). Unknown fields are refused. */
@@ -121,7 +133,10 @@ export class CreateRecurrenceDto {
   @IsIn(JOURNEYS, { message: `journey must be one of ${JOURNEYS.join(', ')}` })
   journey?: Journey;
 
-  @ApiPropertyOptional({ type: FirstPaymentDto, description: 'Required for, and only for, `journey: "qr_with_first_payment"`.' })
+  @ApiPropertyOptional({
+    type: FirstPaymentDto,
+    description: 'Required for, and only for, `journey: "qr_with_first_payment"` (`{amount}`) and `journey: "qr_with_due_payment"` (`{amount, due}`).',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -1,5 +1,5 @@
 import { centsToDecimalString } from '../../../domain/money';
-import type { Canceller, Frequency, RecurrenceStatus, RetryPolicy } from '../../../domain/recurrence';
+import type { Canceller, Frequency, Journey, RecurrenceStatus, RetryPolicy } from '../../../domain/recurrence';
 import { UpstreamError } from '../../provider-adapter';
 import type { CreateRecurrenceRequest, ProviderRecurrence } from '../../recurring';
 import { jsonOf } from '../../support/answers';
@@ -45,8 +45,10 @@ export function parseLocation(profile: PixApiProfile, answer: OutboundAnswer): L
 
 /**
  * `POST /rec` (`RecSolicitada`): the contract, the payer (`devedor`), the calendar, the amount (fixed, or the
- * receiver's floor of a variable one), the retry policy; `loc` for the QR journeys, and the first
- * payment's txid (`ativacao.dadosJornada.txid`) for the composite QR.
+ * receiver's floor of a variable one), the retry policy; `loc` for the QR journeys, and for
+ * JORNADA_3 the first payment's txid (`ativacao.dadosJornada.txid`). JORNADA_4 names no txid here:
+ * the document's `dadosJornada` is "Cobrança imediata vinculada à Jornada 3" only, and its due-date
+ * charge is named when the composite QR is read (readRecurrenceCall).
  */
 export function createRecurrenceCall(request: CreateRecurrenceRequest, locId: number | null): ApiCall {
   if (request.contract.id.length > MAX_CONTRACT) throw new TypeError(`createRecurrence: contract.id holds at most ${MAX_CONTRACT} characters (vinculo.contrato)`);
@@ -58,6 +60,8 @@ export function createRecurrenceCall(request: CreateRecurrenceRequest, locId: nu
   const body: Record<string, unknown> = { vinculo, calendario, valor: valorOf(request), politicaRetentativa: politicaOf(request.retryPolicy) };
   if (locId !== null) body.loc = locId;
   if (request.journey === 'qr_with_first_payment') body.ativacao = { dadosJornada: { txid: firstPaymentTxid(request) } };
+  // Checked here too, so that a JORNADA_4 request without its charge is refused before anything is asked.
+  if (request.journey === 'qr_with_due_payment') firstPaymentTxid(request);
   return { operation: 'create recurrence', method: 'POST', path: '/rec', body };
 }
 
@@ -68,7 +72,14 @@ export function parseRecurrence(profile: PixApiProfile, operation: PixApiOperati
   return settle(() => readRec(label, answer.status, jsonOf(answer)));
 }
 
-/** `GET /rec/{idRec}`, with `?txid=` for the composite QR of the first payment and the recurrence. */
+/**
+ * `GET /rec/{idRec}`, with `?txid=` for the composite QR of the first payment and the recurrence:
+ * the txid of an immediate charge (`cob`) answers JORNADA_3's QR, that of a due-date charge
+ * (`cobv`) JORNADA_4's: the table under `dadosQR` of `RecCompleta` in API Pix 2.9.0
+ * (https://github.com/bacen/pix-api/blob/1f1b568f6adf5b55a6268efbaf62802a14b01941/openapi.yaml, kept
+ * as test/fakes/bcb-pix-api-openapi.yaml), whose `RecConsultaInvalida` also refuses a cob's txid
+ * other than the recurrence's `dadosJornada.txid`, but not a cobv's.
+ */
 export function readRecurrenceCall(idRec: string, txid?: string | null): ApiCall {
   return { operation: 'read recurrence', method: 'GET', path: `/rec/${encodeURIComponent(idRec)}`, ...(txid ? { query: { txid } } : {}) };
 }
@@ -79,6 +90,47 @@ export function parseReadRecurrence(profile: PixApiProfile, answer: OutboundAnsw
   if (answer.status === 404) return null;
   if (answer.status !== 200) return pixApiFailure(label, answer);
   return settle(() => readRec(label, answer.status, jsonOf(answer)));
+}
+
+export type QrJourney = 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4';
+
+/** The `dadosQR.jornada` a QR journey's authorization code is read as; null for `request` (JORNADA_1, no QR). */
+export function qrJourneyOf(journey: Journey): QrJourney | null {
+  switch (journey) {
+    case 'qr':
+      return 'JORNADA_2';
+    case 'qr_with_first_payment':
+      return 'JORNADA_3';
+    case 'qr_with_due_payment':
+      return 'JORNADA_4';
+    case 'request':
+      return null;
+    default: {
+      const unmapped: never = journey;
+      throw new TypeError(`Unmapped journey ${String(unmapped)}`);
+    }
+  }
+}
+
+/** The txid `GET /rec/{idRec}?txid=` names for the composite QR: the first payment's, for JORNADA_3 and JORNADA_4; null otherwise. */
+export function compositeTxidOf(request: CreateRecurrenceRequest): string | null {
+  return request.journey === 'qr_with_first_payment' || request.journey === 'qr_with_due_payment' ? firstPaymentTxid(request) : null;
+}
+
+/**
+ * The read of a recurrence for its authorization code, as parseReadRecurrence, refusing a code the
+ * PSP says is another journey's (`dadosQR.jornada`): a JORNADA_2 code where JORNADA_4's was asked
+ * for would authorize without paying the first payment. A PSP that omits `jornada` is taken at its code.
+ */
+export function parseQrRead(profile: PixApiProfile, answer: OutboundAnswer, expected: QrJourney | null): Rec | null | UpstreamError {
+  const read = parseReadRecurrence(profile, answer);
+  if (expected === null || read === null || read instanceof UpstreamError || read.copyPaste === null) return read;
+  const dadosQR = (jsonOf(answer) as { dadosQR?: { jornada?: unknown } } | undefined)?.dadosQR;
+  const jornada = typeof dadosQR?.jornada === 'string' ? dadosQR.jornada : null;
+  if (jornada !== null && jornada !== expected) {
+    return new UpstreamError({ kind: 'malformed', message: `${labelOf(profile, 'read recurrence')}: the QR answered is ${jornada}'s where ${expected}'s was asked for` });
+  }
+  return read;
 }
 
 /**
@@ -123,6 +175,7 @@ export function parseRecurrenceList(profile: PixApiProfile, answer: OutboundAnsw
  */
 export function isSameRecurrence(rec: Rec, request: CreateRecurrenceRequest): boolean {
   const { valorRec, valorMinimoRecebedor } = valorCents(request);
+  // Only JORNADA_3 names its charge on the recurrence; JORNADA_4's is named when the QR is read.
   const journey =
     request.journey === 'request'
       ? rec.locId === null
@@ -269,7 +322,7 @@ function valorCents(request: CreateRecurrenceRequest): { valorRec: number | null
 
 function firstPaymentTxid(request: CreateRecurrenceRequest): string {
   const txid = request.firstPayment?.txid;
-  if (!txid || !PIX_TXID.test(txid)) throw new TypeError('createRecurrence: qr_with_first_payment needs the first payment’s txid');
+  if (!txid || !PIX_TXID.test(txid)) throw new TypeError(`createRecurrence: ${request.journey} needs the first payment’s txid`);
   return txid;
 }
 

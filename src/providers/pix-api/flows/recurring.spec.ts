@@ -1,7 +1,10 @@
 import { brCodeCrc } from '../../../domain/br-code';
-import { UpstreamError, WebhookParseError } from '../../provider-adapter';
+import { type Account, UpstreamError, WebhookParseError } from '../../provider-adapter';
 import type { CreateRecurrenceRequest, CreateRecurringChargeRequest } from '../../recurring';
 import type { OutboundAnswer } from '../../transport/transport';
+import { KeyedLimiter } from '../../support/limits';
+import type { PixApiCredentials } from '../credentials';
+import { PixApiRecurring } from '../pix-api.recurring';
 import { PIX_API } from '../profile';
 import type { PixApiProfile } from '../profile';
 import { RECURRING_SCOPES, STANDARD_SCOPES } from '../profile';
@@ -9,17 +12,21 @@ import { chargeEventId, confirmedReports, readBackCall, recurrenceEventId, recur
 import {
   assertRecurrenceRequest,
   cancelRecurrenceCall,
+  compositeTxidOf,
   createLocationCall,
   createRecurrenceCall,
   isSameRecurrence,
   listRecurrencesCall,
   parseLocation,
+  parseQrRead,
   parseReadRecurrence,
   parseRecurrence,
+  qrJourneyOf,
   readRecurrenceCall,
   requestAuthorizationCall,
   toProviderRecurrence,
 } from './recurrence';
+import type { ApiCall } from './api-call';
 import {
   cancelRecurringChargeCall,
   createRecurringChargeCall,
@@ -38,6 +45,7 @@ import { scopesOf } from './token';
 const ID_REC = 'RR1234567820240115abcdefghijk';
 const TXID = 'abcdefghijklmnopqrstuvwxyz01234';
 const FIRST_TXID = 'firstpaymentabcdefghijklmnop';
+const DUE_TXID = 'duepaymentabcdefghijklmnopqr';
 const E2E = 'E12345678202406201221abcdef12345';
 const PROFILE: PixApiProfile = { ...PIX_API, recurring: { leadTime: { minDays: 2, maxDays: 10 }, source: 'https://example.com' } };
 const withCrc = (text: string) => `${text}6304${brCodeCrc(`${text}6304`)}`;
@@ -206,6 +214,75 @@ describe('Pix Automático flows', () => {
       expect(cancelRecurrenceCall(ID_REC)).toEqual({ operation: 'cancel recurrence', method: 'PATCH', path: `/rec/${ID_REC}`, body: { status: 'CANCELADA' } });
       expect(readRecurrenceCall(ID_REC, FIRST_TXID).query).toEqual({ txid: FIRST_TXID });
       expect(readRecurrenceCall(ID_REC).query).toBeUndefined();
+    });
+  });
+
+  describe('JORNADA_4 (qr_with_due_payment): the composite QR of a due-date charge and the recurrence', () => {
+    const dueRequest = (overrides: Partial<CreateRecurrenceRequest> = {}) => request({ journey: 'qr_with_due_payment', firstPayment: { txid: DUE_TXID }, ...overrides });
+    const LOC = { id: 9, location: 'pix.example.com/qr/v2/rec/9', criacao: '2026-11-26T10:00:00Z' };
+    const COMPOSITE = withCrc(
+      '00020101021226810014br.gov.bcb.pix2559pix.example.com/qr/v2/cobv/1e6c54d3ec9449b7a7fc53b6b0f998e75204000053039865802BR5904LOJA6009SAO PAULO62070503***80400014br.gov.bcb.pix2518pix.example.com/rec',
+    );
+
+    it('maps each journey to the jornada its QR is read as, and names the first payment for the composite QR only', () => {
+      expect((['qr', 'qr_with_first_payment', 'qr_with_due_payment', 'request'] as const).map(qrJourneyOf)).toEqual(['JORNADA_2', 'JORNADA_3', 'JORNADA_4', null]);
+      expect(compositeTxidOf(dueRequest())).toBe(DUE_TXID);
+      expect(compositeTxidOf(request({ journey: 'qr_with_first_payment', firstPayment: { txid: FIRST_TXID } }))).toBe(FIRST_TXID);
+      expect(compositeTxidOf(request())).toBeNull();
+      expect(readRecurrenceCall(ID_REC, compositeTxidOf(dueRequest()))).toEqual({ operation: 'read recurrence', method: 'GET', path: `/rec/${ID_REC}`, query: { txid: DUE_TXID } });
+    });
+
+    it('creates the recurrence with its location and no dadosJornada (the document keeps that for JORNADA_3), and refuses one without its charge', () => {
+      const body = createRecurrenceCall(dueRequest(), 7).body as Record<string, unknown>;
+      expect(body).toMatchObject({ loc: 7, valor: { valorRec: '49.90' } });
+      expect(body).not.toHaveProperty('ativacao');
+      expect(() => createRecurrenceCall(dueRequest({ firstPayment: null }), 7)).toThrow(TypeError);
+      expect(() => assertRecurrenceRequest(dueRequest({ firstPayment: { txid: 'short' } }))).toThrow(TypeError);
+    });
+
+    it('takes over a lost creation with a location and no charge named on it, not a JORNADA_3 one', () => {
+      expect(isSameRecurrence(readRec('t', 200, rec({ loc: LOC })), dueRequest())).toBe(true);
+      expect(isSameRecurrence(readRec('t', 200, rec({ loc: LOC, ativacao: { dadosJornada: { txid: FIRST_TXID } } })), dueRequest())).toBe(false);
+      expect(isSameRecurrence(readRec('t', 200, rec()), dueRequest())).toBe(false);
+    });
+
+    it('refuses a QR the PSP says is another journey’s, and takes one whose journey it does not say', () => {
+      const read = (dadosQR: Record<string, unknown>) => parseQrRead(PROFILE, answer(200, rec({ loc: LOC, dadosQR })), 'JORNADA_4');
+      expect(read({ jornada: 'JORNADA_4', pixCopiaECola: COMPOSITE })).toMatchObject({ copyPaste: COMPOSITE });
+      expect(read({ pixCopiaECola: COMPOSITE })).toMatchObject({ copyPaste: COMPOSITE });
+      expect(read({ jornada: 'JORNADA_2', pixCopiaECola: QR })).toBeInstanceOf(UpstreamError);
+      expect(parseQrRead(PROFILE, answer(200, rec({ dadosQR: { jornada: 'JORNADA_2', pixCopiaECola: QR } })), null)).toMatchObject({ copyPaste: QR });
+      expect(parseQrRead(PROFILE, answer(404), 'JORNADA_4')).toBeNull();
+    });
+
+    it('asks the PSP for the location, the recurrence, then its composite QR with the due-date charge’s txid', async () => {
+      const calls: ApiCall[] = [];
+      const answers: Record<string, OutboundAnswer> = {
+        'GET /rec': answer(200, { parametros: { paginacao: { quantidadeDePaginas: 1 } }, recs: [] }),
+        'POST /locrec': answer(201, LOC),
+        'POST /rec': answer(201, rec({ loc: LOC })),
+        [`GET /rec/${ID_REC}`]: answer(200, rec({ loc: LOC, dadosQR: { jornada: 'JORNADA_4', pixCopiaECola: COMPOSITE } })),
+      };
+      const recurring = new PixApiRecurring({
+        profile: PROFILE,
+        clock: { now: () => new Date('2026-11-26T10:00:00Z') },
+        send: (_account, call) => {
+          calls.push(call);
+          return Promise.resolve(answers[`${call.method} ${call.path}`] ?? answer(500));
+        },
+        readBacks: new KeyedLimiter(1),
+        callbackTimeoutMs: 1000,
+        callbackBudgetMs: 1000,
+      });
+      const created = await recurring.createRecurrence({} as Account<PixApiCredentials>, dueRequest());
+      expect(created).toMatchObject({ providerRecurrenceId: ID_REC, status: 'pending_authorization', copyPaste: COMPOSITE });
+      expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /rec', 'POST /locrec', 'POST /rec', `GET /rec/${ID_REC}`]);
+      expect(calls[2]!.body).not.toHaveProperty('ativacao');
+      expect(calls[3]!.query).toEqual({ txid: DUE_TXID });
+
+      // The PSP answering the recurrence's own QR where the composite one was asked for is not an authorization code to hand out.
+      answers[`GET /rec/${ID_REC}`] = answer(200, rec({ loc: LOC, dadosQR: { jornada: 'JORNADA_2', pixCopiaECola: QR } }));
+      await expect(recurring.createRecurrence({} as Account<PixApiCredentials>, dueRequest())).rejects.toMatchObject({ kind: 'malformed' });
     });
   });
 
