@@ -64,13 +64,14 @@ export const SANDBOX_LOCATION_HOST = 'pix.sandbox.invalid';
  * The authorization BR Code of a recurrence: dynamic, its Pix Automático location (field 80,
  * `br.gov.bcb.pix` and the URL in 25) naming the recurrence, as pix-utils writes one
  * (`createRecurrencePix`, `createDynamicPix` with `urlRec`: https://github.com/thalesog/pix-utils).
- * With `firstPaymentTxid`, the composite code of the first-payment journey: field 26 also names the
- * location of that immediate charge, which the same scan pays.
+ * With `firstPaymentTxid`, the composite code of the first-payment journeys: field 26 also names the
+ * location of that charge, which the same scan pays: `/cob/<txid>` for an immediate charge,
+ * `/cobv/<txid>` for a due-date charge (as sandboxDueBrCode names it).
  */
-export function sandboxRecurrenceBrCode(recurrenceId: string, firstPaymentTxid: string | null): string {
+export function sandboxRecurrenceBrCode(recurrenceId: string, firstPaymentTxid: string | null, firstPaymentKind: 'cob' | 'cobv' = 'cob'): string {
   const urlRec = `${SANDBOX_LOCATION_HOST}/rec/${recurrenceId}`;
   const base = { merchantName: SANDBOX_MERCHANT_NAME, merchantCity: SANDBOX_MERCHANT_CITY, urlRec };
-  const pix = firstPaymentTxid === null ? createRecurrencePix(base) : createDynamicPix({ ...base, url: `${SANDBOX_LOCATION_HOST}/cob/${firstPaymentTxid}` });
+  const pix = firstPaymentTxid === null ? createRecurrencePix(base) : createDynamicPix({ ...base, url: `${SANDBOX_LOCATION_HOST}/${firstPaymentKind}/${firstPaymentTxid}` });
   if (hasError(pix)) throw new Error(`pix-utils refused the sandbox recurrence BR Code: ${pix.message}`);
   return pix.toBRCode();
 }

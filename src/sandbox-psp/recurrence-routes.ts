@@ -15,7 +15,7 @@ import type {
   SandboxRecurringSimulateAnswer,
 } from '../common/sandbox-wire/sandbox-recurring-api';
 import { sandboxRecurrenceBrCode } from './br-code';
-import type { ChargeStore } from './charge-store';
+import type { ChargeStore, StoredCharge } from './charge-store';
 import type { Deliver, Delivery } from './notifier';
 import { recordPayment, sandboxEndToEndId } from './pix-payment';
 import {
@@ -26,6 +26,7 @@ import {
   currentAttempt,
   DEFAULT_FAILURE_REASON,
   failAttempt,
+  firstPaymentKindRefusal,
   notYetAttempted,
   type RecurrenceStore,
   recurrenceToWire,
@@ -117,14 +118,19 @@ async function createRecurrence(context: RecurrenceRoutesContext, request: Fasti
     throw stateConflict('RECURRENCE_ID_CONFLICT', `recurrenceId ${body.recurrenceId} already names another recurrence.`);
   }
   checkDates(body, brasiliaToday(now));
-  checkJourney(context, body, now);
+  const firstPayment = checkJourney(context, body, now);
   await context.checkNotificationUrl(body.notificationUrl);
-  const recurrence = newRecurrence(body, amounts, now);
+  const recurrence = newRecurrence(body, amounts, firstPayment, now);
   recurrences.add(recurrence);
   return reply.code(201).send(recurrenceToWire(recurrence));
 }
 
-function newRecurrence(body: SandboxCreateRecurrenceBody, amounts: { amountCents: number | null; minimumAmountCents: number | null }, now: number): StoredRecurrence {
+function newRecurrence(
+  body: SandboxCreateRecurrenceBody,
+  amounts: { amountCents: number | null; minimumAmountCents: number | null },
+  firstPayment: StoredCharge | null,
+  now: number,
+): StoredRecurrence {
   const id = `sbxrec_${randomUUID().replaceAll('-', '')}`;
   return {
     id,
@@ -141,7 +147,7 @@ function newRecurrence(body: SandboxCreateRecurrenceBody, amounts: { amountCents
     firstPaymentTxid: body.firstPaymentTxid ?? null,
     payerAccount: body.payerAccount ?? null,
     // The request journey asks the payer's bank directly: there is nothing to scan.
-    pixCopiaECola: body.journey === 'request' ? null : sandboxRecurrenceBrCode(id, body.firstPaymentTxid ?? null),
+    pixCopiaECola: body.journey === 'request' ? null : sandboxRecurrenceBrCode(id, firstPayment?.txid ?? null, firstPayment?.due ? 'cobv' : 'cob'),
     notificationUrl: body.notificationUrl,
     webhookSecret: body.webhookSecret,
     createdAt: new Date(now),
@@ -361,16 +367,21 @@ async function postCharges(
   return { eventId: body.id, delivery };
 }
 
-/** The composite QR's payment: its immediate charge paid and confirmed as `payment.confirmed` would (docs/sandbox.md, Events it sends). */
+/**
+ * The composite QR's payment: its charge paid and confirmed as `payment.confirmed` would (docs/sandbox.md,
+ * Events it sends): an immediate charge for its amount, a due-date charge for what is owed today
+ * (worked out by the read), as a payer's bank pays the amount the code's payload states.
+ */
 async function payFirstPayment(context: RecurrenceRoutesContext, txid: string, now: number, log: FastifyBaseLogger): Promise<void> {
   const charge = context.charges.findByTxid(txid, now);
   if (charge?.status !== 'ATIVA') return;
-  recordPayment(charge, now, charge.amountCents);
+  const paidCents = charge.amountDueCents ?? charge.amountCents;
+  recordPayment(charge, now, paidCents);
   const event: SandboxEventBody = {
     event: 'payment.confirmed',
     id: `evt_sbx_${randomUUID().replaceAll('-', '')}`,
     created_at: new Date(now).toISOString(),
-    data: { id: charge.id, txid: charge.txid, amount: centsToReais(charge.amountCents), status: charge.status, ...(charge.pix ? { pix: charge.pix } : {}) },
+    data: { id: charge.id, txid: charge.txid, amount: centsToReais(paidCents), status: charge.status, ...(charge.pix ? { pix: charge.pix } : {}) },
   };
   await context.deliver(charge.notificationUrl, charge.webhookSecret ?? context.webhookSecret, event, log);
 }
@@ -395,18 +406,27 @@ function checkDates(body: SandboxCreateRecurrenceBody, today: string): void {
   }
 }
 
-/** The first payment for the composite QR (an open sandbox charge), the payer's account for a request; neither otherwise. */
-function checkJourney(context: RecurrenceRoutesContext, body: SandboxCreateRecurrenceBody, now: number): void {
+/**
+ * The first payment for a composite QR, an open sandbox charge of the journey's kind: immediate for
+ * `qr_with_first_payment` (JORNADA_3), with a due date for `qr_with_due_payment` (JORNADA_4), as the
+ * Pix API refuses a composite QR asked for with a charge of the other kind (`RecConsultaInvalida`,
+ * https://github.com/bacen/pix-api/blob/1f1b568f6adf5b55a6268efbaf62802a14b01941/openapi.yaml);
+ * the payer's account for a request; neither otherwise. Answers the first payment's charge, if any.
+ */
+function checkJourney(context: RecurrenceRoutesContext, body: SandboxCreateRecurrenceBody, now: number): StoredCharge | null {
   const txid = body.firstPaymentTxid ?? null;
-  if (body.journey === 'qr_with_first_payment') {
-    if (txid === null) throw invalid('firstPaymentTxid is required for the qr_with_first_payment journey.', 'firstPaymentTxid');
-    const charge = context.charges.findByTxid(txid, now);
-    if (!charge) throw invalid(`firstPaymentTxid ${txid} names no sandbox charge (POST /charges first).`, 'firstPaymentTxid');
-    if (charge.status !== 'ATIVA') throw invalid(`The first payment's charge is ${charge.status}: it must be open (ATIVA).`, 'firstPaymentTxid');
-  } else if (txid !== null) {
-    throw invalid('firstPaymentTxid is only for the qr_with_first_payment journey.', 'firstPaymentTxid');
-  }
   if (body.journey === 'request' && !body.payerAccount) throw invalid('payerAccount is required for the request journey.', 'payerAccount');
+  if (body.journey !== 'qr_with_first_payment' && body.journey !== 'qr_with_due_payment') {
+    if (txid !== null) throw invalid('firstPaymentTxid is only for the qr_with_first_payment and qr_with_due_payment journeys.', 'firstPaymentTxid');
+    return null;
+  }
+  if (txid === null) throw invalid(`firstPaymentTxid is required for the ${body.journey} journey.`, 'firstPaymentTxid');
+  const charge = context.charges.findByTxid(txid, now);
+  if (!charge) throw invalid(`firstPaymentTxid ${txid} names no sandbox charge (POST /charges first).`, 'firstPaymentTxid');
+  const refusal = firstPaymentKindRefusal(body.journey, charge);
+  if (refusal) throw invalid(refusal, 'firstPaymentTxid');
+  if (charge.status !== 'ATIVA') throw invalid(`The first payment's charge is ${charge.status}: it must be open (ATIVA).`, 'firstPaymentTxid');
+  return charge;
 }
 
 function sameRecurrence(existing: StoredRecurrence, body: SandboxCreateRecurrenceBody, amounts: { amountCents: number | null; minimumAmountCents: number | null }): boolean {

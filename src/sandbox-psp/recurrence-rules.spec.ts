@@ -5,6 +5,7 @@ import {
   cancelCharge,
   chargeRefusal,
   failAttempt,
+  firstPaymentKindRefusal,
   notYetAttempted,
   RecurrenceStore,
   retryRefusal,
@@ -235,6 +236,23 @@ describe('the sandbox recurrence rules', () => {
       for (const code of [alone, composite]) expect(code.slice(-4)).toBe(brCodeCrc(code.slice(0, -4)));
       expect(parsePix(alone)).toMatchObject({ type: 'RECURRENCE', urlRec: 'pix.sandbox.invalid/rec/sbxrec_1' });
       expect(parsePix(composite)).toMatchObject({ type: 'DYNAMIC', url: `pix.sandbox.invalid/cob/${'a'.repeat(32)}`, urlRec: 'pix.sandbox.invalid/rec/sbxrec_1' });
+    });
+
+    it('writes JORNADA_4’s composite code naming the due-date charge’s location, as its own code does', () => {
+      const composite = sandboxRecurrenceBrCode('sbxrec_1', 'b'.repeat(32), 'cobv');
+      expect(composite.slice(-4)).toBe(brCodeCrc(composite.slice(0, -4)));
+      expect(parsePix(composite)).toMatchObject({ type: 'DYNAMIC', url: `pix.sandbox.invalid/cobv/${'b'.repeat(32)}`, urlRec: 'pix.sandbox.invalid/rec/sbxrec_1' });
+    });
+  });
+
+  describe('firstPaymentKindRefusal', () => {
+    const due = { date: '2026-03-10', daysAfterDue: 30, fine: null, interest: null, discount: null, abatement: null };
+
+    it('takes an immediate charge for JORNADA_3 and a due-date charge for JORNADA_4, and refuses the other kind', () => {
+      expect(firstPaymentKindRefusal('qr_with_first_payment', { txid: 't1' })).toBeNull();
+      expect(firstPaymentKindRefusal('qr_with_due_payment', { txid: 't2', due })).toBeNull();
+      expect(firstPaymentKindRefusal('qr_with_due_payment', { txid: 't3' })).toMatch(/t3 has no due date/);
+      expect(firstPaymentKindRefusal('qr_with_first_payment', { txid: 't4', due })).toMatch(/t4 is a due-date charge/);
     });
   });
 });

@@ -5,6 +5,7 @@ import {
   cycleOf,
   type DueDateProblem,
   dueDateProblem,
+  type FirstPaymentJourney,
   type Frequency,
   type Journey,
   MAX_RETRIES,
@@ -12,6 +13,7 @@ import {
   RETRY_WINDOW_DAYS,
   type RetryPolicy,
 } from '../domain/recurrence';
+import type { DueTerms } from '../domain/due-charge';
 import type { SandboxPersonWire } from '../common/sandbox-wire/sandbox-api';
 import {
   SANDBOX_LEAD_TIME,
@@ -203,6 +205,20 @@ export function chargeRefusal(
     (other) => other.status !== 'CANCELADA' && other.status !== 'REJEITADA' && cycleOf(recurrence.startDate, recurrence.frequency, other.dueDate) === cycle,
   );
   if (taken) return new SandboxHttpError(409, 'CYCLE_TAKEN', `Charge ${taken.txid} (due ${taken.dueDate}) already holds this cycle.`, 'dueDate');
+  return null;
+}
+
+/**
+ * Why `charge` cannot be the first payment of `journey`'s composite QR, or null: JORNADA_3 pays an
+ * immediate charge and JORNADA_4 a due-date one, and a charge of the other kind is refused.
+ */
+export function firstPaymentKindRefusal(journey: FirstPaymentJourney, charge: { txid: string; due?: DueTerms }): string | null {
+  if (journey === 'qr_with_due_payment' && !charge.due) {
+    return `The first payment's charge ${charge.txid} has no due date: the qr_with_due_payment journey pays a due-date charge (POST /charges with due).`;
+  }
+  if (journey === 'qr_with_first_payment' && charge.due) {
+    return `The first payment's charge ${charge.txid} is a due-date charge: the qr_with_first_payment journey pays an immediate one (qr_with_due_payment pays a due-date one).`;
+  }
   return null;
 }
 

@@ -174,6 +174,42 @@ describe('the sandbox adapter: Pix Automático', () => {
       await expect(adapter.getCharge(account, payment)).resolves.toMatchObject({ status: 'paid', pix: { endToEndId: expect.stringMatching(END_TO_END_ID) } });
     });
 
+    it('qr_with_due_payment: a composite code naming the due-date charge’s location; authorizing pays what is due that day', async () => {
+      const due = {
+        date: addDays(TODAY, 5),
+        daysAfterDue: 10,
+        fine: null,
+        interest: null,
+        discount: { type: 'fixed_until' as const, until: [{ date: addDays(TODAY, 5), value: 500 }] },
+        abatement: null,
+      };
+      const payment = await adapter.createCharge(account, chargeRequest(receiver.url, { amountCents: 10_000, due }));
+      const recurrence = await recurring.createRecurrence(account, recurrenceRequest({ journey: 'qr_with_due_payment', firstPayment: { txid: payment.txid } }));
+      expect(parsePix(recurrence.copyPaste!)).toMatchObject({
+        type: 'DYNAMIC',
+        url: `pix.sandbox.invalid/cobv/${payment.txid}`,
+        urlRec: `pix.sandbox.invalid/rec/${recurrence.providerRecurrenceId}`,
+      });
+
+      await simulated({ subject: 'recurrence', ref: recurrence, action: 'authorize' }, '/rec');
+      const [event] = await adapter.receiveCallback(account, asInbound(await receiver.next()));
+      expect(event).toMatchObject({ type: 'payment.confirmed', paymentRef: payment.providerPaymentId, amountCents: 9_500 });
+      await expect(adapter.getCharge(account, { ...payment, due: true })).resolves.toMatchObject({ status: 'paid', pix: { paidAmountCents: 9_500 } });
+    });
+
+    it('refuses a composite QR over a charge of the other kind: an immediate one for qr_with_due_payment, a due-date one for qr_with_first_payment', async () => {
+      const immediate = await adapter.createCharge(account, chargeRequest(receiver.url));
+      const due = { date: addDays(TODAY, 5), daysAfterDue: 10, fine: null, interest: null, discount: null, abatement: null };
+      const dueCharge = await adapter.createCharge(account, chargeRequest(receiver.url, { due }));
+      for (const [journey, charge] of [
+        ['qr_with_due_payment', immediate],
+        ['qr_with_first_payment', dueCharge],
+      ] as const) {
+        const error = await refusal(recurring.createRecurrence(account, recurrenceRequest({ journey, firstPayment: { txid: charge.txid } })));
+        expect(error).toMatchObject({ upstreamStatus: 400, providerCode: 'INVALID_REQUEST' });
+      }
+    });
+
     it('qr_with_first_payment: refused without a sandbox charge to pay', async () => {
       const error = await refusal(recurring.createRecurrence(account, recurrenceRequest({ journey: 'qr_with_first_payment', firstPayment: { txid: txid() } })));
       expect(error).toMatchObject({ upstreamStatus: 400, providerCode: 'INVALID_REQUEST' });

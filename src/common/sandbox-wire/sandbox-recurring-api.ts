@@ -68,7 +68,10 @@ export interface SandboxCreateRecurrenceBody {
   endDate: string | null;
   retryPolicy: RetryPolicy;
   journey: Journey;
-  /** `qr_with_first_payment`: the txid of a sandbox charge (`POST /charges`) the composite QR also pays. */
+  /**
+   * The txid of a sandbox charge (`POST /charges`) the composite QR also pays: an immediate charge for
+   * `qr_with_first_payment`, a due-date charge (with `due`) for `qr_with_due_payment`.
+   */
   firstPaymentTxid: string | null;
   /** `request`: whom the payer's bank is. */
   payerAccount: SandboxPayerAccountWire | null;

@@ -145,6 +145,17 @@ describe('SandboxRecurring', () => {
       expect(seen[0]!.data).toMatchObject({ amount: '49.90', minimumAmount: null, firstPaymentTxid: null, expiresIn: 86_400, webhookSecret: SECRET });
     });
 
+    it('names the first payment’s due-date charge for qr_with_due_payment, as it names the immediate one for qr_with_first_payment', async () => {
+      const { recurring, seen } = recurringAnswering(() => ({ status: 201, body: wireRecurrence() }));
+      const firstPayment = { txid: 'd'.repeat(32) };
+      await recurring.createRecurrence(account(), { ...recurrenceRequest, journey: 'qr_with_due_payment', firstPayment });
+      await recurring.createRecurrence(account(), { ...recurrenceRequest, journey: 'qr_with_first_payment', firstPayment });
+      expect(seen.map((exchange) => exchange.data)).toEqual([
+        expect.objectContaining({ journey: 'qr_with_due_payment', firstPaymentTxid: firstPayment.txid }),
+        expect.objectContaining({ journey: 'qr_with_first_payment', firstPaymentTxid: firstPayment.txid }),
+      ]);
+    });
+
     it('creates a charge by PUT on its txid, and retries by date', async () => {
       const { recurring, seen } = recurringAnswering(() => ({ status: 201, body: wireCharge() }));
       const receiverAccount = { agencia: '0001', conta: '1', tipoConta: 'CORRENTE' } as const;
