@@ -78,6 +78,37 @@ describe('recurrences with the sandbox PSP', () => {
     expect((await http('GET', `/v1/recurrences/${asked.id}`)).body.data.status).toBe('active');
   });
 
+  it('pays a due-date charge with the composite QR (qr_with_due_payment): a payment with due, changed before the payer scans, paid what is due that day', async () => {
+    const dueDate = addDays(today, 5);
+    const firstPayment = { amount: 100, due: { date: dueDate, daysAfterDue: 10, discount: { type: 'fixed_until', until: [{ date: dueDate, value: 10 }] } } };
+    const created = await http('POST', '/v1/recurrences', recurrenceBody({ journey: 'qr_with_due_payment', firstPayment }));
+    expect(created.status).toBe(201);
+    const recurrence = created.body.data;
+    expect(recurrence).toMatchObject({ journey: 'qr_with_due_payment', status: 'pending_authorization', firstPaymentId: expect.stringMatching(/^pay_/) });
+    const payment = (await http('GET', `/v1/payments/${recurrence.firstPaymentId}`)).body.data;
+    expect(payment).toMatchObject({ status: 'pending', amount: 100, amountDue: 90, due: { date: dueDate, daysAfterDue: 10 } });
+    // One scan pays the due-date charge and authorizes: the code names both the charge's location and the recurrence's.
+    expect(recurrence.authorization.copyPaste).toContain(`pix.sandbox.invalid/cobv/${payment.pix.txid}`);
+    expect(recurrence.authorization.copyPaste).toContain('pix.sandbox.invalid/rec/');
+
+    const changed = await send(t.url, 'PATCH', `/v1/payments/${payment.id}`, {
+      headers: { 'x-merchant-key': key, 'idempotency-key': randomBytes(8).toString('hex') },
+      body: { amount: 120, due: firstPayment.due },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ amount: 120, amountDue: 110 });
+
+    expect((await simulate('recurrences', recurrence.id, 'authorize')).status).toBe(200);
+    expect((await http('GET', `/v1/recurrences/${recurrence.id}`)).body.data).toMatchObject({ status: 'active', authorization: null, firstPaymentId: payment.id });
+    expect((await http('GET', `/v1/payments/${payment.id}`)).body.data).toMatchObject({ status: 'paid', paidAmount: 110, amount: 120 });
+    await receiver.waitUntil(() => eventsFor(recurrence.id).length >= 1 && eventsFor(payment.id).some((e) => e.body.event === 'payment.confirmed'), 15_000, 'authorized and paid');
+    expect(
+      eventsFor(payment.id)
+        .map((e) => e.body.event)
+        .sort(),
+    ).toEqual(['payment.confirmed', 'payment.updated']);
+  });
+
   it('retries a failed debit under three_in_seven_days, and fails it after the third retry', async () => {
     const id = await authorized({ retryPolicy: 'three_in_seven_days' });
     const charge = (await http('POST', `/v1/recurrences/${id}/charges`, { dueDate: addDays(today, 2) })).body.data;
@@ -142,6 +173,22 @@ describe('recurrences with the sandbox PSP', () => {
     ['a date that does not exist', { startDate: '2026-02-30' }, 'startDate'],
     ['a request journey without the payer’s account', { journey: 'request' }, 'payer.account'],
     ['a bad CPF', { payer: { document: '123.456.789-00', name: 'Ana' } }, 'payer.document'],
+    ['a due-date first payment without its terms', { journey: 'qr_with_due_payment', firstPayment: { amount: 10 } }, 'firstPayment.due'],
+    ['due-date terms for an immediate first payment', { journey: 'qr_with_first_payment', firstPayment: { amount: 10, due: { date: addDays(today, 3) } } }, 'firstPayment.due'],
+    ['a first payment due before today', { journey: 'qr_with_due_payment', firstPayment: { amount: 10, due: { date: addDays(today, -1) } } }, 'firstPayment.due.date'],
+    [
+      'a first payment’s unknown fine',
+      { journey: 'qr_with_due_payment', firstPayment: { amount: 10, due: { date: addDays(today, 3), fine: { type: 'daily', value: 1 } } } },
+      'firstPayment.due.fine.type',
+    ],
+    [
+      'a first payment’s discount after its due date',
+      {
+        journey: 'qr_with_due_payment',
+        firstPayment: { amount: 10, due: { date: addDays(today, 3), discount: { type: 'fixed_until', until: [{ date: addDays(today, 4), value: 1 }] } } },
+      },
+      'firstPayment.due.discount.until.0.date',
+    ],
   ])('refuses a recurrence with %s (400 naming the field, nothing stored)', async (_, overrides, field) => {
     const externalId = `bad-${randomBytes(4).toString('hex')}`;
     const answer = await http('POST', '/v1/recurrences', recurrenceBody({ ...overrides, externalId }));
