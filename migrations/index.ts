@@ -17,6 +17,7 @@ import { IdempotencyHolder1796010000000 } from './1796010000000-IdempotencyHolde
 import { RecurringChargePending1796020000000 } from './1796020000000-RecurringChargePending';
 import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
 import { DueCharges1796040000000 } from './1796040000000-DueCharges';
+import { PaymentBatches1796050000000 } from './1796050000000-PaymentBatches';
 import { RecurrenceDueJourney1796060000000 } from './1796060000000-RecurrenceDueJourney';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
@@ -40,5 +41,6 @@ export const ALL_MIGRATIONS = [
   RecurringChargePending1796020000000,
   InvariantChecks1796030000000,
   DueCharges1796040000000,
+  PaymentBatches1796050000000,
   RecurrenceDueJourney1796060000000,
 ];

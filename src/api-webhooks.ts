@@ -4,16 +4,18 @@ import type { EventDoc } from './deliveries/event-body';
 import { TEST_EVENT_DOCS, TEST_EVENT_TYPE } from './deliveries/test-event-body';
 import type { MerchantEventType } from './domain/provider-event';
 import type { RecurrenceEventType, RecurringChargeEventType } from './domain/recurrence';
+import { PAYMENT_BATCH_EVENT_DOCS, type PaymentBatchEventType } from './payment-batches/payment-batch-event-bodies';
 import { PAYMENT_EVENT_DOCS } from './payments/lifecycle/payment-event-bodies';
 import { REFUND_EVENT_DOCS } from './payments/refunds/refund-event-bodies';
 import { RECURRENCE_EVENT_DOCS, RECURRING_CHARGE_EVENT_DOCS } from './recurrences/recurrence-event-bodies';
 
 /** Every event type the gateway sends, documented by the feature that sends it; a type added to a domain list and not documented does not compile. */
-export const EVENT_DOCS: Readonly<Record<MerchantEventType | RecurrenceEventType | RecurringChargeEventType | typeof TEST_EVENT_TYPE, EventDoc>> = {
+export const EVENT_DOCS: Readonly<Record<MerchantEventType | RecurrenceEventType | RecurringChargeEventType | PaymentBatchEventType | typeof TEST_EVENT_TYPE, EventDoc>> = {
   ...PAYMENT_EVENT_DOCS,
   ...REFUND_EVENT_DOCS,
   ...RECURRENCE_EVENT_DOCS,
   ...RECURRING_CHARGE_EVENT_DOCS,
+  ...PAYMENT_BATCH_EVENT_DOCS,
   ...TEST_EVENT_DOCS,
 };
 

@@ -20,6 +20,7 @@ import { AuthModule } from './auth/auth.module';
 import { MerchantAuthService } from './merchants/merchant-auth.service';
 import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PaymentBatchesModule } from './payment-batches/payment-batches.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ProviderAccountsModule } from './providers/provider-accounts/provider-accounts.module';
 import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
@@ -50,6 +51,7 @@ export class AppModule {
         ReconciliationModule,
         WebhooksModule,
         RecurrencesModule,
+        PaymentBatchesModule,
         DeliveriesModule,
         DashboardModule,
       ],

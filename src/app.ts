@@ -73,6 +73,7 @@ export async function createApp(
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
+  allowRouteBodyLimits(fastify);
   trackConnections(app, fastify);
   addRequestHooks(app, fastify, config);
   const mountSandboxPsp = sandboxPspMount(config, options.clock);
@@ -133,6 +134,18 @@ function envelopingAdapter(config: AppConfig, timeouts: ConnectionTimeouts): Env
     },
     config.defaultProvider,
   );
+}
+
+/**
+ * A route may take bodies larger than BODY_LIMIT_BYTES by naming its own limit,
+ * `@RouteConfig({ bodyLimit })` (a batch of 1,000 payments: src/payment-batches); every other keeps
+ * the gateway's. Added before the routes are, which app.init() registers.
+ */
+function allowRouteBodyLimits(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    const bodyLimit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof bodyLimit === 'number') route.bodyLimit = bodyLimit;
+  });
 }
 
 /** Keeps the app's open connections, which the shutdown tells requests in flight by (closeGracefully). */

@@ -29,7 +29,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Prefixed identifiers (Stripe-style), readable in logs and support tickets: `pay_…`, `mer_…`. */
-export type IdPrefix = 'mer' | 'key' | 'pay' | 'evt' | 'dlv' | 'att' | 'ses' | 'pa' | 'ref' | 'rec' | 'rch';
+export type IdPrefix = 'mer' | 'key' | 'pay' | 'evt' | 'dlv' | 'att' | 'ses' | 'pa' | 'ref' | 'rec' | 'rch' | 'bat';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -22,6 +22,7 @@ function toView({ delivery, merchant }: DeliveryWithMerchant): DeliveryView {
     event_id: delivery.eventId,
     payment_id: delivery.paymentId,
     recurrence_id: delivery.recurrenceId,
+    batch_id: delivery.batchId,
     merchant_id: delivery.merchantId,
     merchant_name: merchant.name,
     webhook_url: merchant.webhookUrl,

@@ -199,6 +199,7 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
       delivery_id: claim.id,
       payment_id: claim.paymentId,
       recurrence_id: claim.recurrenceId,
+      batch_id: claim.batchId,
       merchant_id: claim.merchantId,
       event_type: claim.eventType,
       attempt,
@@ -263,7 +264,8 @@ export class DeliveryWorker implements DeliveryNudge, OnApplicationBootstrap, Be
   }
 }
 
-/** What a delivery's event is about, for log lines: `payment pay_…` or `recurrence rec_…`. */
+/** What a delivery's event is about, for log lines: `payment pay_…`, `recurrence rec_…` or `batch bat_…`. */
 function subjectOf(claim: ClaimedDelivery): string {
-  return claim.paymentId ? `payment ${claim.paymentId}` : `recurrence ${claim.recurrenceId}`;
+  if (claim.paymentId) return `payment ${claim.paymentId}`;
+  return claim.recurrenceId ? `recurrence ${claim.recurrenceId}` : `batch ${claim.batchId}`;
 }

@@ -8,9 +8,10 @@ export class WebhookDelivery {
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ name: 'event_id', type: 'text' }) eventId: string;
   @Column({ name: 'merchant_id', type: 'text' }) merchantId: string;
-  /** The payment the event is about, or null for a recurrence's (then `recurrenceId`): exactly one is set. */
+  /** The payment the event is about, or null for a recurrence's (then `recurrenceId`) or a batch's (then `batchId`): exactly one is set. */
   @Column({ name: 'payment_id', type: 'text', nullable: true }) paymentId: string | null;
   @Column({ name: 'recurrence_id', type: 'text', nullable: true }) recurrenceId: string | null;
+  @Column({ name: 'batch_id', type: 'text', nullable: true }) batchId: string | null;
   @Column({ name: 'event_type', type: 'text' }) eventType: string;
   /** The intake request's id: the X-Request-Id of every attempt. */
   @Column({ name: 'request_id', type: 'text' }) requestId: string;

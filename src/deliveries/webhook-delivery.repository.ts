@@ -14,11 +14,11 @@ import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
  * URL and secret now, not when the event arrived (a fixed URL helps the next retry), and the
  * provider the payment is held at.
  */
-export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'recurrenceId' | 'merchantId'> & {
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'eventType' | 'requestId' | 'body' | 'attempts' | 'paymentId' | 'recurrenceId' | 'batchId' | 'merchantId'> & {
   /** The lease, also the fencing token when the attempt is recorded. */
   lockedUntil: Date;
 } & Pick<Merchant, 'webhookUrl' | 'webhookSigningSecretEnc'> & {
-    /** The provider the payment (or recurrence) is held at: the envelope's `provider` of the forward. */
+    /** The provider the payment (or recurrence, or batch) is held at: the envelope's `provider` of the forward. */
     provider: string;
   };
 
@@ -50,7 +50,7 @@ export interface DeliveryWithMerchant {
 }
 
 const WITH_MERCHANT = `
-  SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.recurrence_id, d.merchant_id, d.attempts, d.next_attempt_at, d.last_status_code,
+  SELECT d.id, d.status, d.event_type, d.event_id, d.payment_id, d.recurrence_id, d.batch_id, d.merchant_id, d.attempts, d.next_attempt_at, d.last_status_code,
          d.last_error, d.delivered_at, d.request_id, d.created_at, d.updated_at,
          m.name AS m_name, m.webhook_url AS m_webhook_url, ${microsecondsSql('d.created_at')} AS created_us
     FROM webhook_deliveries d JOIN merchants m ON m.id = d.merchant_id`;
@@ -71,6 +71,11 @@ export class WebhookDeliveryRepository {
   /** A recurrence's deliveries (its charges' included), oldest first. */
   listForRecurrence(recurrenceId: string): Promise<WebhookDelivery[]> {
     return this.deliveries.find({ where: { recurrenceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** A payment batch's deliveries (its `payment_batch.completed`), oldest first. */
+  listForBatch(batchId: string): Promise<WebhookDelivery[]> {
+    return this.deliveries.find({ where: { batchId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   // Delivery worker: two statements. Neither holds a transaction across the HTTP call, so the
@@ -100,14 +105,15 @@ export class WebhookDeliveryRepository {
           SET locked_until = date_trunc('milliseconds', now()) + make_interval(secs => $2::double precision / 1000)
          FROM due, merchants m
         WHERE d.id = due.id AND m.id = d.merchant_id
-       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, d.payment_id, d.recurrence_id, d.merchant_id,
+       RETURNING d.id, d.event_type, d.request_id, d.body, d.attempts, d.locked_until, d.payment_id, d.recurrence_id, d.batch_id, d.merchant_id,
                  m.webhook_url AS m_webhook_url, m.webhook_signing_secret_enc AS m_webhook_signing_secret_enc,
                  coalesce((SELECT p.provider FROM payments p WHERE p.id = d.payment_id),
-                          (SELECT r.provider FROM recurrences r WHERE r.id = d.recurrence_id)) AS p_provider`,
+                          (SELECT r.provider FROM recurrences r WHERE r.id = d.recurrence_id),
+                          (SELECT b.provider FROM payment_batches b WHERE b.id = d.batch_id)) AS p_provider`,
       [limit, leaseMs, now],
     );
     return rows.map((row) => {
-      const { id, eventType, requestId, body, attempts, lockedUntil, paymentId, recurrenceId, merchantId } = hydrate(this.deliveries.manager, WebhookDelivery, row);
+      const { id, eventType, requestId, body, attempts, lockedUntil, paymentId, recurrenceId, batchId, merchantId } = hydrate(this.deliveries.manager, WebhookDelivery, row);
       return {
         id,
         eventType,
@@ -116,6 +122,7 @@ export class WebhookDeliveryRepository {
         attempts,
         paymentId,
         recurrenceId,
+        batchId,
         merchantId,
         lockedUntil: lockedUntil!,
         webhookUrl: row.m_webhook_url as string | null,

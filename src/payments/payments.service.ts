@@ -56,6 +56,8 @@ interface ChargeAsk {
   /** A due-date charge's terms, checked once the key is claimed (its dates are judged against today). */
   due: DueTerms | null;
   payerAddress: PayerAddress | null;
+  /** The batch the payment is made for (src/payment-batches), or null. */
+  batchId: string | null;
 }
 
 /** A try at one account that charged: the charge, under the txid it was asked for. */
@@ -95,12 +97,21 @@ export class PaymentsService {
    * response is stored with the completed idempotency record and the payment row in one
    * statement, so a replay returns byte for byte what the first request returned.
    */
-  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: IdempotentRequest): Promise<PreparedResponse> {
+  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: IdempotentRequest, options: { batchId?: string } = {}): Promise<PreparedResponse> {
     const call = idempotentCall(merchant.id, request);
     const amountCents = this.amountInCents(dto.amount);
     const route = await this.routeOrReplay(merchant, call, dto.due !== undefined);
     if (route instanceof PreparedResponse) return route;
-    const ask: ChargeAsk = { merchantId: merchant.id, key: call.key, dto, amountCents, requestId: request.requestId, due: null, payerAddress: null };
+    const ask: ChargeAsk = {
+      merchantId: merchant.id,
+      key: call.key,
+      dto,
+      amountCents,
+      requestId: request.requestId,
+      due: null,
+      payerAddress: null,
+      batchId: options.batchId ?? null,
+    };
     // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
     const provider = route.first.provider;
     const make = async (claim: IdempotencyClaim) => {
@@ -380,7 +391,7 @@ export class PaymentsService {
     claim: IdempotencyClaim,
     acting: ActingAccount,
     charge: ProviderCharge,
-    { dto, amountCents, requestId, due, payerAddress }: ChargeAsk,
+    { dto, amountCents, requestId, due, payerAddress, batchId }: ChargeAsk,
     charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();
@@ -396,6 +407,7 @@ export class PaymentsService {
       at: now,
       due,
       recipientAddress: payerAddress,
+      batchId,
     });
     const provider = acting.provider;
     const body = JSON.stringify(successEnvelope(this.dueViews.view(payment), requestId, provider));

@@ -22,7 +22,7 @@ const NOT_API = /^\/(docs|sandbox|admin(?!\/api)|assets|favicon|robots)(\/|\?|$|
  * matches one of these: its field and, where given, its message.
  */
 export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp }[] = [
-  { field: /^(recipientDocument|payer\.document)$/, message: /check digits/ },
+  { field: /^(payments\.\d+\.)?(recipientDocument|payer\.document)$/, message: /check digits/ },
   { field: /^cursor$/ },
   { field: /^(base_url|token_url)$/, message: /cloud metadata|user name or password|public address|must be left out/ },
   { field: /^provider_accounts$/, message: /active provider accounts/ },
@@ -33,7 +33,10 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
   { field: /^environment$/, message: /ALLOW_HOMOLOGATION_ACCOUNTS/ },
   { field: /^credentials(\.|$)/ },
   // `at most 2 decimal places`: a float whose shortest text has more digits than multipleOf's precision shows.
-  { field: /^amount$/, message: /at most 2 decimal places$|must be at most [\d.]+$|exactly one of|refused for a fixed|required for a variable|at least the recurrence/ },
+  {
+    field: /^(payments\.\d+\.)?amount$/,
+    message: /at most 2 decimal places$|must be at most [\d.]+$|exactly one of|refused for a fixed|required for a variable|at least the recurrence/,
+  },
   { field: /^(startDate|endDate|dueDate)$/, message: /today|after startDate|days after|provider refused/ },
   { field: /^data\.amount$/ },
   { field: /^payer\.account$/, message: /is required for journey/ },
@@ -45,6 +48,8 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
       /today|on or before due\.date|later than|percent (of at most|below) 100|less than the amount|required for type|is only for|takes its values in|offers due-date charges/,
   },
   { field: /^(payments\.\d+\.)?recipientAddress$/, message: /only for a due-date charge/ },
+  // A batch's externalIds, unique within it.
+  { field: /^payments\.\d+\.externalId$/, message: /already used by another payment of this batch/ },
   { field: /^body$/, message: /give amount, due or both/ },
   // An unpaired surrogate: a pattern over code points needs the `u` flag, which some validators lack.
   { field: /./, message: /must be valid Unicode text|field name with control characters or invalid Unicode/ },

@@ -28,6 +28,7 @@ import { InvariantCheck, InvariantMismatch } from '../../src/payments/invariant/
 import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
+import { PaymentBatch, PaymentBatchItem } from '../../src/payment-batches/payment-batch.entity';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, testDatabase, testEnv } from './test-env';
 
@@ -50,6 +51,8 @@ export const ENTITIES = [
   RecurrenceEvent,
   InvariantCheck,
   InvariantMismatch,
+  PaymentBatch,
+  PaymentBatchItem,
 ];
 
 /** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */

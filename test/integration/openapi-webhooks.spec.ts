@@ -11,6 +11,9 @@ import {
   RECURRING_CHARGE_STATUSES,
 } from '../../src/domain/recurrence';
 import { REFUND_ORIGINS } from '../../src/domain/refund';
+import { PAYMENT_BATCH_COMPLETED } from '../../src/payment-batches/payment-batch-event-bodies';
+import type { PaymentBatch } from '../../src/payment-batches/payment-batch.entity';
+import { toSummaryView } from '../../src/payment-batches/payment-batch.view';
 import { type DeliveredPayment, deliveryBody, refundDeliveryBody } from '../../src/payments/lifecycle/delivery-body';
 import type { ForwardedPaymentEventType } from '../../src/payments/lifecycle/payment-event-bodies';
 import type { Recurrence } from '../../src/recurrences/recurrence.entity';
@@ -45,7 +48,7 @@ interface OpenApi extends EventsDocument {
 }
 
 /** Every event type the code can send a merchant: the domain's lists and the test event. */
-const SENT = [...MERCHANT_EVENT_TYPES, ...RECURRENCE_EVENT_TYPES, ...RECURRING_CHARGE_EVENT_TYPES, TEST_EVENT_TYPE];
+const SENT = [...MERCHANT_EVENT_TYPES, ...RECURRENCE_EVENT_TYPES, ...RECURRING_CHARGE_EVENT_TYPES, PAYMENT_BATCH_COMPLETED, TEST_EVENT_TYPE];
 
 const CREATED_AT = '2026-11-26T12:01:00.123Z';
 const at = (iso: string) => new Date(iso);
@@ -253,6 +256,18 @@ describe('The OpenAPI document: the events sent to merchants (webhooks)', () => 
         sent++;
       }
       expect(sent).toBe(RECURRING_CHARGE_EVENT_TYPES.length);
+    });
+
+    it('the batch event (payment-batch.view.ts toSummaryView, as PaymentBatchProcessor.completeIfSettled sends it)', () => {
+      const batch = {
+        id: 'bat_3kTMd9Q2xLr8VbN1cZp4Wf7A',
+        description: 'Mensalidades',
+        status: 'completed',
+        createdAt: at(CREATED_AT),
+        completedAt: at(CREATED_AT),
+      } as PaymentBatch;
+      const data = toSummaryView(batch, { created: 999, failed: 1, pending: 0 });
+      expect(check({ event: PAYMENT_BATCH_COMPLETED, id: 'evt_5', data })).toBeNull();
     });
   });
 

@@ -11,6 +11,8 @@ export class DeliveryView {
   payment_id: string | null;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'The recurrence a `recurrence.*` or `recurring_charge.*` event is about; null for a payment event.' })
   recurrence_id: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The payment batch a `payment_batch.completed` event is about; null otherwise.' })
+  batch_id: string | null;
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) merchant_id: string;
   @ApiProperty({ example: 'Loja da Ana' }) merchant_name: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'https://shop.example/webhooks/pix', description: "The merchant's webhook URL now." })
