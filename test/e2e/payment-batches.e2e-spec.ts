@@ -4,7 +4,7 @@ import { paymentBody } from '../helpers/factories';
 import { eventually } from '../helpers/eventually';
 import { http as send, type HttpResult } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { sandboxAuth, startTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * Batches of due-date charges over HTTP against the built-in simulated PSP, which takes batches
@@ -114,6 +114,34 @@ describe('payment batches with the sandbox PSP', () => {
     for (const res of [await http('GET', `/v1/payment-batches/${batch.id}`, undefined, { apiKey: other.apiKey }), await http('GET', `/v1/payment-batches/not-a-batch'--`)]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('makes the payments one by one, each once, when the PSP refuses the batch request', async () => {
+    const shop = await t.newMerchant();
+    const control = (method: string, body?: unknown) => send(t.url, method, '/sandbox/_control/failures', { body, headers: sandboxAuth(t.config) });
+    expect((await control('POST', { mode: 'http_400', count: 1, operation: 'batch' })).status).toBe(204);
+    try {
+      const payments = [item(0), item(1), item(2)];
+      const accepted = await http('POST', '/v1/payment-batches', { description: 'Lote recusado pelo PSP', payments }, { apiKey: shop.apiKey });
+      expect(accepted.status).toBe(202);
+      const id = accepted.body.data.id as string;
+      const done = (
+        await eventually(
+          () => http('GET', `/v1/payment-batches/${id}`, undefined, { apiKey: shop.apiKey }),
+          (res) => res.body?.data?.status === 'completed',
+          30_000,
+        )
+      ).body.data;
+      expect(done.counts).toEqual({ created: 3, failed: 0, pending: 0 });
+      // Each through the payments core under its own key, derived from the batch and the index: one charge each.
+      const rows = await t.dataSource.query(`SELECT id, external_id FROM payments WHERE merchant_id = $1 AND batch_id = $2 ORDER BY external_id`, [shop.merchant.id, id]);
+      expect(rows.map((row: { external_id: string }) => row.external_id)).toEqual(payments.map((p) => p.externalId).sort());
+      const keys = await t.dataSource.query(`SELECT key FROM idempotency_records WHERE merchant_id = $1 AND state = 'completed' ORDER BY key`, [shop.merchant.id]);
+      expect(keys.map((row: { key: string }) => row.key)).toEqual(expect.arrayContaining([0, 1, 2].map((i) => `payment-batch:${id}:${i}`)));
+      expect(done.items.map((i: { paymentId: string }) => i.paymentId).sort()).toEqual(rows.map((row: { id: string }) => row.id).sort());
+    } finally {
+      await control('DELETE');
     }
   });
 
