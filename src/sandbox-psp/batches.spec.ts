@@ -1,5 +1,5 @@
 import type { SandboxBatchBody, SandboxBatchChargeBody } from '../common/sandbox-wire/sandbox-due-api';
-import { batchChargeRefusal, batchToWire, BatchStore, isSameBatch, newBatch, settlesOnThisRead, SIMULATED_REFUSAL } from './batches';
+import { batchChargeRefusal, batchToWire, BatchStore, HOOK_REFUSAL, isSameBatch, newBatch, settlesOnThisRead, SIMULATED_REFUSAL } from './batches';
 
 const NOW = Date.parse('2026-03-02T15:00:00.000Z');
 
@@ -35,6 +35,13 @@ describe('sandbox batches', () => {
     expect(settlesOnThisRead(batch)).toBe(false);
   });
 
+  it('is held for the reads a test asks: none settles it on the first, three on the fourth', () => {
+    const atOnce = newBatch('lote-0', batchBody(charge(1)), NOW, 0);
+    expect(settlesOnThisRead(atOnce)).toBe(true);
+    const held = newBatch('lote-3', batchBody(charge(1)), NOW, 3);
+    expect([settlesOnThisRead(held), settlesOnThisRead(held), settlesOnThisRead(held), settlesOnThisRead(held)]).toEqual([false, false, false, true]);
+  });
+
   it('is the same batch for the same charges (txid and amount) in the same order only', () => {
     const batch = newBatch('lote-1', batchBody(charge(1), charge(2)), NOW);
     expect(isSameBatch(batch, batchBody(charge(1), charge(2)))).toBe(true);
@@ -47,6 +54,11 @@ describe('sandbox batches', () => {
     expect(batchChargeRefusal(charge(1), false)).toBeNull();
     expect(batchChargeRefusal(charge(1, { description: 'Aluno 7 SANDBOX:FAIL' }), false)).toEqual(SIMULATED_REFUSAL);
     expect(batchChargeRefusal(charge(1, { description: null }), true)).toEqual({ code: 'TXID_CONFLICT', message: `txid ${charge(1).txid} already names a charge.` });
+  });
+
+  it('refuses a charge the test running the sandbox names, whatever its description', () => {
+    expect(batchChargeRefusal(charge(1), false, true)).toEqual(HOOK_REFUSAL);
+    expect(batchChargeRefusal(charge(1), false, false)).toBeNull();
   });
 
   it('forgets the oldest batches once the charges they hold pass the cap, never the one just added', () => {

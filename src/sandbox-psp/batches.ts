@@ -17,8 +17,9 @@ export interface StoredBatch {
   createdAt: Date;
   /** In the order asked for. */
   items: StoredBatchItem[];
-  /** Reads answered while charges were still being made: the first read finds them so, the next settles them. */
+  /** Reads answered while charges were still being made: the first `heldReads` find them so, the next settles them. */
   readsWhileProcessing: number;
+  heldReads: number;
 }
 
 export interface StoredBatchItem {
@@ -30,13 +31,28 @@ export interface StoredBatchItem {
   problem: { code: string; message: string } | null;
 }
 
-export function newBatch(id: string, body: SandboxBatchBody, now: number): StoredBatch {
+/**
+ * What a test that starts the sandbox in process decides about its batches (docs/sandbox.md, Batches).
+ * Only whoever starts the server can pass it, as it passes the clock: nothing over HTTP reaches it.
+ */
+export interface BatchHooks {
+  /** Asked as each new batch is kept: how many reads find its charges still being made (DEFAULT_HELD_READS without hooks). */
+  heldReads(): number;
+  /** Asked as each charge of a batch is made: true refuses it, as the fail marker does. */
+  refuses(txid: string): boolean;
+}
+
+/** Reads that find a new batch still being made: one, so a client's polling runs. */
+export const DEFAULT_HELD_READS = 1;
+
+export function newBatch(id: string, body: SandboxBatchBody, now: number, heldReads = DEFAULT_HELD_READS): StoredBatch {
   return {
     id,
     description: body.description,
     createdAt: new Date(now),
     items: body.charges.map((charge) => ({ txid: charge.txid, amountCents: wireAmountToCents(charge.amount)!, body: charge, status: 'EM_PROCESSAMENTO', problem: null })),
     readsWhileProcessing: 0,
+    heldReads,
   };
 }
 
@@ -48,10 +64,10 @@ export function isSameBatch(batch: StoredBatch, body: SandboxBatchBody): boolean
   );
 }
 
-/** Whether this read settles the batch's charges still being made: the second read while some are (the first only finds them so). */
+/** Whether this read settles the batch's charges still being made: the first read past its held ones (by default the second). */
 export function settlesOnThisRead(batch: StoredBatch): boolean {
   if (!batch.items.some((item) => item.status === 'EM_PROCESSAMENTO')) return false;
-  return batch.readsWhileProcessing++ > 0;
+  return batch.readsWhileProcessing++ >= batch.heldReads;
 }
 
 /** The problem of a charge refused on purpose (docs/sandbox.md, Batches). */
@@ -60,12 +76,17 @@ export const SIMULATED_REFUSAL = {
   message: `The PSP refused this charge (simulated: its description carries ${SANDBOX_FAIL_MARKER}).`,
 } as const;
 
+/** The problem of a charge refused by BatchHooks.refuses. */
+export const HOOK_REFUSAL = { code: 'CHARGE_REFUSED', message: 'The PSP refused this charge (simulated: the test running the sandbox asked for it).' } as const;
+
 /**
- * Why a batch's charge is refused, or null when it is made: its description carries the fail marker
- * (any case), as a refund's reason does, so a test or a human gets a refused charge on purpose; or its
- * txid already names a charge (the BCB: a charge made on its own cannot join a batch later).
+ * Why a batch's charge is refused, or null when it is made: the test running the sandbox refuses it
+ * (`refusedByHook`); its description carries the fail marker (any case), as a refund's reason does, so
+ * a human gets a refused charge on purpose; or its txid already names a charge (the BCB: a charge made
+ * on its own cannot join a batch later).
  */
-export function batchChargeRefusal(charge: SandboxBatchChargeBody, txidTaken: boolean): { code: string; message: string } | null {
+export function batchChargeRefusal(charge: SandboxBatchChargeBody, txidTaken: boolean, refusedByHook = false): { code: string; message: string } | null {
+  if (refusedByHook) return { ...HOOK_REFUSAL };
   if (charge.description?.toLowerCase().includes(SANDBOX_FAIL_MARKER)) return { ...SIMULATED_REFUSAL };
   if (txidTaken) return { code: 'TXID_CONFLICT', message: `txid ${charge.txid} already names a charge.` };
   return null;

@@ -31,9 +31,9 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('sandbox due-date charges', () => {
-  it("is payable through the domain's last payable day (a Sunday moves to Monday) and stops at midnight in Brasília after it", () => {
+  it("is payable through the domain's last payable day (a Sunday moves to Monday), to that day's end in Brasília", () => {
     expect(lastPayableDay(TERMS)).toBe('2026-03-16');
-    expect(dueExpiry(TERMS)).toEqual(new Date('2026-03-17T03:00:00.000Z'));
+    expect(dueExpiry(TERMS)).toEqual(new Date('2026-03-17T02:59:59.999Z'));
   });
 
   it('owes the discounted amount early, the original on the due date, fine and interest after, and what the last day owed once past it', () => {
@@ -46,10 +46,10 @@ describe('sandbox due-date charges', () => {
 
   it('is made open with a dynamic BR Code naming its location and no amount, and what is owed today', () => {
     const charge = newCharge(body(), 10_000, noon(TODAY));
-    expect(charge).toMatchObject({ status: 'ATIVA', due: TERMS, amountDueCents: 9_500, expiresAt: new Date('2026-03-17T03:00:00.000Z') });
+    expect(charge).toMatchObject({ status: 'ATIVA', due: TERMS, amountDueCents: 9_500, expiresAt: new Date('2026-03-17T02:59:59.999Z') });
     expect(charge.pixCopiaECola).toContain('pix.sandbox.invalid/cobv/due0000000000000000000000000001');
     expect(charge.pixCopiaECola).not.toMatch(/54\d\d100\.00/);
-    expect(toWire(charge)).toMatchObject({ amount: '100.00', amountDue: '95.00', due: dueTermsToWire(TERMS), expiresAt: '2026-03-17T03:00:00.000Z' });
+    expect(toWire(charge)).toMatchObject({ amount: '100.00', amountDue: '95.00', due: dueTermsToWire(TERMS), expiresAt: '2026-03-17T02:59:59.999Z' });
   });
 
   it('expires an open charge on the first read after its last payable day in Brasília, not before', () => {

@@ -17,16 +17,17 @@ export function lastPayableDay(terms: DueTerms): string {
 }
 
 /**
- * When the charge stops being payable: the first instant of the day after its last payable day in
- * Brasília, found by asking the time zone rather than assuming its offset. Expiry itself is decided on
- * calendar days (refreshDueCharge); this is what the wire shows as `expiresAt`.
+ * When the charge stops being payable: the end (last millisecond) of its last payable day in Brasília,
+ * as the gateway shows a due-date charge's expiry (docs/due-charges.md), found by asking the time zone
+ * rather than assuming its offset. Expiry itself is decided on calendar days (refreshDueCharge); this is
+ * what the wire shows as `expiresAt`.
  */
 export function dueExpiry(terms: DueTerms): Date {
   const next = addDays(lastPayableDay(terms), 1);
   // Brasília is behind UTC: its day begins some whole hours after the UTC day of the same date.
   let at = Date.parse(`${next}T00:00:00.000Z`);
   while (brasiliaDate(new Date(at)) < next) at += HOUR_MS;
-  return new Date(at);
+  return new Date(at - 1);
 }
 
 const HOUR_MS = 3_600_000;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brasiliaDate } from '../domain/recurrence';
 import { type SandboxFailureMode, wireAmountToCents } from '../common/sandbox-wire/sandbox-api';
 import { dueTermsFromWire, type SandboxBatchBody, type SandboxChangeChargeBody } from '../common/sandbox-wire/sandbox-due-api';
-import { batchChargeRefusal, batchToWire, type BatchStore, isSameBatch, newBatch, settlesOnThisRead, type StoredBatch } from './batches';
+import { batchChargeRefusal, type BatchHooks, batchToWire, type BatchStore, isSameBatch, newBatch, settlesOnThisRead, type StoredBatch } from './batches';
 import { type ChargeStore, toWire } from './charge-store';
 import { dueExpiry, dueTermsProblem, refreshDueCharge } from './due-charges';
 import type { FailureQueue } from './failure-queue';
@@ -13,6 +13,8 @@ import { BATCH_BODY_SCHEMA, BATCH_PARAMS_SCHEMA, BATCH_SCHEMA, CHANGE_BODY_SCHEM
 export interface DueRoutesContext {
   store: ChargeStore;
   batches: BatchStore;
+  /** A test's say over its batches (SandboxServerOptions.batchHooks); absent, the documented behaviour. */
+  batchHooks?: BatchHooks;
   clock: () => number;
   failures: FailureQueue;
   /** Refuses (400) a notification URL outside the sandbox's policy. */
@@ -54,7 +56,8 @@ export function dueRoutes(app: FastifyInstance, context: DueRoutesContext): void
 
 /**
  * `PATCH /charges/:id`: an open due-date charge's amount and terms become the body's; its BR Code
- * stays. Nothing is posted: the caller knows. Under the failures queued for updates.
+ * stays; a closed one is answered unchanged. Nothing is posted: the caller knows. Under the failures
+ * queued for updates.
  */
 async function changeCharge(
   context: DueRoutesContext,
@@ -75,7 +78,8 @@ function change(context: DueRoutesContext, ref: string, amountCents: number, bod
   const charge = context.store.find(ref, now);
   if (!charge) return { status: 404, payload: notFound(ref).toBody() };
   if (!charge.due) return refused(new SandboxHttpError(409, 'NOT_A_DUE_CHARGE', `Charge ${charge.id} has no due date: only a due-date charge changes.`));
-  if (charge.status !== 'ATIVA') return refused(new SandboxHttpError(409, 'CHARGE_CLOSED', `Charge ${charge.id} is ${charge.status}: only an open charge changes.`));
+  // A charge no longer open (paid meanwhile) is answered as it stands, unchanged, as a cancel of one is: the caller sees why.
+  if (charge.status !== 'ATIVA') return { status: 200, payload: toWire(charge) };
   const terms = dueTermsFromWire(body.due);
   const problem = dueTermsProblem(terms, amountCents, brasiliaDate(charge.createdAt), 'change');
   if (problem) return refused(problem);
@@ -111,7 +115,7 @@ function batchOrReplay(context: DueRoutesContext, id: string, body: SandboxBatch
     if (isSameBatch(existing, body)) return { status: 202, payload: batchToWire(existing) };
     return refused(new SandboxHttpError(409, 'BATCH_ID_CONFLICT', `Batch ${existing.id} was asked for with other charges.`));
   }
-  const batch = newBatch(id, body, context.clock());
+  const batch = newBatch(id, body, context.clock(), context.batchHooks?.heldReads());
   context.batches.add(batch);
   return { status: 202, payload: batchToWire(batch) };
 }
@@ -164,7 +168,7 @@ function settle(context: DueRoutesContext, batch: StoredBatch): void {
   const now = context.clock();
   for (const item of batch.items) {
     if (item.status !== 'EM_PROCESSAMENTO' || item.body === null) continue;
-    const problem = batchChargeRefusal(item.body, context.store.findByTxid(item.txid, now) !== undefined);
+    const problem = batchChargeRefusal(item.body, context.store.findByTxid(item.txid, now) !== undefined, context.batchHooks?.refuses(item.txid));
     if (problem) {
       item.status = 'NEGADA';
       item.problem = problem;

@@ -17,7 +17,7 @@ import {
 } from '../common/sandbox-wire/sandbox-api';
 import { dueTermsFromWire } from '../common/sandbox-wire/sandbox-due-api';
 import { DEFAULT_SANDBOX_REFUND_DELAY_MS } from '../common/sandbox-wire/refund-delay';
-import { BatchStore } from './batches';
+import { type BatchHooks, BatchStore } from './batches';
 import { ChargeStore, toWire } from './charge-store';
 import { dueTermsProblem } from './due-charges';
 import { dueRoutes } from './due-routes';
@@ -65,6 +65,8 @@ export interface SandboxServerOptions {
    * (DEFAULT_SANDBOX_REFUND_DELAY_MS); null: only when told (`POST /_control/refunds/:id/settle`), as tests drive it.
    */
   refundSettleDelayMs?: number | null;
+  /** Tests running the sandbox in process: how long each batch is held, and which of its charges are refused (docs/sandbox.md, Batches). */
+  batchHooks?: BatchHooks;
 }
 
 export const DEFAULT_MAX_CHARGES = 50_000;
@@ -128,6 +130,7 @@ export const sandboxServer: FastifyPluginAsync<SandboxServerOptions> = async (ap
   dueRoutes(app, {
     store: psp.store,
     batches: new BatchStore(options.maxCharges ?? DEFAULT_MAX_CHARGES),
+    batchHooks: options.batchHooks,
     clock: psp.clock,
     failures: psp.failures,
     checkNotificationUrl: (url) => checkNotificationUrl(psp, url),

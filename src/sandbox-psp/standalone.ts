@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import { parseRefundDelay } from '../common/sandbox-wire/refund-delay';
 import { presentsApiToken } from './api-token';
+import type { BatchHooks } from './batches';
 import { DEFAULT_MAX_CHARGES, sandboxServer } from './sandbox-server';
 
 export interface StandaloneSandboxOptions {
@@ -21,6 +22,8 @@ export interface StandaloneSandboxOptions {
   now?: () => number;
   /** How long refunds stay in process before settling by themselves; null: only when told (tests). */
   refundSettleDelayMs?: number | null;
+  /** How long each batch is held and which of its charges are refused, as a test decides (docs/sandbox.md, Batches). */
+  batchHooks?: BatchHooks;
 }
 
 export interface RunningSandbox {
@@ -45,6 +48,7 @@ export async function startSandboxServer(options: StandaloneSandboxOptions = {})
     maxCharges: options.maxCharges,
     now: options.now,
     refundSettleDelayMs: options.refundSettleDelayMs,
+    batchHooks: options.batchHooks,
     authorize: (request) => presentsApiToken(request, apiToken),
     allowPrivateNotificationUrls: options.allowPrivateNotificationUrls ?? true,
   });

@@ -88,7 +88,7 @@ describe('the sandbox adapter: due-date charges and batches', () => {
     it('is created pending with a dynamic BR Code, lasts through its last payable day, and shows its terms, address and what is owed today', async () => {
       const request = dueRequest({ payerAddress: { street: 'Rua das Flores, 10', city: 'Recife', state: 'PE', zip: '50000000' } });
       const charge = await adapter.createCharge(account, request);
-      expect(charge).toMatchObject({ txid: request.txid, status: 'pending', amountCents: 10_000, expiresAt: new Date('2026-03-17T03:00:00.000Z'), paidAt: null });
+      expect(charge).toMatchObject({ txid: request.txid, status: 'pending', amountCents: 10_000, expiresAt: new Date('2026-03-17T02:59:59.999Z'), paidAt: null });
       expect(parsePix(charge.copyPaste)).toMatchObject({ type: 'DYNAMIC', url: `pix.sandbox.invalid/cobv/${request.txid}` });
       const wire = (await control('GET', `/charges/${request.txid}`)).body;
       expect(wire).toMatchObject({
@@ -115,7 +115,7 @@ describe('the sandbox adapter: due-date charges and batches', () => {
       expect((await control('GET', `/charges/${request.txid}`)).status).toBe(404);
     });
 
-    it('changes amount and terms, keeping its BR Code; refuses a change of a closed charge, of an immediate one, and a due date before the day it was made', async () => {
+    it('changes amount and terms, keeping its BR Code; answers a change of a closed charge with it unchanged; refuses one of an immediate charge, and a due date before the day it was made', async () => {
       const charge = await adapter.createCharge(account, dueRequest());
       const terms: DueTerms = { ...TERMS, date: '2026-03-20', daysAfterDue: 0, discount: null, abatement: { type: 'fixed', value: 10_00 } };
       const changed = await adapter.updateCharge(account, lookup(charge), { amountCents: 12_000, due: terms });
@@ -124,7 +124,7 @@ describe('the sandbox adapter: due-date charges and batches', () => {
         status: 'pending',
         amountCents: 12_000,
         copyPaste: charge.copyPaste,
-        expiresAt: new Date('2026-03-21T03:00:00.000Z'),
+        expiresAt: new Date('2026-03-21T02:59:59.999Z'),
       });
       expect((await control('GET', `/charges/${charge.txid}`)).body).toMatchObject({
         amount: '120.00',
@@ -135,8 +135,7 @@ describe('the sandbox adapter: due-date charges and batches', () => {
       const past = await failure(adapter.updateCharge(account, lookup(charge), { amountCents: 12_000, due: { ...terms, date: '2026-03-01' } }));
       expect(past).toMatchObject({ upstreamStatus: 400, providerCode: 'INVALID_REQUEST', providerMessage: expect.stringContaining('2026-03-02') });
       await adapter.cancelCharge(account, lookup(charge));
-      const closed = await failure(adapter.updateCharge(account, lookup(charge), { amountCents: 12_000, due: terms }));
-      expect(closed).toMatchObject({ kind: 'http', upstreamStatus: 409, providerCode: 'CHARGE_CLOSED' });
+      await expect(adapter.updateCharge(account, lookup(charge), { amountCents: 13_000, due: terms })).resolves.toMatchObject({ status: 'cancelled', amountCents: 12_000 });
       const immediate = await adapter.createCharge(account, chargeRequest(receiver.url));
       const notDue = await failure(adapter.updateCharge(account, { txid: immediate.txid, providerPaymentId: immediate.providerPaymentId }, { amountCents: 12_000, due: terms }));
       expect(notDue).toMatchObject({ upstreamStatus: 409, providerCode: 'NOT_A_DUE_CHARGE' });

@@ -13,7 +13,10 @@ import { WebhookReceiver } from './webhook-receiver';
 import type { ProviderEventType } from '../../src/domain/provider-event';
 import { parsePix } from 'pix-utils';
 
-/** The simulated PSP charges, reads, cancels, refunds (its portal's and MED returns told apart) and signs its events; it neither batches nor uses tokens or mTLS. */
+/**
+ * The simulated PSP charges (due-date charges and their batches too), reads, cancels, refunds (its portal's and MED returns told apart) and signs its events;
+ * it neither puts several payments in one callback nor uses tokens or mTLS.
+ */
 const SANDBOX_FEATURES: ScenarioFeatures = {
   refund: true,
   cancel: true,
@@ -28,6 +31,8 @@ const SANDBOX_FEATURES: ScenarioFeatures = {
   ownPayer: true,
   batches: false,
   tokens: false,
+  dueCharges: true,
+  chargeBatches: true,
 };
 const TIMEOUT_MS = 8_000;
 const IMPATIENT_MS = 400;
@@ -35,7 +40,7 @@ const FAILURE_MODES: Record<ScenarioFailure, string> = { http_503: 'http_503', p
 
 interface SandboxFixture extends ScenarioSetup<SandboxCredentials> {
   /** Makes `type` happen to the charge; resolves with the callback the sandbox posted, as the gateway received it. */
-  event(charge: ProviderCharge, type: ProviderEventType): Promise<InboundCallback>;
+  event(charge: ProviderCharge, type: ProviderEventType, amountCents?: number): Promise<InboundCallback>;
   /** The next callback the sandbox posts (or has posted and nobody took yet). */
   received(): Promise<InboundCallback>;
   /** A sandbox control or API call with the sandbox's token; throws on a non-2xx. */
@@ -51,7 +56,18 @@ interface SandboxFixture extends ScenarioSetup<SandboxCredentials> {
  */
 async function startSandbox(webhookSecret: string | undefined, refundSettleDelayMs: number | null = null): Promise<SandboxFixture> {
   let offset = 0;
-  const sandbox = await startSandboxServer({ port: 0, logLevel: 'silent', now: () => Date.now() + offset, refundSettleDelayMs });
+  // The scenarios' batches settle on their first read unless held (holdBatch), and refuse only the charges named (refuseInBatch).
+  let heldReads = 0;
+  const refusals = new Set<string>();
+  const batchHooks = {
+    heldReads: () => {
+      const reads = heldReads;
+      heldReads = 0;
+      return reads;
+    },
+    refuses: (txid: string) => refusals.delete(txid),
+  };
+  const sandbox = await startSandboxServer({ port: 0, logLevel: 'silent', now: () => Date.now() + offset, refundSettleDelayMs, batchHooks });
   const receiver = await new WebhookReceiver().start();
   const auth = { authorization: `Bearer ${sandbox.apiToken}` };
   // The adapter is given the sandbox's token as SANDBOX_API_TOKEN would give it.
@@ -74,8 +90,8 @@ async function startSandbox(webhookSecret: string | undefined, refundSettleDelay
     const hook = await receiver.next();
     return { method: 'POST', path: '', query: {}, headers: hook.headers, rawBody: hook.rawBody };
   };
-  const event = async (charge: ProviderCharge, type: ProviderEventType) => {
-    await control('POST', `/charges/${charge.providerPaymentId}/simulate`, { event: type });
+  const event = async (charge: ProviderCharge, type: ProviderEventType, amountCents?: number) => {
+    await control('POST', `/charges/${charge.providerPaymentId}/simulate`, { event: type, amount: amountCents === undefined ? undefined : centsToDecimalString(amountCents) });
     return received();
   };
   const settleRefund = async (_endToEndId: string, refund: ProviderRefund, outcome: 'succeeded' | 'failed') => {
@@ -99,7 +115,7 @@ async function startSandbox(webhookSecret: string | undefined, refundSettleDelay
     url: sandbox.url,
     auth,
     psp: {
-      pay: async (charge) => ({ endToEndId: null, callback: await event(charge, 'payment.confirmed') }),
+      pay: async (charge, _payer, amountCents) => ({ endToEndId: null, callback: await event(charge, 'payment.confirmed', amountCents) }),
       settleRefund,
       refundOutside,
       forge(callback, how) {
@@ -113,7 +129,13 @@ async function startSandbox(webhookSecret: string | undefined, refundSettleDelay
       // A reset of a kept-alive socket is sent once more on a fresh one (the transport's stale-socket
       // retry, as for every PSP), so being down takes two.
       fail: async (failure) => void (await control('POST', '/_control/failures', { mode: FAILURE_MODES[failure], operation: 'any', count: failure === 'down' ? 2 : 1 })),
-      reset: async () => void (stopped ? undefined : await control('DELETE', '/_control/failures')),
+      refuseInBatch: (txid) => void refusals.add(txid),
+      holdBatch: (reads) => void (heldReads = reads),
+      async reset() {
+        heldReads = 0;
+        refusals.clear();
+        if (!stopped) await control('DELETE', '/_control/failures');
+      },
       async stop() {
         stopped = true;
         await sandbox.close();

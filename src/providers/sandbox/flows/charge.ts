@@ -54,8 +54,9 @@ export function createChargeBody(request: CreateChargeRequest, webhookSecret: st
   };
 }
 
+/** The CEP's eight digits, however written (`50030-230`), as the Pix API adapter sends `cep`. */
 function addressToWire(address: PayerAddress): SandboxAddressWire {
-  return { street: address.street, city: address.city, state: address.state, zip: address.zip };
+  return { street: address.street, city: address.city, state: address.state, zip: address.zip.replace(/\D/g, '') };
 }
 
 /** 201 created, 200 the same txid again (the charge created by an earlier, maybe lost, attempt). */
@@ -77,7 +78,7 @@ export function updateChargeCall(ref: ChargeLookup, change: ChargeChange): Sandb
   return { operation: 'update', method: 'PATCH', path: `/charges/${segment(chargeRef(ref))}`, body };
 }
 
-/** 200 the charge changed; 409 `CHARGE_CLOSED` (no longer open) or `NOT_A_DUE_CHARGE` pass on as http failures with the code. */
+/** 200 the charge changed, or as it stands when no longer open (paid meanwhile: paid); 409 `NOT_A_DUE_CHARGE` passes on as an http failure with the code. */
 export function parseUpdatedCharge(response: OutboundAnswer): ProviderCharge | UpstreamError {
   return parseAnswer('update', response, [200], (operation, answer) => toProviderCharge(readChargeAnswer(operation, answer)));
 }

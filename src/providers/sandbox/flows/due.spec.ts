@@ -39,8 +39,8 @@ describe('sandbox due-date charges and batches (flows)', () => {
     });
   });
 
-  it('creates a due-date charge with its terms in two-place decimals and the address, and no expiresIn', () => {
-    const call = createChargeCall(request({ payerAddress: { street: 'Rua A, 1', city: 'Recife', state: 'PE', zip: '50000000' } }), undefined);
+  it('creates a due-date charge with its terms in two-place decimals and the address (the CEP as its eight digits), and no expiresIn', () => {
+    const call = createChargeCall(request({ payerAddress: { street: 'Rua A, 1', city: 'Recife', state: 'PE', zip: '50000-000' } }), undefined);
     expect(call).toMatchObject({ method: 'POST', path: '/charges', headers: { 'idempotency-key': request().txid } });
     expect(call.body).toMatchObject({
       amount: '450.00',
@@ -65,10 +65,10 @@ describe('sandbox due-date charges and batches (flows)', () => {
       body: { amount: '1.00', due: { date: '2026-03-10' } },
     });
     expect(updateChargeCall({ txid: 'tx1', providerPaymentId: null }, { amountCents: 100, due: TERMS }).path).toBe('/charges/tx1');
-    expect(parseUpdatedCharge(answer(409, { error: { code: 'CHARGE_CLOSED', message: 'closed' } }))).toMatchObject({
+    expect(parseUpdatedCharge(answer(409, { error: { code: 'NOT_A_DUE_CHARGE', message: 'immediate' } }))).toMatchObject({
       kind: 'http',
       upstreamStatus: 409,
-      providerCode: 'CHARGE_CLOSED',
+      providerCode: 'NOT_A_DUE_CHARGE',
     });
   });
 
