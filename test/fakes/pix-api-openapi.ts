@@ -280,6 +280,27 @@ export function revisedTermsMayBeNull(document: OpenApiDocument): number {
   return 1;
 }
 
+/**
+ * `RecConsultaInvalida` is a 400 of `GET /rec` and `GET /rec/{idRec}` (the document's list of
+ * errors names both, with its violations of each: a txid of `GET /rec/{idRec}?txid=` that is not
+ * of a charge the recurrence's journey takes, or an immediate charge other than the one it names),
+ * yet neither operation lists a 400, so no such refusal could pass. Each gets the 400 its siblings
+ * have (`Problema` as `application/problem+json`).
+ */
+export function recReadsMayBeRefused(document: OpenApiDocument): number {
+  let changed = 0;
+  for (const template of ['/rec', '/rec/{idRec}']) {
+    const responses = document.paths?.[template]?.get?.responses as Node | undefined;
+    if (!responses || responses['400']) continue;
+    responses['400'] = {
+      description: 'Consulta com parâmetros inválidos (RecConsultaInvalida).',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problema' } } },
+    };
+    changed++;
+  }
+  return changed;
+}
+
 export interface Erratum {
   name: string;
   fix: (document: OpenApiDocument) => number;
@@ -301,6 +322,7 @@ export const ERRATA: readonly Erratum[] = [
   { name: 'fixedDateDiscountsRequireTheirDates', fix: fixedDateDiscountsRequireTheirDates },
   { name: 'receiverAddressInsideRecebedor', fix: receiverAddressInsideRecebedor },
   { name: 'revisedTermsMayBeNull', fix: revisedTermsMayBeNull },
+  { name: 'recReadsMayBeRefused', fix: recReadsMayBeRefused },
 ];
 
 /** The document with every erratum applied; `except` leaves some out (to show each is needed). */

@@ -80,6 +80,12 @@ export interface PixApiPspOptions {
    * as a string, no `scope` (optional when it is the one asked for).
    */
   tokenAnswer?: 'standard' | 'loose';
+  /**
+   * The PSP's clock for what it records and judges by the day (charges' and Pix's times, a due date
+   * in the past, a recurrence's start): a test that moves the gateway's FakeClock gives it the same
+   * one, so both agree on the day a Pix was paid. Tokens expire by the wall clock.
+   */
+  clock?: { now(): Date };
 }
 
 export interface PixPayer {
@@ -447,6 +453,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const requestValidator: PixApiValidator = options.literalPatterns ? new PixApiValidator(patchedDocument(['unwrapRegexLiteralPatterns'])) : validator;
   const copyPasteOn = options.copyPasteOn ?? 'all';
   const grantableScopes = options.grantableScopes ?? DEFAULT_SCOPES;
+  const currentTime = (): Date => options.clock?.now() ?? new Date();
 
   const charges = new Map<string, Json>();
   const dueCharges = new Map<string, Json>();
@@ -579,7 +586,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     }
     const semantic = chargeProblems(body);
     if (semantic) return semantic;
-    const now = new Date().toISOString();
+    const now = currentTime().toISOString();
     const location = `${locationHost}/${randomUUID().replace(/-/g, '')}`;
     const charge: Json = {
       calendario: { criacao: now, expiracao: body.calendario?.expiracao ?? 86400 },
@@ -778,7 +785,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       dueCharges.set(txid, revised);
       return { status: createStatus, body: chargeView(revised, 'create'), documentedStatus: 201 };
     }
-    const now = new Date();
+    const now = currentTime();
     const criacao = now.toISOString();
     const location = `${locationHost}/cobv/${randomUUID().replace(/-/g, '')}`;
     const charge: Json = {
@@ -875,7 +882,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
         delete item.criacao;
       } else {
         item.status = 'CRIADA';
-        item.criacao = new Date().toISOString();
+        item.criacao = currentTime().toISOString();
         delete item.problema;
       }
     }
@@ -905,7 +912,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const lote: Json = {
       id: Number(id),
       descricao: body.descricao,
-      criacao: new Date().toISOString(),
+      criacao: currentTime().toISOString(),
       items: body.cobsv.map((charge: Json) => {
         const { txid, ...request } = charge;
         return { txid, status: 'EM_PROCESSAMENTO', request };
@@ -975,11 +982,11 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     }
     const refund: Json = {
       id,
-      rtrId: spiId('D', payerIspb, new Date()),
+      rtrId: spiId('D', payerIspb, currentTime()),
       valor: body.valor,
       natureza: body.natureza ?? 'ORIGINAL',
       ...(body.descricao !== undefined ? { descricao: body.descricao } : {}),
-      horario: { solicitacao: new Date().toISOString() },
+      horario: { solicitacao: currentTime().toISOString() },
       status: 'EM_PROCESSAMENTO',
     };
     refunds.push(refund);
@@ -995,7 +1002,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   // ---- Webhooks --------------------------------------------------------------------------
 
   const putWebhook = (chave: string, body: Json): Reply => {
-    webhooks.set(chave, { webhookUrl: body.webhookUrl, chave, criacao: webhooks.get(chave)?.criacao ?? new Date().toISOString() });
+    webhooks.set(chave, { webhookUrl: body.webhookUrl, chave, criacao: webhooks.get(chave)?.criacao ?? currentTime().toISOString() });
     return { status: 200 };
   };
 
@@ -1042,8 +1049,8 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const ispbOfReceiver = receiverCnpj.slice(0, 8);
 
   /** `RAxxxxxxxxyyyyMMddkkkkkkkkkkk` (`RecId`): R, R or N by retry policy, the ISPB, the day, 11 alphanumerics. */
-  const newIdRec = (politica: string): string => `R${politica === 'PERMITE_3R_7D' ? 'R' : 'N'}${ispbOfReceiver}${brasiliaDate(new Date()).replace(/-/g, '')}${alphanumeric(11)}`;
-  const statusChange = (status: string): Json => ({ status, data: new Date().toISOString() });
+  const newIdRec = (politica: string): string => `R${politica === 'PERMITE_3R_7D' ? 'R' : 'N'}${ispbOfReceiver}${brasiliaDate(currentTime()).replace(/-/g, '')}${alphanumeric(11)}`;
+  const statusChange = (status: string): Json => ({ status, data: currentTime().toISOString() });
   const recProblem = (detail: string, propriedade?: string): Reply =>
     problem(400, 'RecOperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, ...(propriedade ? { propriedade } : {}) }]);
   const cobrProblem = (detail: string, propriedade?: string): Reply =>
@@ -1051,7 +1058,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
 
   const createRecLocation = (): Reply => {
     const id = nextLocationId++;
-    const location: Json = { id, location: `${locationHost}/rec/${randomUUID().replace(/-/g, '')}`, tipo: 'rec', criacao: new Date().toISOString() };
+    const location: Json = { id, location: `${locationHost}/rec/${randomUUID().replace(/-/g, '')}`, tipo: 'rec', criacao: currentTime().toISOString() };
     recLocations.set(id, location);
     return { status: 201, body: structuredClone(location) };
   };
@@ -1067,7 +1074,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   };
 
   const createRec = (body: Json): Reply => {
-    const today = brasiliaDate(new Date());
+    const today = brasiliaDate(currentTime());
     if (body.calendario.dataInicial < today) return recProblem('O campo rec.calendario.dataInicial é anterior à data de criação da recorrência.', 'rec.calendario.dataInicial');
     if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < body.calendario.dataInicial) {
       return recProblem('O campo rec.calendario.dataFinal é anterior ao campo rec.calendario.dataInicial.', 'rec.calendario.dataFinal');
@@ -1101,26 +1108,53 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     return { status: 201, body: recView(rec) };
   };
 
-  /** A recurrence as the API shows it; with `txid`, the composite QR's `dadosQR` (the document's table of journeys). */
-  const recView = (rec: Json, options: { txid?: string; qr?: boolean } = {}): Json => {
+  /**
+   * A recurrence as the API shows it; read with `qr`, the `dadosQR` of the document's table under
+   * `RecCompleta.dadosQR` (test/fakes/bcb-pix-api-openapi.yaml): without `txid` JORNADA_2's code
+   * (the recurrence's location alone), with a cob's txid JORNADA_3's and with a cobv's JORNADA_4's
+   * (the charge's code, then field 80 with the recurrence's location), each only while the
+   * recurrence awaits the payer and the locations it needs exist.
+   */
+  const recView = (rec: Json, options: { charge?: Json; qr?: boolean } = {}): Json => {
     const view = structuredClone(rec);
     if (!options.qr || !rec.loc || rec.status !== 'CRIADA') return view;
     const recField = emv('80', emv('00', 'br.gov.bcb.pix') + emv('25', rec.loc.location));
-    if (options.txid === undefined) {
+    const { charge } = options;
+    if (charge === undefined) {
       view.dadosQR = { jornada: 'JORNADA_2', pixCopiaECola: withCrc(`${recurrenceOnlyHeader()}${recField}`) };
-    } else {
-      const charge = charges.get(options.txid);
-      if (charge?.[copyPasteField] && rec.ativacao?.dadosJornada?.txid === options.txid) {
-        view.dadosQR = { jornada: 'JORNADA_3', pixCopiaECola: withCrc(`${withoutCrc(charge[copyPasteField])}${recField}`) };
-      }
+    } else if (charge[copyPasteField]) {
+      view.dadosQR = { jornada: charge.loc?.tipoCob === 'cobv' ? 'JORNADA_4' : 'JORNADA_3', pixCopiaECola: withCrc(`${withoutCrc(charge[copyPasteField])}${recField}`) };
     }
     return view;
   };
 
+  /** Due-date charges whose composite QR was read for a recurrence (by idRec): the payer who approves it went through JORNADA_4. */
+  const dueQrRead = new Map<string, string>();
+
+  /**
+   * `GET /rec/{idRec}`, with `?txid=` for the composite QR. The document's `RecConsultaInvalida`
+   * violations of this route: a txid not of a charge the recurrence's `ativacao.tipoJornada` can
+   * take (a cobv where it is JORNADA_3, a cob where it is JORNADA_4; here also one of no charge),
+   * and a cob other than the one its `ativacao.dadosJornada.txid` names, which a cobv never is.
+   */
   const getRec = (idRec: string, query: Query): Reply => {
     const rec = recs.get(idRec);
     if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${idRec}.`);
-    return { status: 200, body: recView(rec, { txid: firstValue(query.txid), qr: true }) };
+    const txid = firstValue(query.txid);
+    if (txid === undefined) return { status: 200, body: recView(rec, { qr: true }) };
+    const refuse = (razao: string): Reply => problem(400, 'RecConsultaInvalida', 'Consulta inválida.', razao, [{ razao, propriedade: 'txid', valor: txid }]);
+    const cob = charges.get(txid);
+    const cobv = dueCharges.get(txid);
+    const journey = rec.ativacao?.tipoJornada;
+    if ((!cob && !cobv) || (cobv && journey === 'JORNADA_3') || (cob && journey === 'JORNADA_4')) {
+      return refuse('O parâmetro txid não corresponde a uma cobrança compatível com o campo ativacao.tipoJornada.');
+    }
+    if (cob && rec.ativacao?.dadosJornada?.txid !== txid) {
+      return refuse('O parâmetro txid corresponde a uma cobrança imediata diferente da informada no campo ativacao.dadosJornada.txid.');
+    }
+    const view = recView(rec, { charge: cob ?? cobv, qr: true });
+    if (cobv && view.dadosQR) dueQrRead.set(idRec, txid);
+    return { status: 200, body: view };
   };
 
   const listRecs = (query: Query): Reply => {
@@ -1181,7 +1215,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const rec = recs.get(body.idRec);
     if (!rec) return problem(404, 'RecNaoEncontrada', 'Recorrência não encontrada.', `Nenhuma recorrência com o idRec ${body.idRec}.`);
     const refuse = (detail: string, propriedade: string) => problem(400, 'SolicRecOperacaoInvalida', 'Operação inválida.', detail, [{ razao: detail, propriedade }]);
-    if (Date.parse(body.calendario.dataExpiracaoSolicitacao) < Date.now()) {
+    if (Date.parse(body.calendario.dataExpiracaoSolicitacao) < currentTime().getTime()) {
       return refuse(
         'O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.',
         'solicrec.calendario.dataExpiracaoSolicitacao',
@@ -1191,7 +1225,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       return refuse('Existe uma solicitação ativa referente ao mesmo solicrec.idRec.', 'solicrec.idRec');
     }
     const solicitacao: Json = {
-      idSolicRec: `SC${ispbOfReceiver}${brasiliaDate(new Date()).replace(/-/g, '')}${alphanumeric(11)}`,
+      idSolicRec: `SC${ispbOfReceiver}${brasiliaDate(currentTime()).replace(/-/g, '')}${alphanumeric(11)}`,
       idRec: rec.idRec,
       calendario: body.calendario,
       destinatario: body.destinatario,
@@ -1215,7 +1249,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     const rec = recs.get(body.idRec);
     if (!rec) return cobrProblem(`Nenhuma recorrência com o idRec ${body.idRec}.`, 'cobr.idRec');
     if (rec.status !== 'APROVADA') return cobrProblem(`A recorrência ${body.idRec} não está APROVADA.`, 'cobr.idRec');
-    const today = brasiliaDate(new Date());
+    const today = brasiliaDate(currentTime());
     const due: string = body.calendario.dataDeVencimento;
     if (due < today) return cobrProblem('O campo cobr.calendario.dataDeVencimento é anterior à data de criação da cobrança.', 'cobr.calendario.dataDeVencimento');
     const frequency = FREQUENCY_OF[rec.calendario.periodicidade]!;
@@ -1253,7 +1287,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   const attempt = (date: string, tipo: 'AGND' | 'NTAG', status: 'SOLICITADA' | 'AGENDADA'): Json => ({
     dataLiquidacao: date,
     tipo,
-    endToEndId: spiId('E', payerIspb, new Date()),
+    endToEndId: spiId('E', payerIspb, currentTime()),
     status,
     atualizacao: status === 'AGENDADA' ? [statusChange('SOLICITADA'), statusChange('AGENDADA')] : [statusChange('SOLICITADA')],
   });
@@ -1269,7 +1303,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (!cobr) return problem(404, 'CobRNaoEncontrado', 'Cobrança não encontrada.', `Nenhuma cobrança recorrente com o txid ${txid}.`);
     if (!['CRIADA', 'ATIVA'].includes(cobr.status)) return cobrProblem(`A cobrança ${txid} não está CRIADA nor ATIVA.`, 'cobr.status');
     const first = cobr.tentativas[0]?.dataLiquidacao;
-    if (first !== undefined && brasiliaDate(new Date()) >= first) {
+    if (first !== undefined && brasiliaDate(currentTime()) >= first) {
       return problem(
         400,
         'CobROperacaoInvalida',
@@ -1302,7 +1336,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     if (cobr.politicaRetentativa !== 'PERMITE_3R_7D') return cobrProblem('A política configurada na recorrência não permite retentativa de cobrança.');
     if (cobr.status !== 'ATIVA') return cobrProblem(`A cobrança ${txid} não está ATIVA.`, 'cobr.status');
     if (cobr.tentativas.some((t: Json) => ['SOLICITADA', 'AGENDADA'].includes(t.status))) return cobrProblem('Existe uma tentativa com status SOLICITADA ou AGENDADA.');
-    if (date <= brasiliaDate(new Date())) return cobrProblem('O parâmetro data não corresponde a uma data futura.', 'data');
+    if (date <= brasiliaDate(currentTime())) return cobrProblem('O parâmetro data não corresponde a uma data futura.', 'data');
     const retries = cobr.tentativas.length - 1;
     if (retries >= 3 || daysBetween(cobr.calendario.dataDeVencimento, date) > 7) return cobrProblem('A política configurada na recorrência não permite retentativa de cobrança.');
     cobr.tentativas.push(attempt(date, 'NTAG', 'SOLICITADA'));
@@ -1310,7 +1344,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
   };
 
   const putRecurringWebhook = (which: 'rec' | 'cobr', body: Json): Reply => {
-    recurringWebhooks[which] = { webhookUrl: body.webhookUrl, criacao: recurringWebhooks[which]?.criacao ?? new Date().toISOString() };
+    recurringWebhooks[which] = { webhookUrl: body.webhookUrl, criacao: recurringWebhooks[which]?.criacao ?? currentTime().toISOString() };
     return { status: 200 };
   };
   const getRecurringWebhook = (which: 'rec' | 'cobr'): Reply => {
@@ -1816,7 +1850,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       if (!charge) throw new Error(`fake PSP: no charge ${txid} to pay`);
       if (charge.status !== 'ATIVA') throw new Error(`fake PSP: charge ${txid} is ${charge.status}, not ATIVA`);
       const valor = payOptions.amountCents !== undefined ? money(payOptions.amountCents) : (charge.valor.original as string);
-      const now = new Date();
+      const now = currentTime();
       const payer = payOptions.payer;
       const pix: Json = {
         endToEndId: spiId('E', payerIspb, now),
@@ -1842,7 +1876,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       const refund = (pix?.devolucoes ?? []).find((r: Json) => r.id === id);
       if (!pix || !refund) throw new Error(`fake PSP: no refund ${id} of Pix ${e2eid}`);
       refund.status = status;
-      if (status === 'DEVOLVIDO') refund.horario.liquidacao = new Date().toISOString();
+      if (status === 'DEVOLVIDO') refund.horario.liquidacao = currentTime().toISOString();
       if (settleOptions.motivo !== undefined) refund.motivo = settleOptions.motivo;
       else if (status === 'NAO_REALIZADO') refund.motivo = 'Devolução não realizada pelo PSP do pagador.';
       const callback = settleOptions.postCallback === false ? undefined : await notify(pix);
@@ -1854,11 +1888,11 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
       const refunds: Json[] = (pix.devolucoes ??= []);
       const returned = refunds.filter((r) => r.status !== 'NAO_REALIZADO').reduce((sum, r) => sum + centavos(r.valor), 0);
       if (returned + amountCents > centavos(pix.valor)) throw new Error(`fake PSP: returning ${amountCents} more would exceed Pix ${e2eid}`);
-      const now = new Date().toISOString();
+      const now = currentTime().toISOString();
       const refund: Json = {
         // The PSP's own id (the standard's 1 to 35 letters and digits), unlike any the gateway derives.
         id: `${natureza.startsWith('MED') ? 'MED' : 'PORTAL'}${alphanumeric(24)}`,
-        rtrId: spiId('D', payerIspb, new Date()),
+        rtrId: spiId('D', payerIspb, currentTime()),
         valor: money(amountCents),
         natureza,
         horario: { solicitacao: now, liquidacao: now },
@@ -1873,7 +1907,7 @@ export async function startPixApiPsp(options: PixApiPspOptions = {}): Promise<Pi
     recurringWebhooks,
     async approveRecurrence(idRec) {
       const rec = recInStatus(idRec, ['CRIADA']);
-      const journey = rec.solicitacao?.length ? 'JORNADA_1' : rec.ativacao?.dadosJornada?.txid ? 'JORNADA_3' : 'JORNADA_2';
+      const journey = rec.solicitacao?.length ? 'JORNADA_1' : rec.ativacao?.dadosJornada?.txid ? 'JORNADA_3' : dueQrRead.has(idRec) ? 'JORNADA_4' : 'JORNADA_2';
       // "Este campo deve ser removido pelo PSP Recebedor quando a ativação for realizada pelas jornadas 1, 2 ou 4."
       rec.ativacao = journey === 'JORNADA_3' ? { tipoJornada: journey, dadosJornada: rec.ativacao.dadosJornada } : { tipoJornada: journey };
       const devedor = rec.vinculo.devedor;

@@ -8,6 +8,7 @@ import { ERRATA, officialDocument, patchedDocument, PixApiValidator, pixApiValid
 import { type PixApiPsp, type PixApiPspOptions, startPixApiPsp } from '../fakes/pix-api-psp';
 import { eventually } from '../helpers/eventually';
 import { emvFields, hasValidCrc } from '../../src/testing/emv';
+import { addDays, brasiliaDate } from '../../src/domain/recurrence';
 import { WebhookReceiver } from './webhook-receiver';
 
 // The fake PSP itself, through a real HTTPS client presenting client certificates.
@@ -234,6 +235,68 @@ describe('the fake Pix API PSP', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.cobs.map((c: { txid: string }) => c.txid)).toEqual([TXID]);
       expect(answer.body.parametros.paginacao).toMatchObject({ paginaAtual: 0, quantidadeTotalDeItens: 1 });
+    });
+  });
+
+  describe('Pix Automático: the composite QR of GET /rec/{idRec}?txid=', () => {
+    const today = brasiliaDate(new Date());
+    const COB_TXID = 'zyxwvutsrqponmlkjihgfedcba0123';
+    const recurrence = async (dadosJornada?: { txid: string }): Promise<{ idRec: string; location: string }> => {
+      const loc = await call('POST', `${psp.url}/locrec`, { token: bearer });
+      const body = {
+        vinculo: { contrato: 'CT-1', devedor: { cpf: CPF, nome: 'Fulano de Tal' } },
+        calendario: { dataInicial: today, periodicidade: 'MENSAL' },
+        valor: { valorRec: '49.90' },
+        politicaRetentativa: 'NAO_PERMITE',
+        loc: loc.body.id,
+        ...(dadosJornada ? { ativacao: { dadosJornada } } : {}),
+      };
+      const created = await call('POST', `${psp.url}/rec`, { token: bearer, json: body });
+      expect(created.status).toBe(201);
+      return { idRec: created.body.idRec, location: loc.body.location };
+    };
+    const readRec = (idRec: string, txid?: string) => call('GET', `${psp.url}/rec/${idRec}${txid ? `?txid=${txid}` : ''}`, { token: bearer });
+    const charges = async () => {
+      const cobv = await call('PUT', `${psp.url}/cobv/${TXID}`, {
+        token: bearer,
+        json: { calendario: { dataDeVencimento: addDays(today, 10) }, devedor: { cpf: CPF, nome: 'Fulano de Tal' }, valor: { original: '100.00' }, chave: 'k@example.com' },
+      });
+      const cob = await call('PUT', `${psp.url}/cob/${COB_TXID}`, { token: bearer, json: chargeBody() });
+      expect([cobv.status, cob.status]).toEqual([201, 201]);
+      return { cobv: cobv.body, cob: cob.body };
+    };
+
+    it("JORNADA_4 with a cobv's txid: its code, then field 80 with the recurrence's location; approved, the journey is JORNADA_4", async () => {
+      const { cobv } = await charges();
+      const { idRec, location } = await recurrence();
+      const read = await readRec(idRec, TXID);
+      expect(read.status).toBe(200);
+      expect(read.body.dadosQR.jornada).toBe('JORNADA_4');
+      const code: string = read.body.dadosQR.pixCopiaECola;
+      expect(code.startsWith(cobv.pixCopiaECola.slice(0, -8))).toBe(true);
+      expect(hasValidCrc(code)).toBe(true);
+      expect(emvFields(emvFields(code).get('26')!).get('25')).toBe(cobv.location);
+      expect(emvFields(emvFields(code).get('80')!).get('25')).toBe(location);
+      expect((await readRec(idRec)).body.dadosQR.jornada).toBe('JORNADA_2');
+
+      await psp.approveRecurrence(idRec);
+      expect(psp.recurrences.get(idRec).ativacao).toEqual({ tipoJornada: 'JORNADA_4' });
+      const approved = await readRec(idRec, TXID);
+      expect([approved.status, approved.body.dadosQR]).toEqual([200, undefined]);
+      const cob = await readRec(idRec, COB_TXID);
+      expect([cob.status, cob.body.type]).toEqual([400, 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida']);
+    });
+
+    it('JORNADA_3 only with the cob the recurrence names; another cob, or no charge, is RecConsultaInvalida; a cobv is never refused for it', async () => {
+      await charges();
+      const named = await recurrence({ txid: COB_TXID });
+      expect((await readRec(named.idRec, COB_TXID)).body.dadosQR.jornada).toBe('JORNADA_3');
+      expect((await readRec(named.idRec, TXID)).body.dadosQR.jornada).toBe('JORNADA_4');
+      const other = await recurrence();
+      for (const txid of [COB_TXID, 'semcobrancasemcobrancasemcobranca']) {
+        const refused = await readRec(other.idRec, txid);
+        expect([refused.status, refused.body.type, refused.body.violacoes[0].propriedade]).toEqual([400, 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida', 'txid']);
+      }
     });
   });
 
@@ -569,6 +632,13 @@ describe('the Pix API document and its errata', () => {
     );
     expect(pixApiValidator().validateRequest('PATCH', `/cobv/${txid}`, {}, json, removal)).toEqual([]);
     expect(pixApiValidator().validateRequest('PUT', `/cobv/${txid}`, {}, json, { ...cobv, valor: { original: '100.00', multa: null } })).not.toEqual([]);
+  });
+
+  it('recReadsMayBeRefused: as published, GET /rec/{idRec} may not answer its own RecConsultaInvalida (400)', () => {
+    const refusal = { type: 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida', title: 'Consulta inválida.', status: 400 };
+    const path = '/rec/RN1234567820241130lkwdefghijk';
+    expect(without('recReadsMayBeRefused').validateResponse('GET', path, 400, refusal, 'application/problem+json')).toEqual([expect.stringContaining('status 400 is not among')]);
+    expect(pixApiValidator().validateResponse('GET', path, 400, refusal, 'application/problem+json')).toEqual([]);
   });
 
   it('validates the Pix callback against the document, and refuses statuses and operations it does not list', () => {
