@@ -69,6 +69,7 @@ const BOTH_DATABASES = [
   'production',
   'reconciliation-intake',
   'recurrences',
+  'pix-api-payments',
   'pix-api-recurrences',
   'recurring-charge-cycle',
   'refund-money',

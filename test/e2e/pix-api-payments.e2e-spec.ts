@@ -1,7 +1,9 @@
-import { pixApiAccountBody } from '../helpers/factories';
+import { paymentBody, pixApiAccountBody } from '../helpers/factories';
 import { randomBytes } from 'node:crypto';
 import { type PixApiPsp, startPixApiPsp } from '../fakes/pix-api-psp';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics';
+import { ReconciliationService } from '../../src/payments/payment-reconciliation.service';
+import { FakeClock } from '../../src/testing/fake-clock';
 import { http } from '../helpers/http';
 import { MerchantReceiver } from '../helpers/merchant-receiver';
 import { startTestApp, TestApp } from '../helpers/test-app';
@@ -185,5 +187,136 @@ describe('payments through a Pix API provider account', () => {
   it("a callback to an unknown account, or under another provider's name, is 404", async () => {
     expect((await http(t.url, 'POST', '/webhooks/pix-api/pa_unknownunknownunknown1/pix', { body: { pix: [] } })).status).toBe(404);
     expect((await http(t.url, 'POST', `/webhooks/efi/${account.id}/pix`, { body: { pix: [] } })).status).toBe(404);
+  });
+});
+
+const DAY = 24 * 3600_000;
+/** Thursday 2026-12-10, noon in Brasília: a business day with business days around it. */
+const START = '2026-12-10T15:00:00.000Z';
+
+/**
+ * Due-date charges (`cobv`) through a Pix API account at the fake PSP, which checks every request and
+ * answer against the Central Bank's document: made with their terms (`PUT /cobv`), paid late for
+ * another amount and read back (`/cob` 404, then `/cobv`), changed (`PATCH /cobv`, the same BR Code),
+ * cancelled and expired. The gateway and the PSP share one clock, so both agree on the day a Pix was paid.
+ */
+describe('due-date charges through a Pix API account', () => {
+  const clock = new FakeClock(START);
+  let t: TestApp;
+  let psp: PixApiPsp;
+  let receiver: MerchantReceiver;
+  let merchantKey: string;
+  beforeAll(async () => {
+    [t, psp, receiver] = await Promise.all([startTestApp({ clock }), startPixApiPsp({ clock }), MerchantReceiver.start()]);
+    const account = (await t.admin.POST('/admin/api/provider-accounts', { body: pixApiAccountBody(psp, { pix_key: PIX_KEY }) })).data!;
+    expect((await t.admin.POST('/admin/api/provider-accounts/{id}/webhook', { params: { path: { id: account.id } } })).status).toBe(200);
+    merchantKey = (await t.admin.newMerchant({ name: 'Escola Vencimento', webhook_url: receiver.url, provider_accounts: [account.id] })).apiKey;
+  });
+  afterAll(async () => {
+    await Promise.all([t?.close(), psp?.close(), receiver?.close()]);
+  });
+  beforeEach(() => clock.set(START));
+  afterEach(() => {
+    psp.reset();
+    psp.assertNoViolations();
+  });
+
+  const due = (overrides: Record<string, unknown> = {}) => ({ date: '2026-12-15', daysAfterDue: 10, ...overrides });
+  const send = (method: 'POST' | 'PATCH', path: string, body?: unknown) =>
+    http(t.url, method, path, { body, headers: { 'x-merchant-key': merchantKey, 'idempotency-key': randomBytes(8).toString('hex') } });
+  const create = async (body: Record<string, unknown>) => {
+    const res = await send('POST', '/v1/payments/create', paymentBody({ amount: 100, ...body }));
+    expect(res.status).toBe(201);
+    return res.body.data;
+  };
+  const read = async (id: string) => (await http(t.url, 'GET', `/v1/payments/${id}`, { headers: { 'x-merchant-key': merchantKey } })).body.data;
+  const outcomes = async (id: string) => (await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id } } })).data!.events.map((e) => [e.outcome, e.to_status, e.note]);
+  /** The API routes the PSP was asked for since `from` (an index into its log), without the base path nor the token requests. */
+  const askedSince = (from: number) =>
+    psp.requests
+      .slice(from)
+      .filter((r) => r.path.startsWith('/v2/'))
+      .map((r) => `${r.method} ${r.path.slice('/v2'.length)}`);
+
+  it('is made at the PSP with its terms, and paid late for another amount: read back from /cobv, paid, the difference in its history', async () => {
+    const payment = await create({
+      due: due({
+        fine: { type: 'percent', value: 2 },
+        interest: { type: 'percent_per_month', value: 3 },
+        discount: { type: 'fixed_until', until: [{ date: '2026-12-11', value: 5 }] },
+      }),
+      recipientAddress: { street: 'Rua das Flores, 80', city: 'Recife', state: 'PE', zip: '50050-000' },
+    });
+    expect(payment).toMatchObject({ status: 'pending', provider: 'pix-api', amount: 100, amountDue: 95, due: { date: '2026-12-15', daysAfterDue: 10 } });
+    const txid: string = payment.pix.txid;
+    const put = psp.requests.find((r) => r.method === 'PUT' && r.path.endsWith(`/cobv/${txid}`));
+    expect(put?.body).toMatchObject({
+      calendario: { dataDeVencimento: '2026-12-15', validadeAposVencimento: 10 },
+      devedor: { cpf: '12345678909', logradouro: 'Rua das Flores, 80', cidade: 'Recife', uf: 'PE', cep: '50050000' },
+      valor: {
+        original: '100.00',
+        multa: { modalidade: 2, valorPerc: '2.00' },
+        juros: { modalidade: 3, valorPerc: '3.00' },
+        desconto: { modalidade: 1, descontoDataFixa: [{ data: '2026-12-11', valorPerc: '5.00' }] },
+      },
+      chave: PIX_KEY,
+    });
+    // The BR Code is the PSP's, pointing at the charge's location; there is no immediate charge of that txid.
+    expect(payment.pix.copyPaste).toBe(psp.dueCharges.get(txid).pixCopiaECola);
+    expect(psp.charges.has(txid)).toBe(false);
+
+    clock.set('2026-12-16T15:00:00.000Z'); // a day late: 100 + 2% fine + 3% a month for one day (0.10)
+    expect((await read(payment.id)).amountDue).toBe(102.1);
+    const logged = psp.requests.length;
+    const { pix, callback } = await psp.pay(txid, { amountCents: 10000 });
+    expect(callback?.status).toBe(200);
+    expect(askedSince(logged)).toEqual([`GET /pix/${pix.endToEndId}`, `GET /cob/${txid}`, `GET /cobv/${txid}`]);
+    expect(await read(payment.id)).toMatchObject({ status: 'paid', paidAmount: 100, amount: 100 });
+    const events = await outcomes(payment.id);
+    expect(events).toContainEqual(['applied', 'paid', null]);
+    expect(events).toContainEqual(['amount_mismatch', 'paid', 'Paid 100.00 on 2026-12-16, when 102.10 was due; recorded as paid (the money has moved).']);
+    await receiver.waitUntil(() => receiver.received.some((r) => r.body?.event === 'payment.confirmed' && r.body.data.id === payment.id), 15_000, 'payment.confirmed');
+  });
+
+  it('is paid on time for what is due that day, with nothing in its history but the payment', async () => {
+    const payment = await create({ due: due({ discount: { type: 'fixed_until', until: [{ date: '2026-12-15', value: 10 }] } }) });
+    expect((await psp.pay(payment.pix.txid, { amountCents: 9000 })).callback?.status).toBe(200);
+    expect(await read(payment.id)).toMatchObject({ status: 'paid', paidAmount: 90 });
+    expect((await outcomes(payment.id)).map(([outcome]) => outcome)).toEqual(['applied']);
+  });
+
+  it('is changed at the PSP (PATCH /cobv) with the same BR Code, a term it drops removed there', async () => {
+    const payment = await create({ due: due({ discount: { type: 'fixed_until', until: [{ date: '2026-12-11', value: 5 }] } }) });
+    const logged = psp.requests.length;
+    const changed = await send('PATCH', `/v1/payments/${payment.id}`, { amount: 150, due: due({ date: '2026-12-20', fine: { type: 'percent', value: 2 } }) });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ amount: 150, amountDue: 150, due: { date: '2026-12-20', fine: { type: 'percent', value: 2 } } });
+    expect(changed.body.data.pix.copyPaste).toBe(payment.pix.copyPaste);
+    expect(askedSince(logged)).toEqual([`PATCH /cobv/${payment.pix.txid}`]);
+    const held = psp.dueCharges.get(payment.pix.txid);
+    expect(held).toMatchObject({ revisao: 1, calendario: { dataDeVencimento: '2026-12-20' }, valor: { original: '150.00', multa: { modalidade: 2, valorPerc: '2.00' } } });
+    expect(held.valor.desconto).toBeUndefined();
+    expect(held.pixCopiaECola).toBe(payment.pix.copyPaste);
+  });
+
+  it('is cancelled at the PSP (PATCH /cobv to REMOVIDA_PELO_USUARIO_RECEBEDOR)', async () => {
+    const payment = await create({ due: due() });
+    const res = await send('POST', `/v1/payments/${payment.id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'cancelled', due: { date: '2026-12-15' } });
+    expect(psp.dueCharges.get(payment.pix.txid).status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+  });
+
+  it('expires when read back from /cobv past its last payable day, and not before', async () => {
+    const payment = await create({ due: due({ daysAfterDue: 1 }) });
+    const reconciliation = t.app.get(ReconciliationService);
+    clock.set('2026-12-16T15:00:00.000Z'); // the last payable day: still pending
+    await reconciliation.runOnce();
+    expect((await read(payment.id)).status).toBe('pending');
+    clock.advance(2 * DAY);
+    const logged = psp.requests.length;
+    await reconciliation.runOnce();
+    expect(askedSince(logged)).toContain(`GET /cobv/${payment.pix.txid}`);
+    expect((await read(payment.id)).status).toBe('expired');
   });
 });

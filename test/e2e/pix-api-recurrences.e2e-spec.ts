@@ -10,8 +10,9 @@ import { startTestApp, TestApp } from '../helpers/test-app';
 /**
  * Pix Automático over HTTP through a Pix API account at the fake PSP, which checks every request
  * and answer against the Central Bank's document: the webhook registration of all three URLs, the
- * PSP's own authorization BR Code, callbacks at `/rec` and `/cobr` believed only once read back,
- * retries asked of the PSP, and the payer's cancel seen as theirs.
+ * PSP's own authorization BR Code (journey 4's composite of a due-date charge and the recurrence),
+ * callbacks at `/rec` and `/cobr` believed only once read back, retries asked of the PSP, and the
+ * payer's cancel seen as theirs.
  */
 describe('recurrences through a Pix API account', () => {
   let t: TestApp;
@@ -69,6 +70,49 @@ describe('recurrences through a Pix API account', () => {
     await psp.approveRecurrence(idRec);
     expect(await read(`/v1/recurrences/${recurrence.id}`)).toMatchObject({ status: 'active', authorization: null });
     await receiver.waitUntil(() => receiver.received.some((r) => r.body?.event === 'recurrence.authorized' && r.body.data.id === recurrence.id));
+  });
+
+  it('pays a due-date charge with the composite QR (qr_with_due_payment): JORNADA_4 read with the cobv, authorized and paid what is due that day', async () => {
+    const dueDate = addDays(today, 5);
+    const firstPayment = { amount: 100, due: { date: dueDate, daysAfterDue: 10, discount: { type: 'fixed_until', until: [{ date: dueDate, value: 10 }] } } };
+    const { recurrence, idRec } = await created({ journey: 'qr_with_due_payment', firstPayment });
+    expect(recurrence).toMatchObject({ journey: 'qr_with_due_payment', status: 'pending_authorization', firstPaymentId: expect.stringMatching(/^pay_/) });
+    const payment = await read(`/v1/payments/${recurrence.firstPaymentId}`);
+    expect(payment).toMatchObject({ status: 'pending', amount: 100, amountDue: 90, due: { date: dueDate, daysAfterDue: 10 } });
+
+    // The first payment is the PSP's due-date charge, with its terms; the recurrence names no charge (only JORNADA_3's does).
+    const cobv = psp.dueCharges.get(payment.pix.txid);
+    expect(cobv).toMatchObject({
+      calendario: { dataDeVencimento: dueDate, validadeAposVencimento: 10 },
+      valor: { original: '100.00', desconto: { modalidade: 1, descontoDataFixa: [{ data: dueDate, valorPerc: '10.00' }] } },
+    });
+    expect(payment.pix.copyPaste).toBe(cobv.pixCopiaECola);
+    const rec = psp.recurrences.get(idRec);
+    expect(rec.ativacao.dadosJornada).toBeUndefined();
+    // The composite code, read from the PSP with the cobv's txid: the charge's code, then field 80 with the recurrence's location.
+    const read4 = psp.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/rec/${idRec}`)).at(-1);
+    expect(read4?.query).toEqual({ txid: payment.pix.txid });
+    const copyPaste: string = recurrence.authorization.copyPaste;
+    expect(copyPaste.startsWith(cobv.pixCopiaECola.slice(0, -8))).toBe(true);
+    expect(copyPaste).toContain(cobv.location);
+    expect(copyPaste).toContain(rec.loc.location);
+    expect(copyPaste).not.toBe(cobv.pixCopiaECola);
+
+    // One scan: the payer's bank authorizes the recurrence and pays the charge what is due today.
+    expect((await psp.approveRecurrence(idRec))?.status).toBe(200);
+    expect(psp.recurrences.get(idRec).ativacao).toEqual({ tipoJornada: 'JORNADA_4' });
+    expect((await psp.pay(payment.pix.txid, { amountCents: 9000 })).callback?.status).toBe(200);
+    expect(await read(`/v1/recurrences/${recurrence.id}`)).toMatchObject({ status: 'active', authorization: null, firstPaymentId: payment.id });
+    expect(await read(`/v1/payments/${payment.id}`)).toMatchObject({ status: 'paid', paidAmount: 90, amount: 100 });
+    const detail = (await t.admin.GET('/admin/api/payments/{id}', { params: { path: { id: payment.id } } })).data!;
+    expect(detail.events.map((e) => e.outcome)).toEqual(['applied']);
+    await receiver.waitUntil(
+      () =>
+        receiver.received.some((r) => r.body?.event === 'recurrence.authorized' && r.body.data.id === recurrence.id) &&
+        receiver.received.some((r) => r.body?.event === 'payment.confirmed' && r.body.data.id === payment.id),
+      15_000,
+      'authorized and paid',
+    );
   });
 
   it('charges a cycle, and records it paid when the PSP confirms the debit with its end-to-end id', async () => {
