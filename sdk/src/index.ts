@@ -8,20 +8,34 @@ import {
   cancelRecurrence,
   cancelRecurringCharge,
   createPayment,
+  createPaymentBatch,
   createRecurrence,
   createRecurringCharge,
   getCurrentApiKey,
   getPayment,
+  getPaymentBatch,
   getRecurrence,
   getRecurringCharge,
   getRefund,
+  listPaymentBatches,
   listPayments,
   listRecurrences,
   listRecurringCharges,
   listRefunds,
   refundPayment,
+  updatePayment,
 } from './generated/sdk.gen.js';
-import type { CreatePaymentData, CreateRecurrenceData, CreateRecurringChargeData, ListPaymentsData, ListRecurrencesData, RefundPaymentData } from './generated/types.gen.js';
+import type {
+  CreatePaymentBatchData,
+  CreatePaymentData,
+  CreateRecurrenceData,
+  CreateRecurringChargeData,
+  ListPaymentBatchesData,
+  ListPaymentsData,
+  ListRecurrencesData,
+  RefundPaymentData,
+  UpdatePaymentData,
+} from './generated/types.gen.js';
 import { send, type RetryPolicy } from './transport.js';
 
 export { PixGatewayError, PixGatewayNetworkError, PixGatewayWebhookError, type PixGatewayErrorFields } from './errors.js';
@@ -56,6 +70,7 @@ export interface IdempotencyOptions {
  */
 export class PixGateway {
   readonly payments;
+  readonly paymentBatches;
   readonly refunds;
   readonly recurrences;
   readonly recurringCharges;
@@ -85,6 +100,22 @@ export class PixGateway {
       listRefunds: (id: string) => send((signal) => listRefunds({ client, path: { id }, signal }), policy),
       /** `POST /v1/payments/{id}/cancel`: a pending payment, cancelled at the PSP; one already cancelled answers as it is. */
       cancel: (id: string) => send((signal) => cancelPayment({ client, path: { id }, signal }), policy),
+      /** `PATCH /v1/payments/{id}`: a pending due-date charge's new amount or terms (`due` replaces them whole); the BR Code stays (200). */
+      update: (id: string, body: UpdatePaymentData['body'], options: IdempotencyOptions = {}) => {
+        const headers = { 'Idempotency-Key': key(options) };
+        return send((signal) => updatePayment({ client, path: { id }, body, headers, signal }), policy);
+      },
+    };
+    this.paymentBatches = {
+      /** `POST /v1/payment-batches`: up to 1,000 due-date charges, all checked first, made in the background (202). */
+      create: (body: CreatePaymentBatchData['body'], options: IdempotencyOptions = {}) => {
+        const headers = { 'Idempotency-Key': key(options) };
+        return send((signal) => createPaymentBatch({ client, body, headers, signal }), policy);
+      },
+      /** `GET /v1/payment-batches/{id}`: its counts and each item's outcome. */
+      get: (id: string) => send((signal) => getPaymentBatch({ client, path: { id }, signal }), policy),
+      /** `GET /v1/payment-batches`: newest first, `{items, next_cursor}` (without their items). */
+      list: (query: ListPaymentBatchesData['query'] = {}) => send((signal) => listPaymentBatches({ client, query, signal }), policy),
     };
     this.refunds = {
       /** `GET /v1/refunds/{id}`. */

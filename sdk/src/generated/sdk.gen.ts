@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelPaymentData, CancelPaymentErrors, CancelPaymentResponses, CancelRecurrenceData, CancelRecurrenceErrors, CancelRecurrenceResponses, CancelRecurringChargeData, CancelRecurringChargeErrors, CancelRecurringChargeResponses, CreatePaymentData, CreatePaymentErrors, CreatePaymentResponses, CreatePixPaymentData, CreatePixPaymentErrors, CreatePixPaymentResponses, CreateRecurrenceData, CreateRecurrenceErrors, CreateRecurrenceResponses, CreateRecurringChargeData, CreateRecurringChargeErrors, CreateRecurringChargeResponses, GetCurrentApiKeyData, GetCurrentApiKeyErrors, GetCurrentApiKeyResponses, GetPaymentData, GetPaymentErrors, GetPaymentResponses, GetPixPaymentData, GetPixPaymentErrors, GetPixPaymentResponses, GetRecurrenceData, GetRecurrenceErrors, GetRecurrenceResponses, GetRecurringChargeData, GetRecurringChargeErrors, GetRecurringChargeResponses, GetRefundData, GetRefundErrors, GetRefundResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListRecurrencesData, ListRecurrencesErrors, ListRecurrencesResponses, ListRecurringChargesData, ListRecurringChargesErrors, ListRecurringChargesResponses, ListRefundsData, ListRefundsErrors, ListRefundsResponses, RefundPaymentData, RefundPaymentErrors, RefundPaymentResponses } from './types.gen.js';
+import type { CancelPaymentData, CancelPaymentErrors, CancelPaymentResponses, CancelRecurrenceData, CancelRecurrenceErrors, CancelRecurrenceResponses, CancelRecurringChargeData, CancelRecurringChargeErrors, CancelRecurringChargeResponses, CreatePaymentBatchData, CreatePaymentBatchErrors, CreatePaymentBatchResponses, CreatePaymentData, CreatePaymentErrors, CreatePaymentResponses, CreatePixPaymentData, CreatePixPaymentErrors, CreatePixPaymentResponses, CreateRecurrenceData, CreateRecurrenceErrors, CreateRecurrenceResponses, CreateRecurringChargeData, CreateRecurringChargeErrors, CreateRecurringChargeResponses, GetCurrentApiKeyData, GetCurrentApiKeyErrors, GetCurrentApiKeyResponses, GetPaymentBatchData, GetPaymentBatchErrors, GetPaymentBatchResponses, GetPaymentData, GetPaymentErrors, GetPaymentResponses, GetPixPaymentData, GetPixPaymentErrors, GetPixPaymentResponses, GetRecurrenceData, GetRecurrenceErrors, GetRecurrenceResponses, GetRecurringChargeData, GetRecurringChargeErrors, GetRecurringChargeResponses, GetRefundData, GetRefundErrors, GetRefundResponses, ListPaymentBatchesData, ListPaymentBatchesErrors, ListPaymentBatchesResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListRecurrencesData, ListRecurrencesErrors, ListRecurrencesResponses, ListRecurringChargesData, ListRecurringChargesErrors, ListRecurringChargesResponses, ListRefundsData, ListRefundsErrors, ListRefundsResponses, RefundPaymentData, RefundPaymentErrors, RefundPaymentResponses, UpdatePaymentData, UpdatePaymentErrors, UpdatePaymentResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -72,6 +72,21 @@ export const getPayment = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
+ * Change a pending due-date charge
+ *
+ * Changes the original amount or the `due` terms (replaced as a whole) of a pending due-date charge, at the PSP and here; the BR Code stays the same and the merchant receives `payment.updated` (docs/due-charges.md). A payment that is not pending, or an immediate charge, is 409 PAYMENT_STATE_CONFLICT.
+ */
+export const updatePayment = <ThrowOnError extends boolean = false>(options: Options<UpdatePaymentData, ThrowOnError>) => (options.client ?? client).patch<UpdatePaymentResponses, UpdatePaymentErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payments/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Read a payment and its status
  *
  * Another merchant's payment, or an id that does not exist, is 404 NOT_FOUND.
@@ -79,6 +94,43 @@ export const getPayment = <ThrowOnError extends boolean = false>(options: Option
 export const getPixPayment = <ThrowOnError extends boolean = false>(options: Options<GetPixPaymentData, ThrowOnError>) => (options.client ?? client).get<GetPixPaymentResponses, GetPixPaymentErrors, ThrowOnError>({
     security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
     url: '/v1/pix/{id}',
+    ...options
+});
+
+/**
+ * List the merchant's payment batches
+ *
+ * Newest first, without their items (read one for them); `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page. Filter by `status`.
+ */
+export const listPaymentBatches = <ThrowOnError extends boolean = false>(options?: Options<ListPaymentBatchesData, ThrowOnError>) => (options?.client ?? client).get<ListPaymentBatchesResponses, ListPaymentBatchesErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-batches',
+    ...options
+});
+
+/**
+ * Create a batch of due-date charges
+ *
+ * Up to 1,000 due-date charges in one request (a month of invoices), each a create body with `due` and its own `externalId`. Every payment is checked first: a bad one is 400 VALIDATION_ERROR naming it by index (`payments.3.due.date`), and nothing is created. Accepted, the batch answers 202 with every item `pending`; the payments are then made in the background (as PSP batches where the provider takes them, `PUT /lotecobv`, else one by one), and `payment_batch.completed` is sent once every item is `created` or `failed`. The body may be up to 2 MiB (other routes: 64 KiB). Idempotent per Idempotency-Key as payments are.
+ */
+export const createPaymentBatch = <ThrowOnError extends boolean = false>(options: Options<CreatePaymentBatchData, ThrowOnError>) => (options.client ?? client).post<CreatePaymentBatchResponses, CreatePaymentBatchErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-batches',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read a payment batch with each item’s outcome
+ *
+ * Each item with its `paymentId` once `created` or its `error` once `failed`. Another merchant's batch, or an id that does not exist, is 404 NOT_FOUND.
+ */
+export const getPaymentBatch = <ThrowOnError extends boolean = false>(options: Options<GetPaymentBatchData, ThrowOnError>) => (options.client ?? client).get<GetPaymentBatchResponses, GetPaymentBatchErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-batches/{id}',
     ...options
 });
 
@@ -144,7 +196,7 @@ export const listRecurrences = <ThrowOnError extends boolean = false>(options?: 
 /**
  * Create a recurrence (ask the payer for a Pix Automático authorization)
  *
- * At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
+ * At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `qr_with_due_payment` a composite QR that also pays a due-date charge of `firstPayment.amount` with the terms of `firstPayment.due` (`firstPaymentId`, a payment with `due`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; `qr_with_due_payment` at an account without due-date charges: 422 naming `journey`; an account without its `receiver_account`: 400 naming it.
  */
 export const createRecurrence = <ThrowOnError extends boolean = false>(options: Options<CreateRecurrenceData, ThrowOnError>) => (options.client ?? client).post<CreateRecurrenceResponses, CreateRecurrenceErrors, ThrowOnError>({
     security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],

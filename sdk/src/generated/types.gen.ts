@@ -5,7 +5,112 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:3000' | (string & {});
 };
 
-export type Webhooks = OnPaymentConfirmedWebhookRequest | OnPaymentExpiredWebhookRequest | OnPaymentCancelledWebhookRequest | OnPaymentFailedWebhookRequest | OnPaymentPartiallyRefundedWebhookRequest | OnPaymentRefundedWebhookRequest | OnRefundSucceededWebhookRequest | OnRefundFailedWebhookRequest | OnRecurrenceAuthorizedWebhookRequest | OnRecurrenceRejectedWebhookRequest | OnRecurrenceExpiredWebhookRequest | OnRecurrenceCancelledWebhookRequest | OnRecurringChargePaidWebhookRequest | OnRecurringChargeRetryingWebhookRequest | OnRecurringChargeFailedWebhookRequest | OnRecurringChargeCancelledWebhookRequest | OnRecurringChargeExpiredWebhookRequest | OnTestPingWebhookRequest;
+export type Webhooks = OnPaymentConfirmedWebhookRequest | OnPaymentExpiredWebhookRequest | OnPaymentCancelledWebhookRequest | OnPaymentFailedWebhookRequest | OnPaymentPartiallyRefundedWebhookRequest | OnPaymentRefundedWebhookRequest | OnPaymentUpdatedWebhookRequest | OnRefundSucceededWebhookRequest | OnRefundFailedWebhookRequest | OnRecurrenceAuthorizedWebhookRequest | OnRecurrenceRejectedWebhookRequest | OnRecurrenceExpiredWebhookRequest | OnRecurrenceCancelledWebhookRequest | OnRecurringChargePaidWebhookRequest | OnRecurringChargeRetryingWebhookRequest | OnRecurringChargeFailedWebhookRequest | OnRecurringChargeCancelledWebhookRequest | OnRecurringChargeExpiredWebhookRequest | OnPaymentBatchCompletedWebhookRequest | OnTestPingWebhookRequest;
+
+export type UpdatePaymentDto = {
+    /**
+     * The new original amount, decimal reais: > 0, at most 2 decimal places.
+     */
+    amount?: number;
+    /**
+     * The new terms, as a whole: they replace the charge's (members left out are removed).
+     */
+    due?: DueDto;
+};
+
+export type DueAbatementDto = {
+    /**
+     * An amount or a percent of the original amount taken off whenever it is paid (Pix API `abatimento`).
+     */
+    type: 'fixed' | 'percent';
+    /**
+     * Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+     */
+    value: number;
+};
+
+export type DueDiscountDateDto = {
+    /**
+     * Paid on or before this day (Brasília), the discount is `value`; on or before the due date.
+     */
+    date: string;
+    /**
+     * Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+     */
+    value: number;
+};
+
+export type DueDiscountDto = {
+    /**
+     * `fixed_until` / `percent_until`: an amount or percent off when paid by each of `until`'s dates (Pix API `desconto` modalidade 1 / 2). `amount_per_day_early` / `percent_per_day_early`: an amount or percent off per day paid before the due date (modalidade 3–6), with `days` and `value`.
+     */
+    type: 'fixed_until' | 'percent_until' | 'amount_per_day_early' | 'percent_per_day_early';
+    /**
+     * For `fixed_until` and `percent_until`: 1–3 dates, each on or before the due date.
+     */
+    until?: Array<DueDiscountDateDto>;
+    /**
+     * For the per-day types: which days early count (default calendar).
+     */
+    days?: 'calendar' | 'business';
+    /**
+     * For the per-day types. Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+     */
+    value?: number;
+};
+
+export type DueInterestDto = {
+    /**
+     * An amount or a percent of the original amount per day late, or a percent per month or per year (Pix API `juros`, modalidade 1–8).
+     */
+    type: 'amount_per_day' | 'percent_per_day' | 'percent_per_month' | 'percent_per_year';
+    /**
+     * Which days late count: calendar days (default) or business days.
+     */
+    days?: 'calendar' | 'business';
+    /**
+     * Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+     */
+    value: number;
+};
+
+export type DueFineDto = {
+    /**
+     * `fixed`: an amount; `percent`: a percent of the original amount (Pix API `multa`, modalidade 1 / 2).
+     */
+    type: 'fixed' | 'percent';
+    /**
+     * Decimal reais for an amount type, a percent for a percent type; > 0, at most 2 decimal places.
+     */
+    value: number;
+};
+
+export type DueDto = {
+    /**
+     * The due date, today or later in Brasília (Pix API `calendario.dataDeVencimento`).
+     */
+    date: string;
+    /**
+     * Days after the due date it can still be paid (default 30); after them it expires (Pix API `calendario.validadeAposVencimento`).
+     */
+    daysAfterDue?: number;
+    /**
+     * Charged once when paid after the due date.
+     */
+    fine?: DueFineDto;
+    /**
+     * Charged for each day paid after the due date.
+     */
+    interest?: DueInterestDto;
+    /**
+     * Taken off when paid early.
+     */
+    discount?: DueDiscountDto;
+    /**
+     * Taken off whenever it is paid.
+     */
+    abatement?: DueAbatementDto;
+};
 
 export type TestPingEvent = {
     /**
@@ -316,13 +421,13 @@ export type RecurrenceView = {
     startDate: string;
     endDate?: string | null;
     retryPolicy: 'none' | 'three_in_seven_days';
-    journey: 'qr' | 'qr_with_first_payment' | 'request';
+    journey: 'qr' | 'qr_with_first_payment' | 'qr_with_due_payment' | 'request';
     /**
      * For the QR journeys while the payer has not answered.
      */
     authorization?: AuthorizationView | null;
     /**
-     * The payment the composite QR also pays (`qr_with_first_payment`).
+     * The payment the composite QR also pays: an immediate charge (`qr_with_first_payment`) or a due-date charge (`qr_with_due_payment`), read at `GET /v1/payments/{id}`.
      */
     firstPaymentId?: string | null;
     /**
@@ -492,6 +597,33 @@ export type RecipientView = {
      * The payer's e-mail, when the merchant gave one.
      */
     email?: string | null;
+    /**
+     * The payer's address a due-date charge was given; null otherwise.
+     */
+    address?: AddressView | null;
+};
+
+export type AddressView = {
+    street: string;
+    city: string;
+    state: 'AC' | 'AL' | 'AM' | 'AP' | 'BA' | 'CE' | 'DF' | 'ES' | 'GO' | 'MA' | 'MG' | 'MS' | 'MT' | 'PA' | 'PB' | 'PE' | 'PI' | 'PR' | 'RJ' | 'RN' | 'RO' | 'RR' | 'RS' | 'SC' | 'SE' | 'SP' | 'TO';
+    /**
+     * The CEP, 8 digits.
+     */
+    zip: string;
+};
+
+export type RecipientAddressDto = {
+    street: string;
+    city: string;
+    /**
+     * The state, as its two-letter code.
+     */
+    state: 'AC' | 'AL' | 'AM' | 'AP' | 'BA' | 'CE' | 'DF' | 'ES' | 'GO' | 'MA' | 'MG' | 'MS' | 'MT' | 'PA' | 'PB' | 'PE' | 'PI' | 'PR' | 'RJ' | 'RN' | 'RO' | 'RR' | 'RS' | 'SC' | 'SE' | 'SP' | 'TO';
+    /**
+     * The CEP: 8 digits, with or without the dash.
+     */
+    zip: string;
 };
 
 export type PixView = {
@@ -554,6 +686,66 @@ export type PaymentView = {
      * Who paid, as the PSP reports it.
      */
     payer?: PayerView | null;
+    /**
+     * A due-date charge's terms (docs/due-charges.md); null for an immediate charge.
+     */
+    due?: DueView | null;
+    /**
+     * For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.
+     */
+    amountDue?: number | null;
+};
+
+export type DueAbatementView = {
+    type: 'fixed' | 'percent';
+    value: number;
+};
+
+export type DueDiscountDateView = {
+    date: string;
+    value: number;
+};
+
+export type DueDiscountView = {
+    type: 'fixed_until' | 'percent_until' | 'amount_per_day_early' | 'percent_per_day_early';
+    /**
+     * For `fixed_until` and `percent_until`.
+     */
+    until?: Array<DueDiscountDateView>;
+    /**
+     * For the per-day types.
+     */
+    days?: 'calendar' | 'business';
+    /**
+     * For the per-day types.
+     */
+    value?: number;
+};
+
+export type DueInterestView = {
+    type: 'amount_per_day' | 'percent_per_day' | 'percent_per_month' | 'percent_per_year';
+    days: 'calendar' | 'business';
+    value: number;
+};
+
+export type DueFineView = {
+    type: 'fixed' | 'percent';
+    value: number;
+};
+
+export type DueView = {
+    /**
+     * The due date (Brasília).
+     */
+    date: string;
+    /**
+     * Days after the due date it can still be paid; then it expires.
+     */
+    daysAfterDue: number;
+    fine?: DueFineView | null;
+    interest?: DueInterestView | null;
+    discount?: DueDiscountView | null;
+    abatement?: DueAbatementView | null;
 };
 
 export type PayerView = {
@@ -562,6 +754,25 @@ export type PayerView = {
      * Masked: only the middle digits.
      */
     document?: string | null;
+};
+
+export type PaymentUpdatedEvent = {
+    /**
+     * The event type; the same as the `X-Webhook-Event` header.
+     */
+    event: 'payment.updated';
+    /**
+     * The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+     */
+    id: string;
+    /**
+     * When the gateway recorded the event (UTC, milliseconds).
+     */
+    created_at: string;
+    /**
+     * The payment as the event left it. Read it (`GET /v1/payments/{id}`) for the rest: the paying Pix, `paidAmount`, `payer`.
+     */
+    data: PaymentEventData;
 };
 
 export type PaymentRefundedEvent = {
@@ -686,11 +897,125 @@ export type PaymentCancelledEvent = {
     data: PaymentEventData;
 };
 
+export type PaymentBatchView = {
+    id: string;
+    description: string;
+    /**
+     * `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+     */
+    status: 'processing' | 'completed';
+    /**
+     * Its items by status, counted from the items.
+     */
+    counts: PaymentBatchCountsView;
+    createdAt: string;
+    /**
+     * When its last item settled; null while processing.
+     */
+    completedAt?: string | null;
+    /**
+     * One per payment asked for, in the request’s order.
+     */
+    items: Array<PaymentBatchItemView>;
+};
+
+export type PaymentBatchItemErrorView = {
+    /**
+     * An error code of the API: `PAYMENT_CREATE_FAILED` (the PSP refused the charge, or kept failing), `VALIDATION_ERROR` (its terms no longer hold, a due date passed before it was made), `IDEMPOTENCY_KEY_REUSED`, `INTERNAL_ERROR`.
+     */
+    code: string;
+    /**
+     * What went wrong, with the PSP’s `problema` where it gave one.
+     */
+    message: string;
+};
+
+export type PaymentBatchItemView = {
+    /**
+     * The position of the payment in the request’s `payments`, from 0.
+     */
+    index: number;
+    externalId: string;
+    /**
+     * The payment made (`GET /v1/payments/{id}`), once `created`.
+     */
+    paymentId?: string;
+    status: 'pending' | 'created' | 'failed';
+    /**
+     * Why it could not be created, once `failed`.
+     */
+    error?: PaymentBatchItemErrorView;
+};
+
+export type PaymentBatchCountsView = {
+    /**
+     * Items whose payment was created.
+     */
+    created: number;
+    /**
+     * Items that could not be created (see their `error`).
+     */
+    failed: number;
+    /**
+     * Items still being made.
+     */
+    pending: number;
+};
+
+export type PaymentBatchSummaryView = {
+    id: string;
+    description: string;
+    /**
+     * `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+     */
+    status: 'processing' | 'completed';
+    /**
+     * Its items by status, counted from the items.
+     */
+    counts: PaymentBatchCountsView;
+    createdAt: string;
+    /**
+     * When its last item settled; null while processing.
+     */
+    completedAt?: string | null;
+};
+
+export type PaymentBatchPageView = {
+    items: Array<PaymentBatchSummaryView>;
+    /**
+     * Pass as `cursor` for the next page; null on the last page.
+     */
+    next_cursor: string | null;
+};
+
+export type PaymentBatchCompletedEvent = {
+    /**
+     * The event type; the same as the `X-Webhook-Event` header.
+     */
+    event: 'payment_batch.completed';
+    /**
+     * The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+     */
+    id: string;
+    /**
+     * When the gateway recorded the event (UTC, milliseconds).
+     */
+    created_at: string;
+    /**
+     * The batch as it completed, without its items: read them with `GET /v1/payment-batches/{id}`.
+     */
+    data: PaymentBatchSummaryView;
+};
+
 export type FirstPaymentDto = {
     /**
-     * Decimal reais paid now with the authorization.
+     * Decimal reais: paid now with the authorization, or the original amount of the due-date charge (`qr_with_due_payment`).
      */
     amount: number;
+    /**
+     * Required for, and only for, `journey: "qr_with_due_payment"`: the first payment is a due-date charge with these terms (the same rules as a payment's `due`; docs/due-charges.md).
+     */
+    due?: DueDto;
 };
 
 export type ErrorCode = 'MISSING_MERCHANT_KEY' | 'INVALID_MERCHANT_KEY' | 'VALIDATION_ERROR' | 'NOT_FOUND' | 'PAYMENT_CREATE_FAILED' | 'UPSTREAM_ERROR' | 'INVALID_SIGNATURE' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_IN_PROGRESS' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'RATE_LIMITED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'CONFLICT' | 'PAYMENT_STATE_CONFLICT' | 'REFUND_EXCEEDS_AVAILABLE' | 'OPERATION_NOT_SUPPORTED' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
@@ -762,9 +1087,9 @@ export type CreateRecurrenceDto = {
     /**
      * Default `qr`.
      */
-    journey?: 'qr' | 'qr_with_first_payment' | 'request';
+    journey?: 'qr' | 'qr_with_first_payment' | 'qr_with_due_payment' | 'request';
     /**
-     * Required for, and only for, `journey: "qr_with_first_payment"`.
+     * Required for, and only for, `journey: "qr_with_first_payment"` (`{amount}`) and `journey: "qr_with_due_payment"` (`{amount, due}`).
      */
     firstPayment?: FirstPaymentDto;
 };
@@ -792,6 +1117,14 @@ export type CreatePixPaymentDto = {
      * Your order id: 1–64 characters of [A-Za-z0-9._:-].
      */
     externalId: string;
+    /**
+     * Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`.
+     */
+    due?: DueDto;
+    /**
+     * The payer's address, for a due-date charge (only with `due`).
+     */
+    recipientAddress?: RecipientAddressDto;
 };
 
 export type CreatePaymentDto = {
@@ -821,6 +1154,62 @@ export type CreatePaymentDto = {
      * Payment method; only "pix" for now.
      */
     method?: 'pix';
+    /**
+     * Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`.
+     */
+    due?: DueDto;
+    /**
+     * The payer's address, for a due-date charge (only with `due`).
+     */
+    recipientAddress?: RecipientAddressDto;
+};
+
+export type CreatePaymentBatchDto = {
+    /**
+     * What the batch is, for the merchant and (where the PSP takes batches) the PSP.
+     */
+    description: string;
+    /**
+     * The payments, 1 to 1,000, each a create body with `due` and its own `externalId` (unique within the batch). Every one is validated before any is created: a bad one is 400 VALIDATION_ERROR naming it by index (`payments.3.due.date`), and nothing is created.
+     */
+    payments: Array<BatchPaymentDto>;
+};
+
+export type BatchPaymentDto = {
+    /**
+     * Decimal reais: > 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT (1,000,000.00).
+     */
+    amount: number;
+    currency: 'BRL';
+    /**
+     * CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
+     */
+    recipientDocument: string;
+    /**
+     * 1–140 characters once surrounding spaces are trimmed.
+     */
+    recipientName: string;
+    description?: string | null;
+    /**
+     * The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
+     */
+    recipientEmail?: string | null;
+    /**
+     * Your order id: 1–64 characters of [A-Za-z0-9._:-].
+     */
+    externalId: string;
+    /**
+     * Payment method; only "pix" for now.
+     */
+    method?: 'pix';
+    /**
+     * The payer's address, for a due-date charge (only with `due`).
+     */
+    recipientAddress?: RecipientAddressDto;
+    /**
+     * The due-date terms, as on `POST /v1/payments/create` (docs/due-charges.md). Required: a batch holds due-date charges only.
+     */
+    due: DueDto;
 };
 
 export type ApiValidationDetails = {
@@ -1155,6 +1544,84 @@ export type GetPaymentResponses = {
 
 export type GetPaymentResponse = GetPaymentResponses[keyof GetPaymentResponses];
 
+export type UpdatePaymentData = {
+    body: UpdatePaymentDto;
+    headers: {
+        /**
+         * One unique value per change (1–255 printable ASCII).
+         */
+        'Idempotency-Key': string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/payments/{id}';
+};
+
+export type UpdatePaymentErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `NOT_FOUND`: The resource was not found.
+     */
+    404: ApiErrorEnvelope;
+    /**
+     * `PAYMENT_STATE_CONFLICT`: The payment's status does not allow this operation. / `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed.
+     */
+    409: ApiErrorEnvelope;
+    /**
+     * `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB.
+     */
+    413: ApiErrorEnvelope;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json.
+     */
+    415: ApiErrorEnvelope;
+    /**
+     * `OPERATION_NOT_SUPPORTED`: The payment's provider cannot do this. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request.
+     */
+    422: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `UPSTREAM_ERROR`: The payment provider returned an error.
+     */
+    502: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type UpdatePaymentError = UpdatePaymentErrors[keyof UpdatePaymentErrors];
+
+export type UpdatePaymentResponses = {
+    /**
+     * Changed, or a replay of the change (then with `Idempotent-Replayed: true`).
+     */
+    200: {
+        success: true;
+        data: PaymentView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type UpdatePaymentResponse = UpdatePaymentResponses[keyof UpdatePaymentResponses];
+
 export type GetPixPaymentData = {
     body?: never;
     path: {
@@ -1206,6 +1673,183 @@ export type GetPixPaymentResponses = {
 };
 
 export type GetPixPaymentResponse = GetPixPaymentResponses[keyof GetPixPaymentResponses];
+
+export type ListPaymentBatchesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        status?: 'processing' | 'completed';
+        /**
+         * The `next_cursor` of the previous page.
+         */
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/v1/payment-batches';
+};
+
+export type ListPaymentBatchesErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type ListPaymentBatchesError = ListPaymentBatchesErrors[keyof ListPaymentBatchesErrors];
+
+export type ListPaymentBatchesResponses = {
+    /**
+     * Success
+     */
+    200: {
+        success: true;
+        data: PaymentBatchPageView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type ListPaymentBatchesResponse = ListPaymentBatchesResponses[keyof ListPaymentBatchesResponses];
+
+export type CreatePaymentBatchData = {
+    body: CreatePaymentBatchDto;
+    headers: {
+        /**
+         * One unique value per batch (1–255 printable ASCII).
+         */
+        'Idempotency-Key': string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/payment-batches';
+};
+
+export type CreatePaymentBatchErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed.
+     */
+    409: ApiErrorEnvelope;
+    /**
+     * `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB.
+     */
+    413: ApiErrorEnvelope;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json.
+     */
+    415: ApiErrorEnvelope;
+    /**
+     * `VALIDATION_ERROR`: The request is invalid. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request.
+     */
+    422: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment.
+     */
+    502: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type CreatePaymentBatchError = CreatePaymentBatchErrors[keyof CreatePaymentBatchErrors];
+
+export type CreatePaymentBatchResponses = {
+    /**
+     * Accepted, or a replay of the acceptance (then with `Idempotent-Replayed: true`).
+     */
+    202: {
+        success: true;
+        data: PaymentBatchView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type CreatePaymentBatchResponse = CreatePaymentBatchResponses[keyof CreatePaymentBatchResponses];
+
+export type GetPaymentBatchData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/payment-batches/{id}';
+};
+
+export type GetPaymentBatchErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `NOT_FOUND`: The resource was not found.
+     */
+    404: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type GetPaymentBatchError = GetPaymentBatchErrors[keyof GetPaymentBatchErrors];
+
+export type GetPaymentBatchResponses = {
+    /**
+     * Success
+     */
+    200: {
+        success: true;
+        data: PaymentBatchView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type GetPaymentBatchResponse = GetPaymentBatchResponses[keyof GetPaymentBatchResponses];
 
 export type ListRefundsData = {
     body?: never;
@@ -2029,6 +2673,15 @@ export type OnPaymentRefundedWebhookRequest = {
     query?: never;
 };
 
+export type OnPaymentUpdatedWebhookPayload = PaymentUpdatedEvent;
+
+export type OnPaymentUpdatedWebhookRequest = {
+    body: OnPaymentUpdatedWebhookPayload;
+    key: 'payment.updated';
+    path?: never;
+    query?: never;
+};
+
 export type OnRefundSucceededWebhookPayload = RefundSucceededEvent;
 
 export type OnRefundSucceededWebhookRequest = {
@@ -2124,6 +2777,15 @@ export type OnRecurringChargeExpiredWebhookPayload = RecurringChargeExpiredEvent
 export type OnRecurringChargeExpiredWebhookRequest = {
     body: OnRecurringChargeExpiredWebhookPayload;
     key: 'recurring_charge.expired';
+    path?: never;
+    query?: never;
+};
+
+export type OnPaymentBatchCompletedWebhookPayload = PaymentBatchCompletedEvent;
+
+export type OnPaymentBatchCompletedWebhookRequest = {
+    body: OnPaymentBatchCompletedWebhookPayload;
+    key: 'payment_batch.completed';
     path?: never;
     query?: never;
 };
