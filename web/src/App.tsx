@@ -3,6 +3,8 @@ import { api, onUnauthorized, setCsrfToken } from './api';
 import { Link, navigate, useLocation } from './router';
 import type { Session } from './types';
 import { Button, Spinner } from './ui';
+import { BatchDetail } from './pages/BatchDetail';
+import { Batches } from './pages/Batches';
 import { Deliveries } from './pages/Deliveries';
 import { Login } from './pages/Login';
 import { MerchantDetail } from './pages/MerchantDetail';
@@ -20,6 +22,7 @@ const NAV = [
   { to: '/admin/merchants', label: 'Merchants', match: (p: string) => p.startsWith('/admin/merchants') },
   { to: '/admin/provider-accounts', label: 'Provider accounts', match: (p: string) => p.startsWith('/admin/provider-accounts') },
   { to: '/admin/payments', label: 'Payments', match: (p: string) => p.startsWith('/admin/payments') },
+  { to: '/admin/payment-batches', label: 'Batches', match: (p: string) => p.startsWith('/admin/payment-batches') },
   { to: '/admin/recurrences', label: 'Recurrences', match: (p: string) => p.startsWith('/admin/recurrences') },
   { to: '/admin/deliveries', label: 'Deliveries', match: (p: string) => p.startsWith('/admin/deliveries') },
 ];
@@ -29,6 +32,7 @@ function route(path: string) {
   const payment = /^\/admin\/payments\/([^/]+)$/.exec(path);
   const account = /^\/admin\/provider-accounts\/([^/]+)$/.exec(path);
   const recurrence = /^\/admin\/recurrences\/([^/]+)$/.exec(path);
+  const batch = /^\/admin\/payment-batches\/([^/]+)$/.exec(path);
   if (path === '/admin') return <Overview />;
   if (path === '/admin/merchants') return <Merchants />;
   if (merchant) return <MerchantDetail id={decodeURIComponent(merchant[1]!)} />;
@@ -36,6 +40,8 @@ function route(path: string) {
   if (account) return <ProviderAccountDetail id={decodeURIComponent(account[1]!)} />;
   if (path === '/admin/payments') return <Payments />;
   if (payment) return <PaymentDetail id={decodeURIComponent(payment[1]!)} />;
+  if (path === '/admin/payment-batches') return <Batches />;
+  if (batch) return <BatchDetail id={decodeURIComponent(batch[1]!)} />;
   if (path === '/admin/recurrences') return <Recurrences />;
   if (recurrence) return <RecurrenceDetail id={decodeURIComponent(recurrence[1]!)} />;
   if (path === '/admin/deliveries') return <Deliveries />;

@@ -106,6 +106,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's payment batches
+         * @description Newest first, without their items (read one for them); `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page. Filter by `status`.
+         */
+        get: operations["listPaymentBatches"];
+        put?: never;
+        /**
+         * Create a batch of due-date charges
+         * @description Up to 1,000 due-date charges in one request (a month of invoices), each a create body with `due` and its own `externalId`. Every payment is checked first: a bad one is 400 VALIDATION_ERROR naming it by index (`payments.3.due.date`), and nothing is created. Accepted, the batch answers 202 with every item `pending`; the payments are then made in the background (as PSP batches where the provider takes them, `PUT /lotecobv`, else one by one), and `payment_batch.completed` is sent once every item is `created` or `failed`. The body may be up to 2 MiB (other routes: 64 KiB). Idempotent per Idempotency-Key as payments are.
+         */
+        post: operations["createPaymentBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment batch with each item’s outcome
+         * @description Each item with its `paymentId` once `created` or its `error` once `failed`. Another merchant's batch, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["getPaymentBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}/refunds": {
         parameters: {
             query?: never;
@@ -185,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Create a recurrence (ask the payer for a Pix Automático authorization)
-         * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; an account without its `receiver_account`: 400 naming it.
+         * @description At the first of the merchant's provider accounts that offers Pix Automático; the recurrence stays there. `journey` `qr` (default) answers the PSP's authorization BR Code in `authorization`; `qr_with_first_payment` a composite QR that also pays `firstPayment.amount` now (`firstPaymentId`); `qr_with_due_payment` a composite QR that also pays a due-date charge of `firstPayment.amount` with the terms of `firstPayment.due` (`firstPaymentId`, a payment with `due`); `request` asks the payer's bank directly (`payer.account`). Exactly one of `amount` (fixed) and `minimumAmount` (variable). Idempotent per Idempotency-Key as payments are. A merchant none of whose providers offers it: 422 VALIDATION_ERROR naming `provider`; `qr_with_due_payment` at an account without due-date charges: 422 naming `journey`; an account without its `receiver_account`: 400 naming it.
          */
         post: operations["createRecurrence"];
         delete?: never;
@@ -776,6 +820,46 @@ export interface paths {
          * @description As `POST /v1/payments/:id/cancel`.
          */
         post: operations["adminCancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payment-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment batches across merchants
+         * @description Newest first, without their items, filtered by `merchant_id` and `status`; `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
+         */
+        get: operations["adminListPaymentBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payment-batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment batch with its items and its webhook delivery
+         * @description The batch as its merchant reads it, with `merchant_id` and `provider`, each item (with its `paymentId` or `error`), and its `payment_batch.completed` delivery with every HTTP attempt.
+         */
+        get: operations["adminGetPaymentBatch"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1446,6 +1530,26 @@ export interface webhooks {
          * @description The PSP expired the charge unpaid. `data.status` is `expired`.
          */
         post: operations["onRecurringChargeExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch of due-date charges completed
+         * @description Every item of a batch (`POST /v1/payment-batches`) settled: each payment was created or failed. `data.counts` says how many of each; `GET /v1/payment-batches/{id}` gives each item with its `paymentId` or `error`. Sent once per batch.
+         */
+        post: operations["onPaymentBatchCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3340,11 +3444,11 @@ export interface components {
              * @example qr
              * @enum {string}
              */
-            journey: "qr" | "qr_with_first_payment" | "request";
+            journey: "qr" | "qr_with_first_payment" | "qr_with_due_payment" | "request";
             /** @description For the QR journeys while the payer has not answered. */
             authorization?: components["schemas"]["AuthorizationView"] | null;
             /**
-             * @description The payment the composite QR also pays (`qr_with_first_payment`).
+             * @description The payment the composite QR also pays: an immediate charge (`qr_with_first_payment`) or a due-date charge (`qr_with_due_payment`), read at `GET /v1/payments/{id}`.
              * @example null
              */
             firstPaymentId?: string | null;
@@ -3414,10 +3518,12 @@ export interface components {
         };
         FirstPaymentDto: {
             /**
-             * @description Decimal reais paid now with the authorization.
+             * @description Decimal reais: paid now with the authorization, or the original amount of the due-date charge (`qr_with_due_payment`).
              * @example 89.9
              */
             amount: number;
+            /** @description Required for, and only for, `journey: "qr_with_due_payment"`: the first payment is a due-date charge with these terms (the same rules as a payment's `due`; docs/due-charges.md). */
+            due?: components["schemas"]["DueDto"];
         };
         CreateRecurrenceDto: {
             /**
@@ -3465,8 +3571,8 @@ export interface components {
              * @example qr
              * @enum {string}
              */
-            journey?: "qr" | "qr_with_first_payment" | "request";
-            /** @description Required for, and only for, `journey: "qr_with_first_payment"`. */
+            journey?: "qr" | "qr_with_first_payment" | "qr_with_due_payment" | "request";
+            /** @description Required for, and only for, `journey: "qr_with_first_payment"` (`{amount}`) and `journey: "qr_with_due_payment"` (`{amount, due}`). */
             firstPayment?: components["schemas"]["FirstPaymentDto"];
         };
         RecurrencePageView: {
@@ -3642,11 +3748,11 @@ export interface components {
              * @example qr
              * @enum {string}
              */
-            journey: "qr" | "qr_with_first_payment" | "request";
+            journey: "qr" | "qr_with_first_payment" | "qr_with_due_payment" | "request";
             /** @description For the QR journeys while the payer has not answered. */
             authorization?: components["schemas"]["AuthorizationView"] | null;
             /**
-             * @description The payment the composite QR also pays (`qr_with_first_payment`).
+             * @description The payment the composite QR also pays: an immediate charge (`qr_with_first_payment`) or a due-date charge (`qr_with_due_payment`), read at `GET /v1/payments/{id}`.
              * @example null
              */
             firstPaymentId?: string | null;
@@ -3760,11 +3866,11 @@ export interface components {
              * @example qr
              * @enum {string}
              */
-            journey: "qr" | "qr_with_first_payment" | "request";
+            journey: "qr" | "qr_with_first_payment" | "qr_with_due_payment" | "request";
             /** @description For the QR journeys while the payer has not answered. */
             authorization?: components["schemas"]["AuthorizationView"] | null;
             /**
-             * @description The payment the composite QR also pays (`qr_with_first_payment`).
+             * @description The payment the composite QR also pays: an immediate charge (`qr_with_first_payment`) or a due-date charge (`qr_with_due_payment`), read at `GET /v1/payments/{id}`.
              * @example null
              */
             firstPaymentId?: string | null;
@@ -3852,6 +3958,240 @@ export interface components {
              */
             action: "settle" | "fail";
         };
+        PaymentBatchCountsView: {
+            /**
+             * @description Items whose payment was created.
+             * @example 2
+             */
+            created: number;
+            /**
+             * @description Items that could not be created (see their `error`).
+             * @example 1
+             */
+            failed: number;
+            /**
+             * @description Items still being made.
+             * @example 0
+             */
+            pending: number;
+        };
+        PaymentBatchItemErrorView: {
+            /**
+             * @description An error code of the API: `PAYMENT_CREATE_FAILED` (the PSP refused the charge, or kept failing), `VALIDATION_ERROR` (its terms no longer hold, a due date passed before it was made), `IDEMPOTENCY_KEY_REUSED`, `INTERNAL_ERROR`.
+             * @example PAYMENT_CREATE_FAILED
+             */
+            code: string;
+            /**
+             * @description What went wrong, with the PSP’s `problema` where it gave one.
+             * @example The PSP refused the charge: CHARGE_REFUSED: the payer’s document is not accepted.
+             */
+            message: string;
+        };
+        PaymentBatchItemView: {
+            /**
+             * @description The position of the payment in the request’s `payments`, from 0.
+             * @example 0
+             */
+            index: number;
+            /** @example invoice-2026-12-0001 */
+            externalId: string;
+            /**
+             * @description The payment made (`GET /v1/payments/{id}`), once `created`.
+             * @example pay_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            paymentId?: string;
+            /**
+             * @example created
+             * @enum {string}
+             */
+            status: "pending" | "created" | "failed";
+            /** @description Why it could not be created, once `failed`. */
+            error?: components["schemas"]["PaymentBatchItemErrorView"];
+        };
+        PaymentBatchView: {
+            /** @example bat_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example Mensalidades de dezembro */
+            description: string;
+            /**
+             * @description `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+             * @example completed
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            /** @description Its items by status, counted from the items. */
+            counts: components["schemas"]["PaymentBatchCountsView"];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its last item settled; null while processing.
+             * @example 2026-11-26T12:00:04.000Z
+             */
+            completedAt?: string | null;
+            /** @description One per payment asked for, in the request’s order. */
+            items: components["schemas"]["PaymentBatchItemView"][];
+        };
+        BatchPaymentDto: {
+            /**
+             * @description Decimal reais: > 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT (1,000,000.00).
+             * @example 10.5
+             */
+            amount: number;
+            /**
+             * @example BRL
+             * @enum {string}
+             */
+            currency: "BRL";
+            /**
+             * @description CPF (11 digits) or CNPJ (14 characters: 12 letters or digits, then 2 check digits) of the payer; punctuation allowed, letters upper-cased; check digits verified.
+             * @example 123.456.789-09
+             */
+            recipientDocument: string;
+            /**
+             * @description 1–140 characters once surrounding spaces are trimmed.
+             * @example Ana Souza
+             */
+            recipientName: string;
+            /** @example Order 1234 */
+            description?: string | null;
+            /**
+             * Format: email
+             * @description The payer's e-mail, passed to PSPs that ask for one (Mercado Pago). Without it, Mercado Pago is given an address derived from the payment id at a reserved domain, never a person's (docs/providers.md).
+             * @example ana@example.com
+             */
+            recipientEmail?: string | null;
+            /**
+             * @description Your order id: 1–64 characters of [A-Za-z0-9._:-].
+             * @example order-1234
+             */
+            externalId: string;
+            /**
+             * @description Payment method; only "pix" for now.
+             * @example pix
+             * @enum {string}
+             */
+            method?: "pix";
+            /** @description The payer's address, for a due-date charge (only with `due`). */
+            recipientAddress?: components["schemas"]["RecipientAddressDto"];
+            /** @description The due-date terms, as on `POST /v1/payments/create` (docs/due-charges.md). Required: a batch holds due-date charges only. */
+            due: components["schemas"]["DueDto"];
+        };
+        CreatePaymentBatchDto: {
+            /**
+             * @description What the batch is, for the merchant and (where the PSP takes batches) the PSP.
+             * @example Mensalidades de dezembro
+             */
+            description: string;
+            /** @description The payments, 1 to 1,000, each a create body with `due` and its own `externalId` (unique within the batch). Every one is validated before any is created: a bad one is 400 VALIDATION_ERROR naming it by index (`payments.3.due.date`), and nothing is created. */
+            payments: components["schemas"]["BatchPaymentDto"][];
+        };
+        PaymentBatchSummaryView: {
+            /** @example bat_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example Mensalidades de dezembro */
+            description: string;
+            /**
+             * @description `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+             * @example completed
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            /** @description Its items by status, counted from the items. */
+            counts: components["schemas"]["PaymentBatchCountsView"];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its last item settled; null while processing.
+             * @example 2026-11-26T12:00:04.000Z
+             */
+            completedAt?: string | null;
+        };
+        PaymentBatchPageView: {
+            items: components["schemas"]["PaymentBatchSummaryView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AdminPaymentBatchView: {
+            /** @example bat_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example Mensalidades de dezembro */
+            description: string;
+            /**
+             * @description `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+             * @example completed
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            /** @description Its items by status, counted from the items. */
+            counts: components["schemas"]["PaymentBatchCountsView"];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its last item settled; null while processing.
+             * @example 2026-11-26T12:00:04.000Z
+             */
+            completedAt?: string | null;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /**
+             * @description The provider of the first account on its route that took due-date charges when it was accepted.
+             * @example efi
+             */
+            provider: string;
+        };
+        AdminPaymentBatchPageView: {
+            items: components["schemas"]["AdminPaymentBatchView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AdminPaymentBatchDetailView: {
+            /** @example bat_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /** @example Mensalidades de dezembro */
+            description: string;
+            /**
+             * @description `processing` while any item is `pending`; `completed` once every item is `created` or `failed`.
+             * @example completed
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            /** @description Its items by status, counted from the items. */
+            counts: components["schemas"]["PaymentBatchCountsView"];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its last item settled; null while processing.
+             * @example 2026-11-26T12:00:04.000Z
+             */
+            completedAt?: string | null;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /**
+             * @description The provider of the first account on its route that took due-date charges when it was accepted.
+             * @example efi
+             */
+            provider: string;
+            /** @description One per payment asked for, in the request’s order. */
+            items: components["schemas"]["PaymentBatchItemView"][];
+            /** @description Its `payment_batch.completed` forwarded to the merchant, with every HTTP attempt (none while processing). */
+            deliveries: components["schemas"]["PaymentDeliveryView"][];
+        };
         DeliveryView: {
             /**
              * @description Also the Standard Webhooks `webhook-id`, the same on every attempt.
@@ -3874,6 +4214,11 @@ export interface components {
              * @example null
              */
             recurrence_id: string | null;
+            /**
+             * @description The payment batch a `payment_batch.completed` event is about; null otherwise.
+             * @example null
+             */
+            batch_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -3964,6 +4309,11 @@ export interface components {
              * @example null
              */
             recurrence_id: string | null;
+            /**
+             * @description The payment batch a `payment_batch.completed` event is about; null otherwise.
+             * @example null
+             */
+            batch_id: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchant_id: string;
             /** @example Loja da Ana */
@@ -4671,6 +5021,27 @@ export interface components {
             /** @description The recurring charge as the event left it, as `GET /v1/recurring-charges/{id}` answers it. */
             data: components["schemas"]["RecurringChargeView"];
         };
+        PaymentBatchCompletedEvent: {
+            /**
+             * @description The event type; the same as the `X-Webhook-Event` header.
+             * @example payment_batch.completed
+             * @enum {string}
+             */
+            event: "payment_batch.completed";
+            /**
+             * @description The gateway's id of the event (`evt_…`), the same on every retry and redelivery of its delivery.
+             * @example evt_3kTMd9Q2xLr8VbN1cZp4Wf7A
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway recorded the event (UTC, milliseconds).
+             * @example 2026-11-26T12:01:00.123Z
+             */
+            created_at: string;
+            /** @description The batch as it completed, without its items: read them with `GET /v1/payment-batches/{id}`. */
+            data: components["schemas"]["PaymentBatchSummaryView"];
+        };
         TestPingData: {
             /**
              * @description The merchant the event was sent to.
@@ -5342,6 +5713,323 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["PaymentView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPaymentBatches: {
+        parameters: {
+            query?: {
+                status?: "processing" | "completed";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentBatchPageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPaymentBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per batch (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted, or a replay of the acceptance (then with `Idempotent-Replayed: true`). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentBatchView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. / `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYMENT_CREATE_FAILED`: The payment provider could not create the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPaymentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentBatchView"];
                         /**
                          * Format: uuid
                          * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
@@ -9990,6 +10678,189 @@ export interface operations {
             };
         };
     };
+    adminListPaymentBatches: {
+        parameters: {
+            query?: {
+                merchant_id?: string;
+                status?: "processing" | "completed";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentBatchPageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminGetPaymentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentBatchDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     adminListRecurrences: {
         parameters: {
             query?: {
@@ -13322,6 +14193,97 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RecurringChargeExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails at once, with no further retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a 3xx: redirects are not followed, a timeout, a refused connection) is retried: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery fails. A `Retry-After` (seconds or an HTTP date, at most a day) on the answer is waited for first. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentBatchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks: the delivery's id (`dlv_…`; a test event's `evt_…`), the same on every retry and redelivery. Deliveries are at least once: skip an id already processed. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example dlv_3kTMd9Q2xLr8VbN1cZp4Wf7A
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks: unix seconds when this attempt was signed. Refuse one more than 5 minutes from your clock. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example 1795694460
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, the key being the base64-decoded part of a `whsec_…` secret or the UTF-8 bytes of any other. Any Standard Webhooks library verifies it; verify the raw bytes, never re-serialised JSON. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+                /**
+                 * @description The same value as `webhook-signature`. Sent when the merchant has a signing secret (set one: without it anyone who learns the URL can post to it).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The `event` of the body.
+                 * @example payment_batch.completed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The provider that reported the event (`gateway` for a test event).
+                 * @example efi
+                 */
+                "X-Webhook-Source": string;
+                /**
+                 * @description The id of the request in which the gateway received the event; the same on every retry. Quote it to support.
+                 * @example 8b0e5e0c-3f0a-4f7e-9a51-2f1d2c6b7a90
+                 */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment_batch.completed",
+                 *       "id": "evt_4Hc7Pl1Kw8Sy3Qa6Um0Jb2Ve",
+                 *       "created_at": "2026-11-26T12:00:04.000Z",
+                 *       "data": {
+                 *         "id": "bat_3kTMd9Q2xLr8VbN1cZp4Wf7A",
+                 *         "description": "Mensalidades de dezembro",
+                 *         "status": "completed",
+                 *         "counts": {
+                 *           "created": 2,
+                 *           "failed": 1,
+                 *           "pending": 0
+                 *         },
+                 *         "createdAt": "2026-11-26T12:00:00.000Z",
+                 *         "completedAt": "2026-11-26T12:00:04.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentBatchCompletedEvent"];
             };
         };
         responses: {

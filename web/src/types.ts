@@ -101,3 +101,12 @@ export type RecurringSimulationResult = Schemas['RecurringSimulationResultView']
 // The money invariant check (docs/operations.md, Money invariant check): a run, and each payment whose PSP and gateway disagree on money.
 export type InvariantCheck = Schemas['InvariantCheckView'];
 export type InvariantMismatch = Schemas['InvariantMismatchView'];
+
+// Batches of due-date charges (docs/due-charges.md, Batches): a merchant's month of bills in one request, and each bill's outcome.
+export type PaymentBatch = Schemas['AdminPaymentBatchView'];
+export type PaymentBatchDetail = Schemas['AdminPaymentBatchDetailView'];
+export type PaymentBatchItem = Schemas['PaymentBatchItemView'];
+export type PaymentBatchStatus = PaymentBatch['status'];
+export const PAYMENT_BATCH_STATUS_LABELS: Record<PaymentBatchStatus, string> = { processing: 'Processing', completed: 'Completed' };
+export type PaymentBatchItemStatus = PaymentBatchItem['status'];
+export const PAYMENT_BATCH_ITEM_STATUS_LABELS: Record<PaymentBatchItemStatus, string> = { pending: 'Pending', created: 'Created', failed: 'Failed' };

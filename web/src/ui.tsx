@@ -50,6 +50,10 @@ const STATUS_TONE: Record<string, string> = {
   retrying: 'amber',
   rejected: 'red',
   ended: 'gray',
+  // Batches of due-date charges and their items (docs/due-charges.md, Batches).
+  processing: 'amber',
+  completed: 'green',
+  created: 'green',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

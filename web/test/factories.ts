@@ -188,6 +188,7 @@ export function listedDelivery(overrides: Partial<Schemas['DeliveryView']> = {})
     event_id: 'evt_000000000000000000000001',
     payment_id: 'pay_000000000000000000000001',
     recurrence_id: null,
+    batch_id: null,
     merchant_id: 'mer_000000000000000000000001',
     merchant_name: 'Loja da Ana',
     webhook_url: 'https://shop.example.com/webhooks/pix',
@@ -479,6 +480,46 @@ export function recurrenceEvent(overrides: Partial<Schemas['RecurrenceEventView'
     provider_event_id: 'sandbox:rec:1',
     request_id: '00000000-0000-4000-8000-000000000001',
     created_at: CREATED,
+    ...overrides,
+  };
+}
+
+/** A batch of three due-date charges as the batches list shows it: two created, one refused by the PSP. */
+export function paymentBatch(overrides: Partial<Schemas['AdminPaymentBatchView']> = {}): Schemas['AdminPaymentBatchView'] {
+  return {
+    id: next('bat'),
+    description: 'Mensalidades de maio',
+    status: 'completed',
+    counts: { created: 2, failed: 1, pending: 0 },
+    createdAt: CREATED,
+    completedAt: CREATED,
+    merchant_id: 'mer_000000000000000000000001',
+    provider: 'sandbox',
+    ...overrides,
+  };
+}
+
+/** One charge of a batch: created with its payment unless told otherwise. */
+export function batchItem(overrides: Partial<Schemas['PaymentBatchItemView']> = {}): Schemas['PaymentBatchItemView'] {
+  return { index: 0, externalId: 'tuition-2024-05-ana', status: 'created', paymentId: next('pay'), ...overrides };
+}
+
+/** paymentBatch with its items (two created, the third refused) and no delivery yet. */
+export function paymentBatchDetail(overrides: Partial<Schemas['AdminPaymentBatchDetailView']> = {}): Schemas['AdminPaymentBatchDetailView'] {
+  return {
+    ...paymentBatch(),
+    items: [
+      batchItem({ index: 0, externalId: 'tuition-2024-05-ana' }),
+      batchItem({ index: 1, externalId: 'tuition-2024-05-bruno' }),
+      batchItem({
+        index: 2,
+        externalId: 'tuition-2024-05-carla',
+        status: 'failed',
+        paymentId: undefined,
+        error: { code: 'PAYMENT_CREATE_FAILED', message: 'The PSP refused the charge: the payer’s document is not accepted.' },
+      }),
+    ],
+    deliveries: [],
     ...overrides,
   };
 }

@@ -57,6 +57,7 @@ type BodyRoute = { [R in Route]: BodyOf<R> extends undefined ? never : R }[Route
 const QUERY_PARAMETERS: { [R in QueryRoute]: Record<keyof RawQuery<R>, true> } = {
   'GET /merchants': { q: true, limit: true, cursor: true },
   'GET /payments': { merchant_id: true, status: true, external_id: true, paid_after_close: true, created_from: true, created_to: true, limit: true, cursor: true },
+  'GET /payment-batches': { merchant_id: true, status: true, limit: true, cursor: true },
   'GET /recurrences': { merchant_id: true, status: true, external_id: true, limit: true, cursor: true },
   'GET /webhook-deliveries': { status: true, merchant_id: true, limit: true, cursor: true },
   'GET /stats': { day_start: true },

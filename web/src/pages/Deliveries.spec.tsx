@@ -77,6 +77,14 @@ describe('Deliveries', () => {
     expect(screen.getAllByRole('link', { name: 'rec_1' }).map((link) => link.getAttribute('href'))).toEqual(['/admin/recurrences/rec_1', '/admin/recurrences/rec_1']);
   });
 
+  it("links a batch's delivery to its batch", async () => {
+    lists({ failed: [listedDelivery({ event_type: 'payment_batch.completed', payment_id: null, batch_id: 'bat_1', attempts: 8 })] });
+    render(<Deliveries />);
+    await screen.findByRole('table', { name: 'failed deliveries' });
+    expect(tableRows('failed deliveries').map((cells) => [cells[1], cells[3]])).toEqual([['payment_batch.completed failed', 'bat_1']]);
+    expect(screen.getByRole('link', { name: 'bat_1' }).getAttribute('href')).toBe('/admin/payment-batches/bat_1');
+  });
+
   it('says for each list what its emptiness means, and nothing about the other', async () => {
     lists({ failed: [listedDelivery()] });
     render(<Deliveries />);

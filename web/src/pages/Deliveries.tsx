@@ -167,9 +167,9 @@ function DeliveryList({ filter, titled, onNotice }: { filter: ListFilter; titled
   );
 }
 
-/** What a delivery's event is about: its payment, or its recurrence (a `recurrence.*` or `recurring_charge.*` event). */
+/** What a delivery's event is about: its payment, its recurrence (a `recurrence.*` or `recurring_charge.*` event) or its batch (`payment_batch.completed`). */
 function AboutLink({ delivery: d }: { delivery: ListedDelivery }) {
-  const [to, id] = d.payment_id ? ['payments', d.payment_id] : d.recurrence_id ? ['recurrences', d.recurrence_id] : [];
+  const [to, id] = d.payment_id ? ['payments', d.payment_id] : d.recurrence_id ? ['recurrences', d.recurrence_id] : d.batch_id ? ['payment-batches', d.batch_id] : [];
   if (!to || !id) return <span className="muted">—</span>;
   return (
     <Link to={`/admin/${to}/${id}`} className="mono small">

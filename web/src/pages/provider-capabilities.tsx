@@ -19,12 +19,12 @@ function hostOf(url: string): string {
 export function SourceLink({ source }: { source: string }) {
   if (source.startsWith('https://')) {
     return (
-      <a href={source} target="_blank" rel="noreferrer" className="break-anywhere" title={source}>
+      <a href={source} target="_blank" rel="noreferrer" title={source}>
         {hostOf(source)}
       </a>
     );
   }
-  return <span className="mono small break-anywhere">{source}</span>;
+  return <span className="mono small">{source}</span>;
 }
 
 /** The two rows of a provider's field list: due-date charges, and batches. Nothing while the catalogue is loading. */

@@ -21,6 +21,7 @@ export function formatCalendarDay(day: string | null | undefined): string {
 export const JOURNEY_LABELS: Record<Recurrence['journey'], string> = {
   qr: 'QR code',
   qr_with_first_payment: 'QR code with a first payment',
+  qr_with_due_payment: 'QR code with a first payment due on a date',
   request: "Request to the payer's bank",
 };
 

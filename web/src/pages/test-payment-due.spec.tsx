@@ -32,10 +32,10 @@ describe('a due-date test payment', () => {
     const dialog = await open();
     // A week from today in Brasília, payable 30 days after it, until the operator says otherwise.
     expect(dialog.getByLabelText<HTMLInputElement>('Due date').value).toBe(addDays(brasiliaToday(), 7));
-    expect(dialog.getByLabelText<HTMLInputElement>('Payable for (days after)').value).toBe('30');
+    expect(dialog.getByLabelText<HTMLInputElement>('Days after due').value).toBe('30');
     setDate(dialog.getByLabelText('Due date'), '2099-03-10');
-    await userEvent.clear(dialog.getByLabelText('Payable for (days after)'));
-    await userEvent.type(dialog.getByLabelText('Payable for (days after)'), '15');
+    await userEvent.clear(dialog.getByLabelText('Days after due'));
+    await userEvent.type(dialog.getByLabelText('Days after due'), '15');
     await userEvent.type(dialog.getByLabelText('Fine (%)'), '2');
     await userEvent.type(dialog.getByLabelText('Interest (% a month)'), '1,5');
     await userEvent.selectOptions(dialog.getByLabelText('Interest counts'), 'business');
@@ -72,8 +72,8 @@ describe('a due-date test payment', () => {
   it('sends nothing while a term is wrong, and says what beside each field', async () => {
     const dialog = await open();
     setDate(dialog.getByLabelText('Due date'), '2000-01-10');
-    await userEvent.clear(dialog.getByLabelText('Payable for (days after)'));
-    await userEvent.type(dialog.getByLabelText('Payable for (days after)'), '4000');
+    await userEvent.clear(dialog.getByLabelText('Days after due'));
+    await userEvent.type(dialog.getByLabelText('Days after due'), '4000');
     await userEvent.type(dialog.getByLabelText('Fine (%)'), '120');
     await userEvent.type(dialog.getByLabelText('Interest (% a month)'), '1,234');
     await userEvent.type(dialog.getByLabelText('Discount (R$)'), '150');

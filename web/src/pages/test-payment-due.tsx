@@ -115,7 +115,7 @@ export function DueFields({ values, errors, onChange }: { values: DueValues; err
   const invalid = (name: keyof DueErrors) => ({ 'aria-invalid': !!errors[name], 'aria-describedby': errors[name] ? `tp-${name}-error` : undefined });
   return (
     <fieldset className="choice due-option">
-      <legend className="sr-only">Due date</legend>
+      <legend className="sr-only">Kind of charge</legend>
       <label className="checkbox">
         <input type="checkbox" checked={values.on} onChange={(e) => onChange({ ...values, on: e.target.checked })} />
         <span>
@@ -127,7 +127,7 @@ export function DueFields({ values, errors, onChange }: { values: DueValues; err
           <Field label="Due date" htmlFor="tp-date" error={errors.date}>
             <input id="tp-date" type="date" value={values.date} onChange={set('date')} {...invalid('date')} />
           </Field>
-          <Field label="Payable for (days after)" htmlFor="tp-daysAfterDue" error={errors.daysAfterDue} hint="Then it expires.">
+          <Field label="Days after due" htmlFor="tp-daysAfterDue" error={errors.daysAfterDue} hint="Still payable; then it expires.">
             <input id="tp-daysAfterDue" inputMode="numeric" value={values.daysAfterDue} onChange={set('daysAfterDue')} {...invalid('daysAfterDue')} />
           </Field>
           <Field label="Fine (%)" htmlFor="tp-finePercent" error={errors.finePercent} hint="Optional; once, when late.">
@@ -144,17 +144,20 @@ export function DueFields({ values, errors, onChange }: { values: DueValues; err
               </select>
             </Field>
           )}
-          <Field label="Discount (R$)" htmlFor="tp-discount" error={errors.discount} hint="Optional; for paying early.">
-            <input
-              id="tp-discount"
-              inputMode="decimal"
-              placeholder="5,00"
-              value={values.discount}
-              // The discount's day starts as the due date: paid by then, the payer pays less.
-              onChange={(e) => onChange({ ...values, discount: e.target.value, discountUntil: values.discountUntil || values.date })}
-              {...invalid('discount')}
-            />
-          </Field>
+          {/* The discount and its day share a row of their own. */}
+          <div className="pair-start">
+            <Field label="Discount (R$)" htmlFor="tp-discount" error={errors.discount} hint="Optional; for paying early.">
+              <input
+                id="tp-discount"
+                inputMode="decimal"
+                placeholder="5,00"
+                value={values.discount}
+                // The discount's day starts as the due date: paid by then, the payer pays less.
+                onChange={(e) => onChange({ ...values, discount: e.target.value, discountUntil: values.discountUntil || values.date })}
+                {...invalid('discount')}
+              />
+            </Field>
+          </div>
           {(values.discount.trim() || values.discountUntil) && (
             <Field label="Discount if paid by" htmlFor="tp-discountUntil" error={errors.discountUntil}>
               <input id="tp-discountUntil" type="date" value={values.discountUntil} max={values.date || undefined} onChange={set('discountUntil')} {...invalid('discountUntil')} />
