@@ -120,6 +120,10 @@ describe('due-date charges at the simulated PSP', () => {
     const paid = await send('PATCH', `/v1/payments/${payment.id}`, { amount: 200 });
     expect(paid.status).toBe(409);
     expect(paid.body.error.code).toBe('PAYMENT_STATE_CONFLICT');
+    // null is not "left out": the document does not make these members nullable.
+    const nulls = await send('PATCH', `/v1/payments/${payment.id}`, { amount: null, due: null });
+    expect(nulls.status).toBe(400);
+    expect(nulls.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['amount', 'due']));
     const immediate = await create({});
     expect((await send('PATCH', `/v1/payments/${immediate.id}`, { amount: 200 })).status).toBe(409);
   });
@@ -134,6 +138,7 @@ describe('due-date charges at the simulated PSP', () => {
     ['due.fine.value', { fine: { type: 'fixed', value: 1.234 } }],
     ['due.daysAfterDue', { daysAfterDue: 3651 }],
     ['due.daysAfterDue', { daysAfterDue: -1 }],
+    ['due.fine', { fine: null }],
   ])('refuses a bad %s with a 400 naming it, and stores nothing', async (field, terms) => {
     const externalId = `bad-${randomBytes(4).toString('hex')}`;
     const res = await send('POST', '/v1/payments/create', paymentBody({ externalId, due: due(terms) }));

@@ -23,6 +23,8 @@ const TABLES = [
   'recurrences',
   'recurring_charges',
   'recurrence_events',
+  'payment_batches',
+  'payment_batch_items',
 ];
 
 interface Answer {
@@ -108,18 +110,30 @@ async function countRows(t: TestApp): Promise<Record<string, number>> {
 const db = testDatabase();
 
 /** A gateway with signed sandbox events, a merchant key and one of its payments. */
-async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string }> {
+async function gatewayWithPayment(): Promise<{ t: TestApp; apiKey: string; paymentId: string; duePaymentId: string }> {
   const t = await startTestApp({ db, env: { SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET, TRUST_PROXY: '127.0.0.1,::1' } });
   const merchant = await t.admin.newMerchant();
-  return { t, apiKey: merchant.apiKey, paymentId: (await t.newPayment(merchant.id)).id };
+  // A pending due-date charge, for the change route (PATCH /v1/payments/:id).
+  const due = await send(
+    t.url,
+    'POST',
+    '/v1/payments/create',
+    { 'x-merchant-key': merchant.apiKey, 'idempotency-key': 'due-charge', 'content-type': 'application/json' },
+    Buffer.from(JSON.stringify(paymentBody({ due: { date: FAR_DUE_DATE } }))),
+  );
+  return { t, apiKey: merchant.apiKey, paymentId: (await t.newPayment(merchant.id)).id, duePaymentId: JSON.parse(due.text).data.id };
 }
+
+/** A due date every run of this file is before. */
+const FAR_DUE_DATE = '2099-12-10';
 
 // One gateway for the whole file: both blocks below need the same settings, and each compares
 // what it stores against its own starting point.
 let t: TestApp;
 let apiKey: string;
 let paymentId: string;
-beforeAll(async () => ({ t, apiKey, paymentId } = await gatewayWithPayment()));
+let duePaymentId: string;
+beforeAll(async () => ({ t, apiKey, paymentId, duePaymentId } = await gatewayWithPayment()));
 afterAll(() => t.close());
 
 describe(`hostile input: each rule (HTTP, ${db})`, () => {
@@ -263,6 +277,8 @@ interface Case {
 type FieldKind = 'text' | 'multiline' | 'amount';
 interface Target {
   path: string;
+  /** POST unless given. */
+  method?: 'POST' | 'PATCH';
   /** A valid body; every case below breaks it in a way that must be refused. */
   base: () => Record<string, unknown>;
   fields: Record<string, FieldKind>;
@@ -320,6 +336,40 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       { path: '/v1/payments/create', base: () => paymentBody({ method: 'pix' }), fields: { ...payment, method: 'text' }, strict: true, headers: merchant },
       { path: '/v1/pix/create', base: () => paymentBody(), fields: payment, strict: true, headers: merchant },
       {
+        path: '/v1/payments/create',
+        base: () =>
+          paymentBody({
+            due: { date: FAR_DUE_DATE, fine: { type: 'percent', value: 2 }, discount: { type: 'fixed_until', until: [{ date: '2099-12-01', value: 1 }] } },
+            recipientAddress: { street: 'Rua das Flores, 80', city: 'Recife', state: 'PE', zip: '50050-000' },
+          }),
+        fields: {
+          'due.fine.value': 'amount',
+          'due.date': 'text',
+          'due.fine.type': 'text',
+          'due.discount.until.0.date': 'text',
+          'recipientAddress.street': 'text',
+          'recipientAddress.zip': 'text',
+          ...payment,
+        },
+        strict: true,
+        headers: merchant,
+      },
+      {
+        path: `/v1/payments/${duePaymentId}`,
+        method: 'PATCH',
+        base: () => ({ amount: 12.5, due: { date: FAR_DUE_DATE, abatement: { type: 'fixed', value: 1 } } }),
+        fields: { amount: 'amount', 'due.date': 'text', 'due.abatement.type': 'text' },
+        strict: true,
+        headers: merchant,
+      },
+      {
+        path: '/v1/payment-batches',
+        base: () => ({ description: 'Mensalidades', payments: [paymentBody({ due: { date: FAR_DUE_DATE } })] }),
+        fields: { 'payments.0.amount': 'amount', description: 'text', 'payments.0.externalId': 'text', 'payments.0.recipientName': 'text', 'payments.0.due.date': 'text' },
+        strict: true,
+        headers: merchant,
+      },
+      {
         path: '/v1/recurrences',
         base: () => recurrenceBody(),
         fields: {
@@ -327,7 +377,7 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
           'payer.document': 'text',
           'payer.name': 'text',
           'contract.id': 'text',
-          'contract.description': 'text',
+          'contract.description': 'multiline',
           frequency: 'text',
           amount: 'amount',
           startDate: 'text',
@@ -370,9 +420,10 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
     const wrongTypes = ['123', 'true', 'null', '[]', '{}', '["a"]', '{"a":"b"}', '1.5'];
     const nest = (depth: number) => '['.repeat(depth) + '"x"' + ']'.repeat(depth);
     const setField = (body: Record<string, unknown>, field: string, value: unknown) => {
-      const [head, tail] = field.split('.') as [string, string | undefined];
-      if (tail) (body[head] as Record<string, unknown>)[tail] = value;
-      else body[head] = value;
+      const path = field.split('.');
+      const last = path.pop()!;
+      const parent = path.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, body);
+      parent[last] = value;
     };
     /** JSON text of `body` with `field` replaced by a raw JSON value. */
     const withRaw = (body: Record<string, unknown>, field: string, rawValue: string) => {
@@ -385,7 +436,13 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
     const push = (label: string, target: Target, text: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json') => {
       const body = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
       const sig: Record<string, string> = target.sign ? { [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(WEBHOOK_SECRET, body, Date.now() / 1000) } : {};
-      out.push({ label: `${label} → ${target.path}`, method: 'POST', path: target.path, headers: { ...target.headers(), 'content-type': contentType, ...sig, ...headers }, body });
+      out.push({
+        label: `${label} → ${target.method ?? 'POST'} ${target.path}`,
+        method: target.method ?? 'POST',
+        path: target.path,
+        headers: { ...target.headers(), 'content-type': contentType, ...sig, ...headers },
+        body,
+      });
     };
 
     const kinds: ((target: Target) => void)[] = [
@@ -483,7 +540,7 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
         if (choice === 0) return push('unknown field', target, JSON.stringify({ ...body, [pick(['isAdmin', 'merchant_id', 'status', 'id', 'x'])]: 1 }));
         const field = pick(Object.keys(target.fields).filter((f) => f !== 'description' && f !== 'webhook_signing_secret' && f !== 'webhook_url' && f !== 'provider'));
         if (choice === 1)
-          return push(`wrong type in ${field}`, target, withRaw(body, field, pick(wrongTypes.filter((v) => !(field === 'amount' && (v === '123' || v === '1.5'))))));
+          return push(`wrong type in ${field}`, target, withRaw(body, field, pick(wrongTypes.filter((v) => !(target.fields[field] === 'amount' && (v === '123' || v === '1.5'))))));
         if (target.fields[field] === 'amount') return push(`bad amount in ${field}`, target, withRaw(body, field, pick(badAmounts)));
         push(`overlong ${field}`, target, withRaw(body, field, JSON.stringify('x'.repeat(1025 + int(20_000)))));
       },
@@ -538,8 +595,11 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
       // Bad methods on every path.
       (target) => {
         // GET and DELETE are real operations on the admin paths (list merchants, read or end the session); GET lists recurrences.
-        const listable = target.path.startsWith('/admin/') || target.path === '/v1/recurrences';
-        const methods = listable ? ['PUT', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE'] : ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'GET'];
+        // Paths that also answer GET (a list, or the payment a PATCH changes), and the target's own method, are not bad.
+        const listable = target.path.startsWith('/admin/') || target.path === '/v1/recurrences' || target.path === '/v1/payment-batches' || target.method === 'PATCH';
+        const methods = (listable ? ['PUT', 'PATCH', 'POST', 'OPTIONS', 'PROPFIND', 'TRACE'] : ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'GET']).filter(
+          (method) => method !== (target.method ?? 'POST'),
+        );
         out.push({ label: `bad method → ${target.path}`, method: pick(methods), path: target.path, headers: { ...target.headers() } });
       },
       // Reads with hostile paths: bad percent-encoding, long ids, control characters, traversal.
@@ -602,7 +662,7 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
           `GET /v1/${'a'.repeat(17_000 + int(10_000))} HTTP/1.1\r\nHost: x\r\n\r\n`,
           `GARBAGE\r\n\r\n`,
           `GET ${target.path} HTTP/9.9\r\nHost: x\r\n\r\n`,
-          `POST ${target.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${body}\r\n0\r\n\r\n`,
+          `${target.method ?? 'POST'} ${target.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${body}\r\n0\r\n\r\n`,
         ]);
         out.push({ label: `unparseable HTTP → ${target.path}`, method: 'RAW', path: target.path, headers: {}, raw: Buffer.from(raw, 'latin1') });
       },
@@ -615,12 +675,15 @@ describe(`hostile input: ${TOTAL} malformed requests (HTTP, ${db}, seed ${SEED})
   it('answers every one with a 4xx envelope and stores nothing', async () => {
     const all = cases();
     const before = await countRows(t);
+    const dueCharge = () => t.dataSource.query('SELECT amount_cents, due, updated_at FROM payments WHERE id = $1', [duePaymentId]);
+    const dueBefore = await dueCharge();
     const { failures, statuses } = await barrage(all, (item) => item.label);
     expect(failures.slice(0, 20)).toEqual([]);
     expect(Object.values(statuses).reduce((a, b) => a + b, 0)).toBe(TOTAL);
     // Every kind of refusal showed up, so the mix really is "of every kind".
     expect(Object.keys(statuses).map(Number).sort()).toEqual(expect.arrayContaining([400, 401, 404, 413, 415]));
     expect(await countRows(t)).toEqual(before);
+    expect(await dueCharge()).toEqual(dueBefore);
     // Two minutes: about 20 s alone, but CI runs it beside the other tiers on two cores.
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { IsEmail, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLeng
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 import { DueDto, RecipientAddressDto } from '../due/due.dto';
+import { IsOptionalNotNull } from '../../common/validation/optional';
 
 /** 1–140 characters once surrounding spaces are trimmed (the Transform below). */
 const RECIPIENT_NAME_PATTERN = '^ *[^\\u0000-\\u001F\\u007F ]([^\\u0000-\\u001F\\u007F]{0,138}[^\\u0000-\\u001F\\u007F ])? *$';
@@ -79,14 +80,14 @@ export class CreatePaymentDto {
       'Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, ' +
       'until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`.',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueDto)
   due?: DueDto;
 
   @ApiPropertyOptional({ type: RecipientAddressDto, description: "The payer's address, for a due-date charge (only with `due`)." })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => RecipientAddressDto)

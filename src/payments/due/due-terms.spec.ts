@@ -3,7 +3,7 @@ import { dueShownOf, dueTermsOf, payerAddressOf } from './due-terms';
 import type { DueDto } from './due.dto';
 
 const TODAY = '2026-12-01';
-const terms = (due: Partial<DueDto>, amountCents = 10_000) => dueTermsOf({ date: '2026-12-10', ...due } as DueDto, amountCents, TODAY);
+const terms = (due: Partial<DueDto>, amountCents = 10_000) => dueTermsOf({ date: '2026-12-10', ...due }, amountCents, TODAY);
 const fieldsOf = (make: () => unknown): string[] => {
   try {
     make();
@@ -43,7 +43,7 @@ describe('dueTermsOf', () => {
   });
 
   it("refuses a due date before today in Brasília, and a discount date after the due date, with the batch item's prefix", () => {
-    expect(fieldsOf(() => dueTermsOf({ date: '2026-11-30' } as DueDto, 100, TODAY, 'payments.3.'))).toEqual(['payments.3.due.date']);
+    expect(fieldsOf(() => dueTermsOf({ date: '2026-11-30' }, 100, TODAY, 'payments.3.'))).toEqual(['payments.3.due.date']);
     expect(fieldsOf(() => terms({ discount: { type: 'fixed_until', until: [{ date: '2026-12-11', value: 1 }] } }))).toEqual(['due.discount.until.0.date']);
   });
 

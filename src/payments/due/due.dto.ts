@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
+import { IsOptionalNotNull } from '../../common/validation/optional';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import {
   ABATEMENT_TYPES,
@@ -48,7 +49,7 @@ export class DueInterestDto {
   type: InterestType;
 
   @ApiPropertyOptional({ enum: DAY_COUNTS, example: 'calendar', description: 'Which days late count: calendar days (default) or business days.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(DAY_COUNTS, { message: `due.interest.days must be one of ${DAY_COUNTS.join(', ')}` })
   days?: DayCount;
 
@@ -84,7 +85,7 @@ export class DueDiscountDto {
     maxItems: MAX_DISCOUNT_DATES,
     description: 'For `fixed_until` and `percent_until`: 1–3 dates, each on or before the due date.',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMinSize(1, { message: 'due.discount.until must hold 1 to 3 dates' })
   @ArrayMaxSize(MAX_DISCOUNT_DATES, { message: 'due.discount.until must hold 1 to 3 dates' })
@@ -93,12 +94,12 @@ export class DueDiscountDto {
   until?: DueDiscountDateDto[];
 
   @ApiPropertyOptional({ enum: DAY_COUNTS, example: 'calendar', description: 'For the per-day types: which days early count (default calendar).' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(DAY_COUNTS, { message: `due.discount.days must be one of ${DAY_COUNTS.join(', ')}` })
   days?: DayCount;
 
   @ApiPropertyOptional({ example: 0.5, description: `For the per-day types. ${VALUE_DESCRIPTION}` })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsAmount('due.discount.value')
   value?: number;
 }
@@ -125,35 +126,35 @@ export class DueDto {
     maximum: MAX_DAYS_AFTER_DUE,
     description: `Days after the due date it can still be paid (default ${DEFAULT_DAYS_AFTER_DUE}); after them it expires (Pix API \`calendario.validadeAposVencimento\`).`,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: `due.daysAfterDue must be an integer from 0 to ${MAX_DAYS_AFTER_DUE}` })
   @Min(0, { message: `due.daysAfterDue must be an integer from 0 to ${MAX_DAYS_AFTER_DUE}` })
   @Max(MAX_DAYS_AFTER_DUE, { message: `due.daysAfterDue must be an integer from 0 to ${MAX_DAYS_AFTER_DUE}` })
   daysAfterDue?: number;
 
   @ApiPropertyOptional({ type: DueFineDto, description: 'Charged once when paid after the due date.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueFineDto)
   fine?: DueFineDto;
 
   @ApiPropertyOptional({ type: DueInterestDto, description: 'Charged for each day paid after the due date.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueInterestDto)
   interest?: DueInterestDto;
 
   @ApiPropertyOptional({ type: DueDiscountDto, description: 'Taken off when paid early.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueDiscountDto)
   discount?: DueDiscountDto;
 
   @ApiPropertyOptional({ type: DueAbatementDto, description: 'Taken off whenever it is paid.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueAbatementDto)

@@ -4,6 +4,7 @@ import { IsDefined, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLe
 import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { IsOptionalNotNull } from '../../common/validation/optional';
 import { FREQUENCIES, type Frequency, JOURNEYS, type Journey, RETRY_POLICIES, type RetryPolicy } from '../../domain/recurrence';
 import { DueDto } from '../../payments/due/due.dto';
 
@@ -72,7 +73,7 @@ export class FirstPaymentDto {
     description:
       'Required for, and only for, `journey: "qr_with_due_payment"`: the first payment is a due-date charge with these terms (the same rules as a payment\'s `due`; docs/due-charges.md).',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => DueDto)
