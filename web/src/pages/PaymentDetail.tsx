@@ -288,7 +288,7 @@ const FORWARD_TEXT: Record<string, string> = { queued: 'forwarded to the merchan
 /** A due-date charge paid with another amount than was due: it is paid all the same (docs/due-charges.md), so it must not read "not applied". */
 const PAID_MISMATCH_TEXT = 'paid: amount differs from what was due';
 
-export function Timeline({ events, payment }: { events: PaymentEvent[]; payment: Pick<Detail, 'due'> }) {
+function Timeline({ events, payment }: { events: PaymentEvent[]; payment: Pick<Detail, 'due'> }) {
   return (
     <ol className="timeline">
       {events.map((e) => {
