@@ -163,7 +163,8 @@ describe('dashboard (Chromium)', () => {
         await page.goto(`${t.url}${path}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         // Every spinner gone: the overview loads its money-invariant card beside the page's own data.
-        await page.waitForFunction("document.querySelectorAll('.spinner').length === 0");
+        // Waited on through locators: a string predicate is evaluated in the page, which its Content-Security-Policy forbids.
+        while ((await page.locator('.spinner').count()) > 0) await page.locator('.spinner').first().waitFor({ state: 'detached' });
         // Nothing may stick out sideways at phone width.
         expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
         await screenshot(page, `${label}-${name}`);
