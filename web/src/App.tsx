@@ -49,7 +49,7 @@ function route(path: string) {
     <div className="card">
       <h1>Page not found</h1>
       <p>
-        There is no dashboard page at <code>{path}</code>. <Link to="/admin">Go to the overview</Link>.
+        There is no dashboard page at <code className="break-anywhere">{path}</code>. <Link to="/admin">Go to the overview</Link>.
       </p>
     </div>
   );
