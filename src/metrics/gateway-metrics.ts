@@ -4,7 +4,8 @@ import { UpstreamError } from '../providers/provider-adapter';
 import { askPrimaryForMetrics, contributeToClusterMetrics, metricsAreClustered } from './cluster-metrics';
 
 export type PaymentCreateOutcome = 'created' | 'replayed' | 'failed';
-export type ProviderOperation = 'create_charge' | 'get_charge' | 'cancel_charge' | 'refund' | 'get_refund' | 'health' | 'update_charge' | 'create_charge_batch' | 'get_charge_batch';
+export type ProviderOperation =
+  'create_charge' | 'get_charge' | 'cancel_charge' | 'refund' | 'get_refund' | 'health' | 'update_charge' | 'create_charge_batch' | 'get_charge_batch';
 export type DeliveryAttemptOutcome = 'delivered' | 'will_retry' | 'failed';
 
 /** The forwards waiting to be delivered, across every merchant. */
