@@ -16,6 +16,7 @@ import { ListPaymentBatchesQuery } from './dto/list-payment-batches.query';
 import { COMPLETED_BATCH_EXAMPLE, COMPLETED_BATCH_SUMMARY_EXAMPLE, PROCESSING_BATCH_EXAMPLE } from './payment-batch-examples';
 import { PaymentBatchPageView, type PaymentBatchSummaryView, PaymentBatchView } from './payment-batch.view';
 import { PaymentBatchesService } from './payment-batches.service';
+import { CREATE_PAYMENT_BATCH_EXAMPLES } from '../payments/payment-examples';
 
 /**
  * The one route whose body may exceed the gateway's 64 KiB: 1,000 payments with their due-date terms
@@ -44,7 +45,7 @@ export class PaymentBatchesController {
       '`payment_batch.completed` is sent once every item is `created` or `failed`. The body may be up to 2 MiB (other routes: 64 KiB). Idempotent per Idempotency-Key as payments are.',
   })
   @ApiIdempotencyKey('batch')
-  @ApiBody({ type: CreatePaymentBatchDto })
+  @ApiBody({ type: CreatePaymentBatchDto, examples: CREATE_PAYMENT_BATCH_EXAMPLES })
   @ApiEnvelopeResponse(202, PaymentBatchView, {
     description: 'Accepted, or a replay of the acceptance (then with `Idempotent-Replayed: true`).',
     example: PROCESSING_BATCH_EXAMPLE,

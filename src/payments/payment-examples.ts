@@ -9,7 +9,7 @@ export const PENDING_PAYMENT_EXAMPLE = {
   currency: 'BRL',
   description: 'Order 1234',
   externalId: 'order-1234',
-  recipient: { document: '12345678909', name: 'Ana Souza', email: 'ana@example.com' },
+  recipient: { document: '12345678909', name: 'Ana Souza', email: 'ana@example.com', address: null },
   pix: {
     txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E',
     copyPaste: '00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2E5204000053039865405…6304ABCD',
@@ -27,6 +27,8 @@ export const PENDING_PAYMENT_EXAMPLE = {
   refundedAmount: 0,
   paidAmount: null,
   payer: null,
+  due: null,
+  amountDue: null,
 };
 
 export const PAID_PAYMENT_EXAMPLE = {
@@ -40,3 +42,54 @@ export const PAID_PAYMENT_EXAMPLE = {
 };
 
 export const CANCELLED_PAYMENT_EXAMPLE = { ...PENDING_PAYMENT_EXAMPLE, status: 'cancelled', updatedAt: '2026-11-26T12:05:00.000Z' };
+
+/**
+ * Create bodies, for the document's request examples: what Swagger UI's "Try it out" sends (the
+ * first one) and an SDK user copies. Named, since the view's per-field examples would mix an
+ * immediate charge with every due-date member at once, which no valid body does.
+ */
+export const CREATE_PAYMENT_EXAMPLES = {
+  immediate: {
+    summary: 'An immediate charge',
+    value: { amount: 10.5, currency: 'BRL', recipientDocument: '123.456.789-09', recipientName: 'Ana Souza', description: 'Order 1234', externalId: 'order-1234' },
+  },
+  due: {
+    summary: 'A due-date charge (docs/due-charges.md)',
+    value: {
+      amount: 1200,
+      currency: 'BRL',
+      recipientDocument: '123.456.789-09',
+      recipientName: 'Ana Souza',
+      description: 'Tuition March',
+      externalId: 'tuition-2027-03-4471',
+      due: {
+        date: '2027-03-10',
+        daysAfterDue: 30,
+        fine: { type: 'percent', value: 2 },
+        interest: { type: 'percent_per_month', value: 1 },
+        discount: { type: 'fixed_until', until: [{ date: '2027-03-01', value: 60 }] },
+      },
+      recipientAddress: { street: 'Rua das Flores, 80, Boa Vista', city: 'Recife', state: 'PE', zip: '50050-000' },
+    },
+  },
+};
+
+/** A change of a pending due-date charge (`PATCH /v1/payments/{id}`): a new amount, and new terms replacing the old. */
+export const UPDATE_PAYMENT_EXAMPLES = {
+  change: { summary: 'A new amount and due date', value: { amount: 1150, due: { date: '2027-03-15', fine: { type: 'percent', value: 2 } } } },
+};
+
+/** A batch of due-date charges (`POST /v1/payment-batches`): each item a create body with `due`. */
+export const CREATE_PAYMENT_BATCH_EXAMPLES = {
+  tuition: {
+    summary: "A month's tuition",
+    value: {
+      description: 'Tuition March 2027',
+      payments: [1, 2].map((n) => ({
+        ...CREATE_PAYMENT_EXAMPLES.due.value,
+        recipientName: `Aluno ${n}`,
+        externalId: `tuition-2027-03-${n}`,
+      })),
+    },
+  },
+};

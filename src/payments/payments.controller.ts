@@ -3,7 +3,7 @@ import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import { MerchantAuth } from '../auth/merchant-key.guard';
 import { ErrorCode } from '../common/errors/error-codes';
-import { PAID_PAYMENT_EXAMPLE, PENDING_PAYMENT_EXAMPLE } from './payment-examples';
+import { CREATE_PAYMENT_EXAMPLES, PAID_PAYMENT_EXAMPLE, PENDING_PAYMENT_EXAMPLE, UPDATE_PAYMENT_EXAMPLES } from './payment-examples';
 import { ApiEnvelopeResponse, ApiErrorResponses } from '../common/http/api-docs';
 import type { PreparedResponse } from '../common/http/envelope';
 import { answerData } from '../common/http/request-state';
@@ -38,7 +38,7 @@ const CreateDocs = (summary: string, body: Type<unknown>) =>
         'a different body is 422; a request still in flight is 409; after a 502 a retry with the same key re-attempts the same charge.',
     }),
     ApiIdempotencyKey('logical payment'),
-    ApiBody({ type: body }),
+    ApiBody({ type: body, examples: CREATE_PAYMENT_EXAMPLES }),
     ApiEnvelopeResponse(201, PaymentView, { description: 'Created, or a replay of the creation (then with `Idempotent-Replayed: true`).', example: PENDING_PAYMENT_EXAMPLE }),
     ApiErrorResponses(...CREATE_ERRORS),
   );
@@ -106,7 +106,7 @@ export class PaymentsController {
   })
   @ApiParam({ name: 'id', example: 'pay_3kTMd9Q2xLr8VbN1cZp4Wf7A' })
   @ApiIdempotencyKey('change')
-  @ApiBody({ type: UpdatePaymentDto })
+  @ApiBody({ type: UpdatePaymentDto, examples: UPDATE_PAYMENT_EXAMPLES })
   @ApiEnvelopeResponse(200, PaymentView, { description: 'Changed, or a replay of the change (then with `Idempotent-Replayed: true`).', example: PENDING_PAYMENT_EXAMPLE })
   @ApiErrorResponses(
     ErrorCode.VALIDATION_ERROR,

@@ -52,3 +52,33 @@ export const PAID_CHARGE_EXAMPLE = {
   paidAt: '2026-12-05T12:00:00.000Z',
   updatedAt: '2026-12-05T12:00:00.000Z',
 };
+
+/** Create bodies for the document's request examples (Swagger UI sends the first): one per kind of journey, each valid as it is. */
+export const CREATE_RECURRENCE_EXAMPLES = {
+  qr: {
+    summary: 'Weekly classes, authorized by scanning a QR (journey qr)',
+    value: {
+      externalId: 'subscription-881',
+      payer: { document: '123.456.789-09', name: 'Ana Souza' },
+      contract: { id: 'classes-881', description: 'Weekly classes' },
+      frequency: 'weekly',
+      amount: 29.9,
+      startDate: '2027-03-01',
+      retryPolicy: 'three_in_seven_days',
+      journey: 'qr',
+    },
+  },
+  qrWithDuePayment: {
+    summary: 'Monthly tuition whose QR also pays the first bill, a due-date charge (journey qr_with_due_payment)',
+    value: {
+      externalId: 'tuition-4471',
+      payer: { document: '123.456.789-09', name: 'Ana Souza' },
+      contract: { id: 'tuition-4471', description: 'Tuition 2027' },
+      frequency: 'monthly',
+      amount: 1200,
+      startDate: '2027-04-10',
+      journey: 'qr_with_due_payment',
+      firstPayment: { amount: 1200, due: { date: '2027-03-10', fine: { type: 'percent', value: 2 } } },
+    },
+  },
+};

@@ -13,7 +13,7 @@ import { ApiIdempotencyKey, IdempotentRequest } from '../idempotency/idempotent-
 import { CreateRecurrenceDto } from './dto/create-recurrence.dto';
 import { CreateRecurringChargeDto } from './dto/create-recurring-charge.dto';
 import { ListRecurrencesQuery } from './dto/list-recurrences.query';
-import { ACTIVE_RECURRENCE_EXAMPLE, PAID_CHARGE_EXAMPLE, PENDING_RECURRENCE_EXAMPLE, SCHEDULED_CHARGE_EXAMPLE } from './recurrence-examples';
+import { ACTIVE_RECURRENCE_EXAMPLE, CREATE_RECURRENCE_EXAMPLES, PAID_CHARGE_EXAMPLE, PENDING_RECURRENCE_EXAMPLE, SCHEDULED_CHARGE_EXAMPLE } from './recurrence-examples';
 import { RecurrencePageView, RecurrenceView, RecurringChargeListView, RecurringChargeView } from './recurrence.view';
 import { RecurrencesService } from './recurrences.service';
 import { RecurringChargesService } from './recurring-charges.service';
@@ -47,7 +47,7 @@ export class RecurrencesController {
       '`receiver_account`: 400 naming it.',
   })
   @IDEMPOTENCY_HEADER
-  @ApiBody({ type: CreateRecurrenceDto })
+  @ApiBody({ type: CreateRecurrenceDto, examples: CREATE_RECURRENCE_EXAMPLES })
   @ApiEnvelopeResponse(201, RecurrenceView, { example: PENDING_RECURRENCE_EXAMPLE })
   @ApiErrorResponses(
     validationExample('amount', 'give exactly one of amount (a fixed recurrence) and minimumAmount (a variable one)'),
