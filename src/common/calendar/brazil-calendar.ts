@@ -1,4 +1,5 @@
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import type { BusinessCalendar } from '../../domain/due-charge';
 
 /*
@@ -20,8 +21,18 @@ import type { BusinessCalendar } from '../../domain/due-charge';
 
 const NON_BUSINESS_TYPES: ReadonlySet<string> = new Set(['public', 'bank']);
 
+/**
+ * date-holidays, loaded on the first question: it brings every country's rules and the calendars
+ * they need (about 30 MB of a process's memory), which a gateway that never sees a due-date charge
+ * should not carry. Synchronous, as a payment's view is.
+ */
+function brazilHolidays(): Holidays {
+  const HolidaysOf = createRequire(__filename)('date-holidays') as typeof Holidays;
+  return new HolidaysOf('BR', { types: ['public', 'bank'] });
+}
+
 export class BrazilCalendar implements BusinessCalendar {
-  private readonly holidays = new Holidays('BR', { types: ['public', 'bank'] });
+  private holidays: Holidays | undefined;
   /** Holidays by year, worked out once each: a payment read asks for a few days at a time. */
   private readonly years = new Map<number, ReadonlySet<string>>();
 
@@ -37,7 +48,7 @@ export class BrazilCalendar implements BusinessCalendar {
     let days = this.years.get(year);
     if (!days) {
       days = new Set(
-        this.holidays
+        (this.holidays ??= brazilHolidays())
           .getHolidays(year)
           .filter((holiday) => NON_BUSINESS_TYPES.has(holiday.type))
           .map((holiday) => holiday.date.slice(0, 10)),
