@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type Holidays from 'date-holidays';
 import type { BusinessCalendar } from '../../domain/due-charge';
 
@@ -27,7 +26,8 @@ const NON_BUSINESS_TYPES: ReadonlySet<string> = new Set(['public', 'bank']);
  * should not carry. Synchronous, as a payment's view is.
  */
 function brazilHolidays(): Holidays {
-  const HolidaysOf = createRequire(__filename)('date-holidays') as typeof Holidays;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous load on first use (see above); import() would make every view async
+  const HolidaysOf = require('date-holidays') as typeof Holidays;
   return new HolidaysOf('BR', { types: ['public', 'bank'] });
 }
 
