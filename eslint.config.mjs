@@ -25,6 +25,10 @@ const FEATURES = {
   recurrences: ['payments'],
   // Batches of due-date charges: each item is a payment made through the payments feature.
   'payment-batches': ['payments'],
+  // Reusable payment links: each payment a payer opens is made through the payments feature.
+  'payment-links': ['payments'],
+  // The public pages a payer sees (a payment's, a recurrence's authorization, a payment link's).
+  checkout: ['payments', 'recurrences', 'payment-links'],
   webhooks: ['payments'],
   dashboard: ['payments'],
   health: [],

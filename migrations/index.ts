@@ -19,6 +19,7 @@ import { InvariantChecks1796030000000 } from './1796030000000-InvariantChecks';
 import { DueCharges1796040000000 } from './1796040000000-DueCharges';
 import { PaymentBatches1796050000000 } from './1796050000000-PaymentBatches';
 import { RecurrenceDueJourney1796060000000 } from './1796060000000-RecurrenceDueJourney';
+import { Checkout1796070000000 } from './1796070000000-Checkout';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -43,4 +44,5 @@ export const ALL_MIGRATIONS = [
   DueCharges1796040000000,
   PaymentBatches1796050000000,
   RecurrenceDueJourney1796060000000,
+  Checkout1796070000000,
 ];

@@ -29,7 +29,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Prefixed identifiers (Stripe-style), readable in logs and support tickets: `pay_…`, `mer_…`. */
-export type IdPrefix = 'mer' | 'key' | 'pay' | 'evt' | 'dlv' | 'att' | 'ses' | 'pa' | 'ref' | 'rec' | 'rch' | 'bat';
+export type IdPrefix = 'mer' | 'key' | 'pay' | 'evt' | 'dlv' | 'att' | 'ses' | 'pa' | 'ref' | 'rec' | 'rch' | 'bat' | 'plink';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
@@ -37,4 +37,13 @@ export function newId(prefix: IdPrefix): string {
 
 export function hasIdShape(value: string, prefix: IdPrefix): boolean {
   return value.length === prefix.length + 25 && value.startsWith(`${prefix}_`) && /^[A-Za-z0-9]+$/.test(value.slice(prefix.length + 1));
+}
+
+/**
+ * A public page's token (`/pay/<token>`, docs/checkout.md): 24 base62 characters, about 143 random
+ * bits, unrelated to any id, so that knowing a payment's id does not open its page and no page can
+ * be guessed.
+ */
+export function newCheckoutToken(): string {
+  return randomBase62(24);
 }

@@ -9,7 +9,7 @@ import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Payment } from './payment.entity';
 import { PaymentRepository } from './payment.repository';
 import type { PaymentView } from './payment.view';
-import { DueViews } from './due/due-views';
+import { PaymentViews } from './payment-views';
 import { supports } from '../providers/capabilities';
 import { type ProviderCharge, UpstreamError } from '../providers/provider-adapter';
 import { rethrowProviderFailure } from '../providers/provider-errors';
@@ -28,7 +28,7 @@ export class CancelService {
     private readonly refunds: RefundsService,
     private readonly events: PaymentEventsService,
     private readonly metrics: GatewayMetrics,
-    private readonly dueViews: DueViews,
+    private readonly paymentViews: PaymentViews,
   ) {}
 
   /** The dashboard's cancel, for the payment's merchant. */
@@ -43,7 +43,7 @@ export class CancelService {
   }
 
   private async cancelAtProvider(merchantId: string, payment: Payment, requestId: string): Promise<PaymentView> {
-    if (payment.status === 'cancelled') return this.dueViews.view(payment);
+    if (payment.status === 'cancelled') return this.paymentViews.view(payment);
     this.assertPending(payment.status);
     const acting = await this.refunds.acting(payment);
     if (!supports(acting.adapter, 'cancel')) {
@@ -73,7 +73,7 @@ export class CancelService {
     );
     const after = (await this.payments.findForMerchant(merchantId, payment.id))!;
     if (after.status !== 'cancelled') this.assertPending(after.status, charge.status === 'paid' ? 'It was paid before it could be cancelled.' : undefined);
-    return this.dueViews.view(after);
+    return this.paymentViews.view(after);
   }
 
   private assertPending(status: PaymentStatus, why?: string): void {

@@ -29,6 +29,9 @@ export const PENDING_PAYMENT_EXAMPLE = {
   payer: null,
   due: null,
   amountDue: null,
+  checkoutUrl: 'https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd',
+  returnUrl: 'https://shop.example.com/orders/1234',
+  paymentLinkId: null,
 };
 
 export const PAID_PAYMENT_EXAMPLE = {

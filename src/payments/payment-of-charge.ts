@@ -2,6 +2,7 @@ import type { DueTerms } from '../domain/due-charge';
 import type { AccountEnvironment, PayerAddress, ProviderCharge } from '../providers/provider-adapter';
 import { Payment } from './payment.entity';
 import { renderQrPngDataUrl } from './qr-png';
+import { newCheckoutToken } from '../common/ids';
 
 /** What a payment is made of: the merchant's terms, the account that charged, and the PSP's answer. */
 export interface ChargedPayment {
@@ -18,6 +19,9 @@ export interface ChargedPayment {
   due?: DueTerms | null;
   recipientAddress?: PayerAddress | null;
   batchId?: string | null;
+  /** Where its page sends the payer once paid, and the payment link it came from. */
+  returnUrl?: string | null;
+  paymentLinkId?: string | null;
 }
 
 /** The payment row of a charge just created at a PSP (a payment's own, or a recurrence's first payment). */
@@ -54,6 +58,9 @@ export function paymentOfCharge(made: ChargedPayment): Payment {
     due: made.due ?? null,
     recipientAddress: made.recipientAddress ?? null,
     batchId: made.batchId ?? null,
+    checkoutToken: newCheckoutToken(),
+    returnUrl: made.returnUrl ?? null,
+    paymentLinkId: made.paymentLinkId ?? null,
     createdAt: made.at,
     updatedAt: made.at,
   } satisfies Payment);

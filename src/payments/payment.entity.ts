@@ -102,6 +102,18 @@ export class Payment {
   @Column({ name: 'recipient_address', type: 'jsonb', nullable: true })
   recipientAddress: PayerAddress | null;
 
+  /** Its public page's token (`/pay/<token>`, docs/checkout.md): random, unrelated to the id. */
+  @Column({ name: 'checkout_token', type: 'text' })
+  checkoutToken: string;
+
+  /** Where its page sends the payer once paid ("Voltar à loja"), as the create gave it; null for none. */
+  @Column({ name: 'return_url', type: 'text', nullable: true })
+  returnUrl: string | null;
+
+  /** The payment link (`plink_…`) a payer opened it from, if any. */
+  @Column({ name: 'payment_link_id', type: 'text', nullable: true })
+  paymentLinkId: string | null;
+
   /** The batch (`bat_…`) it was created in, if any. */
   @Column({ name: 'batch_id', type: 'text', nullable: true })
   batchId: string | null;

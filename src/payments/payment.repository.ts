@@ -25,6 +25,8 @@ export interface PaymentListFilter {
   merchantId?: string;
   status?: PaymentStatus;
   externalId?: string;
+  /** Only the payments opened from this payment link. */
+  paymentLinkId?: string;
   /** Only payments paid after close (true), or only the others (false). */
   paidAfterClose?: boolean;
   createdFrom?: Date;
@@ -112,9 +114,9 @@ export class PaymentRepository {
                              recipient_name, method, provider, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
                              expires_at, paid_at, created_at, updated_at,
                              provider_account_id, end_to_end_id, paid_amount_cents, payer_name, payer_document_masked, environment,
-                             recipient_email, due, recipient_address, batch_id)
+                             recipient_email, due, recipient_address, batch_id, checkout_token, return_url, payment_link_id)
        SELECT $5, $2, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29,
-              $33, $34, $35
+              $33, $34, $35, $36, $37, $38
         WHERE EXISTS (SELECT 1 FROM done)
        RETURNING id)
        -- The attempt that charged, numbered after the key's earlier attempts, in the same statement:
@@ -162,6 +164,9 @@ export class PaymentRepository {
         jsonOrNull(payment.due),
         jsonOrNull(payment.recipientAddress),
         payment.batchId,
+        payment.checkoutToken,
+        payment.returnUrl,
+        payment.paymentLinkId,
       ],
     );
     return inserted.length > 0;
@@ -246,6 +251,7 @@ export class PaymentRepository {
     if (filter.merchantId) qb.andWhere('p.merchant_id = :merchantId', { merchantId: filter.merchantId });
     if (filter.status) qb.andWhere('p.status = :status', { status: filter.status });
     if (filter.externalId) qb.andWhere('p.external_id = :externalId', { externalId: filter.externalId });
+    if (filter.paymentLinkId) qb.andWhere('p.payment_link_id = :paymentLinkId', { paymentLinkId: filter.paymentLinkId });
     if (filter.paidAfterClose !== undefined) qb.andWhere(filter.paidAfterClose ? 'p.paid_after_close' : 'NOT p.paid_after_close');
     if (filter.createdFrom) qb.andWhere('p.created_at >= :from', { from: filter.createdFrom });
     if (filter.createdTo) qb.andWhere('p.created_at < :to', { to: filter.createdTo });

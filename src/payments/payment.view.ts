@@ -69,10 +69,34 @@ export class PaymentView {
       'For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.',
   })
   amountDue: number | null;
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd',
+    description:
+      "The payment's own page, to send the payer (a link on WhatsApp or e-mail): the amount, the QR and the copia-e-cola code, its status live (docs/checkout.md). Public: its token is the only key, and is not the payment id.",
+  })
+  checkoutUrl: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'https://shop.example.com/orders/1234',
+    description: 'Where the checkout page sends the payer once paid; null for none.',
+  })
+  returnUrl: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'The payment link (`plink_…`) the payer opened it from; null otherwise.' })
+  paymentLinkId: string | null;
 }
 
-/** `amountDueCents`: a due-date charge's amount due today (DueViews computes it); omitted for an immediate charge. */
-export function toPaymentView(payment: Payment, amountDueCents: number | null = null): PaymentView {
+/** The page a payment, or a recurrence awaiting authorization, is paid or authorized on (docs/checkout.md). */
+export function checkoutUrlOf(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/pay/${token}`;
+}
+
+/**
+ * `amountDueCents`: a due-date charge's amount due today; `publicBaseUrl`: where its checkout page
+ * is (PaymentViews gives both).
+ */
+export function toPaymentView(payment: Payment, amountDueCents: number | null, publicBaseUrl: string): PaymentView {
   return {
     id: payment.id,
     status: payment.status,
@@ -94,6 +118,9 @@ export function toPaymentView(payment: Payment, amountDueCents: number | null = 
     payer: payment.payerName === null ? null : { name: payment.payerName, document: payment.payerDocumentMasked },
     due: payment.due ? dueShownOf(payment.due) : null,
     amountDue: amountDueCents === null ? null : centsToReais(amountDueCents),
+    checkoutUrl: checkoutUrlOf(publicBaseUrl, payment.checkoutToken),
+    returnUrl: payment.returnUrl ?? null,
+    paymentLinkId: payment.paymentLinkId ?? null,
   };
 }
 

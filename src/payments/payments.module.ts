@@ -27,7 +27,7 @@ import { ReconciliationService } from './payment-reconciliation.service';
 import { PaymentRepository } from './payment.repository';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
-import { DueViews } from './due/due-views';
+import { PaymentViews } from './payment-views';
 import { UpdateDueChargeService } from './due/update-due-charge.service';
 import { AdminRefundsController } from './refunds/admin-refunds.controller';
 import { RefundEventsService } from './refunds/refund-events.service';
@@ -88,7 +88,7 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
     PaymentMoneyRepository,
     MoneyInvariantService,
     MoneyInvariantJob,
-    DueViews,
+    PaymentViews,
     UpdateDueChargeService,
   ],
   exports: [
@@ -101,7 +101,7 @@ import { PaymentAttemptRepository } from './routing/payment-attempt.repository';
     RefundsService,
     RefundReconciliation,
     ReconciliationService,
-    DueViews,
+    PaymentViews,
   ],
 })
 export class PaymentsModule {}

@@ -38,7 +38,7 @@ import { brasiliaDate } from '../domain/recurrence';
 import { supports } from '../providers/capabilities';
 import type { PayerAddress } from '../providers/provider-adapter';
 import { dueTermsOf, payerAddressOf } from './due/due-terms';
-import { DueViews } from './due/due-views';
+import { PaymentViews } from './payment-views';
 
 /** The merchant's accounts in its order, and the first of them that can be acted through. */
 interface Route {
@@ -58,6 +58,8 @@ interface ChargeAsk {
   payerAddress: PayerAddress | null;
   /** The batch the payment is made for (src/payment-batches), or null. */
   batchId: string | null;
+  /** The payment link a payer opened it from (docs/checkout.md). */
+  paymentLinkId: string | null;
 }
 
 /** A try at one account that charged: the charge, under the txid it was asked for. */
@@ -89,7 +91,7 @@ export class PaymentsService {
     private readonly accounts: AccountResolver,
     private readonly attempts: PaymentAttemptRepository,
     private readonly clock: Clock,
-    private readonly dueViews: DueViews,
+    private readonly paymentViews: PaymentViews,
   ) {}
 
   /**
@@ -97,7 +99,12 @@ export class PaymentsService {
    * response is stored with the completed idempotency record and the payment row in one
    * statement, so a replay returns byte for byte what the first request returned.
    */
-  async create(merchant: AuthenticatedMerchant, dto: CreatePaymentDto, request: IdempotentRequest, options: { batchId?: string } = {}): Promise<PreparedResponse> {
+  async create(
+    merchant: AuthenticatedMerchant,
+    dto: CreatePaymentDto,
+    request: IdempotentRequest,
+    options: { batchId?: string; paymentLinkId?: string } = {},
+  ): Promise<PreparedResponse> {
     const call = idempotentCall(merchant.id, request);
     const amountCents = this.amountInCents(dto.amount);
     const route = await this.routeOrReplay(merchant, call, dto.due !== undefined);
@@ -111,6 +118,7 @@ export class PaymentsService {
       due: null,
       payerAddress: null,
       batchId: options.batchId ?? null,
+      paymentLinkId: options.paymentLinkId ?? null,
     };
     // Every answer about this payment, errors included, names the provider that handles it (the first to try, until another charges).
     const provider = route.first.provider;
@@ -356,7 +364,7 @@ export class PaymentsService {
     if (!hasIdShape(id, 'pay')) throw AppError.notFound('Payment not found.');
     const payment = await this.payments.findForMerchant(merchantId, id);
     if (!payment) throw AppError.notFound('Payment not found.');
-    return { provider: payment.provider, data: this.dueViews.view(payment) };
+    return { provider: payment.provider, data: this.paymentViews.view(payment) };
   }
 
   /** The merchant's own payments, newest first, one keyset page at a time; nobody else's ever. */
@@ -366,12 +374,13 @@ export class PaymentsService {
       merchantId,
       status: query.status,
       externalId: query.externalId,
+      paymentLinkId: query.paymentLinkId,
       createdFrom: query.created_from ? new Date(query.created_from) : undefined,
       createdTo: query.created_to ? new Date(query.created_to) : undefined,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ payment }) => this.dueViews.view(payment));
+    return toPage(rows, limit, ({ payment }) => this.paymentViews.view(payment));
   }
 
   private count(provider: string, outcome: PaymentCreateOutcome): void {
@@ -391,7 +400,7 @@ export class PaymentsService {
     claim: IdempotencyClaim,
     acting: ActingAccount,
     charge: ProviderCharge,
-    { dto, amountCents, requestId, due, payerAddress, batchId }: ChargeAsk,
+    { dto, amountCents, requestId, due, payerAddress, batchId, paymentLinkId }: ChargeAsk,
     charged: ChargedAttempt,
   ): Promise<PreparedResponse> {
     const now = new Date();
@@ -408,9 +417,11 @@ export class PaymentsService {
       due,
       recipientAddress: payerAddress,
       batchId,
+      returnUrl: dto.returnUrl ?? null,
+      paymentLinkId,
     });
     const provider = acting.provider;
-    const body = JSON.stringify(successEnvelope(this.dueViews.view(payment), requestId, provider));
+    const body = JSON.stringify(successEnvelope(this.paymentViews.view(payment), requestId, provider));
 
     // The record completes (only for the attempt that still holds it) and the payment is written, or neither happens.
     const inserted = await this.payments.insertCompletingClaim(payment, claim, body, charged);

@@ -24,6 +24,7 @@ import { RecurrenceRepository } from './recurrence.repository';
 import { toRecurrenceView, toRecurringChargeView } from './recurrence.view';
 import { RecurrencesService } from './recurrences.service';
 import { RecurringChargeRepository } from './recurring-charge.repository';
+import { AppConfig } from '../config/app-config';
 
 /**
  * The operator's side of Pix Automático (docs/dashboard.md, Recurrences): every merchant's
@@ -40,6 +41,7 @@ export class AdminRecurrencesService {
     private readonly attempts: WebhookDeliveryAttemptRepository,
     private readonly accounts: AccountResolver,
     private readonly merchantSide: RecurrencesService,
+    private readonly config: AppConfig,
   ) {}
 
   /** Newest first, across merchants, one keyset page at a time. */
@@ -52,7 +54,7 @@ export class AdminRecurrencesService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ recurrence }) => toAdminView(recurrence));
+    return toPage(rows, limit, ({ recurrence }) => toAdminView(recurrence, this.config.publicBaseUrl));
   }
 
   async detail(id: string): Promise<AdminRecurrenceDetailView> {
@@ -65,7 +67,7 @@ export class AdminRecurrencesService {
     ]);
     const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
-      ...toAdminView(recurrence),
+      ...toAdminView(recurrence, this.config.publicBaseUrl),
       can_simulate: recurrence.providerRecurrenceId !== null && recurring?.simulate !== undefined,
       can_cancel: !isRecurrenceFinal(recurrence.status) && recurring !== undefined,
       charges: charges.map(toRecurringChargeView),
@@ -141,8 +143,8 @@ export class AdminRecurrencesService {
   }
 }
 
-function toAdminView(recurrence: Recurrence): AdminRecurrenceView {
-  return { ...toRecurrenceView(recurrence), merchant_id: recurrence.merchantId };
+function toAdminView(recurrence: Recurrence, publicBaseUrl: string): AdminRecurrenceView {
+  return { ...toRecurrenceView(recurrence, publicBaseUrl), merchant_id: recurrence.merchantId };
 }
 
 function toEventView(event: RecurrenceEvent): RecurrenceEventView {

@@ -15,6 +15,7 @@ import { type LockedRecurrence, RecurrenceRepository } from './recurrence.reposi
 import { toRecurrenceView, toRecurringChargeView } from './recurrence.view';
 import type { RecurringCharge } from './recurring-charge.entity';
 import { RecurringChargeRepository } from './recurring-charge.repository';
+import { AppConfig } from '../config/app-config';
 
 /** Where reports came from, and what to keep of it. */
 export interface ReportContext {
@@ -59,6 +60,7 @@ export class RecurrenceEventsService {
     private readonly events: RecurrenceEventRepository,
     private readonly clock: Clock,
     private readonly metrics: GatewayMetrics,
+    private readonly config: AppConfig,
     @Optional() @Inject(DELIVERY_NUDGE) private readonly delivery?: DeliveryNudge,
   ) {}
 
@@ -279,7 +281,7 @@ export class RecurrenceEventsService {
     const recurrence = locked.recurrence;
     const id = newId('evt');
     const forward = type === null ? 'none' : locked.webhookUrl ? 'queued' : 'no_webhook_url';
-    const data = charge ? toRecurringChargeView(charge) : toRecurrenceView(recurrence);
+    const data = charge ? toRecurringChargeView(charge) : toRecurrenceView(recurrence, this.config.publicBaseUrl);
     const created = await this.events.insertWithOutbox(
       tx,
       {

@@ -17,6 +17,7 @@ export const PENDING_RECURRENCE_EXAMPLE = {
       '00020126180014br.gov.bcb.pix5204000053039865802BR5910Academia X6009SAO PAULO62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac1200026304ABCD',
     qrCodePng: 'data:image/png;base64,iVBORw0KGgo…',
     expiresAt: '2026-11-27T12:00:00.000Z',
+    checkoutUrl: 'https://pix.example.com/pay/Lr7NcQ2wX9vK4mP8zT3bY6hD',
   },
   firstPaymentId: null,
   cancelledBy: null,

@@ -31,6 +31,8 @@ export class Recurrence {
   @Column({ type: 'text' }) journey: Journey;
   @Column({ name: 'first_payment_id', type: 'text', nullable: true }) firstPaymentId: string | null;
   @Column({ name: 'authorization_copy_paste', type: 'text', nullable: true }) authorizationCopyPaste: string | null;
+  /** Its public page's token (`/pay/<token>`, docs/checkout.md), where the payer scans the authorization QR. */
+  @Column({ name: 'checkout_token', type: 'text' }) checkoutToken: string;
   @Column({ name: 'authorization_expires_at', type: 'timestamptz', nullable: true }) authorizationExpiresAt: Date | null;
   @Column({ name: 'cancelled_by', type: 'text', nullable: true }) cancelledBy: Canceller | null;
   /** When reconciliation next reads it back while it waits for the payer (its lease). */

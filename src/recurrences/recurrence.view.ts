@@ -21,6 +21,7 @@ import { renderQrPngDataUrl } from '../payments/qr-png';
 import type { AccountEnvironment } from '../providers/provider-adapter';
 import type { Recurrence } from './recurrence.entity';
 import type { RecurringCharge } from './recurring-charge.entity';
+import { checkoutUrlOf } from '../payments/payment.view';
 
 export class RecurrencePayerView {
   @ApiProperty({ example: '12345678909', description: 'CPF or CNPJ without punctuation.' }) document: string;
@@ -36,6 +37,12 @@ export class AuthorizationView {
   @ApiProperty({ example: '00020126…6304ABCD', description: "The authorization BR Code, the PSP's (`dadosQR.pixCopiaECola`)." }) copyPaste: string;
   @ApiProperty({ example: 'data:image/png;base64,iVBORw0KGgo…', description: 'QR image of copyPaste.' }) qrCodePng: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-11-27T12:00:00.000Z' }) expiresAt: string | null;
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd',
+    description: 'A page showing the payer this QR, to send them (docs/checkout.md). Public: its token is the only key.',
+  })
+  checkoutUrl: string;
 }
 
 /** A recurrence as every recurrence endpoint returns it in `data`, and as `recurrence.*` events carry it. */
@@ -102,7 +109,8 @@ export class RecurringChargeListView {
   @ApiProperty({ type: [RecurringChargeView] }) items: RecurringChargeView[];
 }
 
-export function toRecurrenceView(recurrence: Recurrence): RecurrenceView {
+/** `publicBaseUrl`: where the authorization's checkout page is (PUBLIC_BASE_URL). */
+export function toRecurrenceView(recurrence: Recurrence, publicBaseUrl: string): RecurrenceView {
   const showQr = recurrence.status === 'pending_authorization' && recurrence.authorizationCopyPaste !== null;
   return {
     id: recurrence.id,
@@ -122,6 +130,7 @@ export function toRecurrenceView(recurrence: Recurrence): RecurrenceView {
           copyPaste: recurrence.authorizationCopyPaste!,
           qrCodePng: renderQrPngDataUrl(recurrence.authorizationCopyPaste!),
           expiresAt: isoOrNull(recurrence.authorizationExpiresAt),
+          checkoutUrl: checkoutUrlOf(publicBaseUrl, recurrence.checkoutToken),
         }
       : null,
     firstPaymentId: recurrence.firstPaymentId,

@@ -6,7 +6,7 @@ import { AppError, type FieldError } from '../common/errors/app-error';
 import { namingProvider } from '../common/errors/answer-provider';
 import { decodeCursor, type Page, toPage } from '../common/http/cursor';
 import { PreparedResponse, type ProviderAnswer, successEnvelope } from '../common/http/envelope';
-import { hasIdShape } from '../common/ids';
+import { hasIdShape, newCheckoutToken } from '../common/ids';
 import { normaliseDocument } from '../common/validation/brazilian-document';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../domain/clock';
@@ -105,7 +105,7 @@ export class RecurrencesService {
     const made = await this.askProvider(account, claim, dto, terms).catch((error: unknown) => rethrowProviderFailure(error, failure));
     const recurrence = this.recurrenceOf(claim, acting, dto, terms, made);
     await this.recurrences.insert(recurrence);
-    const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence), requestId, acting.provider));
+    const body = JSON.stringify(successEnvelope(toRecurrenceView(recurrence, this.config.publicBaseUrl), requestId, acting.provider));
     return new PreparedResponse(201, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 
@@ -155,6 +155,7 @@ export class RecurrencesService {
       journey: dto.journey ?? 'qr',
       firstPaymentId: firstPayment?.id ?? null,
       authorizationCopyPaste: created.copyPaste,
+      checkoutToken: newCheckoutToken(),
       authorizationExpiresAt: created.authorizationExpiresAt,
       cancelledBy: created.cancelledBy,
       // Read back while the payer has not answered, in case their bank's answer never reaches us.
@@ -166,7 +167,7 @@ export class RecurrencesService {
 
   async get(merchantId: string, id: string): Promise<ProviderAnswer<RecurrenceView>> {
     const recurrence = await this.mine(merchantId, id);
-    return { provider: recurrence.provider, data: toRecurrenceView(recurrence) };
+    return { provider: recurrence.provider, data: toRecurrenceView(recurrence, this.config.publicBaseUrl) };
   }
 
   async list(merchantId: string, query: ListRecurrencesQuery): Promise<Page<RecurrenceView>> {
@@ -178,7 +179,7 @@ export class RecurrencesService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ recurrence }) => toRecurrenceView(recurrence));
+    return toPage(rows, limit, ({ recurrence }) => toRecurrenceView(recurrence, this.config.publicBaseUrl));
   }
 
   /**
@@ -192,7 +193,7 @@ export class RecurrencesService {
 
   private async cancelAtProvider(merchantId: string, recurrence: Recurrence, requestId: string): Promise<RecurrenceView> {
     const { id } = recurrence;
-    if (recurrence.status === 'cancelled') return toRecurrenceView(recurrence);
+    if (recurrence.status === 'cancelled') return toRecurrenceView(recurrence, this.config.publicBaseUrl);
     if (isRecurrenceFinal(recurrence.status)) throw stateConflict(`A recurrence that is ${recurrence.status} cannot be cancelled.`);
     const { acting, recurring } = await this.recurringAccounts.of(recurrence);
     const answer = await recurring
@@ -212,7 +213,7 @@ export class RecurrencesService {
     });
     this.events.nudge();
     if (cancelled.status !== 'cancelled') throw stateConflict(`The recurrence is ${cancelled.status} at the provider and cannot be cancelled.`);
-    return toRecurrenceView(cancelled);
+    return toRecurrenceView(cancelled, this.config.publicBaseUrl);
   }
 
   // ---- helpers ------------------------------------------------------------------------------

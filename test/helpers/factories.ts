@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../../src/common/crypto/secret-box';
-import { newId } from '../../src/common/ids';
+import { newCheckoutToken, newId } from '../../src/common/ids';
 import { generateApiKey } from '../../src/merchants/api-key-material';
 import { ApiKey } from '../../src/merchants/api-key.entity';
 import { Merchant } from '../../src/merchants/merchant.entity';
@@ -88,6 +88,7 @@ export class Factories {
       firstPaymentId: null,
       authorizationCopyPaste: null,
       authorizationExpiresAt: null,
+      checkoutToken: newCheckoutToken(),
       cancelledBy: null,
       nextReconcileAt: null,
       createdAt: now,

@@ -217,7 +217,7 @@ describe('The OpenAPI document: the events sent to merchants (webhooks)', () => 
           { ...recurrence, status },
           { ...recurrence, status, amountCents: 8990, minimumAmountCents: null, contractDescription: 'Gym', endDate: null, firstPaymentId: null, cancelledBy: 'payer' as const },
         ]) {
-          expect({ type, problem: check({ event: type, id: 'evt_3', data: toRecurrenceView(moved) }) }).toEqual({ type, problem: null });
+          expect({ type, problem: check({ event: type, id: 'evt_3', data: toRecurrenceView(moved, 'https://pix.example.com') }) }).toEqual({ type, problem: null });
           sent++;
         }
       }

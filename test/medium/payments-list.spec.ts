@@ -10,7 +10,7 @@ import { ProvidersModule } from '../../src/providers/providers.module';
 import { AccountBreakers } from '../../src/providers/routing/account-breakers';
 import { MediumContext, newMediumContext } from '../helpers/medium';
 import { testDatabase } from '../helpers/test-env';
-import { DueViews } from '../../src/payments/due/due-views';
+import { PaymentViews } from '../../src/payments/payment-views';
 
 /**
  * A merchant's list of its payments (PaymentsService.list, what `GET /v1/payments` answers): its own
@@ -26,7 +26,7 @@ describe(`a merchant's payments, listed (${testDatabase()} database)`, () => {
     payments = await ctx.get(
       PaymentsService,
       [
-        DueViews,
+        PaymentViews,
         PaymentRepository,
         IdempotencyService,
         IdempotencyRecordRepository,

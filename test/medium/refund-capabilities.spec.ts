@@ -17,7 +17,7 @@ import { PaymentEventRepository } from '../../src/payments/lifecycle/payment-eve
 import { PaymentEventsService } from '../../src/payments/lifecycle/payment-events.service';
 import { RefundEventsService } from '../../src/payments/refunds/refund-events.service';
 import { MediumContext, newMediumContext } from '../helpers/medium';
-import { DueViews } from '../../src/payments/due/due-views';
+import { PaymentViews } from '../../src/payments/payment-views';
 
 /**
  * A PSP that cannot refund, refunds only whole payments, or cannot cancel (what an adapter's
@@ -50,7 +50,7 @@ describe('refunds and cancels a provider cannot do (RefundsService, CancelServic
     units = await ctx.module([
       RefundsService,
       CancelService,
-      DueViews,
+      PaymentViews,
       { provide: AccountResolver, useValue: { forPayment: async () => acting } },
       PaymentRepository,
       RefundRepository,

@@ -2397,6 +2397,22 @@ export interface components {
              * @example null
              */
             amountDue?: number | null;
+            /**
+             * Format: uri
+             * @description The payment's own page, to send the payer (a link on WhatsApp or e-mail): the amount, the QR and the copia-e-cola code, its status live (docs/checkout.md). Public: its token is the only key, and is not the payment id.
+             * @example https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd
+             */
+            checkoutUrl: string;
+            /**
+             * @description Where the checkout page sends the payer once paid; null for none.
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string | null;
+            /**
+             * @description The payment link (`plink_…`) the payer opened it from; null otherwise.
+             * @example null
+             */
+            paymentLinkId?: string | null;
         };
         DueFineDto: {
             /**
@@ -2557,6 +2573,12 @@ export interface components {
             method?: "pix";
             /** @description Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`. */
             due?: components["schemas"]["DueDto"];
+            /**
+             * Format: uri
+             * @description Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string;
             /** @description The payer's address, for a due-date charge (only with `due`). */
             recipientAddress?: components["schemas"]["RecipientAddressDto"];
         };
@@ -2596,6 +2618,12 @@ export interface components {
             externalId: string;
             /** @description Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`. */
             due?: components["schemas"]["DueDto"];
+            /**
+             * Format: uri
+             * @description Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string;
             /** @description The payer's address, for a due-date charge (only with `due`). */
             recipientAddress?: components["schemas"]["RecipientAddressDto"];
         };
@@ -2732,6 +2760,22 @@ export interface components {
              * @example null
              */
             amountDue?: number | null;
+            /**
+             * Format: uri
+             * @description The payment's own page, to send the payer (a link on WhatsApp or e-mail): the amount, the QR and the copia-e-cola code, its status live (docs/checkout.md). Public: its token is the only key, and is not the payment id.
+             * @example https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd
+             */
+            checkoutUrl: string;
+            /**
+             * @description Where the checkout page sends the payer once paid; null for none.
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string | null;
+            /**
+             * @description The payment link (`plink_…`) the payer opened it from; null otherwise.
+             * @example null
+             */
+            paymentLinkId?: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
         };
@@ -3057,6 +3101,22 @@ export interface components {
              * @example null
              */
             amountDue?: number | null;
+            /**
+             * Format: uri
+             * @description The payment's own page, to send the payer (a link on WhatsApp or e-mail): the amount, the QR and the copia-e-cola code, its status live (docs/checkout.md). Public: its token is the only key, and is not the payment id.
+             * @example https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd
+             */
+            checkoutUrl: string;
+            /**
+             * @description Where the checkout page sends the payer once paid; null for none.
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string | null;
+            /**
+             * @description The payment link (`plink_…`) the payer opened it from; null otherwise.
+             * @example null
+             */
+            paymentLinkId?: string | null;
             /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
             merchantId: string;
             /** @description Whether the payment's provider is a test PSP that can simulate events on it (`POST …/simulate`). */
@@ -3400,6 +3460,12 @@ export interface components {
              * @example 2026-11-27T12:00:00.000Z
              */
             expiresAt?: string | null;
+            /**
+             * Format: uri
+             * @description A page showing the payer this QR, to send them (docs/checkout.md). Public: its token is the only key.
+             * @example https://pix.example.com/pay/Xq3LmT8vR2kZpW9nB4cY7hJd
+             */
+            checkoutUrl: string;
         };
         RecurrenceView: {
             /** @example rec_3kTMd9Q2xLr8VbN1cZp4Wf7A */
@@ -4075,6 +4141,12 @@ export interface components {
              * @enum {string}
              */
             method?: "pix";
+            /**
+             * Format: uri
+             * @description Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+             * @example https://shop.example.com/orders/1234
+             */
+            returnUrl?: string;
             /** @description The payer's address, for a due-date charge (only with `due`). */
             recipientAddress?: components["schemas"]["RecipientAddressDto"];
             /** @description The due-date terms, as on `POST /v1/payments/create` (docs/due-charges.md). Required: a batch holds due-date charges only. */
@@ -5366,6 +5438,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Exactly this `externalId`: how a merchant finds an order's payment. */
                 externalId?: string;
+                /** @description Only the payments payers opened from this payment link. */
+                paymentLinkId?: string;
                 status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 limit?: number;
             };

@@ -54,6 +54,7 @@ export function payment(overrides: Partial<Schemas['AdminPaymentItemView']> = {}
     paidAt: null,
     paidAfterClose: false,
     refundedAmount: 0,
+    checkoutUrl: 'http://localhost:3000/pay/Xq3LmT8vR2kZpW9nB4cY7hJd',
     merchantId: 'mer_000000000000000000000001',
     ...overrides,
   };
@@ -443,6 +444,7 @@ export function pendingRecurrence(overrides: Partial<Schemas['AdminRecurrenceDet
       copyPaste: '00020126580014br.gov.bcb.pix2536pix.example.com/rec/abc6304ABCD',
       qrCodePng: 'data:image/png;base64,iVBORw0KGgo=',
       expiresAt: '2024-05-03T13:45:10.000Z',
+      checkoutUrl: 'http://localhost:3000/pay/Lr7NcQ2wX9vK4mP8zT3bY6hD',
     },
     ...overrides,
   });

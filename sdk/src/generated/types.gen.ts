@@ -450,6 +450,10 @@ export type AuthorizationView = {
      */
     qrCodePng: string;
     expiresAt?: string | null;
+    /**
+     * A page showing the payer this QR, to send them (docs/checkout.md). Public: its token is the only key.
+     */
+    checkoutUrl: string;
 };
 
 export type RecurrenceContractView = {
@@ -694,6 +698,18 @@ export type PaymentView = {
      * For a due-date charge: what the payer owes paying today in Brasília (discount, abatement, fine and interest applied), computed afresh on each read; null for an immediate charge.
      */
     amountDue?: number | null;
+    /**
+     * The payment's own page, to send the payer (a link on WhatsApp or e-mail): the amount, the QR and the copia-e-cola code, its status live (docs/checkout.md). Public: its token is the only key, and is not the payment id.
+     */
+    checkoutUrl: string;
+    /**
+     * Where the checkout page sends the payer once paid; null for none.
+     */
+    returnUrl?: string | null;
+    /**
+     * The payment link (`plink_…`) the payer opened it from; null otherwise.
+     */
+    paymentLinkId?: string | null;
 };
 
 export type DueAbatementView = {
@@ -1122,6 +1138,10 @@ export type CreatePixPaymentDto = {
      */
     due?: DueDto;
     /**
+     * Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+     */
+    returnUrl?: string;
+    /**
      * The payer's address, for a due-date charge (only with `due`).
      */
     recipientAddress?: RecipientAddressDto;
@@ -1158,6 +1178,10 @@ export type CreatePaymentDto = {
      * Makes it a due-date charge (docs/due-charges.md): payable until `due.date` with the discount that applies, after it with the fine and interest, until `due.daysAfterDue` days later. Only through providers whose catalogue entry offers `due_charges`.
      */
     due?: DueDto;
+    /**
+     * Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+     */
+    returnUrl?: string;
     /**
      * The payer's address, for a due-date charge (only with `due`).
      */
@@ -1202,6 +1226,10 @@ export type BatchPaymentDto = {
      * Payment method; only "pix" for now.
      */
     method?: 'pix';
+    /**
+     * Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).
+     */
+    returnUrl?: string;
     /**
      * The payer's address, for a due-date charge (only with `due`).
      */
@@ -1447,6 +1475,10 @@ export type ListPaymentsData = {
          * Exactly this `externalId`: how a merchant finds an order's payment.
          */
         externalId?: string;
+        /**
+         * Only the payments payers opened from this payment link.
+         */
+        paymentLinkId?: string;
         status?: 'pending' | 'paid' | 'expired' | 'cancelled' | 'failed' | 'partially_refunded' | 'refunded';
         limit?: number;
     };

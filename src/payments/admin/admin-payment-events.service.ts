@@ -12,7 +12,7 @@ import { WebhookDeliveryAttemptRepository } from '../../deliveries/webhook-deliv
 import { WebhookDeliveryRepository } from '../../deliveries/webhook-delivery.repository';
 import type { Payment } from '../payment.entity';
 import { PaymentRepository } from '../payment.repository';
-import { DueViews } from '../due/due-views';
+import { PaymentViews } from '../payment-views';
 import { BRAZIL_CALENDAR } from '../../common/calendar/brazil-calendar';
 import { effectiveDueDate, lastPayableDate } from '../../domain/due-charge';
 import { Clock } from '../../domain/clock';
@@ -41,7 +41,7 @@ export class AdminPaymentEventsService {
     private readonly accounts: AccountResolver,
     private readonly paymentAttempts: PaymentAttemptRepository,
     private readonly refunds: RefundRepository,
-    private readonly dueViews: DueViews,
+    private readonly paymentViews: PaymentViews,
     private readonly clock: Clock,
   ) {}
 
@@ -55,7 +55,7 @@ export class AdminPaymentEventsService {
     ]);
     const attempts = await this.attempts.listForDeliveries(deliveries.map((d) => d.id));
     return {
-      ...this.dueViews.view(payment),
+      ...this.paymentViews.view(payment),
       merchantId: payment.merchantId,
       can_simulate: this.canSimulate(payment),
       events: events.map(toEventView),

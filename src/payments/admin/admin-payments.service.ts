@@ -3,7 +3,7 @@ import { decodeCursor, Page, toPage } from '../../common/http/cursor';
 import type { ListPaymentsQuery } from './dto/list-payments.query';
 import { PaymentRepository } from '../payment.repository';
 import { AdminPaymentItemView } from '../payment.view';
-import { DueViews } from '../due/due-views';
+import { PaymentViews } from '../payment-views';
 
 export type AdminPaymentItem = AdminPaymentItemView;
 
@@ -11,7 +11,7 @@ export type AdminPaymentItem = AdminPaymentItemView;
 export class AdminPaymentsService {
   constructor(
     private readonly payments: PaymentRepository,
-    private readonly dueViews: DueViews,
+    private readonly paymentViews: PaymentViews,
   ) {}
 
   /** Payments across merchants, newest first, one keyset page at a time. */
@@ -27,6 +27,6 @@ export class AdminPaymentsService {
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       limit,
     });
-    return toPage(rows, limit, ({ payment }) => ({ ...this.dueViews.view(payment), merchantId: payment.merchantId }));
+    return toPage(rows, limit, ({ payment }) => ({ ...this.paymentViews.view(payment), merchantId: payment.merchantId }));
   }
 }

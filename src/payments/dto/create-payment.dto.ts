@@ -5,6 +5,7 @@ import { IsAmount } from '../../common/validation/amount';
 import { IsCpfOrCnpj } from '../../common/validation/brazilian-document';
 import { DueDto, RecipientAddressDto } from '../due/due.dto';
 import { IsOptionalNotNull } from '../../common/validation/optional';
+import { IsReturnUrl } from '../../common/validation/return-url';
 
 /** 1–140 characters once surrounding spaces are trimmed (the Transform below). */
 const RECIPIENT_NAME_PATTERN = '^ *[^\\u0000-\\u001F\\u007F ]([^\\u0000-\\u001F\\u007F]{0,138}[^\\u0000-\\u001F\\u007F ])? *$';
@@ -85,6 +86,16 @@ export class CreatePaymentDto {
   @ValidateNested()
   @Type(() => DueDto)
   due?: DueDto;
+
+  @ApiPropertyOptional({
+    type: String,
+    example: 'https://shop.example.com/orders/1234',
+    description:
+      'Where the checkout page (`checkoutUrl`, docs/checkout.md) sends the payer once paid ("Voltar à loja"), with `?payment_id=` added: https (http only on localhost).',
+  })
+  @IsOptionalNotNull()
+  @IsReturnUrl()
+  returnUrl?: string;
 
   @ApiPropertyOptional({ type: RecipientAddressDto, description: "The payer's address, for a due-date charge (only with `due`)." })
   @IsOptionalNotNull()

@@ -10,6 +10,11 @@ export class MerchantListPaymentsQuery extends CreatedRangePageQuery {
   @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'externalId must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"' })
   externalId?: string;
 
+  @ApiPropertyOptional({ example: 'plink_3kTMd9Q2xLr8VbN1cZp4Wf7A', pattern: '^plink_[A-Za-z0-9]{24}$', description: 'Only the payments payers opened from this payment link.' })
+  @IsOptional()
+  @Matches(/^plink_[A-Za-z0-9]{24}$/, { message: 'paymentLinkId must be a payment link id (plink_…)' })
+  paymentLinkId?: string;
+
   @ApiPropertyOptional({ enum: PAYMENT_STATUSES })
   @IsOptional()
   @IsIn(PAYMENT_STATUSES)

@@ -23,7 +23,7 @@ import type { Payment } from '../payment.entity';
 import { PaymentRepository } from '../payment.repository';
 import { RefundsService } from '../refunds/refunds.service';
 import { dueTermsOf } from './due-terms';
-import { DueViews } from './due-views';
+import { PaymentViews } from '../payment-views';
 import type { UpdatePaymentDto } from './update-payment.dto';
 
 /** A change to make: the payment's new original amount and terms. */
@@ -46,7 +46,7 @@ export class UpdateDueChargeService {
     private readonly idempotency: IdempotencyService,
     private readonly writer: EventWriter,
     private readonly metrics: GatewayMetrics,
-    private readonly dueViews: DueViews,
+    private readonly paymentViews: PaymentViews,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -76,7 +76,7 @@ export class UpdateDueChargeService {
       throw new AppError(ErrorCode.PAYMENT_STATE_CONFLICT, { message: `The charge is ${charge.status} at the PSP: it could not be changed.`, details: { status: charge.status } });
     }
     const changed = await this.dataSource.transaction((tx) => this.write(tx, claim, payment, asked, charge, requestId));
-    const body = JSON.stringify(successEnvelope(this.dueViews.view(changed), requestId, payment.provider));
+    const body = JSON.stringify(successEnvelope(this.paymentViews.view(changed), requestId, payment.provider));
     return new PreparedResponse(200, body, { 'content-type': 'application/json; charset=utf-8' });
   }
 
