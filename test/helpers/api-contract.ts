@@ -51,6 +51,8 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
   // A batch's externalIds, unique within it.
   { field: /^payments\.\d+\.externalId$/, message: /already used by another payment of this batch/ },
   { field: /^body$/, message: /give amount, due or both/ },
+  // Where a checkout page sends the payer: http only to the merchant's own machine.
+  { field: /returnUrl$/, message: /http only on localhost/ },
   // A provider event's time: a date-time the format allows, outside the years any event can have.
   { field: /^created_at$/, message: /between 1970 and 9999/ },
   // An unpaired surrogate: a pattern over code points needs the `u` flag, which some validators lack.
