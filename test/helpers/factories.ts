@@ -212,6 +212,7 @@ export class Factories {
         pixQrPng: 'data:image/png;base64,',
         expiresAt: new Date(Date.now() + 3600_000),
         paidAt: null,
+        checkoutToken: newCheckoutToken(),
         ...overrides,
       }),
     );
