@@ -30,6 +30,8 @@ function toMerchantView({ merchant, hasSigningSecret }: MerchantSummary, provide
   return {
     id: merchant.id,
     name: merchant.name,
+    display_name: merchant.displayName,
+    brand_color: merchant.brandColor,
     active: merchant.active,
     webhook_url: merchant.webhookUrl,
     has_webhook_signing_secret: hasSigningSecret,
@@ -77,6 +79,8 @@ export class AdminMerchantsService {
     const created = await this.merchants.insert({
       id: newId('mer'),
       name: dto.name,
+      displayName: dto.display_name ?? null,
+      brandColor: dto.brand_color ?? null,
       active: dto.active ?? true,
       webhookUrl: settings.webhookUrl ?? null,
       webhookSigningSecretEnc: settings.webhookSigningSecretEnc ?? null,
@@ -112,6 +116,8 @@ export class AdminMerchantsService {
     const settings = await this.settings(dto);
     const changes: Partial<MerchantSettable> = {};
     if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.display_name !== undefined) changes.displayName = dto.display_name;
+    if (dto.brand_color !== undefined) changes.brandColor = dto.brand_color;
     if (dto.active !== undefined) changes.active = dto.active;
     if (dto.refund_after_close !== undefined) changes.refundAfterClose = dto.refund_after_close;
     if (settings.webhookUrl !== undefined) changes.webhookUrl = settings.webhookUrl;

@@ -11,6 +11,14 @@ export class Merchant {
   @Column({ type: 'boolean', default: true })
   active: boolean;
 
+  /** The name payers see on the checkout pages (docs/checkout.md); null shows `name`. */
+  @Column({ name: 'display_name', type: 'text', nullable: true })
+  displayName: string | null;
+
+  /** `#rrggbb`, the checkout pages' accent; null: the gateway's own. */
+  @Column({ name: 'brand_color', type: 'text', nullable: true })
+  brandColor: string | null;
+
   @Column({ name: 'webhook_url', type: 'text', nullable: true })
   webhookUrl: string | null;
 

@@ -11,7 +11,7 @@ import { Merchant } from './merchant.entity';
  * read back, only whether one is set.
  */
 export interface MerchantSummary {
-  merchant: Pick<Merchant, 'id' | 'name' | 'active' | 'webhookUrl' | 'provider' | 'refundAfterClose' | 'createdAt' | 'updatedAt'>;
+  merchant: Pick<Merchant, 'id' | 'name' | 'displayName' | 'brandColor' | 'active' | 'webhookUrl' | 'provider' | 'refundAfterClose' | 'createdAt' | 'updatedAt'>;
   hasSigningSecret: boolean;
 }
 
@@ -19,7 +19,7 @@ export interface MerchantSummary {
 export type ListedMerchant = MerchantSummary & { id: string; created_us: string };
 
 /** The fields an admin sets; the secret arrives sealed (SecretBox). */
-export type MerchantSettable = Pick<Merchant, 'name' | 'active' | 'webhookUrl' | 'webhookSigningSecretEnc' | 'provider' | 'refundAfterClose'>;
+export type MerchantSettable = Pick<Merchant, 'name' | 'displayName' | 'brandColor' | 'active' | 'webhookUrl' | 'webhookSigningSecretEnc' | 'provider' | 'refundAfterClose'>;
 
 export interface MerchantListFilter {
   /** Part of the name (case-insensitive, taken literally), or the exact id. */
@@ -29,7 +29,7 @@ export interface MerchantListFilter {
 }
 
 /** `created_us` keeps the full timestamp precision a JS Date would drop (the list's cursor). */
-const SUMMARY_COLUMNS = `id, name, active, webhook_url, webhook_signing_secret_enc IS NOT NULL AS has_secret, provider, refund_after_close, created_at, updated_at,
+const SUMMARY_COLUMNS = `id, name, display_name, brand_color, active, webhook_url, webhook_signing_secret_enc IS NOT NULL AS has_secret, provider, refund_after_close, created_at, updated_at,
   ${microsecondsSql('created_at')} AS created_us`;
 
 /** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
@@ -46,12 +46,26 @@ export class MerchantRepository {
   ) {}
 
   /** Inserts a merchant; created_at and updated_at are the database's. */
-  async insert(merchant: Pick<Merchant, 'id'> & Omit<MerchantSettable, 'refundAfterClose'> & Partial<Pick<MerchantSettable, 'refundAfterClose'>>): Promise<MerchantSummary> {
+  async insert(
+    merchant: Pick<Merchant, 'id'> &
+      Omit<MerchantSettable, 'refundAfterClose' | 'displayName' | 'brandColor'> &
+      Partial<Pick<MerchantSettable, 'refundAfterClose' | 'displayName' | 'brandColor'>>,
+  ): Promise<MerchantSummary> {
     const [row] = await sqlRows<Record<string, unknown>>(
       this.merchants.manager,
-      `INSERT INTO merchants (id, name, active, webhook_url, webhook_signing_secret_enc, provider, refund_after_close)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SUMMARY_COLUMNS}`,
-      [merchant.id, merchant.name, merchant.active, merchant.webhookUrl, merchant.webhookSigningSecretEnc, merchant.provider, merchant.refundAfterClose ?? false],
+      `INSERT INTO merchants (id, name, active, webhook_url, webhook_signing_secret_enc, provider, refund_after_close, display_name, brand_color)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${SUMMARY_COLUMNS}`,
+      [
+        merchant.id,
+        merchant.name,
+        merchant.active,
+        merchant.webhookUrl,
+        merchant.webhookSigningSecretEnc,
+        merchant.provider,
+        merchant.refundAfterClose ?? false,
+        merchant.displayName ?? null,
+        merchant.brandColor ?? null,
+      ],
     );
     return this.summary(row!);
   }

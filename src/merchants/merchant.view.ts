@@ -4,6 +4,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 export class MerchantView {
   @ApiProperty({ example: 'mer_3kTMd9Q2xLr8VbN1cZp4Wf7A' }) id: string;
   @ApiProperty({ example: 'Loja da Ana' }) name: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Ana Doces', description: 'The name payers see on the checkout pages; null: `name` is shown.' })
+  display_name: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '#0b6e4f', pattern: '^#[0-9a-f]{6}$', description: "The checkout pages' accent colour; null: the gateway's own." })
+  brand_color: string | null;
   @ApiProperty({ example: true }) active: boolean;
   @ApiProperty({ type: String, nullable: true, example: 'https://shop.example.com/webhooks/pix' }) webhook_url: string | null;
   @ApiProperty({ example: true }) has_webhook_signing_secret: boolean;

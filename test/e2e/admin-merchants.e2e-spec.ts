@@ -4,7 +4,20 @@ import type { components } from '../../web/src/api-types';
 import { http, HttpResult } from '../helpers/http';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/test-app';
 
-const MERCHANT_FIELDS = ['active', 'created_at', 'has_webhook_signing_secret', 'id', 'name', 'provider', 'provider_accounts', 'refund_after_close', 'updated_at', 'webhook_url'];
+const MERCHANT_FIELDS = [
+  'active',
+  'brand_color',
+  'created_at',
+  'display_name',
+  'has_webhook_signing_secret',
+  'id',
+  'name',
+  'provider',
+  'provider_accounts',
+  'refund_after_close',
+  'updated_at',
+  'webhook_url',
+];
 
 /** Admin requests the typed client would not make: bodies and queries the API refuses, another token. */
 function rawAdmin(t: () => TestApp) {
@@ -85,7 +98,15 @@ describe('admin API: merchants and keys (HTTP)', () => {
       expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
       const merchant = res.data!;
       expect(Object.keys(merchant).sort()).toEqual(MERCHANT_FIELDS);
-      expect(merchant).toMatchObject({ name: 'Loja da Ana', active: true, webhook_url: null, has_webhook_signing_secret: false, provider: null });
+      expect(merchant).toMatchObject({
+        name: 'Loja da Ana',
+        display_name: null,
+        brand_color: null,
+        active: true,
+        webhook_url: null,
+        has_webhook_signing_secret: false,
+        provider: null,
+      });
       expect(merchant.id).toMatch(/^mer_[A-Za-z0-9]{24}$/);
       expect(new Date(merchant.created_at).toISOString()).toBe(merchant.created_at);
     });
@@ -95,6 +116,14 @@ describe('admin API: merchants and keys (HTTP)', () => {
       expect(merchant).toMatchObject({ webhook_url: 'http://127.0.0.1:4000/hooks', provider: 'sandbox', active: false });
       const read = await getMerchant(merchant.id);
       expect(read.data).toEqual(merchant);
+    });
+
+    it('stores the display name trimmed and the brand colour in lower case', async () => {
+      const merchant = await createMerchant({ display_name: '  Ana Doces  ', brand_color: '#0B6E4F' });
+      expect(merchant).toMatchObject({ display_name: 'Ana Doces', brand_color: '#0b6e4f' });
+      expect((await getMerchant(merchant.id)).data).toEqual(merchant);
+      const [row] = await t.dataSource.query('SELECT display_name, brand_color FROM merchants WHERE id = $1', [merchant.id]);
+      expect(row).toEqual({ display_name: 'Ana Doces', brand_color: '#0b6e4f' });
     });
 
     it('generates a whsec_ signing secret, returns it once, and keeps it encrypted at rest', async () => {
@@ -159,6 +188,15 @@ describe('admin API: merchants and keys (HTTP)', () => {
       [{ name: 'X', webhook_signing_secret: 'short' }, 'webhook_signing_secret', 'webhook_signing_secret must be "generate", null, or 16 to 256 characters'],
       [{ name: 'X', webhook_signing_secret: 'whsec_!!!' }, 'webhook_signing_secret', 'a whsec_ secret must be whsec_ followed by standard, padded base64'],
       [{ name: 'X', provider: 'stripe' }, 'provider', 'provider must be one of: sandbox (or null for the default)'],
+      [{ name: 'X', display_name: '' }, 'display_name', 'display_name must be 1 to 80 characters'],
+      [{ name: 'X', display_name: '   ' }, 'display_name', 'display_name must be 1 to 80 characters'],
+      [{ name: 'X', display_name: 'x'.repeat(81) }, 'display_name', 'display_name must be 1 to 80 characters'],
+      [{ name: 'X', display_name: 'Loja\u0085Ana' }, 'display_name', 'display_name must not contain control characters'],
+      [{ name: 'X', display_name: 7 }, 'display_name', 'display_name must be a string or null'],
+      [{ name: 'X', brand_color: 'green' }, 'brand_color', 'brand_color must be a colour as #RRGGBB, or null'],
+      [{ name: 'X', brand_color: '#0b6e4' }, 'brand_color', 'brand_color must be a colour as #RRGGBB, or null'],
+      [{ name: 'X', brand_color: '#0b6e4fff' }, 'brand_color', 'brand_color must be a colour as #RRGGBB, or null'],
+      [{ name: 'X', brand_color: ' #0b6e4f' }, 'brand_color', 'brand_color must be a colour as #RRGGBB, or null'],
     ])('refuses %j', async (body, field, message) => {
       const res = await admin('POST', '/merchants', body);
       expect(res.status).toBe(400);
@@ -277,6 +315,17 @@ describe('admin API: merchants and keys (HTTP)', () => {
       expect((await getMerchant(merchant.id)).data).toEqual(updated);
     });
 
+    it('sets, changes and removes (null) the display name and brand colour; the name stays', async () => {
+      const merchant = await createMerchant();
+      const set = await patchMerchant(merchant.id, { display_name: 'Ana Doces', brand_color: '#1D4ED8' });
+      expect(set.data).toMatchObject({ name: merchant.name, display_name: 'Ana Doces', brand_color: '#1d4ed8' });
+      const colourOnly = await patchMerchant(merchant.id, { brand_color: '#0b6e4f' });
+      expect(colourOnly.data).toMatchObject({ display_name: 'Ana Doces', brand_color: '#0b6e4f' });
+      const cleared = await patchMerchant(merchant.id, { display_name: null, brand_color: null });
+      expect(cleared.data).toMatchObject({ name: merchant.name, display_name: null, brand_color: null });
+      expect((await getMerchant(merchant.id)).data).toEqual(cleared.data);
+    });
+
     it('clears the webhook URL and the provider with null', async () => {
       const merchant = await createMerchant({ webhook_url: 'http://localhost:9999/a', provider: 'sandbox' });
       const res = await patchMerchant(merchant.id, { webhook_url: null, provider: null });
@@ -315,6 +364,8 @@ describe('admin API: merchants and keys (HTTP)', () => {
       [{ provider: 'nope' }, 'provider'],
       [{ webhook_signing_secret: 'too-short' }, 'webhook_signing_secret'],
       [{ created_at: '2020-01-01T00:00:00Z' }, 'created_at'],
+      [{ display_name: '' }, 'display_name'],
+      [{ brand_color: 'rgb(0,0,0)' }, 'brand_color'],
     ])('refuses %j without changing anything', async (body, field) => {
       const merchant = await createMerchant();
       const res = await admin('PATCH', `/merchants/${merchant.id}`, body);

@@ -70,6 +70,20 @@ describe(`merchants and API keys (${testDatabase()} database)`, () => {
     expect(new SecretBox(ctx.config).open(row.enc)).toBe(created.webhook_signing_secret);
   });
 
+  it('keeps the display name and brand colour the checkout pages show, and null removes them', async () => {
+    const created = await merchants.create({ name: 'Loja da Ana LTDA', display_name: 'Ana Doces', brand_color: '#0b6e4f' });
+    expect(created).toMatchObject({ name: 'Loja da Ana LTDA', display_name: 'Ana Doces', brand_color: '#0b6e4f' });
+    const [row] = await ctx.dataSource.query('SELECT display_name, brand_color FROM merchants WHERE id = $1', [created.id]);
+    expect(row).toEqual({ display_name: 'Ana Doces', brand_color: '#0b6e4f' });
+    await expect(merchants.list({ q: created.id })).resolves.toMatchObject({ items: [{ display_name: 'Ana Doces', brand_color: '#0b6e4f' }] });
+
+    const renamed = await merchants.update(created.id, { display_name: 'Doces da Ana' });
+    expect(renamed).toMatchObject({ display_name: 'Doces da Ana', brand_color: '#0b6e4f' });
+    const cleared = await merchants.update(created.id, { display_name: null, brand_color: null });
+    expect(cleared).toMatchObject({ name: 'Loja da Ana LTDA', display_name: null, brand_color: null });
+    await expect(merchants.get(created.id)).resolves.toMatchObject({ display_name: null, brand_color: null });
+  });
+
   it('pages merchants that share a millisecond without skipping or repeating one', async () => {
     const run = randomBytes(2).toString('hex');
     const ids = ['X', 'Y', 'Z'].map((c) => `mer_${c.repeat(20)}${run}`);

@@ -95,6 +95,56 @@ export const SigningSecretField = (): PropertyDecorator =>
     Rule('webhookSigningSecret', stringOrNull('webhook_signing_secret', 1024)),
   );
 
+/** Longest display name: what a checkout page's heading holds on a phone (docs/checkout.md). */
+export const MAX_DISPLAY_NAME_LENGTH = 80;
+
+/** NON_BLANK_TEXT_PATTERN (common/http/input-limits.ts) without the C1 controls either. */
+const DISPLAY_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\u0000-\\u001F\\u007F-\\u009F\\s][^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
+function displayNameProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'display_name must be a string or null';
+  if (value.length < 1 || value.length > MAX_DISPLAY_NAME_LENGTH) return `display_name must be 1 to ${MAX_DISPLAY_NAME_LENGTH} characters`;
+  // C1 controls too: the name is shown to payers on a public page, where they would render as boxes or worse.
+  if (/[\x00-\x1f\x7f-\x9f]/.test(value)) return 'display_name must not contain control characters';
+  return null;
+}
+
+/** The name payers see on the checkout pages; null (or never set) shows `name`. Trimmed. */
+export const DisplayNameField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      example: 'Ana Doces',
+      minLength: 1,
+      maxLength: MAX_DISPLAY_NAME_LENGTH,
+      pattern: DISPLAY_NAME_PATTERN,
+      description: 'The name payers see on the checkout and payment-link pages, trimmed; `null` shows `name` there.',
+    }),
+    trim,
+    presentAndNotNull,
+    Rule('merchantDisplayName', displayNameProblem),
+  );
+
+/** `#RRGGBB`, either case; stored in lower case (the form an <input type="color"> gives). */
+const BRAND_COLOR = /^#[0-9a-f]{6}$/i;
+
+export const BrandColorField = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      example: '#0b6e4f',
+      pattern: '^#[0-9A-Fa-f]{6}$',
+      description:
+        "The colour of the checkout pages' heading and buttons, `#RRGGBB` (stored in lower case); `null` uses the gateway's own. " +
+        'Pick one with at least 4.5:1 contrast against white: text on the pages is drawn in it.',
+    }),
+    presentAndNotNull,
+    Rule('merchantBrandColor', (value) => (typeof value === 'string' && BRAND_COLOR.test(value) ? null : 'brand_color must be a colour as #RRGGBB, or null')),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && BRAND_COLOR.test(value) ? value.toLowerCase() : value)),
+  );
+
 /** At most this many accounts in a merchant's list: each is tried in turn when the one before refuses. */
 export const MAX_PROVIDER_ACCOUNTS = 10;
 
