@@ -21,6 +21,7 @@ export class AdminPaymentsService {
       merchantId: query.merchant_id,
       status: query.status,
       externalId: query.external_id,
+      paymentLinkId: query.payment_link_id,
       paidAfterClose: query.paid_after_close === undefined ? undefined : query.paid_after_close === 'true',
       createdFrom: query.created_from ? new Date(query.created_from) : undefined,
       createdTo: query.created_to ? new Date(query.created_to) : undefined,

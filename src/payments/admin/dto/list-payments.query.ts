@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { CreatedRangePageQuery, PageLimit } from '../../../common/http/page-query';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../domain/payment-status';
 
@@ -19,6 +19,11 @@ export class ListPaymentsQuery extends CreatedRangePageQuery {
   @IsOptional()
   @IsString()
   external_id?: string;
+
+  @ApiPropertyOptional({ example: 'plink_3kTMd9Q2xLr8VbN1cZp4Wf7A', pattern: '^plink_[A-Za-z0-9]{24}$', description: 'Only the payments payers opened from this payment link.' })
+  @IsOptional()
+  @Matches(/^plink_[A-Za-z0-9]{24}$/, { message: 'payment_link_id must be a payment link id (plink_…)' })
+  payment_link_id?: string;
 
   @ApiPropertyOptional({
     enum: ['true', 'false'],
