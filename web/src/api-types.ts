@@ -1669,6 +1669,16 @@ export interface components {
             id: string;
             /** @example Loja da Ana */
             name: string;
+            /**
+             * @description The name payers see on the checkout pages; null: `name` is shown.
+             * @example Ana Doces
+             */
+            display_name: string | null;
+            /**
+             * @description The checkout pages' accent colour; null: the gateway's own.
+             * @example #0b6e4f
+             */
+            brand_color: string | null;
             /** @example true */
             active: boolean;
             /** @example https://shop.example.com/webhooks/pix */
@@ -1706,6 +1716,16 @@ export interface components {
             /** @example Loja da Ana */
             name: string;
             /**
+             * @description The name payers see on the checkout and payment-link pages, trimmed; `null` shows `name` there.
+             * @example Ana Doces
+             */
+            display_name?: string | null;
+            /**
+             * @description The colour of the checkout pages' heading and buttons, `#RRGGBB` (stored in lower case); `null` uses the gateway's own. Pick one with at least 4.5:1 contrast against white: text on the pages is drawn in it.
+             * @example #0b6e4f
+             */
+            brand_color?: string | null;
+            /**
              * @description Where payment events are forwarded; null for none. With WEBHOOK_ALLOW_PRIVATE_URLS=false (the production default) only https URLs whose host resolves to public addresses are accepted. Stored in canonical form (`new URL(…).href`).
              * @example https://shop.example.com/webhooks/pix
              */
@@ -1741,6 +1761,16 @@ export interface components {
             id: string;
             /** @example Loja da Ana */
             name: string;
+            /**
+             * @description The name payers see on the checkout pages; null: `name` is shown.
+             * @example Ana Doces
+             */
+            display_name: string | null;
+            /**
+             * @description The checkout pages' accent colour; null: the gateway's own.
+             * @example #0b6e4f
+             */
+            brand_color: string | null;
             /** @example true */
             active: boolean;
             /** @example https://shop.example.com/webhooks/pix */
@@ -1777,6 +1807,16 @@ export interface components {
         UpdateMerchantDto: {
             /** @example Loja da Ana */
             name?: string;
+            /**
+             * @description The name payers see on the checkout and payment-link pages, trimmed; `null` shows `name` there.
+             * @example Ana Doces
+             */
+            display_name?: string | null;
+            /**
+             * @description The colour of the checkout pages' heading and buttons, `#RRGGBB` (stored in lower case); `null` uses the gateway's own. Pick one with at least 4.5:1 contrast against white: text on the pages is drawn in it.
+             * @example #0b6e4f
+             */
+            brand_color?: string | null;
             /**
              * @description An inactive merchant's keys answer INVALID_MERCHANT_KEY.
              * @example true
@@ -9993,6 +10033,8 @@ export interface operations {
                 merchant_id?: string;
                 status?: "pending" | "paid" | "expired" | "cancelled" | "failed" | "partially_refunded" | "refunded";
                 external_id?: string;
+                /** @description Only the payments payers opened from this payment link. */
+                payment_link_id?: string;
                 /** @description `true`: only payments paid by a Pix received after they were cancelled or expired (`paidAfterClose`, money to return); `false`: only the others. */
                 paid_after_close?: "true" | "false";
                 limit?: number;

@@ -15,6 +15,8 @@ export function merchant(overrides: Partial<Schemas['MerchantWithSecretView']> =
   return {
     id: next('mer'),
     name: 'Loja da Ana',
+    display_name: null,
+    brand_color: null,
     active: true,
     webhook_url: 'https://shop.example.com/webhooks/pix',
     has_webhook_signing_secret: false,

@@ -33,6 +33,42 @@ describe('MerchantDetail', () => {
     expect(api.requests('PATCH /merchants/{id}').map((r) => [r.params.id, r.body])).toEqual([['mer_ana', { name: 'Loja Nova', webhook_url: null }]]);
   });
 
+  it('sets the display name and brand colour payers see, and clears them back to null', async () => {
+    api.on('PATCH /merchants/{id}', ({ body }) => ({
+      ...ana,
+      display_name: body.display_name ?? null,
+      brand_color: body.brand_color?.toLowerCase() ?? null,
+      updated_at: `2024-05-03T10:00:0${api.requests('PATCH /merchants/{id}').length}.000Z`,
+    }));
+    render(<MerchantDetail id="mer_ana" />);
+    let form = await settings();
+    await userEvent.type(form.getByLabelText('Display name'), 'Ana Doces');
+    await userEvent.type(form.getByLabelText('Brand colour'), '#0B6E4F');
+    expect(form.getByText('Contrast on white 6.2:1')).toBeTruthy();
+    await userEvent.click(form.getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Changes saved.');
+
+    form = await settings();
+    expect(form.getByLabelText('Display name')).toHaveProperty('value', 'Ana Doces');
+    await userEvent.clear(form.getByLabelText('Display name'));
+    await userEvent.click(form.getByRole('button', { name: 'Clear' }));
+    await userEvent.click(form.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.requests('PATCH /merchants/{id}')).toHaveLength(2));
+    expect(api.requests('PATCH /merchants/{id}').map((r) => r.body)).toEqual([
+      { display_name: 'Ana Doces', brand_color: '#0B6E4F' },
+      { display_name: null, brand_color: null },
+    ]);
+  });
+
+  it('refuses to save a colour that is not #RRGGBB, and says why beside it', async () => {
+    render(<MerchantDetail id="mer_ana" />);
+    const form = await settings();
+    await userEvent.type(form.getByLabelText('Brand colour'), 'teal');
+    await userEvent.click(form.getByRole('button', { name: 'Save changes' }));
+    expect(form.getByText('Enter a colour as # and six hexadecimal digits (#0F766E), or leave it empty.')).toBeTruthy();
+    expect(api.requests('PATCH /merchants/{id}')).toHaveLength(0);
+  });
+
   describe('money received after close', () => {
     const card = async () => within((await screen.findByRole('heading', { name: 'Money received after close' })).closest('section')!);
 

@@ -15,7 +15,7 @@ import { RefundAfterCloseCard } from './paid-after-close';
 type Dialog =
   { kind: 'revoke'; key: ApiKey } | { kind: 'rotate-secret' } | { kind: 'remove-secret' } | { kind: 'reveal-key'; key: IssuedApiKey } | { kind: 'reveal-secret'; secret: string };
 
-const SETTINGS: readonly (keyof MerchantFormValues)[] = ['name', 'webhook_url', 'provider'];
+const SETTINGS: readonly (keyof MerchantFormValues)[] = ['name', 'display_name', 'brand_color', 'webhook_url', 'provider'];
 
 export function MerchantDetail({ id }: { id: string }) {
   const merchant = useRecord<Merchant>('/merchants', id);

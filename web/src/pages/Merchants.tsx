@@ -126,6 +126,8 @@ function CreateMerchant({ onClose }: { onClose: () => void }) {
     send: async () => {
       const merchant = await api<Merchant>('POST', '/merchants', {
         name: values.name.trim(),
+        ...(values.display_name.trim() ? { display_name: values.display_name.trim() } : {}),
+        ...(values.brand_color.trim() ? { brand_color: values.brand_color.trim() } : {}),
         ...(values.webhook_url.trim() ? { webhook_url: values.webhook_url.trim() } : {}),
         ...(values.provider.trim() ? { provider: values.provider.trim() } : {}),
         ...(generateSecret ? { webhook_signing_secret: 'generate' } : {}),

@@ -22,6 +22,29 @@ describe('PaymentDetail', () => {
     expect(api.requests('GET /payments/{id}')[0]!.params.id).toBe('pay_1');
   });
 
+  it('gives the checkout link to copy or open, and says neither a return URL nor a payment link when it has none', async () => {
+    const detail = paymentDetail({ id: 'pay_1', merchantId: 'mer_ana', checkoutUrl: 'http://localhost:3000/pay/Xq3LmT8vR2kZpW9nB4cY7hJd' });
+    api.on('GET /payments/{id}', detail);
+    render(<PaymentDetail id="pay_1" />);
+    const card = within((await screen.findByRole('heading', { name: 'Checkout page' })).closest('section')!);
+    expect(card.getByRole('textbox', { name: 'Checkout link' })).toHaveProperty('value', detail.checkoutUrl);
+    const open = card.getByRole('link', { name: 'Open the checkout page in a new tab' });
+    expect([open.getAttribute('href'), open.getAttribute('target'), open.getAttribute('rel')]).toEqual([detail.checkoutUrl, '_blank', 'noopener noreferrer']);
+    const user = userEvent.setup();
+    await user.click(card.getByRole('button', { name: 'Copy link' }));
+    expect(await navigator.clipboard.readText()).toBe(detail.checkoutUrl);
+    expect(card.queryByText('Returns to')).toBeNull();
+    expect(card.queryByText('Payment link')).toBeNull();
+  });
+
+  it('shows where the page sends the payer back and the payment link it came from, linked to its page', async () => {
+    api.on('GET /payments/{id}', paymentDetail({ merchantId: 'mer_ana', returnUrl: 'https://shop.example.com/orders/1234', paymentLinkId: 'plink_3kTMd9Q2xLr8VbN1cZp4Wf7A' }));
+    render(<PaymentDetail id="pay_1" />);
+    const card = within((await screen.findByRole('heading', { name: 'Checkout page' })).closest('section')!);
+    expect(card.getByText('Returns to').nextElementSibling!.textContent).toBe('https://shop.example.com/orders/1234');
+    expect(card.getByRole('link', { name: 'plink_3kTMd9Q2xLr8VbN1cZp4Wf7A' }).getAttribute('href')).toBe('/admin/payment-links/plink_3kTMd9Q2xLr8VbN1cZp4Wf7A');
+  });
+
   it("shows the PSP, the txid, the paying Pix's end-to-end id and who paid", async () => {
     const paid = paymentDetail({ merchantId: 'mer_ana', status: 'paid', provider: 'efi', paidAmount: 10.5, payer: { name: 'Bruno Lima', document: '***.654.321-**' } });
     api.on('GET /payments/{id}', { ...paid, pix: { ...paid.pix, txid: 'k3JH2x9Qf1Lm8Zp0Rt5Vw7Yb4Nc6Ds2EabC', endToEndId: 'E00038166202601151200abcdefghijk' } });

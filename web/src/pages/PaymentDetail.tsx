@@ -13,6 +13,7 @@ import { AfterCloseMarker, AfterCloseNotice } from './paid-after-close';
 import { pendingCents, refundOutcome, RefundsCard } from './payment-refunds';
 import { SimulatePanel, TestBadge } from './test-mode';
 import { AmountMismatchNotice, DueTermsCard, formatAddress, isPaidMismatch } from './due-charge';
+import { PublicLink } from './checkout-link';
 
 export function PaymentDetail({ id }: { id: string }) {
   const detail = useLoad(() => api<Detail>('GET', `/payments/${encodeURIComponent(id)}`), [id]);
@@ -230,6 +231,7 @@ export function PaymentDetail({ id }: { id: string }) {
           </dl>
         </Card>
         <div className="stack">
+          <CheckoutCard payment={p} />
           <DueTermsCard payment={p} />
           <Card title="Pix QR code">
             <div className="qr">
@@ -265,6 +267,39 @@ export function PaymentDetail({ id }: { id: string }) {
         }}
       />
     </>
+  );
+}
+
+/**
+ * The payment's public page (docs/checkout.md): its address to send the payer, where it sends the
+ * payer back once paid, and the payment link it was opened from.
+ */
+function CheckoutCard({ payment: p }: { payment: Detail }) {
+  return (
+    <Card title="Checkout page">
+      <PublicLink id="checkout-url" label="Checkout link" url={p.checkoutUrl} what="the checkout page" />
+      <p className="muted small">Send it to the payer: the page shows the QR code and the copia e cola, and follows the payment&apos;s status as it changes.</p>
+      {(p.returnUrl || p.paymentLinkId) && (
+        <dl className="fields">
+          {p.returnUrl && (
+            <>
+              <dt>Returns to</dt>
+              <dd className="mono">{p.returnUrl}</dd>
+            </>
+          )}
+          {p.paymentLinkId && (
+            <>
+              <dt>Payment link</dt>
+              <dd>
+                <Link to={`/admin/payment-links/${p.paymentLinkId}`} className="mono">
+                  {p.paymentLinkId}
+                </Link>
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+    </Card>
   );
 }
 

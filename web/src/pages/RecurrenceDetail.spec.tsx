@@ -36,6 +36,9 @@ describe('RecurrenceDetail', () => {
     expect((await screen.findByRole('img', { name: 'QR code the payer scans to authorize the recurrence' })).getAttribute('src')).toBe(pending.authorization!.qrCodePng);
     expect(screen.getByRole('textbox', { name: 'BR Code (Pix copia e cola)' })).toHaveProperty('value', pending.authorization!.copyPaste);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('R$\u00a089,90 / month waiting for the payer test');
+    expect(screen.getByRole('textbox', { name: 'Authorization page' })).toHaveProperty('value', pending.authorization!.checkoutUrl);
+    const open = screen.getByRole('link', { name: 'Open the authorization page in a new tab' });
+    expect([open.getAttribute('href'), open.getAttribute('target'), open.getAttribute('rel')]).toEqual([pending.authorization!.checkoutUrl, '_blank', 'noopener noreferrer']);
   });
 
   it('lists the charges with each settlement attempt, and the history with what the merchant was told', async () => {

@@ -11,6 +11,7 @@ import { CancelRecurrenceDialog, RecurrenceSimulatePanel, useSimulation } from '
 import { CANCELLER_LABELS, formatCalendarDay, JOURNEY_LABELS, recurrenceAmount, RETRY_LABELS } from './recurrence-format';
 import { ChargesCard, HistoryCard } from './recurrence-history';
 import { TestBadge } from './test-mode';
+import { PublicLink } from './checkout-link';
 
 /** One Pix Automático recurrence (docs/dashboard.md, Recurrences): its terms, its QR while pending, its charges, history and deliveries. */
 export function RecurrenceDetail({ id }: { id: string }) {
@@ -180,7 +181,7 @@ function AuthorizationCard({ recurrence: r }: { recurrence: Detail }) {
       </Card>
     );
   }
-  const { copyPaste, qrCodePng, expiresAt } = r.authorization;
+  const { copyPaste, qrCodePng, expiresAt, checkoutUrl } = r.authorization;
   return (
     <Card title="Authorization QR code">
       <div className="qr">
@@ -196,6 +197,8 @@ function AuthorizationCard({ recurrence: r }: { recurrence: Detail }) {
         <textarea id="rec-br-code" className="mono brcode" readOnly value={copyPaste} rows={4} onFocus={(e) => e.currentTarget.select()} />
         <CopyButton text={copyPaste} />
       </div>
+      <PublicLink id="rec-checkout-url" label="Authorization page" url={checkoutUrl} what="the authorization page" />
+      <p className="muted small">Or send the payer this page: it shows the same QR code and copia e cola, and follows the answer as it comes.</p>
     </Card>
   );
 }

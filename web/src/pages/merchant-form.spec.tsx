@@ -5,11 +5,12 @@ import { ApiError } from '../api';
 import type { Merchant } from '../types';
 import { apiFieldErrors, type ProviderChoice, initialValues, MerchantFields, MerchantFormErrors, useMerchantForm, validateMerchant } from './merchant-form';
 
-const valid = { name: 'Loja da Ana', webhook_url: 'https://shop.example.com/pix', provider: 'sandbox' };
+const valid = { name: 'Loja da Ana', display_name: 'Ana Doces', brand_color: '#0F766E', webhook_url: 'https://shop.example.com/pix', provider: 'sandbox' };
+const none = { display_name: '', brand_color: '' };
 
 describe('validateMerchant', () => {
   it('accepts a name alone, and a full valid form', () => {
-    expect(validateMerchant({ name: 'Loja da Ana', webhook_url: '', provider: '' })).toEqual({});
+    expect(validateMerchant({ name: 'Loja da Ana', ...none, webhook_url: '', provider: '' })).toEqual({});
     expect(validateMerchant(valid)).toEqual({});
   });
 
@@ -17,6 +18,18 @@ describe('validateMerchant', () => {
     expect(validateMerchant({ ...valid, name: '   ' }).name).toBe('Give the merchant a name.');
     expect(validateMerchant({ ...valid, name: 'x'.repeat(201) }).name).toBe('The name can have at most 200 characters.');
     expect(validateMerchant({ ...valid, name: 'x'.repeat(200) }).name).toBeUndefined();
+  });
+
+  it('takes a display name of at most 80 characters, without control characters', () => {
+    expect(validateMerchant({ ...valid, display_name: ` ${'x'.repeat(80)} ` }).display_name).toBeUndefined();
+    expect(validateMerchant({ ...valid, display_name: 'x'.repeat(81) }).display_name).toBe('The display name can have at most 80 characters.');
+    expect(validateMerchant({ ...valid, display_name: 'Ana\u0085Doces' }).display_name).toBe('The display name cannot contain control characters.');
+  });
+
+  it('takes a brand colour as #RRGGBB in either case, or none', () => {
+    for (const brand_color of ['', '#0f766e', '#ABCDEF', ' #0b6e4f ']) expect(validateMerchant({ ...valid, brand_color }).brand_color).toBeUndefined();
+    for (const brand_color of ['0f766e', '#0f766', '#0f766e00', 'teal', '#gg0000'])
+      expect(validateMerchant({ ...valid, brand_color }).brand_color).toBe('Enter a colour as # and six hexadecimal digits (#0F766E), or leave it empty.');
   });
 
   it('wants a full http(s) webhook address of at most 2048 characters', () => {
@@ -31,13 +44,25 @@ describe('validateMerchant', () => {
 describe('apiFieldErrors and initialValues', () => {
   it("places the API's field problems beside the matching fields", () => {
     const error = new ApiError(400, 'VALIDATION_ERROR', 'Please check: …', [{ field: 'webhook_url', message: 'webhook_url must resolve to a public address' }]);
-    expect(apiFieldErrors(error)).toEqual({ name: undefined, webhook_url: 'webhook_url must resolve to a public address', provider: undefined });
+    expect(apiFieldErrors(error)).toEqual({
+      name: undefined,
+      display_name: undefined,
+      brand_color: undefined,
+      webhook_url: 'webhook_url must resolve to a public address',
+      provider: undefined,
+    });
+    const colour = new ApiError(400, 'VALIDATION_ERROR', 'Please check: …', [{ field: 'brand_color', message: 'brand_color must be a colour as #RRGGBB, or null' }]);
+    expect(apiFieldErrors(colour).brand_color).toBe('brand_color must be a colour as #RRGGBB, or null');
     expect(apiFieldErrors(new Error('boom'))).toEqual({});
   });
 
   it("starts from a merchant's values, empty where it has none", () => {
-    expect(initialValues(merchant({ name: 'Loja', webhook_url: null, provider: null }))).toEqual({ name: 'Loja', webhook_url: '', provider: '' });
-    expect(initialValues()).toEqual({ name: '', webhook_url: '', provider: '' });
+    expect(initialValues(merchant({ name: 'Loja', webhook_url: null, provider: null }))).toEqual({ name: 'Loja', ...none, webhook_url: '', provider: '' });
+    expect(initialValues(merchant({ name: 'Loja', display_name: 'Ana Doces', brand_color: '#0b6e4f', webhook_url: null, provider: null }))).toMatchObject({
+      display_name: 'Ana Doces',
+      brand_color: '#0b6e4f',
+    });
+    expect(initialValues()).toEqual({ name: '', ...none, webhook_url: '', provider: '' });
   });
 });
 
@@ -88,7 +113,7 @@ describe('MerchantFields', () => {
     expect(screen.getByLabelText('Name')).toHaveProperty('value', 'Loja');
     expect(screen.getByLabelText('Provider')).toHaveProperty('value', 'sandbox');
     await userEvent.type(screen.getByLabelText('Webhook URL'), 'https://a.example/pix');
-    expect(JSON.parse(screen.getByRole('status').textContent)).toEqual({ name: 'Loja', webhook_url: 'https://a.example/pix', provider: 'sandbox' });
+    expect(JSON.parse(screen.getByRole('status').textContent)).toEqual({ name: 'Loja', ...none, webhook_url: 'https://a.example/pix', provider: 'sandbox' });
   });
 
   it('shows each problem under its field and marks the field invalid', () => {
