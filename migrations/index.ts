@@ -20,6 +20,7 @@ import { DueCharges1796040000000 } from './1796040000000-DueCharges';
 import { PaymentBatches1796050000000 } from './1796050000000-PaymentBatches';
 import { RecurrenceDueJourney1796060000000 } from './1796060000000-RecurrenceDueJourney';
 import { Checkout1796070000000 } from './1796070000000-Checkout';
+import { PaymentLinks1796080000000 } from './1796080000000-PaymentLinks';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const ALL_MIGRATIONS = [
   PaymentBatches1796050000000,
   RecurrenceDueJourney1796060000000,
   Checkout1796070000000,
+  PaymentLinks1796080000000,
 ];

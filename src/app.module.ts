@@ -21,6 +21,7 @@ import { MerchantAuthService } from './merchants/merchant-auth.service';
 import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentBatchesModule } from './payment-batches/payment-batches.module';
+import { PaymentLinksModule } from './payment-links/payment-links.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ProviderAccountsModule } from './providers/provider-accounts/provider-accounts.module';
 import { ProviderCatalogueModule } from './providers/catalogue/provider-catalogue.module';
@@ -52,6 +53,7 @@ export class AppModule {
         WebhooksModule,
         RecurrencesModule,
         PaymentBatchesModule,
+        PaymentLinksModule,
         DeliveriesModule,
         DashboardModule,
       ],

@@ -51,6 +51,9 @@ export const RULES_BEYOND_THE_SCHEMA: readonly { field: RegExp; message?: RegExp
   // A batch's externalIds, unique within it.
   { field: /^payments\.\d+\.externalId$/, message: /already used by another payment of this batch/ },
   { field: /^body$/, message: /give amount, due or both/ },
+  // A payment link's range against itself and MAX_PAYMENT_AMOUNT, its expiry against now.
+  { field: /^amountRange\.(min|max)$/, message: /must be at most [\d.]+$|greater than amountRange\.min/ },
+  { field: /^expiresAt$/, message: /in the future/ },
   // Where a checkout page sends the payer: http only to the merchant's own machine.
   { field: /returnUrl$/, message: /http only on localhost/ },
   // A provider event's time: a date-time the format allows, outside the years any event can have.

@@ -29,6 +29,7 @@ import { RecurrenceEvent } from '../../src/recurrences/recurrence-event.entity';
 import { Recurrence } from '../../src/recurrences/recurrence.entity';
 import { RecurringCharge } from '../../src/recurrences/recurring-charge.entity';
 import { PaymentBatch, PaymentBatchItem } from '../../src/payment-batches/payment-batch.entity';
+import { PaymentLink, PaymentLinkOpen } from '../../src/payment-links/payment-link.entity';
 import { Factories } from './factories';
 import { createTestPostgresDatabase, testDatabase, testEnv } from './test-env';
 
@@ -53,6 +54,8 @@ export const ENTITIES = [
   InvariantMismatch,
   PaymentBatch,
   PaymentBatchItem,
+  PaymentLink,
+  PaymentLinkOpen,
 ];
 
 /** A migrated database of this project's kind (testDatabase()), the factories on it, and the units under test. */
