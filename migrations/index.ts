@@ -21,6 +21,7 @@ import { PaymentBatches1796050000000 } from './1796050000000-PaymentBatches';
 import { RecurrenceDueJourney1796060000000 } from './1796060000000-RecurrenceDueJourney';
 import { Checkout1796070000000 } from './1796070000000-Checkout';
 import { PaymentLinks1796080000000 } from './1796080000000-PaymentLinks';
+import { CheckoutChanges1796090000000 } from './1796090000000-CheckoutChanges';
 
 /** Every migration, in order. Hand-written SQL within PostgreSQL 15 features; both databases run them. */
 export const ALL_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const ALL_MIGRATIONS = [
   RecurrenceDueJourney1796060000000,
   Checkout1796070000000,
   PaymentLinks1796080000000,
+  CheckoutChanges1796090000000,
 ];

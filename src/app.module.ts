@@ -17,6 +17,7 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
 import { AuthModule } from './auth/auth.module';
+import { CheckoutModule } from './checkout/checkout.module';
 import { MerchantAuthService } from './merchants/merchant-auth.service';
 import { MerchantsModule } from './merchants/merchants.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -56,6 +57,7 @@ export class AppModule {
         PaymentLinksModule,
         DeliveriesModule,
         DashboardModule,
+        CheckoutModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

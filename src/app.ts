@@ -9,6 +9,7 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import { setupApiDocument } from './api-document';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
+import { isPublicPagePath, sendNotFound } from './checkout/public-pages';
 import { bearerMatches } from './auth/bearer';
 import { AppError } from './common/errors/app-error';
 import { ErrorCode } from './common/errors/error-codes';
@@ -116,6 +117,8 @@ function envelopingAdapter(config: AppConfig, timeouts: ConnectionTimeouts): Env
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
       // A URL the router cannot decode, or a parameter over MAX_PARAM_LENGTH.
       frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+        // Under /pay and /l, a URL that names no page is the public pages' one 404 page (src/checkout/public-pages.ts).
+        if (isPublicPagePath(req.url)) return void sendNotFound(req, reply.header('x-request-id', req.id));
         const appError = frameworkError(error.code, error.statusCode ?? 500, error.message) ?? new AppError(ErrorCode.INTERNAL_ERROR, { cause: error });
         void reply
           .status(appError.status)

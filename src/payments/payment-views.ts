@@ -24,7 +24,7 @@ export class PaymentViews {
   }
 
   /** What the payer owes paying today; null for an immediate charge. */
-  amountDueToday(payment: Payment): number | null {
+  amountDueToday(payment: Pick<Payment, 'amountCents' | 'due'>): number | null {
     if (!payment.due) return null;
     return amountDueCents(payment.amountCents, payment.due, brasiliaDate(this.clock.now()), BRAZIL_CALENDAR);
   }

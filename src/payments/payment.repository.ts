@@ -341,7 +341,49 @@ export class PaymentRepository {
   async rescheduleReconciliation(id: string, at: Date): Promise<void> {
     await this.payments.query(`UPDATE payments SET next_reconcile_at = $2 WHERE id = $1`, [id, at]);
   }
+
+  /**
+   * The payment a checkout page shows (docs/checkout.md), found by its token through the unique
+   * index, with the name and colour its merchant's pages show (`display_name`, or its name).
+   */
+  async findForCheckout(token: string): Promise<CheckoutPayment | null> {
+    const [row] = await sqlRows<Record<string, unknown>>(
+      this.payments.manager,
+      `SELECT p.*, COALESCE(NULLIF(m.display_name, ''), m.name) AS merchant_display_name, m.brand_color AS merchant_brand_color
+         FROM payments p JOIN merchants m ON m.id = p.merchant_id
+        WHERE p.checkout_token = $1`,
+      [token],
+    );
+    if (!row) return null;
+    return {
+      payment: hydrate(this.payments.manager, Payment, row),
+      merchantName: row.merchant_display_name as string,
+      brandColor: (row.merchant_brand_color as string | null) ?? null,
+    };
+  }
+
+  /** What the open checkout pages follow live, of the payments whose tokens are given (the unique index). */
+  checkoutStates(tokens: readonly string[]): Promise<CheckoutPaymentState[]> {
+    return sqlEntities(
+      this.payments.manager,
+      Payment,
+      `SELECT checkout_token, status, amount_cents, due, paid_at, expires_at FROM payments WHERE checkout_token = ANY($1::text[])`,
+      [tokens],
+    );
+  }
 }
+
+/** A payment with what its checkout page shows of its merchant. */
+export interface CheckoutPayment {
+  payment: Payment;
+  /** `display_name`, or the merchant's name when it has none. */
+  merchantName: string;
+  /** `#rrggbb` or null. */
+  brandColor: string | null;
+}
+
+/** The columns a live checkout page follows. */
+export type CheckoutPaymentState = Pick<Payment, 'checkoutToken' | 'status' | 'amountCents' | 'due' | 'paidAt' | 'expiresAt'>;
 
 // Dashboard statistics: result types
 

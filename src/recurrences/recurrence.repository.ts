@@ -12,6 +12,15 @@ export interface LockedRecurrence {
   webhookUrl: string | null;
 }
 
+/** A recurrence with what its checkout page shows of its merchant. */
+export interface CheckoutRecurrence {
+  recurrence: Recurrence;
+  /** `display_name`, or the merchant's name when it has none. */
+  merchantName: string;
+  /** `#rrggbb` or null. */
+  brandColor: string | null;
+}
+
 export interface RecurrenceListFilter {
   merchantId?: string;
   status?: RecurrenceStatus;
@@ -112,6 +121,37 @@ export class RecurrenceRepository {
          FROM due WHERE r.id = due.id
        RETURNING r.*, r.start_date::text AS start_date, r.end_date::text AS end_date`,
       [now, limit, leaseMs],
+    );
+    return rows.map((row) => hydrate(this.recurrences.manager, Recurrence, row));
+  }
+
+  /**
+   * The recurrence a checkout page shows its authorization on (docs/checkout.md), by its token
+   * through the unique index, with the name and colour its merchant's pages show.
+   */
+  async findForCheckout(token: string): Promise<CheckoutRecurrence | null> {
+    const [row] = await sqlRows<Record<string, unknown>>(
+      this.recurrences.manager,
+      `SELECT r.*, r.start_date::text AS start_date, r.end_date::text AS end_date,
+              COALESCE(NULLIF(m.display_name, ''), m.name) AS merchant_display_name, m.brand_color AS merchant_brand_color
+         FROM recurrences r JOIN merchants m ON m.id = r.merchant_id
+        WHERE r.checkout_token = $1`,
+      [token],
+    );
+    if (!row) return null;
+    return {
+      recurrence: hydrate(this.recurrences.manager, Recurrence, row),
+      merchantName: row.merchant_display_name as string,
+      brandColor: (row.merchant_brand_color as string | null) ?? null,
+    };
+  }
+
+  /** What the open checkout pages follow live, of the recurrences whose tokens are given (the unique index). */
+  async checkoutStates(tokens: readonly string[]): Promise<Pick<Recurrence, 'checkoutToken' | 'status' | 'authorizationExpiresAt'>[]> {
+    const rows = await sqlRows<Record<string, unknown>>(
+      this.recurrences.manager,
+      `SELECT checkout_token, status, authorization_expires_at FROM recurrences WHERE checkout_token = ANY($1::text[])`,
+      [tokens],
     );
     return rows.map((row) => hydrate(this.recurrences.manager, Recurrence, row));
   }

@@ -11,8 +11,12 @@ import { documentAjv, EventSchemas, summarize } from './event-schemas';
  * appended to that file as a JSON line, to count them over a run.
  */
 
-/** What the gateway serves that is not the API: pages, assets, the simulated PSP, the document itself. */
-const NOT_API = /^\/(docs|sandbox|admin(?!\/api)|assets|favicon|robots)(\/|\?|$|\.)|^\/($|\?)/;
+/**
+ * What the gateway serves that is not the API: pages, assets, the simulated PSP, the document itself,
+ * and the payer's public pages (/pay, /l: HTML, and the JSON and event stream their script reads),
+ * which the document leaves out (src/checkout, ApiExcludeController).
+ */
+const NOT_API = /^\/(docs|sandbox|admin(?!\/api)|assets|favicon|robots|pay|l)(\/|\?|$|\.)|^\/($|\?)/;
 
 /**
  * Rules the gateway applies that a JSON Schema cannot state (docs/api.md, "Rules beyond the schema"):

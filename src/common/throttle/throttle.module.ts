@@ -12,6 +12,6 @@ import { RequestRateLimiter } from './request-rate-limiter.service';
 @Global()
 @Module({
   providers: [LimiterStore, AuthFailuresService, LoginBackoffService, RequestRateLimiter],
-  exports: [AuthFailuresService, LoginBackoffService, RequestRateLimiter],
+  exports: [LimiterStore, AuthFailuresService, LoginBackoffService, RequestRateLimiter],
 })
 export class ThrottleModule {}
