@@ -65,6 +65,7 @@ const BOTH_DATABASES = [
   'money-interleavings',
   'paid-after-close',
   'payment-batches',
+  'payment-links',
   'payments',
   'production',
   'reconciliation-intake',

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDateString, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, isISO8601, Matches, Max, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/validation/amount';
 import { IsOptionalNotNull } from '../../common/validation/optional';
 import { IsReturnUrl } from '../../common/validation/return-url';
@@ -30,10 +30,9 @@ export class CollectDto {
 
 /** Body of `POST /v1/payment-links` (docs/api.md, Payment links). Unknown fields are refused. */
 export class CreatePaymentLinkDto {
-  @ApiProperty({ example: 'Camiseta azul', minLength: 1, maxLength: 140, pattern: '\\S', description: "What the payer buys: the page's heading and each payment's description." })
+  @ApiProperty({ example: 'Camiseta azul', minLength: 1, maxLength: 140, description: "What the payer buys: the page's heading and each payment's description; not only spaces." })
   @IsString()
-  @Length(1, 140, { message: 'title must be 1 to 140 characters' })
-  @Matches(/\S/, { message: 'title must not be blank' })
+  @Matches(/^(?=.*\S).{1,140}$/, { message: 'title must be 1 to 140 characters, not only spaces' })
   title: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Tamanhos P, M e G; entrega em até 5 dias úteis.', maxLength: 140, description: 'Shown under the title.' })
@@ -63,8 +62,14 @@ export class CreatePaymentLinkDto {
     description: 'When the link stops taking payments (ISO 8601 with its offset, in the future). None: it never expires.',
   })
   @IsOptionalNotNull()
-  @IsDateString({ strict: true }, { message: 'expiresAt must be an ISO 8601 date-time' })
-  @Matches(DATE_TIME, { message: 'expiresAt must be an ISO 8601 date-time with seconds and an offset' })
+  @ValidateBy({
+    name: 'isDateTime',
+    validator: {
+      // The shape the document's `date-time` takes, and a real day of a real month (strict ISO 8601).
+      validate: (value) => typeof value === 'string' && DATE_TIME.test(value) && isISO8601(value, { strict: true }),
+      defaultMessage: () => 'expiresAt must be an ISO 8601 date-time with seconds and an offset, such as 2027-06-30T23:59:59-03:00',
+    },
+  })
   expiresAt?: string;
 
   @ApiPropertyOptional({
