@@ -9,15 +9,19 @@ import {
   cancelRecurringCharge,
   createPayment,
   createPaymentBatch,
+  createPaymentLink,
   createRecurrence,
   createRecurringCharge,
+  deactivatePaymentLink,
   getCurrentApiKey,
   getPayment,
   getPaymentBatch,
+  getPaymentLink,
   getRecurrence,
   getRecurringCharge,
   getRefund,
   listPaymentBatches,
+  listPaymentLinks,
   listPayments,
   listRecurrences,
   listRecurringCharges,
@@ -28,9 +32,11 @@ import {
 import type {
   CreatePaymentBatchData,
   CreatePaymentData,
+  CreatePaymentLinkData,
   CreateRecurrenceData,
   CreateRecurringChargeData,
   ListPaymentBatchesData,
+  ListPaymentLinksData,
   ListPaymentsData,
   ListRecurrencesData,
   RefundPaymentData,
@@ -71,6 +77,7 @@ export interface IdempotencyOptions {
 export class PixGateway {
   readonly payments;
   readonly paymentBatches;
+  readonly paymentLinks;
   readonly refunds;
   readonly recurrences;
   readonly recurringCharges;
@@ -116,6 +123,19 @@ export class PixGateway {
       get: (id: string) => send((signal) => getPaymentBatch({ client, path: { id }, signal }), policy),
       /** `GET /v1/payment-batches`: newest first, `{items, next_cursor}` (without their items). */
       list: (query: ListPaymentBatchesData['query'] = {}) => send((signal) => listPaymentBatches({ client, query, signal }), policy),
+    };
+    this.paymentLinks = {
+      /** `POST /v1/payment-links`: a reusable page (`url`) where payers pay a fixed amount or one within `amountRange` (201). */
+      create: (body: CreatePaymentLinkData['body'], options: IdempotencyOptions = {}) => {
+        const headers = { 'Idempotency-Key': key(options) };
+        return send((signal) => createPaymentLink({ client, body, headers, signal }), policy);
+      },
+      /** `GET /v1/payment-links/{id}`: its `state` and counts, read from its payments (`payments.list({ paymentLinkId })` lists them). */
+      get: (id: string) => send((signal) => getPaymentLink({ client, path: { id }, signal }), policy),
+      /** `GET /v1/payment-links`: newest first, `{items, next_cursor}`; `active: 'true' | 'false'` filters. */
+      list: (query: ListPaymentLinksData['query'] = {}) => send((signal) => listPaymentLinks({ client, query, signal }), policy),
+      /** `POST /v1/payment-links/{id}/deactivate`: for good; one already inactive answers as it is. */
+      deactivate: (id: string) => send((signal) => deactivatePaymentLink({ client, path: { id }, signal }), policy),
     };
     this.refunds = {
       /** `GET /v1/refunds/{id}`. */

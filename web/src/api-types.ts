@@ -150,6 +150,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's payment links
+         * @description Newest first, `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page. Filter by `active`.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A page to send payers (on WhatsApp, by e-mail): `url` is `PUBLIC_BASE_URL/l/<slug>`. The payer gives a name and CPF/CNPJ (and an e-mail when `collect.email`), and for an `amountRange` the amount; each submit makes a payment of the merchant’s, routed as any create, with `paymentLinkId` and the `externalId` `<link id>-<n>`, and opens its checkout page. Exactly one of `amount` and `amountRange`. Idempotent per Idempotency-Key as payments are.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment link
+         * @description With its state and counts (read from its payments: `GET /v1/payments?paymentLinkId=` lists them). Another merchant's link, or an id that does not exist, is 404 NOT_FOUND.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description For good: its page then says the link is no longer available, and no payment can be opened from it (payments already opened are unchanged). Already inactive: 200 again, as it is.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}/refunds": {
         parameters: {
             query?: never;
@@ -860,6 +924,86 @@ export interface paths {
         get: operations["adminGetPaymentBatch"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/merchants/{id}/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment link for a merchant
+         * @description As `POST /v1/payment-links` by the merchant (the same body and rules), without an Idempotency-Key. An unknown merchant is 404; an inactive one 409 CONFLICT.
+         */
+        post: operations["adminCreatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links across merchants
+         * @description Newest first, filtered by `merchant_id` and `active`; `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page.
+         */
+        get: operations["adminListPaymentLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment link with its latest payments
+         * @description The link as its merchant reads it, with `merchant_id` and its 20 latest payments, newest first.
+         */
+        get: operations["adminGetPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/payment-links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description As its merchant would: for good; already inactive answers as it is.
+         */
+        post: operations["adminDeactivatePaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4304,6 +4448,305 @@ export interface components {
             /** @description Its `payment_batch.completed` forwarded to the merchant, with every HTTP attempt (none while processing). */
             deliveries: components["schemas"]["PaymentDeliveryView"][];
         };
+        AmountRangeView: {
+            /**
+             * @description Decimal reais.
+             * @example 10
+             */
+            min: number;
+            /**
+             * @description Decimal reais.
+             * @example 500
+             */
+            max: number;
+        };
+        CollectView: {
+            /**
+             * @description Whether the page asks the payer's e-mail.
+             * @example false
+             */
+            email: boolean;
+        };
+        PaymentLinkView: {
+            /** @example plink_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * Format: uri
+             * @description The public page to send payers (PUBLIC_BASE_URL + `/l/` + a random slug of about 119 bits, not the id). Anyone with it can pay.
+             * @example https://pix.example.com/l/7QmZ2xT9bLk4Wn8Rc1Vd
+             */
+            url: string;
+            /** @example Camiseta azul */
+            title: string;
+            /** @example null */
+            description: string | null;
+            /**
+             * @description The fixed amount in decimal reais; null when the payer chooses within `amountRange`.
+             * @example 59.9
+             */
+            amount: number | null;
+            /** @description The bounds the payer chooses within; null for a fixed amount. */
+            amountRange: components["schemas"]["AmountRangeView"] | null;
+            /**
+             * Format: date-time
+             * @description When it stops taking payments; null: never.
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description How many payments it sells; null: no limit.
+             * @example null
+             */
+            maxPayments: number | null;
+            collect: components["schemas"]["CollectView"];
+            /**
+             * @description Where each payment’s checkout page sends the payer once paid; null for none.
+             * @example null
+             */
+            returnUrl: string | null;
+            /**
+             * @description False once deactivated (for good).
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description What its page shows: `open` (takes payments), `inactive` (deactivated, or its merchant is), `expired` (past `expiresAt`), `used_up` (its paid and pending payments reach `maxPayments`; a pending one that expires gives its place back).
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "inactive" | "expired" | "used_up";
+            /**
+             * @description Payments payers opened from it, whatever their status (`GET /v1/payments?paymentLinkId=`).
+             * @example 3
+             */
+            paymentsCount: number;
+            /**
+             * @description Of those, the ones paid (refunded ones included).
+             * @example 2
+             */
+            paidCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        AmountRangeDto: {
+            /**
+             * @description The least a payer may pay, in decimal reais.
+             * @example 10
+             */
+            min: number;
+            /**
+             * @description The most a payer may pay, in decimal reais: more than `min`, at most MAX_PAYMENT_AMOUNT (1,000,000.00).
+             * @example 500
+             */
+            max: number;
+        };
+        CollectDto: {
+            /**
+             * @description Ask the payer's e-mail (required on the page, then given to the payment as `recipientEmail`).
+             * @example true
+             */
+            email?: boolean;
+        };
+        CreatePaymentLinkDto: {
+            /**
+             * @description What the payer buys: the page's heading and each payment's description; not only spaces.
+             * @example Camiseta azul
+             */
+            title: string;
+            /**
+             * @description Shown under the title.
+             * @example Tamanhos P, M e G; entrega em até 5 dias úteis.
+             */
+            description?: string | null;
+            /**
+             * @description A fixed amount in decimal reais (> 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT). Exactly one of `amount` and `amountRange`.
+             * @example 59.9
+             */
+            amount?: number;
+            /** @description The payer types the amount, within these bounds. Exactly one of `amount` and `amountRange`. */
+            amountRange?: components["schemas"]["AmountRangeDto"];
+            /**
+             * Format: date-time
+             * @description When the link stops taking payments (ISO 8601 with its offset, in the future). None: it never expires.
+             * @example 2027-06-30T23:59:59-03:00
+             */
+            expiresAt?: string;
+            /**
+             * @description How many payments it sells: once its paid and pending payments reach this, it is used up. None: no limit.
+             * @example 50
+             */
+            maxPayments?: number;
+            /** @description What the page asks the payer besides name and CPF/CNPJ. */
+            collect?: components["schemas"]["CollectDto"];
+            /**
+             * Format: uri
+             * @description Where each payment’s checkout page sends the payer once paid ("Voltar à loja"), with `?payment_id=`: https (http only on localhost).
+             * @example https://shop.example.com/thanks
+             */
+            returnUrl?: string;
+        };
+        PaymentLinkPageView: {
+            items: components["schemas"]["PaymentLinkView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AdminPaymentLinkView: {
+            /** @example plink_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * Format: uri
+             * @description The public page to send payers (PUBLIC_BASE_URL + `/l/` + a random slug of about 119 bits, not the id). Anyone with it can pay.
+             * @example https://pix.example.com/l/7QmZ2xT9bLk4Wn8Rc1Vd
+             */
+            url: string;
+            /** @example Camiseta azul */
+            title: string;
+            /** @example null */
+            description: string | null;
+            /**
+             * @description The fixed amount in decimal reais; null when the payer chooses within `amountRange`.
+             * @example 59.9
+             */
+            amount: number | null;
+            /** @description The bounds the payer chooses within; null for a fixed amount. */
+            amountRange: components["schemas"]["AmountRangeView"] | null;
+            /**
+             * Format: date-time
+             * @description When it stops taking payments; null: never.
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description How many payments it sells; null: no limit.
+             * @example null
+             */
+            maxPayments: number | null;
+            collect: components["schemas"]["CollectView"];
+            /**
+             * @description Where each payment’s checkout page sends the payer once paid; null for none.
+             * @example null
+             */
+            returnUrl: string | null;
+            /**
+             * @description False once deactivated (for good).
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description What its page shows: `open` (takes payments), `inactive` (deactivated, or its merchant is), `expired` (past `expiresAt`), `used_up` (its paid and pending payments reach `maxPayments`; a pending one that expires gives its place back).
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "inactive" | "expired" | "used_up";
+            /**
+             * @description Payments payers opened from it, whatever their status (`GET /v1/payments?paymentLinkId=`).
+             * @example 3
+             */
+            paymentsCount: number;
+            /**
+             * @description Of those, the ones paid (refunded ones included).
+             * @example 2
+             */
+            paidCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+        };
+        AdminPaymentLinkPageView: {
+            items: components["schemas"]["AdminPaymentLinkView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AdminPaymentLinkDetailView: {
+            /** @example plink_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            id: string;
+            /**
+             * Format: uri
+             * @description The public page to send payers (PUBLIC_BASE_URL + `/l/` + a random slug of about 119 bits, not the id). Anyone with it can pay.
+             * @example https://pix.example.com/l/7QmZ2xT9bLk4Wn8Rc1Vd
+             */
+            url: string;
+            /** @example Camiseta azul */
+            title: string;
+            /** @example null */
+            description: string | null;
+            /**
+             * @description The fixed amount in decimal reais; null when the payer chooses within `amountRange`.
+             * @example 59.9
+             */
+            amount: number | null;
+            /** @description The bounds the payer chooses within; null for a fixed amount. */
+            amountRange: components["schemas"]["AmountRangeView"] | null;
+            /**
+             * Format: date-time
+             * @description When it stops taking payments; null: never.
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description How many payments it sells; null: no limit.
+             * @example null
+             */
+            maxPayments: number | null;
+            collect: components["schemas"]["CollectView"];
+            /**
+             * @description Where each payment’s checkout page sends the payer once paid; null for none.
+             * @example null
+             */
+            returnUrl: string | null;
+            /**
+             * @description False once deactivated (for good).
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description What its page shows: `open` (takes payments), `inactive` (deactivated, or its merchant is), `expired` (past `expiresAt`), `used_up` (its paid and pending payments reach `maxPayments`; a pending one that expires gives its place back).
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "inactive" | "expired" | "used_up";
+            /**
+             * @description Payments payers opened from it, whatever their status (`GET /v1/payments?paymentLinkId=`).
+             * @example 3
+             */
+            paymentsCount: number;
+            /**
+             * @description Of those, the ones paid (refunded ones included).
+             * @example 2
+             */
+            paidCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T12:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example mer_3kTMd9Q2xLr8VbN1cZp4Wf7A */
+            merchant_id: string;
+            /** @description Its latest payments, newest first (at most 20); the merchant lists them all with `GET /v1/payments?paymentLinkId=`. */
+            payments: components["schemas"]["PaymentView"][];
+        };
         DeliveryView: {
             /**
              * @description Also the Standard Webhooks `webhook-id`, the same on every attempt.
@@ -6144,6 +6587,409 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["PaymentBatchView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description `true`: only links not deactivated; `false`: only deactivated ones. */
+                active?: "true" | "false";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentLinkPageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One unique value per payment link (1–255 printable ASCII). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Created, or a replay of the creation (then with `Idempotent-Replayed: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentLinkView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentLinkView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["PaymentLinkView"];
                         /**
                          * Format: uuid
                          * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
@@ -10928,6 +11774,427 @@ export interface operations {
             };
             /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminCreatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentLinkView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `CONFLICT`: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminListPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description `true`: only links not deactivated; `false`: only deactivated ones. */
+                active?: "true" | "false";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+                merchant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentLinkPageView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminGetPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentLinkDetailView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`: The resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminDeactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["AdminPaymentLinkView"];
+                        /**
+                         * Format: uuid
+                         * @example 9b2f6c1e-3c4d-4f7a-9a51-2a8f0d3e4b11
+                         */
+                        request_id: string;
+                        /** @example sandbox */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: A valid admin bearer token or session is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description `FORBIDDEN`: This request is not allowed. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelPaymentData, CancelPaymentErrors, CancelPaymentResponses, CancelRecurrenceData, CancelRecurrenceErrors, CancelRecurrenceResponses, CancelRecurringChargeData, CancelRecurringChargeErrors, CancelRecurringChargeResponses, CreatePaymentBatchData, CreatePaymentBatchErrors, CreatePaymentBatchResponses, CreatePaymentData, CreatePaymentErrors, CreatePaymentResponses, CreatePixPaymentData, CreatePixPaymentErrors, CreatePixPaymentResponses, CreateRecurrenceData, CreateRecurrenceErrors, CreateRecurrenceResponses, CreateRecurringChargeData, CreateRecurringChargeErrors, CreateRecurringChargeResponses, GetCurrentApiKeyData, GetCurrentApiKeyErrors, GetCurrentApiKeyResponses, GetPaymentBatchData, GetPaymentBatchErrors, GetPaymentBatchResponses, GetPaymentData, GetPaymentErrors, GetPaymentResponses, GetPixPaymentData, GetPixPaymentErrors, GetPixPaymentResponses, GetRecurrenceData, GetRecurrenceErrors, GetRecurrenceResponses, GetRecurringChargeData, GetRecurringChargeErrors, GetRecurringChargeResponses, GetRefundData, GetRefundErrors, GetRefundResponses, ListPaymentBatchesData, ListPaymentBatchesErrors, ListPaymentBatchesResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListRecurrencesData, ListRecurrencesErrors, ListRecurrencesResponses, ListRecurringChargesData, ListRecurringChargesErrors, ListRecurringChargesResponses, ListRefundsData, ListRefundsErrors, ListRefundsResponses, RefundPaymentData, RefundPaymentErrors, RefundPaymentResponses, UpdatePaymentData, UpdatePaymentErrors, UpdatePaymentResponses } from './types.gen.js';
+import type { CancelPaymentData, CancelPaymentErrors, CancelPaymentResponses, CancelRecurrenceData, CancelRecurrenceErrors, CancelRecurrenceResponses, CancelRecurringChargeData, CancelRecurringChargeErrors, CancelRecurringChargeResponses, CreatePaymentBatchData, CreatePaymentBatchErrors, CreatePaymentBatchResponses, CreatePaymentData, CreatePaymentErrors, CreatePaymentLinkData, CreatePaymentLinkErrors, CreatePaymentLinkResponses, CreatePaymentResponses, CreatePixPaymentData, CreatePixPaymentErrors, CreatePixPaymentResponses, CreateRecurrenceData, CreateRecurrenceErrors, CreateRecurrenceResponses, CreateRecurringChargeData, CreateRecurringChargeErrors, CreateRecurringChargeResponses, DeactivatePaymentLinkData, DeactivatePaymentLinkErrors, DeactivatePaymentLinkResponses, GetCurrentApiKeyData, GetCurrentApiKeyErrors, GetCurrentApiKeyResponses, GetPaymentBatchData, GetPaymentBatchErrors, GetPaymentBatchResponses, GetPaymentData, GetPaymentErrors, GetPaymentLinkData, GetPaymentLinkErrors, GetPaymentLinkResponses, GetPaymentResponses, GetPixPaymentData, GetPixPaymentErrors, GetPixPaymentResponses, GetRecurrenceData, GetRecurrenceErrors, GetRecurrenceResponses, GetRecurringChargeData, GetRecurringChargeErrors, GetRecurringChargeResponses, GetRefundData, GetRefundErrors, GetRefundResponses, ListPaymentBatchesData, ListPaymentBatchesErrors, ListPaymentBatchesResponses, ListPaymentLinksData, ListPaymentLinksErrors, ListPaymentLinksResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListRecurrencesData, ListRecurrencesErrors, ListRecurrencesResponses, ListRecurringChargesData, ListRecurringChargesErrors, ListRecurringChargesResponses, ListRefundsData, ListRefundsErrors, ListRefundsResponses, RefundPaymentData, RefundPaymentErrors, RefundPaymentResponses, UpdatePaymentData, UpdatePaymentErrors, UpdatePaymentResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -131,6 +131,54 @@ export const createPaymentBatch = <ThrowOnError extends boolean = false>(options
 export const getPaymentBatch = <ThrowOnError extends boolean = false>(options: Options<GetPaymentBatchData, ThrowOnError>) => (options.client ?? client).get<GetPaymentBatchResponses, GetPaymentBatchErrors, ThrowOnError>({
     security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
     url: '/v1/payment-batches/{id}',
+    ...options
+});
+
+/**
+ * List the merchant's payment links
+ *
+ * Newest first, `data` is `{items, next_cursor}`: pass `cursor=next_cursor` for the next page. Filter by `active`.
+ */
+export const listPaymentLinks = <ThrowOnError extends boolean = false>(options?: Options<ListPaymentLinksData, ThrowOnError>) => (options?.client ?? client).get<ListPaymentLinksResponses, ListPaymentLinksErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-links',
+    ...options
+});
+
+/**
+ * Create a payment link
+ *
+ * A page to send payers (on WhatsApp, by e-mail): `url` is `PUBLIC_BASE_URL/l/<slug>`. The payer gives a name and CPF/CNPJ (and an e-mail when `collect.email`), and for an `amountRange` the amount; each submit makes a payment of the merchant’s, routed as any create, with `paymentLinkId` and the `externalId` `<link id>-<n>`, and opens its checkout page. Exactly one of `amount` and `amountRange`. Idempotent per Idempotency-Key as payments are.
+ */
+export const createPaymentLink = <ThrowOnError extends boolean = false>(options: Options<CreatePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<CreatePaymentLinkResponses, CreatePaymentLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-links',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read a payment link
+ *
+ * With its state and counts (read from its payments: `GET /v1/payments?paymentLinkId=` lists them). Another merchant's link, or an id that does not exist, is 404 NOT_FOUND.
+ */
+export const getPaymentLink = <ThrowOnError extends boolean = false>(options: Options<GetPaymentLinkData, ThrowOnError>) => (options.client ?? client).get<GetPaymentLinkResponses, GetPaymentLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-links/{id}',
+    ...options
+});
+
+/**
+ * Deactivate a payment link
+ *
+ * For good: its page then says the link is no longer available, and no payment can be opened from it (payments already opened are unchanged). Already inactive: 200 again, as it is.
+ */
+export const deactivatePaymentLink = <ThrowOnError extends boolean = false>(options: Options<DeactivatePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<DeactivatePaymentLinkResponses, DeactivatePaymentLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-Merchant-Key', type: 'apiKey' }],
+    url: '/v1/payment-links/{id}/deactivate',
     ...options
 });
 

@@ -837,6 +837,81 @@ export type PaymentPageView = {
     next_cursor?: string | null;
 };
 
+export type PaymentLinkView = {
+    id: string;
+    /**
+     * The public page to send payers (PUBLIC_BASE_URL + `/l/` + a random slug of about 119 bits, not the id). Anyone with it can pay.
+     */
+    url: string;
+    title: string;
+    description: string | null;
+    /**
+     * The fixed amount in decimal reais; null when the payer chooses within `amountRange`.
+     */
+    amount: number | null;
+    /**
+     * The bounds the payer chooses within; null for a fixed amount.
+     */
+    amountRange: AmountRangeView | null;
+    /**
+     * When it stops taking payments; null: never.
+     */
+    expiresAt: string | null;
+    /**
+     * How many payments it sells; null: no limit.
+     */
+    maxPayments: number | null;
+    collect: CollectView;
+    /**
+     * Where each payment’s checkout page sends the payer once paid; null for none.
+     */
+    returnUrl: string | null;
+    /**
+     * False once deactivated (for good).
+     */
+    active: boolean;
+    /**
+     * What its page shows: `open` (takes payments), `inactive` (deactivated, or its merchant is), `expired` (past `expiresAt`), `used_up` (its paid and pending payments reach `maxPayments`; a pending one that expires gives its place back).
+     */
+    state: 'open' | 'inactive' | 'expired' | 'used_up';
+    /**
+     * Payments payers opened from it, whatever their status (`GET /v1/payments?paymentLinkId=`).
+     */
+    paymentsCount: number;
+    /**
+     * Of those, the ones paid (refunded ones included).
+     */
+    paidCount: number;
+    createdAt: string;
+    updatedAt: string;
+};
+
+export type CollectView = {
+    /**
+     * Whether the page asks the payer's e-mail.
+     */
+    email: boolean;
+};
+
+export type AmountRangeView = {
+    /**
+     * Decimal reais.
+     */
+    min: number;
+    /**
+     * Decimal reais.
+     */
+    max: number;
+};
+
+export type PaymentLinkPageView = {
+    items: Array<PaymentLinkView>;
+    /**
+     * Pass as `cursor` for the next page; null on the last page.
+     */
+    next_cursor: string | null;
+};
+
 export type PaymentFailedEvent = {
     /**
      * The event type; the same as the `X-Webhook-Event` header.
@@ -1145,6 +1220,59 @@ export type CreatePixPaymentDto = {
      * The payer's address, for a due-date charge (only with `due`).
      */
     recipientAddress?: RecipientAddressDto;
+};
+
+export type CreatePaymentLinkDto = {
+    /**
+     * What the payer buys: the page's heading and each payment's description; not only spaces.
+     */
+    title: string;
+    /**
+     * Shown under the title.
+     */
+    description?: string | null;
+    /**
+     * A fixed amount in decimal reais (> 0, at most 2 decimal places, at most MAX_PAYMENT_AMOUNT). Exactly one of `amount` and `amountRange`.
+     */
+    amount?: number;
+    /**
+     * The payer types the amount, within these bounds. Exactly one of `amount` and `amountRange`.
+     */
+    amountRange?: AmountRangeDto;
+    /**
+     * When the link stops taking payments (ISO 8601 with its offset, in the future). None: it never expires.
+     */
+    expiresAt?: string;
+    /**
+     * How many payments it sells: once its paid and pending payments reach this, it is used up. None: no limit.
+     */
+    maxPayments?: number;
+    /**
+     * What the page asks the payer besides name and CPF/CNPJ.
+     */
+    collect?: CollectDto;
+    /**
+     * Where each payment’s checkout page sends the payer once paid ("Voltar à loja"), with `?payment_id=`: https (http only on localhost).
+     */
+    returnUrl?: string;
+};
+
+export type CollectDto = {
+    /**
+     * Ask the payer's e-mail (required on the page, then given to the payment as `recipientEmail`).
+     */
+    email?: boolean;
+};
+
+export type AmountRangeDto = {
+    /**
+     * The least a payer may pay, in decimal reais.
+     */
+    min: number;
+    /**
+     * The most a payer may pay, in decimal reais: more than `min`, at most MAX_PAYMENT_AMOUNT (1,000,000.00).
+     */
+    max: number;
 };
 
 export type CreatePaymentDto = {
@@ -1882,6 +2010,234 @@ export type GetPaymentBatchResponses = {
 };
 
 export type GetPaymentBatchResponse = GetPaymentBatchResponses[keyof GetPaymentBatchResponses];
+
+export type ListPaymentLinksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * `true`: only links not deactivated; `false`: only deactivated ones.
+         */
+        active?: 'true' | 'false';
+        /**
+         * The `next_cursor` of the previous page.
+         */
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/v1/payment-links';
+};
+
+export type ListPaymentLinksErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type ListPaymentLinksError = ListPaymentLinksErrors[keyof ListPaymentLinksErrors];
+
+export type ListPaymentLinksResponses = {
+    /**
+     * Success
+     */
+    200: {
+        success: true;
+        data: PaymentLinkPageView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type ListPaymentLinksResponse = ListPaymentLinksResponses[keyof ListPaymentLinksResponses];
+
+export type CreatePaymentLinkData = {
+    body: CreatePaymentLinkDto;
+    headers: {
+        /**
+         * One unique value per payment link (1–255 printable ASCII).
+         */
+        'Idempotency-Key': string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/payment-links';
+};
+
+export type CreatePaymentLinkErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `IDEMPOTENCY_IN_PROGRESS`: A request with this Idempotency-Key is still being processed.
+     */
+    409: ApiErrorEnvelope;
+    /**
+     * `PAYLOAD_TOO_LARGE`: The request body is larger than 64 KiB.
+     */
+    413: ApiErrorEnvelope;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: The request body must be application/json.
+     */
+    415: ApiErrorEnvelope;
+    /**
+     * `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was already used with a different request.
+     */
+    422: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type CreatePaymentLinkError = CreatePaymentLinkErrors[keyof CreatePaymentLinkErrors];
+
+export type CreatePaymentLinkResponses = {
+    /**
+     * Created, or a replay of the creation (then with `Idempotent-Replayed: true`).
+     */
+    201: {
+        success: true;
+        data: PaymentLinkView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type CreatePaymentLinkResponse = CreatePaymentLinkResponses[keyof CreatePaymentLinkResponses];
+
+export type GetPaymentLinkData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/payment-links/{id}';
+};
+
+export type GetPaymentLinkErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `NOT_FOUND`: The resource was not found.
+     */
+    404: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type GetPaymentLinkError = GetPaymentLinkErrors[keyof GetPaymentLinkErrors];
+
+export type GetPaymentLinkResponses = {
+    /**
+     * Success
+     */
+    200: {
+        success: true;
+        data: PaymentLinkView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type GetPaymentLinkResponse = GetPaymentLinkResponses[keyof GetPaymentLinkResponses];
+
+export type DeactivatePaymentLinkData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/payment-links/{id}/deactivate';
+};
+
+export type DeactivatePaymentLinkErrors = {
+    /**
+     * `VALIDATION_ERROR`: The request is invalid.
+     */
+    400: ApiErrorEnvelope;
+    /**
+     * `MISSING_MERCHANT_KEY`: The X-Merchant-Key header is required. / `INVALID_MERCHANT_KEY`: The merchant key is invalid, revoked, or belongs to an inactive merchant.
+     */
+    401: ApiErrorEnvelope;
+    /**
+     * `NOT_FOUND`: The resource was not found.
+     */
+    404: ApiErrorEnvelope;
+    /**
+     * `RATE_LIMITED`: Too many requests; retry after the time in Retry-After.
+     */
+    429: ApiErrorEnvelope;
+    /**
+     * `INTERNAL_ERROR`: An unexpected error occurred.
+     */
+    500: ApiErrorEnvelope;
+    /**
+     * `SERVICE_UNAVAILABLE`: The service is temporarily unavailable.
+     */
+    503: ApiErrorEnvelope;
+};
+
+export type DeactivatePaymentLinkError = DeactivatePaymentLinkErrors[keyof DeactivatePaymentLinkErrors];
+
+export type DeactivatePaymentLinkResponses = {
+    /**
+     * Success
+     */
+    200: {
+        success: true;
+        data: PaymentLinkView;
+        request_id: string;
+        provider: string;
+    };
+};
+
+export type DeactivatePaymentLinkResponse = DeactivatePaymentLinkResponses[keyof DeactivatePaymentLinkResponses];
 
 export type ListRefundsData = {
     body?: never;
