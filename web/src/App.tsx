@@ -11,6 +11,8 @@ import { MerchantDetail } from './pages/MerchantDetail';
 import { Merchants } from './pages/Merchants';
 import { Overview } from './pages/Overview';
 import { PaymentDetail } from './pages/PaymentDetail';
+import { PaymentLinkDetail } from './pages/PaymentLinkDetail';
+import { PaymentLinks } from './pages/PaymentLinks';
 import { Payments } from './pages/Payments';
 import { ProviderAccountDetail } from './pages/ProviderAccountDetail';
 import { ProviderAccounts } from './pages/ProviderAccounts';
@@ -22,6 +24,7 @@ const NAV = [
   { to: '/admin/merchants', label: 'Merchants', match: (p: string) => p.startsWith('/admin/merchants') },
   { to: '/admin/provider-accounts', label: 'Provider accounts', match: (p: string) => p.startsWith('/admin/provider-accounts') },
   { to: '/admin/payments', label: 'Payments', match: (p: string) => p.startsWith('/admin/payments') },
+  { to: '/admin/payment-links', label: 'Payment links', match: (p: string) => p.startsWith('/admin/payment-links') },
   { to: '/admin/payment-batches', label: 'Batches', match: (p: string) => p.startsWith('/admin/payment-batches') },
   { to: '/admin/recurrences', label: 'Recurrences', match: (p: string) => p.startsWith('/admin/recurrences') },
   { to: '/admin/deliveries', label: 'Deliveries', match: (p: string) => p.startsWith('/admin/deliveries') },
@@ -33,6 +36,7 @@ function route(path: string) {
   const account = /^\/admin\/provider-accounts\/([^/]+)$/.exec(path);
   const recurrence = /^\/admin\/recurrences\/([^/]+)$/.exec(path);
   const batch = /^\/admin\/payment-batches\/([^/]+)$/.exec(path);
+  const link = /^\/admin\/payment-links\/([^/]+)$/.exec(path);
   if (path === '/admin') return <Overview />;
   if (path === '/admin/merchants') return <Merchants />;
   if (merchant) return <MerchantDetail id={decodeURIComponent(merchant[1]!)} />;
@@ -40,6 +44,8 @@ function route(path: string) {
   if (account) return <ProviderAccountDetail id={decodeURIComponent(account[1]!)} />;
   if (path === '/admin/payments') return <Payments />;
   if (payment) return <PaymentDetail id={decodeURIComponent(payment[1]!)} />;
+  if (path === '/admin/payment-links') return <PaymentLinks />;
+  if (link) return <PaymentLinkDetail id={decodeURIComponent(link[1]!)} />;
   if (path === '/admin/payment-batches') return <Batches />;
   if (batch) return <BatchDetail id={decodeURIComponent(batch[1]!)} />;
   if (path === '/admin/recurrences') return <Recurrences />;

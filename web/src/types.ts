@@ -110,3 +110,9 @@ export type PaymentBatchStatus = PaymentBatch['status'];
 export const PAYMENT_BATCH_STATUS_LABELS: Record<PaymentBatchStatus, string> = { processing: 'Processing', completed: 'Completed' };
 export type PaymentBatchItemStatus = PaymentBatchItem['status'];
 export const PAYMENT_BATCH_ITEM_STATUS_LABELS: Record<PaymentBatchItemStatus, string> = { pending: 'Pending', created: 'Created', failed: 'Failed' };
+
+// Payment links (docs/dashboard.md, Payment links): a merchant's reusable page that opens a payment for each payer.
+export type PaymentLink = Schemas['AdminPaymentLinkView'];
+export type PaymentLinkState = PaymentLink['state'];
+/** What `POST /merchants/{id}/payment-links` takes. */
+export type NewPaymentLink = Schemas['CreatePaymentLinkDto'];

@@ -54,6 +54,9 @@ const STATUS_TONE: Record<string, string> = {
   processing: 'amber',
   completed: 'green',
   created: 'green',
+  // Payment links (docs/dashboard.md, Payment links): `inactive` and `expired` are above.
+  open: 'green',
+  used_up: 'blue',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

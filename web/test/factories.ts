@@ -527,3 +527,28 @@ export function paymentBatchDetail(overrides: Partial<Schemas['AdminPaymentBatch
     ...overrides,
   };
 }
+
+/** A merchant's open payment link of a fixed amount, never expiring, with no limit. */
+export function paymentLink(overrides: Partial<Schemas['AdminPaymentLinkDetailView']> = {}): Schemas['AdminPaymentLinkDetailView'] {
+  return {
+    id: next('plink'),
+    url: 'http://localhost:3000/l/7QmZ2xT9bLk4Wn8Rc1Vd5Hs3aB',
+    title: 'Camiseta azul',
+    description: null,
+    amount: 59.9,
+    amountRange: null,
+    expiresAt: null,
+    maxPayments: null,
+    collect: { email: false },
+    returnUrl: null,
+    active: true,
+    state: 'open',
+    paymentsCount: 0,
+    paidCount: 0,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    merchant_id: 'mer_000000000000000000000001',
+    payments: [],
+    ...overrides,
+  };
+}

@@ -47,9 +47,14 @@ export function MerchantDetail({ id }: { id: string }) {
         page={merchant}
         list={{ to: '/admin/merchants', label: 'Merchants' }}
         actions={
-          <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
-            View payments
-          </Link>
+          <>
+            <Link to={`/admin/payments?merchant_id=${m.id}`} className="btn btn-secondary">
+              View payments
+            </Link>
+            <Link to={`/admin/payment-links?merchant_id=${m.id}`} className="btn btn-secondary">
+              Payment links
+            </Link>
+          </>
         }
         deactivate={{
           title: 'Deactivate this merchant?',
