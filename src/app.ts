@@ -9,6 +9,7 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import { setupApiDocument } from './api-document';
 import { AppModule } from './app.module';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
+import { isPublicFormPost } from './checkout/public-forms';
 import { isPublicPagePath, sendNotFound } from './checkout/public-pages';
 import { bearerMatches } from './auth/bearer';
 import { AppError } from './common/errors/app-error';
@@ -161,7 +162,7 @@ function trackConnections(app: NestFastifyApplication, fastify: FastifyInstance)
   });
 }
 
-/** What every request gets before any route: security headers, its id and state, no caching of API data, JSON bodies only. */
+/** What every request gets before any route: security headers, its id and state, no caching of API data, JSON bodies only (and a payment link's form). */
 function addRequestHooks(app: NestFastifyApplication, fastify: FastifyInstance, config: AppConfig): void {
   // Before any hook below can refuse the request.
   const securityHeaders = securityHeadersMiddleware(servesHttps(config));
@@ -178,7 +179,7 @@ function addRequestHooks(app: NestFastifyApplication, fastify: FastifyInstance, 
     if (API_PATH.test(req.url)) reply.header('cache-control', 'no-store');
     if (BODY_METHODS.has(req.method) && hasBody(req.headers)) {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json' && !type.endsWith('+json')) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
+      if (type !== 'application/json' && !type.endsWith('+json') && !isPublicFormPost(req)) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     }
   });
 }
@@ -214,7 +215,8 @@ function securityHeadersMiddleware(https: boolean): ReturnType<typeof helmet> {
  */
 function refuseHostileInput(fastify: FastifyInstance, sandboxPrefixes: readonly string[]): void {
   fastify.addHook('preValidation', async (req) => {
-    if (isUnderPrefix(req.url.split('?', 1)[0]!, sandboxPrefixes)) return;
+    // A payment link's form answers a refused field with the form again (src/checkout/payment-link-pages.controller.ts).
+    if (isUnderPrefix(req.url.split('?', 1)[0]!, sandboxPrefixes) || isPublicFormPost(req)) return;
     const problems = [...findInputProblems(req.body, 'body'), ...findInputProblems(req.query, 'query')];
     if (problems.length > 0) throw AppError.validation(problems);
   });

@@ -90,6 +90,20 @@ export interface Messages {
   errorTitle: string;
   errorText: string;
   securedBy: string;
+  linkTitle: (title: string, merchant: string) => string;
+  payerNameField: string;
+  documentField: string;
+  documentHint: string;
+  emailField: string;
+  amountField: string;
+  amountHint: (min: string, max: string) => string;
+  submitLink: string;
+  formHasErrors: string;
+  fieldErrors: { name: string; document: string; email: string; amount: (min: string, max: string) => string; text: string };
+  linkStates: Readonly<Record<'inactive' | 'expired' | 'used_up', { title: string; text: string }>>;
+  openFailedTitle: string;
+  openFailedText: string;
+  backToForm: string;
 }
 
 const PT: Messages = {
@@ -171,6 +185,30 @@ const PT: Messages = {
   errorTitle: 'Algo deu errado',
   errorText: 'Não foi possível abrir esta página agora. Tente de novo em instantes.',
   securedBy: 'Pagamento instantâneo via Pix',
+  linkTitle: (title, merchant) => `${title} · ${merchant}`,
+  payerNameField: 'Nome completo',
+  documentField: 'CPF ou CNPJ',
+  documentHint: 'Usado só para gerar a cobrança Pix.',
+  emailField: 'E-mail',
+  amountField: 'Valor (R$)',
+  amountHint: (min, max) => `Entre ${min} e ${max}.`,
+  submitLink: 'Continuar para o pagamento',
+  formHasErrors: 'Corrija os campos indicados abaixo.',
+  fieldErrors: {
+    name: 'Informe seu nome (até 140 caracteres).',
+    document: 'Informe um CPF ou CNPJ válido.',
+    email: 'Informe um e-mail válido.',
+    amount: (min, max) => `Informe um valor entre ${min} e ${max}.`,
+    text: 'Este campo tem caracteres que não podem ser usados.',
+  },
+  linkStates: {
+    inactive: { title: 'Link desativado', text: 'Este link de pagamento foi desativado pela loja.' },
+    expired: { title: 'Link expirado', text: 'Este link de pagamento não aceita mais pagamentos.' },
+    used_up: { title: 'Link esgotado', text: 'Este link já recebeu o número máximo de pagamentos.' },
+  },
+  openFailedTitle: 'Não foi possível criar o pagamento',
+  openFailedText: 'Tente de novo em alguns minutos.',
+  backToForm: 'Voltar ao formulário',
 };
 
 const EN: Messages = {
@@ -252,6 +290,30 @@ const EN: Messages = {
   errorTitle: 'Something went wrong',
   errorText: 'This page cannot be opened right now. Try again in a moment.',
   securedBy: 'Instant payment with Pix',
+  linkTitle: (title, merchant) => `${title} · ${merchant}`,
+  payerNameField: 'Full name',
+  documentField: 'CPF or CNPJ',
+  documentHint: 'Used only to create the Pix charge.',
+  emailField: 'E-mail',
+  amountField: 'Amount (R$)',
+  amountHint: (min, max) => `Between ${min} and ${max}.`,
+  submitLink: 'Continue to payment',
+  formHasErrors: 'Please correct the fields marked below.',
+  fieldErrors: {
+    name: 'Enter your name (up to 140 characters).',
+    document: 'Enter a valid CPF or CNPJ.',
+    email: 'Enter a valid e-mail address.',
+    amount: (min, max) => `Enter an amount between ${min} and ${max}.`,
+    text: 'This field has characters that cannot be used.',
+  },
+  linkStates: {
+    inactive: { title: 'Link deactivated', text: 'The shop has deactivated this payment link.' },
+    expired: { title: 'Link expired', text: 'This payment link no longer takes payments.' },
+    used_up: { title: 'Link sold out', text: 'This payment link has already received its maximum number of payments.' },
+  },
+  openFailedTitle: 'The payment could not be created',
+  openFailedText: 'Try again in a few minutes.',
+  backToForm: 'Back to the form',
 };
 
 export function messages(lang: Lang): Messages {
