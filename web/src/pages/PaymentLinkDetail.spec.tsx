@@ -81,7 +81,7 @@ describe('a payment link page', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Deactivate link' }));
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Camiseta azul deactivated'));
     expect(api.requests('POST /payment-links/{id}/deactivate').map((r) => r.params.id)).toEqual(['plink_shirt']);
-    expect(screen.getByText('The link is deactivated: its page tells payers it no longer takes payments.')).toBeTruthy();
+    expect(screen.getByText('The link is deactivated.')).toBeTruthy();
     expect(screen.getByText(/^This link is deactivated/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Deactivate' })).toBeNull();
   });

@@ -70,7 +70,7 @@ export function PaymentLinkDetail({ id }: { id: string }) {
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
             detail.setData(await api<PaymentLink>('POST', `/payment-links/${encodeURIComponent(l.id)}/deactivate`));
-            setDone('The link is deactivated: its page tells payers it no longer takes payments.');
+            setDone('The link is deactivated.');
           }}
         >
           <p>
