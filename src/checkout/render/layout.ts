@@ -30,7 +30,7 @@ ${options.script ? markup`<script type="module" src="${assets.script}"></script>
 <header class="band">
 <div class="wrap">${brand ? markup`<p class="merchant"><span class="visually-hidden">${m.merchantLabel}: </span>${brand.merchantName}</p>` : markup`<p class="merchant">Pix</p>`}</div>
 </header>
-<main class="wrap" id="main"${options.mainAttributes ?? ''}>
+<main class="card" id="main"${options.mainAttributes ?? ''}>
 ${options.main}
 </main>
 <footer class="wrap foot"><p>${m.securedBy}</p></footer>

@@ -28,7 +28,7 @@ function paymentHtml(page: PaymentPage, m: Messages, assets: AssetLinks, now: Da
   // An immediate charge counts down to its expiry; a due-date charge is payable until a day, shown above.
   const timer = !page.due && page.expiresAt ? page.expiresAt : null;
   const main = markup`
-<h1>${m.payHeading}</h1>
+<h1 class="eyebrow">${m.payHeading}</h1>
 <p class="amount"><span class="visually-hidden">${page.due ? m.amountDueToday : m.amount}: </span><span data-amount-due>${amount}</span></p>
 ${page.due ? markup`<p class="amount-note">${m.amountDueToday}</p>` : ''}
 ${page.description ? markup`<p class="description">${page.description}</p>` : ''}
@@ -66,7 +66,7 @@ function recurrenceHtml(page: RecurrencePage, m: Messages, assets: AssetLinks): 
   terms.push([m.endDate, page.endDate ? formatDay(page.endDate, m) : m.noEndDate]);
   if (page.payerName) terms.push([m.payer, page.payerName]);
   const main = markup`
-<h1>${m.authorizeHeading}</h1>
+<h1 class="eyebrow">${m.authorizeHeading}</h1>
 ${definitionList(terms)}
 ${page.firstPaymentCents !== null ? markup`<p class="note">${m.firstPayment(formatMoney(page.firstPaymentCents, m))}</p>` : ''}
 ${statusLine(page.state, m, page.kind)}
@@ -119,7 +119,7 @@ function qrBlock(png: string, alt: string, copyPaste: string, m: Messages): Html
   return markup`<div class="qr-wrap"><img class="qr" src="${png}" alt="${alt}"${size ? markup` width="${size.width}" height="${size.height}"` : ''}></div>
 <div class="copy">
 <label for="pix-code">${m.copyLabel}</label>
-<textarea id="pix-code" class="code" readonly rows="4" spellcheck="false" autocomplete="off">${copyPaste}</textarea>
+<textarea id="pix-code" class="code" readonly rows="5" spellcheck="false" autocomplete="off">${copyPaste}</textarea>
 <button type="button" class="button" id="copy-code" data-copied="${m.copied}" data-failed="${m.copyFailed}">${m.copyButton}</button>
 <p id="copy-status" class="copy-status" role="status" aria-live="polite"></p>
 </div>`;
@@ -130,11 +130,11 @@ function timerLine(expiresAt: Date, now: Date, m: Messages): Html {
   return markup`<p class="timer" data-expires-at="${expiresAt.toISOString()}" data-server-now="${now.getTime()}" data-time-up="${m.timeUp}">${m.timeLeft}: <span id="time-left" role="timer">${formatTimeLeft(left)}</span></p>`;
 }
 
+/** A final state's section: what it means for the payer (the status line above names it), and the way back to the shop once paid. */
 function ending(state: PageState, current: PageState, kind: CheckoutPage['kind'], m: Messages, returnHref: string | null): Html {
-  const { title, detail } = stateText(state, kind, m);
+  const { detail } = stateText(state, kind, m);
   return markup`<section class="ending ending-${state}" data-when="${state}"${state === current ? '' : markup` hidden`}>
-<p class="ending-title">${title}</p>
-${detail ? markup`<p>${detail}</p>` : ''}
+<p class="ending-title">${detail}</p>
 ${returnHref ? markup`<p><a class="button" href="${returnHref}">${m.backToShop}</a></p>` : ''}
 </section>`;
 }
