@@ -1015,3 +1015,192 @@ describe(`hostile input: provider accounts and their callbacks, ${ACCOUNT_TOTAL}
     expect(JSON.parse(moved.text).error.details.fields.map((f: { field: string }) => f.field)).toContain('credentials');
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The payer's public pages (src/checkout): a payment's page and its state, a payment link's page
+// and its form post. They answer with pages, not the envelope, so each answer here must be below
+// 500 and either a page or (for what the API's own door refuses first) a 4xx envelope, and no
+// hostile form may open a payment.
+
+const PUBLIC_TOTAL = 800;
+
+describe(`hostile input: the public pages, ${PUBLIC_TOTAL} requests (HTTP, ${db}, seed ${SEED})`, () => {
+  let token: string;
+  let slug: string;
+  beforeAll(async () => {
+    [{ checkout_token: token }] = await t.dataSource.query('SELECT checkout_token FROM payments WHERE id = $1', [paymentId]);
+    const link = await send(
+      t.url,
+      'POST',
+      '/v1/payment-links',
+      { 'x-merchant-key': apiKey, 'idempotency-key': 'hostile-link', 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ title: 'Camiseta', amountRange: { min: 10, max: 500 }, collect: { email: true } })),
+    );
+    slug = new URL(JSON.parse(link.text).data.url).pathname.split('/')[2]!;
+  });
+
+  function cases(): Case[] {
+    const random = prng(SEED + 2);
+    const int = (n: number) => Math.floor(random() * n);
+    const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+    const form = 'application/x-www-form-urlencoded';
+    const hostileId = () =>
+      pick([
+        '%E0%A4%A',
+        '%',
+        '%zz',
+        '%00',
+        '%0a%0d',
+        'a'.repeat(129 + int(5000)),
+        `${token}%00`,
+        `${token}x`,
+        token.toLowerCase(),
+        '..%2f..%2fadmin',
+        '%F0%9F%98',
+        '%C0%AF',
+        '%ED%A0%80',
+        encodeURIComponent('\u0000\u0001'),
+        paymentId,
+        `${slug}%20`,
+        'x'.repeat(24),
+      ]);
+    const hostileQuery = () => pick(['', '?brand=%00', `?x=${'y'.repeat(3000)}`, '?a=%E0%A4%A', '?a=1&a=2', '?__proto__[x]=1', '?q=%ED%A0%80']);
+    const control = () => `A${String.fromCharCode(pick([...Array.from({ length: 32 }, (_, i) => i), 0x7f]))}B`;
+    const long = () => 'x'.repeat(1025 + int(20_000));
+    /** A value each field refuses, whatever the others hold. */
+    const refused: Record<string, () => string> = {
+      name: () => pick([control(), long(), '', ' ']),
+      document: () => pick([control(), long(), '', '123.456.789-00', '1e400', '<script>', '00000000000']),
+      email: () => pick([control(), `${'x'.repeat(300)}@a.co`, '', 'not-an-email', '<script>@x']),
+      amount: () => pick([control(), long(), '', '1e400', '-1', 'NaN', '0,001', '9,99', '500,01', '1.2.3']),
+    };
+    const badField = (): [string, string] => {
+      const field = pick(Object.keys(refused));
+      return [field, refused[field]!()];
+    };
+    const validFields = { name: 'Ana Souza', document: '123.456.789-09', email: 'ana@example.com', amount: '25,90' };
+    const kinds: (() => Case)[] = [
+      () => ({
+        label: 'GET /pay/<hostile>',
+        method: pick(['GET', 'GET', 'HEAD']),
+        path: `/pay/${hostileId()}${pick(['', '/status', '/events', '/x/y'])}${hostileQuery()}`,
+        headers: {},
+      }),
+      () => ({ label: 'GET /pay/<token> with a hostile query', method: 'GET', path: `/pay/${token}${pick(['', '/status'])}${hostileQuery()}`, headers: {} }),
+      () => ({
+        label: 'GET /pay/assets/<hostile>',
+        method: 'GET',
+        path: `/pay/assets/${pick(['checkout.css', '..%2f..%2fpackage.json', `checkout.${'f'.repeat(12)}.js`, hostileId()])}${hostileQuery()}`,
+        headers: {},
+      }),
+      () => ({
+        label: 'GET /l/<hostile>',
+        method: 'GET',
+        path: `/l/${hostileId()}${hostileQuery()}`,
+        headers: { 'accept-language': pick(['en', 'pt-BR', '*', 'x'.repeat(2000), 'en;q=abc, pt;q=2']) },
+      }),
+      () => ({
+        label: 'bad method on a page',
+        method: pick(['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']),
+        path: pick([`/pay/${token}`, `/l/${slug}`, `/pay/${token}/status`]),
+        headers: {},
+      }),
+      () => {
+        // One field wrong, the rest right: the form again, never a payment.
+        const [field, value] = badField();
+        const fields = new URLSearchParams({ ...validFields, [field]: value }).toString();
+        return {
+          label: `form post with a bad ${field}`,
+          method: 'POST',
+          path: `/l/${pick([slug, slug, hostileId()])}`,
+          headers: { 'content-type': form },
+          body: Buffer.from(fields),
+        };
+      },
+      () => {
+        const body = pick([
+          'name=a&name=b&document=1&document=2',
+          'name[a]=b&document[]=1',
+          '__proto__[polluted]=1&constructor[prototype][polluted]=1&name=Ana',
+          'name=%ED%A0%80&document=%ED%A0%80',
+          '%%%%=%%%',
+          '=&=&&',
+          'name',
+          `name=${'%00'.repeat(200)}`,
+          `padding=${'x'.repeat(64 * 1024 + int(8000))}`,
+        ]);
+        return {
+          label: `raw form body ${body.slice(0, 24)}`,
+          method: 'POST',
+          path: `/l/${slug}`,
+          headers: { 'content-type': pick([form, `${form}; charset=latin1`]) },
+          body: Buffer.from(body),
+        };
+      },
+      () => ({
+        label: 'form post of another content type',
+        method: 'POST',
+        path: `/l/${slug}`,
+        headers: { 'content-type': pick(['text/plain', 'multipart/form-data; boundary=x', 'application/xml', 'application/json']) },
+        body: Buffer.from(pick(['name=Ana', '{"name":{"$gt":""},"document":["1"]}', '[]', '"x"', '{"name":' + '['.repeat(40) + ']'.repeat(40) + '}', '<x/>'])),
+      }),
+      () => ({
+        label: 'unparseable HTTP to a page',
+        method: 'RAW',
+        path: '/pay',
+        headers: {},
+        raw: Buffer.from(
+          pick([
+            `GET /pay/${token} HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n`,
+            `POST /l/${slug} HTTP/1.1\r\nHost: x\r\nContent-Type: ${form}\r\nContent-Length: abc\r\n\r\nname=a`,
+            `GET /l/${slug} HTTP/9.9\r\nHost: x\r\n\r\n`,
+            `POST /l/${slug} HTTP/1.1\r\nHost: x\r\nContent-Type: ${form}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nname=a\r\n0\r\n\r\n`,
+          ]),
+          'latin1',
+        ),
+      }),
+    ];
+    return Array.from({ length: PUBLIC_TOTAL }, () => pick(kinds)());
+  }
+
+  /** Why an answer is wrong for a public page, or null: below 500, and a page or (refused at the API's door) a 4xx envelope. */
+  function pageProblem(item: Case, answer: Answer): string | null {
+    if (answer.status >= 500 || answer.status < 200) return `status ${answer.status}`;
+    if (item.method === 'HEAD' || answer.status < 400) return null;
+    if (answer.text.startsWith('<!doctype html>')) return null;
+    return envelopeProblem(answer);
+  }
+
+  it('answers every one below 500 with a page or an envelope, and opens no payment', async () => {
+    const before = await countRows(t);
+    const links = () => t.dataSource.query('SELECT count(*)::int AS n FROM payment_links');
+    const linksBefore = await links();
+    const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    const failures: string[] = [];
+    const statuses: Record<number, number> = {};
+    const all = cases();
+    let next = 0;
+    const worker = async () => {
+      while (next < all.length) {
+        const item = all[next++]!;
+        try {
+          const answer = item.raw ? await sendRaw(t.url, item.raw) : await send(t.url, item.method, item.path, item.headers, item.body, agent);
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          const problem = pageProblem(item, answer);
+          if (problem) failures.push(`${item.label} (${item.method} ${item.path.slice(0, 80)}): ${problem}: ${answer.text.slice(0, 200)}`);
+        } catch (error) {
+          failures.push(`${item.label}: ${(error as Error).message}`);
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    } finally {
+      agent.destroy();
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(Object.keys(statuses).map(Number)).toEqual(expect.arrayContaining([200, 400, 404, 413]));
+    expect(await countRows(t)).toEqual(before);
+    expect(await links()).toEqual(linksBefore);
+  }, 120_000);
+});
