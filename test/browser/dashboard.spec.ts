@@ -66,7 +66,7 @@ describe('dashboard (Chromium)', () => {
     // Create a merchant whose webhooks go to the receiver, with a signing secret shown once.
     await nav(page, 'Merchants').click();
     await page.getByRole('button', { name: 'New merchant' }).click();
-    await page.getByLabel('Name').fill('Loja da Ana');
+    await page.getByLabel('Name', { exact: true }).fill('Loja da Ana');
     await page.getByLabel('Webhook URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Create merchant' }).click();
     await page.getByText('Copy this signing secret now. It will not be shown again.').waitFor();
