@@ -156,8 +156,8 @@ app.post('/v1/payments/create', async (req, reply) => {
         WHERE merchant_id = $2 AND key = $3 AND state = 'in_progress' RETURNING 1)
      INSERT INTO payments (id, merchant_id, status, amount_cents, currency, description, external_id, recipient_document, recipient_name,
                            recipient_email, method, provider, environment, provider_payment_id, txid, pix_copy_paste, pix_qr_png,
-                           expires_at, created_at, updated_at, refunded_amount_cents)
-     SELECT $4, $2, $5, $6, 'BRL', $7, $8, $9, $10, $11, 'pix', 'sandbox', 'sandbox', $12, $13, $14, $15, $16, $17, $17, 0
+                           expires_at, created_at, updated_at, refunded_amount_cents, checkout_token)
+     SELECT $4, $2, $5, $6, 'BRL', $7, $8, $9, $10, $11, 'pix', 'sandbox', 'sandbox', $12, $13, $14, $15, $16, $17, $17, 0, $18
       WHERE EXISTS (SELECT 1 FROM done)`,
     [
       text,
@@ -177,6 +177,8 @@ app.post('/v1/payments/create', async (req, reply) => {
       qrCodePng,
       row.expires_at,
       now,
+      // Its checkout page's token, as the gateway draws one for every payment.
+      randomBytes(18).toString('base64url'),
     ],
   );
   return reply.code(201).header('content-type', 'application/json; charset=utf-8').send(text);

@@ -44,6 +44,7 @@ export async function seedPayments(sql: Sql, templateId: string, count: number, 
   const replaced: Record<string, string> = {
     id: `'pay_${tag}' || lpad(g::text, 18, '0')`,
     txid: `'${tag}' || lpad(g::text, 26, '0')`,
+    checkout_token: `'ck${tag}' || lpad(g::text, 24, '0')`,
     provider_payment_id: `'seed_${tag}_' || g::text`,
     external_id: `'seed-' || g::text`,
     created_at: `t.created_at - g * interval '1 second'`,
