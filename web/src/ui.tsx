@@ -393,3 +393,44 @@ export function onSubmit(handler: () => void) {
     handler();
   };
 }
+
+/**
+ * Newer / Older over keyset pages, newest first. `previous` holds the cursors of the pages before
+ * this one (the list's own state, so that applying a filter can empty it); `go` opens a cursor's page.
+ */
+export function Pager({
+  previous,
+  setPrevious,
+  cursor,
+  nextCursor,
+  go,
+}: {
+  previous: string[];
+  setPrevious: (cursors: string[]) => void;
+  cursor: string;
+  nextCursor: string | null | undefined;
+  go: (cursor: string) => void;
+}) {
+  return (
+    <div className="pager">
+      <Button
+        disabled={previous.length === 0 && !cursor}
+        onClick={() => {
+          setPrevious(previous.slice(0, -1));
+          go(previous[previous.length - 1] ?? '');
+        }}
+      >
+        ← Newer
+      </Button>
+      <Button
+        disabled={!nextCursor}
+        onClick={() => {
+          setPrevious([...previous, cursor]);
+          go(nextCursor!);
+        }}
+      >
+        Older →
+      </Button>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_BATCH_STATUS_LABELS, type Merchant, type Page, type PaymentBatch, type PaymentBatchStatus } from '../types';
-import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
+import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 
 interface Filters {
   merchant_id: string;
@@ -148,26 +148,7 @@ export function Batches() {
           </table>
         </div>
       )}
-      <div className="pager">
-        <Button
-          disabled={previous.length === 0 && !cursor}
-          onClick={() => {
-            setPrevious(previous.slice(0, -1));
-            go(applied, previous[previous.length - 1] ?? '');
-          }}
-        >
-          ← Newer
-        </Button>
-        <Button
-          disabled={!list.data?.next_cursor}
-          onClick={() => {
-            setPrevious([...previous, cursor]);
-            go(applied, list.data!.next_cursor!);
-          }}
-        >
-          Older →
-        </Button>
-      </div>
+      <Pager previous={previous} setPrevious={setPrevious} cursor={cursor} nextCursor={list.data?.next_cursor} go={(to) => go(applied, to)} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page, PaymentLink } from '../types';
-import { Badge, Button, Empty, Field, FormModal, Notice, PageHeader, Spinner, onSubmit, useLoad, useSubmit } from '../ui';
+import { Badge, Button, Empty, Field, FormModal, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad, useSubmit } from '../ui';
 import { apiLinkErrors, emptyLink, LinkFields, linkAmount, linkBody, linkCounts, PAYMENT_LINK_STATE_LABELS, validateLink } from './payment-link-form';
 
 interface Filters {
@@ -141,26 +141,7 @@ export function PaymentLinks() {
           </table>
         </div>
       )}
-      <div className="pager">
-        <Button
-          disabled={previous.length === 0 && !cursor}
-          onClick={() => {
-            setPrevious(previous.slice(0, -1));
-            go(applied, previous[previous.length - 1] ?? '');
-          }}
-        >
-          ← Newer
-        </Button>
-        <Button
-          disabled={!list.data?.next_cursor}
-          onClick={() => {
-            setPrevious([...previous, cursor]);
-            go(applied, list.data!.next_cursor!);
-          }}
-        >
-          Older →
-        </Button>
-      </div>
+      <Pager previous={previous} setPrevious={setPrevious} cursor={cursor} nextCursor={list.data?.next_cursor} go={(to) => go(applied, to)} />
       {creating && <CreatePaymentLink merchantId={applied.merchant_id} merchants={merchants.data?.items.filter((m) => m.active)} onClose={() => setCreating(false)} />}
     </>
   );

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
-import { Badge, Button, Empty, Field, Notice, PageHeader, Spinner, onSubmit, useLoad } from '../ui';
+import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { TestBadge, TestPaymentDialog } from './test-mode';
 import { AfterCloseMarker } from './paid-after-close';
 
@@ -206,27 +206,7 @@ export function Payments() {
           </table>
         </div>
       )}
-      <div className="pager">
-        <Button
-          disabled={previous.length === 0 && !cursor}
-          onClick={() => {
-            const back = previous.slice(0, -1);
-            setPrevious(back);
-            go(applied, previous[previous.length - 1] ?? '');
-          }}
-        >
-          ← Newer
-        </Button>
-        <Button
-          disabled={!payments.data?.next_cursor}
-          onClick={() => {
-            setPrevious([...previous, cursor]);
-            go(applied, payments.data!.next_cursor!);
-          }}
-        >
-          Older →
-        </Button>
-      </div>
+      <Pager previous={previous} setPrevious={setPrevious} cursor={cursor} nextCursor={payments.data?.next_cursor} go={(to) => go(applied, to)} />
     </>
   );
 }
