@@ -115,7 +115,7 @@ describe('checkout pages (Chromium)', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('copy-code');
     await page.keyboard.press('Enter');
-    await page.getByText('Código copiado.').waitFor();
+    await page.getByText('Código copiado.', { exact: true }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await page.locator('#pix-code').inputValue());
     await atBothWidths('payment-pending');
 
