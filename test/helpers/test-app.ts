@@ -85,18 +85,27 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const pg = databaseFor(options.db, options.env) === 'postgres' ? await createTestPostgresDatabase() : undefined;
   // Port 0 is resolved after listen; the sandbox base URL needs the real port, so listen first on a
-  // reserved port then point the config at it.
-  const port = await freePort();
-  const env = testEnv({ PORT: String(port), ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) });
-  const loaded = loadConfig(env, { persistGenerated: false }).config;
-  // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
-  const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
-  const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
-  const fastify = app.getHttpAdapter().getInstance();
-  watchApiContract(fastify);
-  await app.listen({ port, host: '127.0.0.1' });
-  await apiContract.load(fastify);
-  return new TestApp(app, config, `http://127.0.0.1:${port}`, async () => pg?.drop());
+  // reserved port then point the config at it. Another process may take that port between the two
+  // (EADDRINUSE): the app is then built again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const env = testEnv({ PORT: String(port), ...options.env, ...(pg ? { DATABASE_URL: pg.url } : {}) });
+    const loaded = loadConfig(env, { persistGenerated: false }).config;
+    // Apps given one prefix on one REDIS_URL share their rate limits and throttling, as processes of one deployment do.
+    const config = options.throttleKeyPrefix ? new AppConfig({ ...loaded, throttleKeyPrefix: options.throttleKeyPrefix }) : loaded;
+    const app = await createApp(config, { clock: options.clock, timeouts: options.timeouts });
+    const fastify = app.getHttpAdapter().getInstance();
+    watchApiContract(fastify);
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
+      throw error;
+    }
+    await apiContract.load(fastify);
+    return new TestApp(app, config, `http://127.0.0.1:${port}`, async () => pg?.drop());
+  }
 }
 
 /** startTestApp under NODE_ENV=production (productionEnv), on a fresh PostgreSQL database. */
