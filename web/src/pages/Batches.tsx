@@ -4,6 +4,7 @@ import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_BATCH_STATUS_LABELS, type Merchant, type Page, type PaymentBatch, type PaymentBatchStatus } from '../types';
 import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
+import { MerchantFilter } from './merchant-filter';
 
 interface Filters {
   merchant_id: string;
@@ -68,15 +69,7 @@ export function Batches() {
         aria-label="Filter batches"
       >
         <Field label="Merchant" htmlFor="b-merchant">
-          <select id="b-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
-            <option value="">All merchants</option>
-            {draft.merchant_id && !names.has(draft.merchant_id) && <option value={draft.merchant_id}>{draft.merchant_id}</option>}
-            {(merchants.data?.items ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
+          <MerchantFilter id="b-merchant" value={draft.merchant_id} onChange={set('merchant_id')} merchants={merchants.data?.items} />
         </Field>
         <Field label="Status" htmlFor="b-status">
           <select id="b-status" value={draft.status} onChange={set('status')}>

@@ -5,6 +5,7 @@ import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page, PaymentLink } from '../types';
 import { Badge, Button, Empty, Field, FormModal, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad, useSubmit } from '../ui';
 import { apiLinkErrors, emptyLink, LinkFields, linkAmount, linkBody, linkCounts, PAYMENT_LINK_STATE_LABELS, validateLink } from './payment-link-form';
+import { MerchantFilter } from './merchant-filter';
 
 interface Filters {
   merchant_id: string;
@@ -62,15 +63,7 @@ export function PaymentLinks() {
         aria-label="Filter payment links"
       >
         <Field label="Merchant" htmlFor="pl-merchant">
-          <select id="pl-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
-            <option value="">All merchants</option>
-            {draft.merchant_id && !names.has(draft.merchant_id) && <option value={draft.merchant_id}>{draft.merchant_id}</option>}
-            {(merchants.data?.items ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
+          <MerchantFilter id="pl-merchant" value={draft.merchant_id} onChange={set('merchant_id')} merchants={merchants.data?.items} />
         </Field>
         <Field label="Active" htmlFor="pl-active">
           <select id="pl-active" value={draft.active} onChange={set('active')}>

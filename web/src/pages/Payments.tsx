@@ -6,6 +6,7 @@ import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type
 import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { TestBadge, TestPaymentDialog } from './test-mode';
 import { AfterCloseMarker } from './paid-after-close';
+import { MerchantFilter } from './merchant-filter';
 
 interface Filters {
   merchant_id: string;
@@ -104,15 +105,7 @@ export function Payments() {
       {creating && merchants.data && <TestPaymentDialog merchants={merchants.data.items} onClose={() => setCreating(false)} />}
       <form className="filters card" onSubmit={onSubmit(apply)} noValidate aria-label="Filter payments">
         <Field label="Merchant" htmlFor="f-merchant">
-          <select id="f-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
-            <option value="">All merchants</option>
-            {draft.merchant_id && !names.has(draft.merchant_id) && <option value={draft.merchant_id}>{draft.merchant_id}</option>}
-            {(merchants.data?.items ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
+          <MerchantFilter id="f-merchant" value={draft.merchant_id} onChange={set('merchant_id')} merchants={merchants.data?.items} />
         </Field>
         <Field label="Status" htmlFor="f-status">
           <select id="f-status" value={draft.status} onChange={set('status')}>

@@ -6,6 +6,7 @@ import { RECURRENCE_STATUS_LABELS, RECURRENCE_STATUSES, type Merchant, type Page
 import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { recurrenceAmount } from './recurrence-format';
 import { TestBadge } from './test-mode';
+import { MerchantFilter } from './merchant-filter';
 
 interface Filters {
   merchant_id: string;
@@ -53,15 +54,7 @@ export function Recurrences() {
       <PageHeader title="Recurrences" subtitle="Pix Automático authorizations, newest first, across all merchants." />
       <form className="filters card" onSubmit={onSubmit(apply)} noValidate aria-label="Filter recurrences">
         <Field label="Merchant" htmlFor="r-merchant">
-          <select id="r-merchant" value={draft.merchant_id} onChange={set('merchant_id')}>
-            <option value="">All merchants</option>
-            {draft.merchant_id && !names.has(draft.merchant_id) && <option value={draft.merchant_id}>{draft.merchant_id}</option>}
-            {(merchants.data?.items ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
+          <MerchantFilter id="r-merchant" value={draft.merchant_id} onChange={set('merchant_id')} merchants={merchants.data?.items} />
         </Field>
         <Field label="Status" htmlFor="r-status">
           <select id="r-status" value={draft.status} onChange={set('status')}>
