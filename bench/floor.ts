@@ -3,20 +3,27 @@
  * none of the gateway's framework, so the benchmark can say how much the gateway costs over it
  * (docs/performance.md, The floor). It uses the gateway's own tables, migrated by the gateway.
  *
- * create: looks the key up, inserts the idempotency row, makes one HTTP call to the upstream (the
- *         same sandbox PSP the gateway calls, over a keep-alive agent), builds the QR symbol with
- *         the same library (its default options) and inserts the payment with the stored response
- *         in one statement.
- * read:   looks the key up and reads the payment.
+ * create:   looks the key up, inserts the idempotency row, makes one HTTP call to the upstream (the
+ *           same sandbox PSP the gateway calls, over a keep-alive agent), draws the QR with one fixed
+ *           mask as a 1-bit PNG, deflated, and inserts the payment with the stored response in one
+ *           statement.
+ * read:     looks the key up and reads the payment.
+ * callback: verifies the sandbox signature over the raw body; BEGIN, locks the payment by the PSP's
+ *           reference, one statement that inserts the event and its delivery and moves the payment,
+ *           COMMIT. A sender with the gateway's concurrency signs each forward with
+ *           `standardwebhooks`, posts it over keep-alive and marks what was delivered in batches.
+ *           It leaves out what a floor may: leases, polling, retries, the URL policy, metrics, logs.
  *
- * Env: PORT, DATABASE_URL, UPSTREAM_URL, UPSTREAM_TOKEN, DATABASE_POOL_SIZE (default 20, as the gateway).
+ * Env: PORT, DATABASE_URL, UPSTREAM_URL, UPSTREAM_TOKEN, DATABASE_POOL_SIZE (default 20, as the
+ * gateway), CALLBACK_SECRET (the sandbox's signing secret), DELIVERY_CONCURRENCY (default 32, as the gateway).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { Pool } from 'pg';
-import QRCode from 'qrcode';
-import { qrModulesToPngDataUrl } from '../src/payments/qr-png';
+import { Pool, type PoolClient } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../src/common/sandbox-wire/sandbox-signature';
+import { renderQrPngDataUrl } from '../src/payments/qr-png';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
 const upstream = new URL(process.env.UPSTREAM_URL!);
@@ -98,6 +105,15 @@ const view = (row: Record<string, unknown>) => ({
 });
 
 const app = Fastify({ logger: false });
+// The raw bytes are kept: a callback's signature is over exactly them.
+app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+  (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
+  try {
+    done(null, JSON.parse((body as Buffer).toString('utf8')));
+  } catch (error) {
+    done(error as Error, undefined);
+  }
+});
 
 app.post('/v1/payments/create', async (req, reply) => {
   const merchant = await merchantOf(req, reply);
@@ -126,7 +142,8 @@ app.post('/v1/payments/create', async (req, reply) => {
     notificationUrl: 'http://127.0.0.1:9/webhooks/sandbox',
   });
   const copyPaste = charge.pixCopiaECola as string;
-  const qrCodePng = qrModulesToPngDataUrl(QRCode.create(copyPaste, { errorCorrectionLevel: 'M' }).modules);
+  // The same competent drawing as the gateway's: one fixed mask, one byte-mode segment, 1 bit a pixel, deflated.
+  const qrCodePng = renderQrPngDataUrl(copyPaste);
   const now = new Date();
   const row = {
     id: paymentId,
@@ -194,9 +211,166 @@ app.get('/v1/payments/:id', async (req, reply) => {
     .send(JSON.stringify({ success: true, data: view(rows[0]), request_id: randomUUID(), provider: rows[0].provider }));
 });
 
+const callbackSecret = process.env.CALLBACK_SECRET ?? '';
+/** The merchant's signing key: the floor signs with one fixed secret rather than decrypting the merchant's. */
+const signer = new Webhook(randomBytes(32).toString('base64'));
+const DELIVERY_CONCURRENCY = Number(process.env.DELIVERY_CONCURRENCY ?? 32);
+
+interface Outgoing {
+  id: string;
+  url: string;
+  type: string;
+  body: string;
+}
+
+app.post('/webhooks/sandbox', async (req, reply) => {
+  const raw = (req as FastifyRequest & { rawBody?: Buffer }).rawBody;
+  if (!raw || !verifySandboxSignature(req.headers[SANDBOX_SIGNATURE_HEADER], raw, callbackSecret)) {
+    return reply.code(401).send({ success: false, error: { code: 'INVALID_SIGNATURE' } });
+  }
+  const event = req.body as { event: string; id: string; data: { id: string; amount: number } };
+  const client = await pool.connect();
+  let outgoing: Outgoing | undefined;
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ id: string; merchant_id: string; status: string; amount_cents: string; external_id: string; webhook_url: string | null }>(
+      `SELECT p.id, p.merchant_id, p.status, p.amount_cents, p.external_id, m.webhook_url
+         FROM payments p JOIN merchants m ON m.id = p.merchant_id
+        WHERE p.provider = 'sandbox' AND (p.id = $1 OR p.provider_payment_id = $1) AND p.provider_account_id IS NULL
+        ORDER BY (p.id = $1) DESC LIMIT 1
+          FOR UPDATE OF p`,
+      [event.data.id],
+    );
+    const payment = rows[0];
+    if (payment?.status === 'pending' && event.event === 'payment.confirmed') outgoing = await confirm(client, payment, event, raw);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  if (outgoing) send(outgoing);
+  return { success: true, data: { received: true, matched: Boolean(outgoing) } };
+});
+
+/** The event, its delivery and the payment's move in one statement; the delivery's body comes back to send. */
+async function confirm(
+  client: PoolClient,
+  payment: { id: string; merchant_id: string; amount_cents: string; external_id: string; webhook_url: string | null },
+  event: { id: string; data: { amount: number } },
+  raw: Buffer,
+): Promise<Outgoing | undefined> {
+  const eventId = `evt_${base62(24)}`;
+  const deliveryId = `dlv_${base62(24)}`;
+  const body = {
+    event: 'payment.confirmed',
+    id: eventId,
+    data: { id: payment.id, amount: Number(payment.amount_cents) / 100, status: 'paid', externalId: payment.external_id, provider: 'sandbox', paidAfterClose: false, refundedAmount: 0 },
+  };
+  const { rows } = await client.query<{ body: string }>(
+    `WITH event AS (
+       INSERT INTO payment_events (id, provider, provider_event_id, type, source, payment_id, merchant_id, outcome, from_status, to_status,
+                                   amount_cents, forward, request_id, payload, created_at)
+       VALUES ($1, 'sandbox', $2, 'payment.confirmed', 'webhook', $3, $4, 'applied', 'pending', 'paid', $5, 'queued', $6, $7::jsonb, clock_timestamp())
+       ON CONFLICT (provider, provider_account_id, provider_event_id) DO NOTHING
+       RETURNING created_at
+     ), delivery AS (
+       -- Due in an hour: the floor sends it itself, and the gateway's worker, polling the same table, must not.
+       INSERT INTO webhook_deliveries (id, event_id, merchant_id, payment_id, event_type, request_id, body, status, next_attempt_at, created_at, updated_at)
+       SELECT $8, $1, $4, $3, 'payment.confirmed', $6,
+              jsonb_set(jsonb_set($9::jsonb, '{created_at}', to_jsonb(e.created_at)), '{data,paidAt}', to_jsonb(e.created_at)),
+              'pending', e.created_at + interval '1 hour', e.created_at, e.created_at
+         FROM event e WHERE $10::text IS NOT NULL
+       RETURNING body::text
+     ), moved AS (
+       UPDATE payments p SET status = 'paid', paid_at = e.created_at, updated_at = e.created_at FROM event e WHERE p.id = $3
+     )
+     SELECT body FROM delivery`,
+    [eventId, event.id, payment.id, payment.merchant_id, Math.round(event.data.amount * 100), randomUUID(), raw.toString('utf8'), deliveryId, JSON.stringify(body), payment.webhook_url],
+  );
+  return rows[0] && payment.webhook_url ? { id: deliveryId, url: payment.webhook_url, type: 'payment.confirmed', body: rows[0].body } : undefined;
+}
+
+const queue: Outgoing[] = [];
+let sending = 0;
+let delivered: string[] = [];
+let marking = false;
+
+function send(outgoing: Outgoing): void {
+  queue.push(outgoing);
+  pump();
+}
+
+function pump(): void {
+  while (sending < DELIVERY_CONCURRENCY && queue.length) {
+    const next = queue.shift()!;
+    sending++;
+    void post(next)
+      .then((ok) => {
+        if (ok) delivered.push(next.id);
+        markDelivered();
+      })
+      .finally(() => {
+        sending--;
+        pump();
+      });
+  }
+}
+
+function post(outgoing: Outgoing): Promise<boolean> {
+  const url = new URL(outgoing.url);
+  const now = new Date();
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(outgoing.body),
+          'webhook-id': outgoing.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signer.sign(outgoing.id, now, outgoing.body),
+        },
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve((res.statusCode ?? 500) < 300));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end(outgoing.body);
+  });
+}
+
+/** Group commit: what was delivered while the last statement ran is marked by the next. */
+function markDelivered(): void {
+  if (marking || delivered.length === 0) return;
+  const ids = delivered;
+  delivered = [];
+  marking = true;
+  pool
+    .query(`UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), updated_at = now() WHERE id = ANY($1)`, [ids])
+    .catch((error: unknown) => console.error(error))
+    .finally(() => {
+      marking = false;
+      markDelivered();
+    });
+}
+
 app.get('/health', async () => ({ status: 'ok' }));
 
 app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
+});
+
+// A clean exit on SIGTERM, so that Node's --cpu-prof (BENCH_FLOOR_NODE_FLAGS) writes its profile.
+process.once('SIGTERM', () => {
+  void app.close().finally(() => process.exit(0));
 });

@@ -87,9 +87,16 @@ export async function load(options: autocannon.Options, pid?: number): Promise<F
  * (autocannon 9, lib/httpClient.js), so "500/s" arrived as a burst of 500 at the start of every
  * second, and a steady rate's latency measured the burst's queue. `bodyOf(i)` is called as request
  * i is sent. Latency counts from when a request was due, so a sender that falls behind does not
- * hide the wait (coordinated omission).
+ * hide the wait (coordinated omission). `headersOf` adds headers for a body (a signature).
  */
-export async function paced(url: string, count: number, ratePerSecond: number, bodyOf: (i: number) => string, pid?: number): Promise<Figures> {
+export async function paced(
+  url: string,
+  count: number,
+  ratePerSecond: number,
+  bodyOf: (i: number) => string,
+  pid?: number,
+  headersOf: (body: string) => Record<string, string> = () => ({}),
+): Promise<Figures> {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 512 });
   try {
     return await measured(
@@ -111,7 +118,7 @@ export async function paced(url: string, count: number, ratePerSecond: number, b
           const send = (i: number) => {
             const due = started + (i * 1000) / ratePerSecond;
             const body = bodyOf(i);
-            const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+            const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headersOf(body) } }, (res) => {
               res.resume();
               res.on('end', () => {
                 if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;

@@ -7,8 +7,9 @@
  * PostgreSQL is measured when BENCH_DATABASE_URL or DATABASE_URL is set (in a scratch database
  * created beside it and dropped after); BENCH_DATABASES=postgres,embedded picks databases.
  * Options (env): BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (default 32),
- * BENCH_CALLBACKS (burst size, default 5000), BENCH_EVENT_RATE (events/s, default 500),
- * BENCH_SCALE_ROWS (default 1000000). Figures are printed, never asserted.
+ * BENCH_CALLBACKS (burst size, default 5000), BENCH_EVENT_RATE (the steady callbacks' rate; default
+ * 60% of the floor's burst rate, else 500/s), BENCH_SCALE_ROWS (default 1000000),
+ * BENCH_FLOOR_NODE_FLAGS. Figures are printed, never asserted.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -17,8 +18,9 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { CONNECTIONS, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, ROOT, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../src/common/sandbox-wire/sandbox-signature';
+import { CONNECTIONS, cpuSecondsOf, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, ROOT, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
 import { seedPayments, withSql } from './seed';
 
 /** The Node flags the measured checkout's `npm start` runs the gateway with (`node --flag … scripts/start.js`). */
@@ -36,12 +38,15 @@ type Kind = 'postgres' | 'embedded';
 
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const SANDBOX_API_TOKEN = `bench-sandbox-${randomBytes(12).toString('hex')}`;
+/** The sandbox's callbacks are signed, as a production gateway requires; the floor verifies the same signature. */
+const SANDBOX_WEBHOOK_SECRET = `bench-callbacks-${randomBytes(12).toString('hex')}`;
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 5_000);
-const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
 /** Another checkout's build to measure instead of this one (its bench is this one's), for before-and-after figures. */
 const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
 /** Node's flags for the gateway, as `npm start` passes them (BENCH_NODE_FLAGS overrides, for comparing). */
 const GATEWAY_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? startScriptNodeFlags()).split(' ').filter(Boolean);
+/** Node's flags for the floor (BENCH_FLOOR_NODE_FLAGS, none by default): to profile it as the gateway is. */
+const FLOOR_NODE_FLAGS = (process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const SCALE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 
 const table = new Table([
@@ -121,6 +126,7 @@ async function startGateway(
       SECRETS_KEY: 'b'.repeat(64),
       SANDBOX_BASE_URL: sandboxUrl,
       SANDBOX_API_TOKEN,
+      SANDBOX_WEBHOOK_SECRET,
       SANDBOX_ENABLED: 'false',
       RATE_LIMIT_PER_SECOND: '0',
       LOG_LEVEL: 'warn',
@@ -195,7 +201,7 @@ function report(name: string, kind: Kind, f: Figures, extra: { floor?: Figures; 
   measured.set(`${name}/${kind}`, f.rps);
   const onPostgres = measured.get(`${name}/postgres`);
   const vsPostgres = kind === 'embedded' && onPostgres ? `${(f.rps / onPostgres).toFixed(2)}× PostgreSQL` : '';
-  if (kind === 'embedded' && onPostgres && /^(create|read):/.test(name)) goal(`${name.split(':')[0]}: embedded ≥ 0.5× PostgreSQL`, f.rps / onPostgres, (v) => v >= 0.5);
+  if (kind === 'embedded' && onPostgres && /^(create|read|callbacks):/.test(name)) goal(`${name.split(':')[0]}: embedded ≥ 0.5× PostgreSQL`, f.rps / onPostgres, (v) => v >= 0.5);
   if (extra.floor) goal(`${name.split(':')[0]}: ≥ 1.0× the floor (PostgreSQL)`, f.rps / extra.floor.rps, (v) => v >= 1);
   table.row([
     name,
@@ -234,89 +240,146 @@ async function startReceiver(): Promise<{ server: Server; url: string; arrivals:
 }
 
 const eventBody = (paymentId: string) => JSON.stringify({ event: 'payment.confirmed', id: `evt_bench_${randomBytes(10).toString('hex')}`, data: { id: paymentId, amount: 10.5 } });
+/** The sandbox's signature of a callback body, which the gateway and the floor both verify. */
+const signed = (body: string): Record<string, string> => ({ [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(SANDBOX_WEBHOOK_SECRET, body, Date.now() / 1000) });
 
 async function waitForArrivals(arrivals: Map<string, number>, expected: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (arrivals.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
 
-/** Pending payments for the callback scenario, written by SQL (the embedded gateway is restarted around it). */
-async function pendingPayments(gw: Gateway, count: number, sandboxUrl: string): Promise<{ gw: Gateway; ids: string[] }> {
+/** Pending payments for the callback scenario, written by SQL (the embedded gateway is restarted around it), and the pending payment they copy. */
+async function pendingPayments(gw: Gateway, count: number, sandboxUrl: string): Promise<{ gw: Gateway; ids: string[]; template: string }> {
   const template = await createOne(gw);
-  if (gw.kind === 'postgres') return { gw, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true })) };
+  if (gw.kind === 'postgres') return { gw, template: template.id, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true })) };
   await stop(gw.process);
   const ids = await withSql({ dataDir: gw.dataDir }, (sql) => seedPayments(sql, template.id, count, { returnIds: true }));
   const restarted = await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir });
-  return { gw: { ...gw, ...restarted }, ids };
+  return { gw: { ...gw, ...restarted }, ids, template: template.id };
 }
 
-async function callbacks(gwIn: Gateway, sandboxUrl: string): Promise<Gateway> {
+/**
+ * Before each measured run on PostgreSQL: the vacuum that the previous run's writes (10,000
+ * payments moved by a burst) would start on their own, and a CHECKPOINT, so that neither lands in
+ * the next run, which would otherwise pay for its predecessor (the floor's and the gateway's runs
+ * alternate).
+ */
+async function settle(gw: Gateway): Promise<void> {
+  if (gw.kind !== 'postgres') return;
+  await withSql({ url: gw.databaseUrl! }, async (sql) => {
+    await sql('VACUUM ANALYZE payments, payment_events, webhook_deliveries, webhook_delivery_attempts, idempotency_records');
+    await sql('CHECKPOINT');
+  });
+}
+
+/** Who takes the sandbox's callbacks: the gateway, or the floor on the same tables. */
+interface CallbackTarget {
+  url: string;
+  pid: number | undefined;
+}
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * A burst of callbacks, each confirming a distinct pending payment, timed until the merchant has
+ * every forward. The CPU per event counts from the first callback to the last forward, so the
+ * deliveries' work is in it.
+ */
+async function callbackBurst(target: CallbackTarget, ids: string[], receiver: Receiver): Promise<Figures & { forwarded: number; intake: number }> {
+  receiver.arrivals.clear();
+  let next = 0;
+  const cpuBefore = cpuSecondsOf(target.pid);
+  const started = performance.now();
+  const accepted = await load(
+    {
+      url: `${target.url}/webhooks/sandbox`,
+      method: 'POST',
+      amount: ids.length,
+      requests: [
+        {
+          setupRequest: (req) => {
+            const body = eventBody(ids[next++]!);
+            return { ...req, headers: { 'content-type': 'application/json', ...signed(body) }, body };
+          },
+        },
+      ],
+    },
+    target.pid,
+  );
+  await waitForArrivals(receiver.arrivals, ids.length, 60_000);
+  const last = Math.max(...ids.map((id) => receiver.arrivals.get(id) ?? 0));
+  const forwarded = ids.filter((id) => receiver.arrivals.has(id)).length;
+  const cpuMs = ((cpuSecondsOf(target.pid) - cpuBefore) * 1000) / Math.max(1, forwarded);
+  return { ...accepted, rps: forwarded / ((last - started) / 1000), cpuMs, forwarded, intake: accepted.rps };
+}
+
+/** Callbacks at a steady rate, each timed from the PSP's POST to the merchant's receipt. */
+async function callbackPaced(target: CallbackTarget, ids: string[], rate: number, receiver: Receiver): Promise<Figures & { forwarded: number }> {
+  receiver.arrivals.clear();
+  const sentAt = new Map<string, number>();
+  const cpuBefore = cpuSecondsOf(target.pid);
+  const steady = await paced(
+    `${target.url}/webhooks/sandbox`,
+    ids.length,
+    rate,
+    (i) => {
+      const id = ids[i]!;
+      sentAt.set(id, performance.now());
+      return eventBody(id);
+    },
+    target.pid,
+    signed,
+  );
+  await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
+  const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
+  const cpuMs = ((cpuSecondsOf(target.pid) - cpuBefore) * 1000) / Math.max(1, latencies.length);
+  return { ...steady, p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), cpuMs, forwarded: latencies.length };
+}
+
+/** The steady rate: BENCH_EVENT_RATE, else 60% of the floor's burst rate (as PostgreSQL's floor measured it when the embedded run comes after). */
+let pacedRate = process.env.BENCH_EVENT_RATE ? Number(process.env.BENCH_EVENT_RATE) : undefined;
+const STEADY_SECONDS = 5;
+
+async function callbacks(gwIn: Gateway, sandboxUrl: string, floor?: CallbackTarget): Promise<Gateway> {
   const receiver = await startReceiver();
   try {
     await admin(gwIn.url, 'PATCH', `/admin/api/merchants/${gwIn.merchantId}`, { webhook_url: receiver.url });
-    const steadyCount = EVENT_RATE * Math.min(DURATION, 5);
-    const seeded = await pendingPayments(gwIn, CALLBACKS + steadyCount, sandboxUrl);
+    const steadyGuess = (pacedRate ?? 500) * Math.min(DURATION, STEADY_SECONDS);
+    const seeded = await pendingPayments(gwIn, (floor ? 2 : 1) * CALLBACKS + (floor ? 0 : steadyGuess), sandboxUrl);
     const gw = seeded.gw;
-    const burstIds = seeded.ids.slice(0, CALLBACKS);
-    const steadyIds = seeded.ids.slice(CALLBACKS);
+    const target = { url: gw.url, pid: gw.process.pid };
 
-    // Throughput: every event confirms a distinct pending payment; it counts once it reaches the merchant.
-    let next = 0;
-    const started = performance.now();
-    const accepted = await load(
-      {
-        url: `${gw.url}/webhooks/sandbox`,
-        method: 'POST',
-        amount: burstIds.length,
-        requests: [{ setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: eventBody(burstIds[next++]!) }) }],
-      },
-      gw.process.pid,
-    );
-    await waitForArrivals(receiver.arrivals, burstIds.length, 60_000);
-    const last = Math.max(...burstIds.map((id) => receiver.arrivals.get(id) ?? 0));
-    const forwarded = burstIds.filter((id) => receiver.arrivals.has(id)).length;
-    const perSecond = forwarded / ((last - started) / 1000);
-    report(
-      'callbacks: burst, to the merchant',
-      gw.kind,
-      { ...accepted, rps: perSecond },
-      {
-        memory: mb(accepted, gw.process.pid),
-        notes: `${forwarded}/${burstIds.length} forwarded; intake ${accepted.rps.toFixed(0)}/s`,
-      },
-    );
-
-    goal(`callbacks applied and forwarded (${gw.kind}) ≥ 1,000/s`, perSecond, (v) => v >= 1000, `${perSecond.toFixed(0)}/s`);
+    await settle(gw);
+    const floorBurst = floor ? await callbackBurst(floor, seeded.ids.slice(CALLBACKS), receiver) : undefined;
+    if (floorBurst && pacedRate === undefined) pacedRate = Math.max(50, Math.round(floorBurst.rps * 0.6));
+    const rate = pacedRate ?? 500;
+    await settle(gw);
+    const burst = await callbackBurst(target, seeded.ids.slice(0, CALLBACKS), receiver);
+    report('callbacks: burst, to the merchant', gw.kind, burst, {
+      floor: floorBurst,
+      memory: mb(burst, gw.process.pid),
+      notes: `${burst.forwarded}/${CALLBACKS} forwarded; intake ${burst.intake.toFixed(0)}/s${floorBurst && floorBurst.forwarded < CALLBACKS ? `; floor forwarded ${floorBurst.forwarded}` : ''}`,
+    });
 
     // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
-    const sentAt = new Map<string, number>();
-    receiver.arrivals.clear();
-    const steady = await paced(
-      `${gw.url}/webhooks/sandbox`,
-      steadyIds.length,
-      EVENT_RATE,
-      (i) => {
-        const id = steadyIds[i]!;
-        sentAt.set(id, performance.now());
-        return eventBody(id);
-      },
-      gw.process.pid,
-    );
-    await waitForArrivals(receiver.arrivals, sentAt.size, 30_000);
-    const latencies = [...sentAt].flatMap(([id, at]) => (receiver.arrivals.has(id) ? [receiver.arrivals.get(id)! - at] : [])).sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(percentile(latencies, p));
-    goal(`callback to merchant p99 at ${EVENT_RATE}/s (${gw.kind}) < 250 ms`, pct(99), (v) => v < 250, `${pct(99)} ms (took ${steady.rps.toFixed(0)}/s)`);
+    const steadyCount = rate * Math.min(DURATION, STEADY_SECONDS);
+    const steadyIds = floor ? await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, seeded.template, 2 * steadyCount, { returnIds: true })) : seeded.ids.slice(CALLBACKS);
+    await settle(gw);
+    const floorSteady = floor ? await callbackPaced(floor, steadyIds.slice(steadyCount), rate, receiver) : undefined;
+    await settle(gw);
+    const steady = await callbackPaced(target, steadyIds.slice(0, steadyCount), rate, receiver);
+    if (floorSteady) goal(`callbacks: p99 at ${rate}/s, the floor's ÷ the gateway's ≥ 1.0`, floorSteady.p99 / steady.p99, (v) => v >= 1, `${(floorSteady.p99 / steady.p99).toFixed(2)} (${floorSteady.p99} / ${steady.p99} ms)`);
     table.row([
-      `callbacks: ${EVENT_RATE}/s, callback to merchant`,
+      `callbacks: ${rate}/s, callback to merchant`,
       gw.kind,
       steady.rps.toFixed(0),
-      pct(50),
-      pct(99),
-      undefined,
-      undefined,
-      cpuColumn(steady),
+      steady.p50,
+      steady.p99,
+      floorSteady ? `p99 ${floorSteady.p99}` : undefined,
+      floorSteady ? (floorSteady.p99 / steady.p99).toFixed(2) : undefined,
+      cpuColumn(steady, floorSteady),
       mb(steady, gw.process.pid),
-      [`${latencies.length}/${sentAt.size} forwarded`, problems(steady)].filter(Boolean).join('; '),
+      [`${steady.forwarded}/${steadyCount} forwarded`, floorSteady ? `floor p50 ${floorSteady.p50} ms` : '', problems(steady)].filter(Boolean).join('; '),
     ]);
     return gw;
   } finally {
@@ -356,6 +419,27 @@ async function bootstrap(gw: Omit<Gateway, 'apiKey' | 'merchantId'>): Promise<Ga
   return { ...gw, apiKey: key.key, merchantId: merchant.id };
 }
 
+/** The floor (bench/floor.ts) on the gateway's PostgreSQL database, with the same upstream and callback secret. */
+async function startFloor(databaseUrl: string, sandboxUrl: string): Promise<{ process: ChildProcess; url: string; pid: number | undefined }> {
+  const port = await freePort();
+  const child = startProcess('dist/bench/floor.js', {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    UPSTREAM_URL: sandboxUrl,
+    UPSTREAM_TOKEN: SANDBOX_API_TOKEN,
+    CALLBACK_SECRET: SANDBOX_WEBHOOK_SECRET,
+  }, ROOT, FLOOR_NODE_FLAGS);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health`);
+  return { process: child, url, pid: child.pid };
+}
+
+/** A process holding only PGlite on the embedded gateway's data directory (bench/bare-pglite.ts): its resident memory, in MB. */
+function barePgliteMb(dataDir: string): number {
+  const out = execFileSync(process.execPath, [join(ROOT, 'dist/bench/bare-pglite.js'), dataDir], { encoding: 'utf8' });
+  return (JSON.parse(out) as { rssMb: number }).rssMb;
+}
+
 async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: string, databaseUrl?: string): Promise<void> {
   let gw = await bootstrap(await startGateway(kind, sandboxUrl, { databaseUrl }));
   if (kind === 'embedded') {
@@ -364,38 +448,50 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
     await stop(gw.process);
     gw = { ...gw, ...(await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir })) };
   }
-  const floorPort = await freePort();
-  const floor =
-    kind === 'postgres' && (chosen.has('create') || chosen.has('read'))
-      ? startProcess('dist/bench/floor.js', { PORT: String(floorPort), DATABASE_URL: databaseUrl!, UPSTREAM_URL: sandboxUrl, UPSTREAM_TOKEN: SANDBOX_API_TOKEN })
-      : undefined;
-  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  const withFloor = kind === 'postgres';
+  let floor = withFloor && (chosen.has('create') || chosen.has('read')) ? await startFloor(databaseUrl!, sandboxUrl) : undefined;
+  let createRssMb: number | undefined;
   try {
-    if (floor) await waitFor(`${floorUrl}/health`);
     let created: string[] = [];
     if (chosen.has('create')) {
-      const floorFigures = floor ? (await createLoad(floorUrl, gw.apiKey, floor.pid)).figures : undefined;
+      await settle(gw);
+      const floorFigures = floor ? (await createLoad(floor.url, gw.apiKey, floor.pid)).figures : undefined;
+      await settle(gw);
       const { figures, ids } = await createLoad(gw.url, gw.apiKey, gw.process.pid);
       created = ids;
+      createRssMb = figures.rssMb;
       report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
-      if (figures.rssMb !== undefined) goal(`RSS under the create load (${kind}) ≤ 300 MB`, figures.rssMb, (v) => v <= 300, `${figures.rssMb.toFixed(0)} MB`);
+      if (figures.rssMb !== undefined && kind === 'postgres') goal(`RSS under the create load (${kind}) ≤ 300 MB`, figures.rssMb, (v) => v <= 300, `${figures.rssMb.toFixed(0)} MB`);
     }
     if (chosen.has('read')) {
       if (created.length === 0) for (let i = 0; i < 200; i++) created.push((await createOne(gw)).id);
       const paths = created.slice(0, 5000).map((id) => `/v1/payments/${id}`);
-      const floorFigures = floor ? await readLoad(floorUrl, gw.apiKey, paths, floor.pid) : undefined;
+      const floorFigures = floor ? await readLoad(floor.url, gw.apiKey, paths, floor.pid) : undefined;
       const figures = await readLoad(gw.url, gw.apiKey, paths, gw.process.pid);
       report('read: GET /v1/payments/:id', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
     }
-    if (floor) await stop(floor);
+    if (floor) await stop(floor.process);
+    floor = undefined;
     if (chosen.has('scale')) {
       if (kind === 'postgres') await scale(gw, created);
       else console.log('  (scale runs on PostgreSQL only)');
     }
-    if (chosen.has('callbacks')) gw = await callbacks(gw, sandboxUrl);
+    if (chosen.has('callbacks')) {
+      floor = withFloor ? await startFloor(databaseUrl!, sandboxUrl) : undefined;
+      gw = await callbacks(gw, sandboxUrl, floor);
+      if (floor) await stop(floor.process);
+      floor = undefined;
+    }
     if (chosen.has('workers') && kind === 'postgres') await workers(gw, sandboxUrl);
+    await stop(gw.process);
+    if (kind === 'embedded' && createRssMb !== undefined) {
+      const bare = barePgliteMb(gw.dataDir);
+      const above = createRssMb - bare;
+      console.log(`  (a bare PGlite process on the same data directory: ${bare.toFixed(0)} MB resident; the gateway under the create load ${createRssMb.toFixed(0)} MB, ${above.toFixed(0)} MB above it)`);
+      goal('RSS under the create load (embedded) ≤ 80 MB above bare PGlite', above, (v) => v <= 80, `${above.toFixed(0)} MB above ${bare.toFixed(0)} MB`);
+    }
   } finally {
-    if (floor) await stop(floor);
+    if (floor) await stop(floor.process);
     await stop(gw.process);
     rmSync(gw.dataDir, { recursive: true, force: true });
   }

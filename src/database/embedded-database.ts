@@ -16,7 +16,7 @@ import { poolClient } from './prepared-statements';
  * embedded database's pages stay in the operating system's file cache (docs/performance.md, Memory).
  */
 // Start parameters, not `postgresqlconf`: that option rewrites postgresql.conf whole, losing initdb's settings (TimeZone UTC among them).
-const EMBEDDED_TUNING = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+export const EMBEDDED_TUNING = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
 
 /**
  * PGlite under DATA_DIR (or in memory), through `pg` over an in-process stream with a pool of
