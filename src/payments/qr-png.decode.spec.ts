@@ -196,9 +196,12 @@ describe('renderQrPngDataUrl with its fixed mask', () => {
     expect(versions.size).toBeGreaterThan(1);
   });
 
-  it('asks qrcode for that mask', () => {
-    // The image's format bits are checked above; this is the symbol qrcode built, for a sample.
-    const masks = new Set(codes.filter((_, index) => index % 10 === 0).map((code) => qrSymbol(code).maskPattern));
-    expect([...masks]).toEqual([QR_MASK_PATTERN]);
+  it('draws one byte-mode segment at level M, in the smallest version that holds it', () => {
+    // ISO/IEC 18004 table 7: characters a version holds in byte mode at level M. The image's mask is checked above.
+    const capacity: Record<number, number> = { 6: 106, 7: 122, 8: 152, 9: 180, 10: 213, 11: 251 };
+    for (const code of codes.filter((_, index) => index % 10 === 0)) {
+      const version = Number(Object.keys(capacity).find((v) => capacity[Number(v)]! >= Buffer.byteLength(code)));
+      expect({ code, size: qrSymbol(code).size }).toEqual({ code, size: 4 * version + 17 });
+    }
   });
 });
