@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import { testPki } from '../../src/testing/certificates';
-import { environmentNamesProxy, HttpTransport } from '../../src/providers/transport/http-transport';
+import { HttpTransport } from '../../src/providers/transport/http-transport';
 
 const pki = testPki();
 const listen = async (server: Server): Promise<string> => {
@@ -12,7 +12,8 @@ const listen = async (server: Server): Promise<string> => {
 };
 
 // The transport never goes through a proxy the environment names: it would connect to an address
-// nobody checked (src/providers/transport/http-transport.ts).
+// nobody checked (src/providers/transport/http-transport.ts). Its adapter (node-http-adapter.ts)
+// has no proxy support at all; these cases keep it so with every variable axios would read.
 describe('HttpTransport with a proxy named in the environment', () => {
   let proxy: Server;
   let proxyUrl: string;
@@ -65,21 +66,15 @@ describe('HttpTransport with a proxy named in the environment', () => {
     expect(proxied).toEqual([`GET ${origin(plain, 'http')}/`]);
   });
 
-  it.each(['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'])('goes straight to an http server with %s set', async (name) => {
+  it.each(['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'npm_config_proxy', 'npm_config_http_proxy'])('goes straight to an http server with %s set', async (name) => {
     process.env[name] = proxyUrl;
     expect(await send(`${origin(plain, 'http')}/`)).toMatchObject({ status: 200, text: '{"direct":true}' });
     expect(proxied).toEqual([]);
   });
 
-  it.each(['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY'])('goes straight to an https server with %s set', async (name) => {
+  it.each(['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'npm_config_https_proxy'])('goes straight to an https server with %s set', async (name) => {
     process.env[name] = proxyUrl;
     expect(await send(`${origin(secure, 'https')}/`, true)).toMatchObject({ status: 200, text: '{"direct":true}' });
     expect(proxied).toEqual([]);
-  });
-
-  it('reads the variables in either case, npm’s included, and not NO_PROXY', () => {
-    expect(environmentNamesProxy({})).toBe(false);
-    expect(environmentNamesProxy({ NO_PROXY: '*', no_proxy: '*' })).toBe(false);
-    for (const name of ['http_proxy', 'HTTPS_PROXY', 'all_proxy', 'npm_config_proxy', 'NPM_CONFIG_HTTPS_PROXY']) expect(environmentNamesProxy({ [name]: proxyUrl })).toBe(true);
   });
 });

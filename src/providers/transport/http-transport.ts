@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import { AgentPool, type AgentPoolOptions } from './agent-pool';
 import { codeOf, ExchangeCancelled, exchangeFailure, ExchangeTimeout, ResponseTooLarge, UndecodableBody } from './failures';
+import { nodeHttpAdapter } from './node-http-adapter';
 import { type OutboundAnswer, type OutboundRequest, OutboundTransport } from './transport';
 
 /** The part of an axios instance used; structural, since @nestjs/axios may see axios's ESM typings and this file its CommonJS ones. */
@@ -31,33 +32,16 @@ const DEFAULT_HEADERS = {
   'user-agent': 'pix-gateway',
 };
 
-/**
- * Where an HTTP client reads a proxy from (curl's convention, which axios follows), in either case.
- * axios is told `proxy: false` only while one of them is set: it then keeps a closure over the whole
- * exchange on the options Node's request holds, which under load kept every exchange alive through
- * V8's young-generation collections (4.1% of a create's allocation promoted, 1.3% without;
- * docs/performance.md, Memory). With none set there is no proxy to turn off.
- */
-const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy', 'npm_config_proxy', 'npm_config_http_proxy', 'npm_config_https_proxy'].flatMap((name) => [
-  name,
-  name.toUpperCase(),
-]);
-
-/** Whether the environment names a proxy an HTTP client might use: read on every call, as axios reads it. */
-export function environmentNamesProxy(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
-}
-
 /** Codes of a kept-alive socket the peer closed while it sat idle, met before any answer. */
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * The OutboundTransport on axios (the stack's @nestjs/axios), over the agents of AgentPool. Axios is
- * used as a plain HTTP client: no redirects followed (a redirect is an answer), no proxy from the
- * environment (it would connect to an address nobody checked), no transforms (text in, text out),
- * every status an answer. What it does not give is done here: a timeout for the whole exchange
- * (axios's restarts on socket activity), size caps on the raw and the decoded body, one more try on
- * a fresh socket, and errors that never carry axios's config.
+ * used as a plain HTTP client, through nodeHttpAdapter: no redirects followed (a redirect is an
+ * answer), no proxy from the environment (it would connect to an address nobody checked), no
+ * transforms (text in, text out), every status an answer. What it does not give is done here: a
+ * timeout for the whole exchange, size caps on the raw and the decoded body, one more try on a
+ * fresh socket, and errors that never carry axios's config.
  */
 export class HttpTransport extends OutboundTransport {
   private readonly agents: AgentPool;
@@ -130,16 +114,9 @@ export class HttpTransport extends OutboundTransport {
       // address it just checked, and sockets are still shared between attempts to the same host.
       ...(request.channel.lookup ? { lookup: request.channel.lookup as never } : {}),
       signal,
-      ...(environmentNamesProxy() ? { proxy: false as const } : {}),
-      maxRedirects: 0,
-      decompress: true,
-      responseType: 'stream',
+      adapter: nodeHttpAdapter,
       transformRequest: [(data: unknown) => data],
       transformResponse: [(data: unknown) => data],
-      validateStatus: null,
-      maxContentLength: -1,
-      maxBodyLength: -1,
-      timeout: 0,
     })) as AxiosResponse<Readable>;
   }
 }
