@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
-import { type AxiosAdapter, AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { type AxiosAdapter, AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
 import { UndecodableBody } from './failures';
 
 /** Decoders flush what they have at the end instead of failing on a body cut short of its trailer (as axios's own adapter does). */
@@ -31,12 +31,12 @@ export const nodeHttpAdapter: AxiosAdapter = (config) =>
     if (body !== undefined && body !== null && !headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(body)));
     const options: RequestOptions = {
       method: (config.method ?? 'get').toUpperCase(),
-      headers: headers.toJSON() as Record<string, string>,
-      agent: secure ? config.httpsAgent : config.httpAgent,
+      headers: headers.toJSON(),
+      agent: (secure ? config.httpsAgent : config.httpAgent) as RequestOptions['agent'],
       signal: (config.signal as AbortSignal | undefined) ?? undefined,
       ...(config.lookup ? { lookup: config.lookup as RequestOptions['lookup'] } : {}),
     };
-    const fail = (error: NodeJS.ErrnoException) => reject(AxiosError.from(error, error.code, config as InternalAxiosRequestConfig, request));
+    const fail = (error: NodeJS.ErrnoException) => reject(AxiosError.from(error, error.code, config, request));
     const request = (secure ? httpsRequest : httpRequest)(url, options, (res) => {
       signal?.removeEventListener('abort', abort);
       resolve({ data: decoded(res, options.method!), status: res.statusCode!, statusText: res.statusMessage ?? '', headers: res.headers, config, request });
