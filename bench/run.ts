@@ -251,9 +251,9 @@ async function waitForArrivals(arrivals: Map<string, number>, expected: number, 
 /** Pending payments for the callback scenario, written by SQL (the embedded gateway is restarted around it), and the pending payment they copy. */
 async function pendingPayments(gw: Gateway, count: number, sandboxUrl: string): Promise<{ gw: Gateway; ids: string[]; template: string }> {
   const template = await createOne(gw);
-  if (gw.kind === 'postgres') return { gw, template: template.id, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true })) };
+  if (gw.kind === 'postgres') return { gw, template: template.id, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true, fresh: true })) };
   await stop(gw.process);
-  const ids = await withSql({ dataDir: gw.dataDir }, (sql) => seedPayments(sql, template.id, count, { returnIds: true }));
+  const ids = await withSql({ dataDir: gw.dataDir }, (sql) => seedPayments(sql, template.id, count, { returnIds: true, fresh: true }));
   const restarted = await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir });
   return { gw: { ...gw, ...restarted }, ids, template: template.id };
 }
@@ -363,7 +363,7 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string, floor?: CallbackTarg
 
     // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
     const steadyCount = rate * Math.min(DURATION, STEADY_SECONDS);
-    const steadyIds = floor ? await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, seeded.template, 2 * steadyCount, { returnIds: true })) : seeded.ids.slice(CALLBACKS);
+    const steadyIds = floor ? await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, seeded.template, 2 * steadyCount, { returnIds: true, fresh: true })) : seeded.ids.slice(CALLBACKS);
     await settle(gw);
     const floorSteady = floor ? await callbackPaced(floor, steadyIds.slice(steadyCount), rate, receiver) : undefined;
     await settle(gw);
@@ -399,7 +399,7 @@ async function scale(gw: Gateway, ids: string[]): Promise<void> {
   for (const rows of stages) {
     if (have < rows) {
       const seedStarted = performance.now();
-      await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template, rows - have, { fillerQr: true }));
+      await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template, rows - have, { fillerQr: true, closed: true }));
       if (rows > 10_000) console.log(`  (seeded ${rows - have} payments in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`);
       have = rows;
     }

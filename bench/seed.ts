@@ -30,8 +30,11 @@ export async function withSql<T>(target: { url: string } | { dataDir: string }, 
  * external id, older than the template by one second per copy; returns the new ids when asked.
  * `fillerQr` replaces the copies' QR image (about 3 KB each) with a short string: a million real
  * images would take gigabytes and minutes to write, and a read by key fetches one row either way.
+ * `closed` seeds them expired, and `fresh` as old as the template: a pending payment older than
+ * RECONCILE_AFTER_SECONDS is work for the gateway's reconciliation (a read-back at the PSP), which
+ * the floor does not do, and which would land in whichever run it happens to overlap.
  */
-export async function seedPayments(sql: Sql, templateId: string, count: number, options: { fillerQr?: boolean; returnIds?: boolean } = {}): Promise<string[]> {
+export async function seedPayments(sql: Sql, templateId: string, count: number, options: { fillerQr?: boolean; returnIds?: boolean; closed?: boolean; fresh?: boolean } = {}): Promise<string[]> {
   const columns = (await sql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' AND table_schema = current_schema() ORDER BY ordinal_position`)).map(
     (r) => r.column_name as string,
   );
@@ -47,9 +50,10 @@ export async function seedPayments(sql: Sql, templateId: string, count: number, 
     checkout_token: `'ck${tag}' || lpad(g::text, 24, '0')`,
     provider_payment_id: `'seed_${tag}_' || g::text`,
     external_id: `'seed-' || g::text`,
-    created_at: `t.created_at - g * interval '1 second'`,
-    updated_at: `t.updated_at - g * interval '1 second'`,
+    created_at: options.fresh ? 't.created_at' : `t.created_at - g * interval '1 second'`,
+    updated_at: options.fresh ? 't.updated_at' : `t.updated_at - g * interval '1 second'`,
     ...(options.fillerQr ? { pix_qr_png: `'data:image/png;base64,'` } : {}),
+    ...(options.closed ? { status: `'expired'` } : {}),
   };
   const select = columns.map((c) => replaced[c] ?? `t.${c}`).join(', ');
   const returning = options.returnIds ? ' RETURNING id' : '';
