@@ -3,7 +3,7 @@ import { createDynamicPix, createStaticPix, hasError } from 'pix-utils';
 import { sandboxBrCode } from '../sandbox-psp/br-code';
 import { QR_MASK_PATTERN, qrSymbol, renderQrPngDataUrl } from './qr-png';
 
-// The renderer fixes the QR mask instead of letting qrcode score all eight (qr-png.ts says why).
+// The renderer fixes the QR mask instead of scoring all eight per code (qr-png.ts says why).
 // Any mask should decode; this proves it for the mask chosen, on a few thousand varied BR Codes
 // read back by an independent decoder from the very PNG a payment carries.
 
