@@ -266,7 +266,15 @@ async function confirm(
   const body = {
     event: 'payment.confirmed',
     id: eventId,
-    data: { id: payment.id, amount: Number(payment.amount_cents) / 100, status: 'paid', externalId: payment.external_id, provider: 'sandbox', paidAfterClose: false, refundedAmount: 0 },
+    data: {
+      id: payment.id,
+      amount: Number(payment.amount_cents) / 100,
+      status: 'paid',
+      externalId: payment.external_id,
+      provider: 'sandbox',
+      paidAfterClose: false,
+      refundedAmount: 0,
+    },
   };
   const { rows } = await client.query<{ body: string }>(
     `WITH event AS (
@@ -287,7 +295,18 @@ async function confirm(
        UPDATE payments p SET status = 'paid', paid_at = e.created_at, updated_at = e.created_at FROM event e WHERE p.id = $3
      )
      SELECT body FROM delivery`,
-    [eventId, event.id, payment.id, payment.merchant_id, Math.round(event.data.amount * 100), randomUUID(), raw.toString('utf8'), deliveryId, JSON.stringify(body), payment.webhook_url],
+    [
+      eventId,
+      event.id,
+      payment.id,
+      payment.merchant_id,
+      Math.round(event.data.amount * 100),
+      randomUUID(),
+      raw.toString('utf8'),
+      deliveryId,
+      JSON.stringify(body),
+      payment.webhook_url,
+    ],
   );
   return rows[0] && payment.webhook_url ? { id: deliveryId, url: payment.webhook_url, type: 'payment.confirmed', body: rows[0].body } : undefined;
 }

@@ -118,14 +118,18 @@ export async function paced(
           const send = (i: number) => {
             const due = started + (i * 1000) / ratePerSecond;
             const body = bodyOf(i);
-            const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headersOf(body) } }, (res) => {
-              res.resume();
-              res.on('end', () => {
-                if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
-                latencies.push(performance.now() - due);
-                finish();
-              });
-            });
+            const req = httpRequest(
+              url,
+              { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headersOf(body) } },
+              (res) => {
+                res.resume();
+                res.on('end', () => {
+                  if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+                  latencies.push(performance.now() - due);
+                  finish();
+                });
+              },
+            );
             req.on('error', () => {
               errors++;
               finish();

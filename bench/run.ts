@@ -20,7 +20,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from '../src/common/sandbox-wire/sandbox-signature';
-import { CONNECTIONS, cpuSecondsOf, DURATION, type Figures, freePort, load, memoryOf, paced, percentile, ROOT, scratchDatabase, startProcess, stop, Table, waitFor } from './harness';
+import {
+  CONNECTIONS,
+  cpuSecondsOf,
+  DURATION,
+  type Figures,
+  freePort,
+  load,
+  memoryOf,
+  paced,
+  percentile,
+  ROOT,
+  scratchDatabase,
+  startProcess,
+  stop,
+  Table,
+  waitFor,
+} from './harness';
 import { seedPayments, withSql } from './seed';
 
 /** The Node flags the measured checkout's `npm start` runs the gateway with (`node --flag … scripts/start.js`). */
@@ -251,7 +267,8 @@ async function waitForArrivals(arrivals: Map<string, number>, expected: number, 
 /** Pending payments for the callback scenario, written by SQL (the embedded gateway is restarted around it), and the pending payment they copy. */
 async function pendingPayments(gw: Gateway, count: number, sandboxUrl: string): Promise<{ gw: Gateway; ids: string[]; template: string }> {
   const template = await createOne(gw);
-  if (gw.kind === 'postgres') return { gw, template: template.id, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true, fresh: true })) };
+  if (gw.kind === 'postgres')
+    return { gw, template: template.id, ids: await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, template.id, count, { returnIds: true, fresh: true })) };
   await stop(gw.process);
   const ids = await withSql({ dataDir: gw.dataDir }, (sql) => seedPayments(sql, template.id, count, { returnIds: true, fresh: true }));
   const restarted = await startGateway('embedded', sandboxUrl, { dataDir: gw.dataDir });
@@ -363,12 +380,20 @@ async function callbacks(gwIn: Gateway, sandboxUrl: string, floor?: CallbackTarg
 
     // Latency at a steady rate, from the PSP's callback to the merchant's endpoint.
     const steadyCount = rate * Math.min(DURATION, STEADY_SECONDS);
-    const steadyIds = floor ? await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, seeded.template, 2 * steadyCount, { returnIds: true, fresh: true })) : seeded.ids.slice(CALLBACKS);
+    const steadyIds = floor
+      ? await withSql({ url: gw.databaseUrl! }, (sql) => seedPayments(sql, seeded.template, 2 * steadyCount, { returnIds: true, fresh: true }))
+      : seeded.ids.slice(CALLBACKS);
     await settle(gw);
     const floorSteady = floor ? await callbackPaced(floor, steadyIds.slice(steadyCount), rate, receiver) : undefined;
     await settle(gw);
     const steady = await callbackPaced(target, steadyIds.slice(0, steadyCount), rate, receiver);
-    if (floorSteady) goal(`callbacks: p99 at ${rate}/s, the floor's ÷ the gateway's ≥ 1.0`, floorSteady.p99 / steady.p99, (v) => v >= 1, `${(floorSteady.p99 / steady.p99).toFixed(2)} (${floorSteady.p99} / ${steady.p99} ms)`);
+    if (floorSteady)
+      goal(
+        `callbacks: p99 at ${rate}/s, the floor's ÷ the gateway's ≥ 1.0`,
+        floorSteady.p99 / steady.p99,
+        (v) => v >= 1,
+        `${(floorSteady.p99 / steady.p99).toFixed(2)} (${floorSteady.p99} / ${steady.p99} ms)`,
+      );
     table.row([
       `callbacks: ${rate}/s, callback to merchant`,
       gw.kind,
@@ -422,13 +447,18 @@ async function bootstrap(gw: Omit<Gateway, 'apiKey' | 'merchantId'>): Promise<Ga
 /** The floor (bench/floor.ts) on the gateway's PostgreSQL database, with the same upstream and callback secret. */
 async function startFloor(databaseUrl: string, sandboxUrl: string): Promise<{ process: ChildProcess; url: string; pid: number | undefined }> {
   const port = await freePort();
-  const child = startProcess('dist/bench/floor.js', {
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    UPSTREAM_URL: sandboxUrl,
-    UPSTREAM_TOKEN: SANDBOX_API_TOKEN,
-    CALLBACK_SECRET: SANDBOX_WEBHOOK_SECRET,
-  }, ROOT, FLOOR_NODE_FLAGS);
+  const child = startProcess(
+    'dist/bench/floor.js',
+    {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      UPSTREAM_URL: sandboxUrl,
+      UPSTREAM_TOKEN: SANDBOX_API_TOKEN,
+      CALLBACK_SECRET: SANDBOX_WEBHOOK_SECRET,
+    },
+    ROOT,
+    FLOOR_NODE_FLAGS,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/health`);
   return { process: child, url, pid: child.pid };
@@ -461,7 +491,8 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
       created = ids;
       createRssMb = figures.rssMb;
       report('create: POST /v1/payments/create', kind, figures, { floor: floorFigures, memory: mb(figures, gw.process.pid) });
-      if (figures.rssMb !== undefined && kind === 'postgres') goal(`RSS under the create load (${kind}) ≤ 300 MB`, figures.rssMb, (v) => v <= 300, `${figures.rssMb.toFixed(0)} MB`);
+      if (figures.rssMb !== undefined && kind === 'postgres')
+        goal(`RSS under the create load (${kind}) ≤ 300 MB`, figures.rssMb, (v) => v <= 300, `${figures.rssMb.toFixed(0)} MB`);
     }
     if (chosen.has('read')) {
       if (created.length === 0) for (let i = 0; i < 200; i++) created.push((await createOne(gw)).id);
@@ -487,7 +518,9 @@ async function benchDatabase(kind: Kind, chosen: Set<Scenario>, sandboxUrl: stri
     if (kind === 'embedded' && createRssMb !== undefined) {
       const bare = barePgliteMb(gw.dataDir);
       const above = createRssMb - bare;
-      console.log(`  (a bare PGlite process on the same data directory: ${bare.toFixed(0)} MB resident; the gateway under the create load ${createRssMb.toFixed(0)} MB, ${above.toFixed(0)} MB above it)`);
+      console.log(
+        `  (a bare PGlite process on the same data directory: ${bare.toFixed(0)} MB resident; the gateway under the create load ${createRssMb.toFixed(0)} MB, ${above.toFixed(0)} MB above it)`,
+      );
       goal('RSS under the create load (embedded) ≤ 80 MB above bare PGlite', above, (v) => v <= 80, `${above.toFixed(0)} MB above ${bare.toFixed(0)} MB`);
     }
   } finally {

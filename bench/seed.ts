@@ -34,7 +34,12 @@ export async function withSql<T>(target: { url: string } | { dataDir: string }, 
  * RECONCILE_AFTER_SECONDS is work for the gateway's reconciliation (a read-back at the PSP), which
  * the floor does not do, and which would land in whichever run it happens to overlap.
  */
-export async function seedPayments(sql: Sql, templateId: string, count: number, options: { fillerQr?: boolean; returnIds?: boolean; closed?: boolean; fresh?: boolean } = {}): Promise<string[]> {
+export async function seedPayments(
+  sql: Sql,
+  templateId: string,
+  count: number,
+  options: { fillerQr?: boolean; returnIds?: boolean; closed?: boolean; fresh?: boolean } = {},
+): Promise<string[]> {
   const columns = (await sql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'payments' AND table_schema = current_schema() ORDER BY ordinal_position`)).map(
     (r) => r.column_name as string,
   );
