@@ -53,11 +53,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * The symbol `renderQrPngDataUrl` draws. `lean-qr` builds it (encoding, Reed-Solomon, the fixed mask):
- * it allocates ~10 KB a code where `qrcode` allocated ~79 KB, mostly the copies its polynomial
- * division makes, and a create's allocation is what the garbage collector's work follows
- * (docs/performance.md, The QR symbol's library). One byte-mode segment at level M: a search for the
- * smallest mix of modes (a shortest path over every split of the text) costs ten times the
+ * The symbol `renderQrPngDataUrl` draws. `lean-qr` builds it (encoding, Reed-Solomon, the fixed
+ * mask): it allocates ~10 KB a code where `qrcode` allocated ~79 KB, mostly the copies its
+ * polynomial division makes, and a create's allocation is what the garbage collector's work follows
+ * (docs/performance.md, What was changed: Issue 43). One byte-mode segment at level M: a search for
+ * the smallest mix of modes (a shortest path over every split of the text) costs ten times the
  * symbol, to save one version (53 to 57 modules a side), which phones read just as well.
  */
 export function qrSymbol(text: string): QrSymbol {

@@ -15,11 +15,12 @@ const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
  * The adapter HttpTransport gives axios: one exchange over `node:http` or `node:https`, with the
  * config's own `httpAgent`/`httpsAgent`, `lookup`, `signal`, method, headers and body, and nothing
  * else. Axios's built-in http adapter does much the transport turns off or does itself (following
- * redirects, proxies read from the environment, timeouts, size limits, buffering), and its work per
- * call was a tenth of a create's CPU (docs/performance.md, The outbound adapter). Every status is
- * an answer; the body is left unread, decoded when its Content-Encoding is gzip, deflate or br
- * (then the header is removed, and `request.res` is the raw answer) and failing to read in any
- * other coding, for the transport to read under its caps. A failure is an AxiosError carrying the socket's code, as axios's adapter gives.
+ * redirects, proxies read from the environment, timeouts, size limits, buffering), and it was a
+ * third of every outbound call's CPU (docs/performance.md, What was changed: Issue 43). Every
+ * status is an answer; the body is left unread, decoded when its Content-Encoding is gzip, deflate
+ * or br (then the header is removed, and `request.res` is the raw answer) and failing to read in
+ * any other coding, for the transport to read under its caps. A failure is an AxiosError carrying
+ * the socket's code, as axios's adapter gives.
  */
 export const nodeHttpAdapter: AxiosAdapter = (config) =>
   new Promise<AxiosResponse>((resolve, reject) => {
