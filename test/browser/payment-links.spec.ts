@@ -132,11 +132,14 @@ describe('payment links (Chromium)', () => {
     await page.getByLabel('Active').selectOption('false');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/active=false/);
+    // The URL changes before the filtered page arrives: wait for the other link to leave the table, not for one that was already there.
+    await table.getByRole('link', { name: 'Encomenda de bolo' }).waitFor({ state: 'detached' });
     await table.getByRole('link', { name: /Caixa de brigadeiros/ }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
     await page.getByLabel('Active').selectOption('true');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/active=true/);
+    await table.getByRole('link', { name: /Caixa de brigadeiros/ }).waitFor({ state: 'detached' });
     await table.getByRole('link', { name: 'Encomenda de bolo' }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
   });
