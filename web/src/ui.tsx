@@ -394,6 +394,22 @@ export function onSubmit(handler: () => void) {
   };
 }
 
+/** A list's filter form's buttons: Apply (the form's submit), and Clear while any filter is set. */
+export function FilterActions({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
+  return (
+    <div className="filters-actions">
+      <Button kind="primary" type="submit">
+        Apply
+      </Button>
+      {filtered && (
+        <Button kind="ghost" onClick={onClear}>
+          Clear
+        </Button>
+      )}
+    </div>
+  );
+}
+
 /**
  * Newer / Older over keyset pages, newest first. `previous` holds the cursors of the pages before
  * this one (the list's own state, so that applying a filter can empty it); `go` opens a cursor's page.

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_BATCH_STATUS_LABELS, type Merchant, type Page, type PaymentBatch, type PaymentBatchStatus } from '../types';
-import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
+import { Badge, Empty, Field, FilterActions, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { MerchantFilter } from './merchant-filter';
 
 interface Filters {
@@ -81,22 +81,13 @@ export function Batches() {
             ))}
           </select>
         </Field>
-        <div className="filters-actions">
-          <Button kind="primary" type="submit">
-            Apply
-          </Button>
-          {filtered && (
-            <Button
-              kind="ghost"
-              onClick={() => {
-                setPrevious([]);
-                go(EMPTY);
-              }}
-            >
-              Clear
-            </Button>
-          )}
-        </div>
+        <FilterActions
+          filtered={filtered}
+          onClear={() => {
+            setPrevious([]);
+            go(EMPTY);
+          }}
+        />
       </form>
 
       <Notice>{list.error}</Notice>

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page, PaymentLink } from '../types';
-import { Badge, Button, Empty, Field, FormModal, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad, useSubmit } from '../ui';
+import { Badge, Button, Empty, Field, FilterActions, FormModal, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad, useSubmit } from '../ui';
 import { apiLinkErrors, emptyLink, LinkFields, linkAmount, linkBody, linkCounts, PAYMENT_LINK_STATE_LABELS, validateLink } from './payment-link-form';
 import { MerchantFilter } from './merchant-filter';
 
@@ -72,22 +72,13 @@ export function PaymentLinks() {
             <option value="false">Deactivated only</option>
           </select>
         </Field>
-        <div className="filters-actions">
-          <Button kind="primary" type="submit">
-            Apply
-          </Button>
-          {filtered && (
-            <Button
-              kind="ghost"
-              onClick={() => {
-                setPrevious([]);
-                go(EMPTY);
-              }}
-            >
-              Clear
-            </Button>
-          )}
-        </div>
+        <FilterActions
+          filtered={filtered}
+          onClear={() => {
+            setPrevious([]);
+            go(EMPTY);
+          }}
+        />
       </form>
 
       <Notice>{list.error}</Notice>

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate, formatMoney } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { PAYMENT_STATUS_LABELS, PAYMENT_STATUSES, type Merchant, type Page, type Payment } from '../types';
-import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
+import { Badge, Button, Empty, Field, FilterActions, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { TestBadge, TestPaymentDialog } from './test-mode';
 import { AfterCloseMarker } from './paid-after-close';
 import { MerchantFilter } from './merchant-filter';
@@ -132,23 +132,14 @@ export function Payments() {
         <Field label="Created to" htmlFor="f-to" error={errors.to}>
           <input id="f-to" type="date" value={draft.to} onChange={set('to')} aria-invalid={!!errors.to} />
         </Field>
-        <div className="filters-actions">
-          <Button kind="primary" type="submit">
-            Apply
-          </Button>
-          {filtered && (
-            <Button
-              kind="ghost"
-              onClick={() => {
-                setErrors({});
-                setPrevious([]);
-                go(EMPTY);
-              }}
-            >
-              Clear
-            </Button>
-          )}
-        </div>
+        <FilterActions
+          filtered={filtered}
+          onClear={() => {
+            setErrors({});
+            setPrevious([]);
+            go(EMPTY);
+          }}
+        />
       </form>
 
       <Notice>{payments.error}</Notice>

@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import { RECURRENCE_STATUS_LABELS, RECURRENCE_STATUSES, type Merchant, type Page, type Recurrence } from '../types';
-import { Badge, Button, Empty, Field, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
+import { Badge, Empty, Field, FilterActions, Notice, onSubmit, PageHeader, Pager, Spinner, useLoad } from '../ui';
 import { recurrenceAmount } from './recurrence-format';
 import { TestBadge } from './test-mode';
 import { MerchantFilter } from './merchant-filter';
@@ -69,23 +69,14 @@ export function Recurrences() {
         <Field label="External id" htmlFor="r-external" error={externalError}>
           <input id="r-external" placeholder="subscription-881" value={draft.external_id} onChange={set('external_id')} aria-invalid={!!externalError} />
         </Field>
-        <div className="filters-actions">
-          <Button kind="primary" type="submit">
-            Apply
-          </Button>
-          {filtered && (
-            <Button
-              kind="ghost"
-              onClick={() => {
-                setExternalError(undefined);
-                setPrevious([]);
-                go(EMPTY);
-              }}
-            >
-              Clear
-            </Button>
-          )}
-        </div>
+        <FilterActions
+          filtered={filtered}
+          onClear={() => {
+            setExternalError(undefined);
+            setPrevious([]);
+            go(EMPTY);
+          }}
+        />
       </form>
 
       <Notice>{list.error}</Notice>
