@@ -1,5 +1,6 @@
 import { FormEvent, ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from './api';
+import type { Page } from './types';
 
 export function Notice({ kind = 'error', children, onClose }: { kind?: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onClose?: () => void }) {
   if (!children) return null;
@@ -392,6 +393,55 @@ export function onSubmit(handler: () => void) {
     event.preventDefault();
     handler();
   };
+}
+
+/**
+ * A list's first page (from useLoad) and the pages "Load more" appends after it, `next` reading the
+ * page at a cursor; a new first page starts the list over. Shown under the list with LoadMore.
+ */
+export function useLoadMore<T>(first: Page<T> | undefined, next: (cursor: string) => Promise<Page<T>>) {
+  const [more, setMore] = useState<T[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    setMore([]);
+    setCursor(first?.next_cursor ?? null);
+  }, [first]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoading(true);
+    try {
+      const page = await next(cursor);
+      setMore((items) => [...items, ...page.items]);
+      setCursor(page.next_cursor);
+      setError(undefined);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return { items: [...(first?.items ?? []), ...more], cursor, loading, error, loadMore };
+}
+
+/** Under a useLoadMore list: why the last page failed, and Load more while there are pages left. */
+export function LoadMore({ pages }: { pages: ReturnType<typeof useLoadMore> }) {
+  return (
+    <>
+      <Notice>{pages.error}</Notice>
+      {pages.cursor && (
+        <div className="pager">
+          <Button onClick={() => void pages.loadMore()} busy={pages.loading}>
+            Load more
+          </Button>
+        </div>
+      )}
+    </>
+  );
 }
 
 /** A list's filter form's buttons: Apply (the form's submit), and Clear while any filter is set. */

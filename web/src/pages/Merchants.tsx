@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { formatDate } from '../format';
 import { Link, navigate, useLocation } from '../router';
 import type { Merchant, Page } from '../types';
-import { Badge, Button, Empty, FormModal, Notice, PageHeader, SecretReveal, Spinner, messageOf, onSubmit, useLoad, useSubmit } from '../ui';
+import { Badge, Button, Empty, FormModal, LoadMore, Notice, PageHeader, SecretReveal, Spinner, onSubmit, useLoad, useLoadMore, useSubmit } from '../ui';
 import { apiFieldErrors, MerchantFields, useMerchantForm, validateMerchant } from './merchant-form';
 import { builtInProviders, useCatalogue } from './provider-account-form';
 
@@ -11,17 +11,9 @@ export function Merchants() {
   const { search } = useLocation();
   const q = search.get('q') ?? '';
   const [term, setTerm] = useState(q);
-  const [extra, setExtra] = useState<Merchant[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [moreError, setMoreError] = useState<string>();
-  const [loadingMore, setLoadingMore] = useState(false);
   const [creating, setCreating] = useState(false);
   const { data, error, loading } = useLoad(() => api<Page<Merchant>>('GET', `/merchants${query({ q, limit: 25 })}`), [q]);
-
-  useEffect(() => {
-    setExtra([]);
-    setCursor(data?.next_cursor ?? null);
-  }, [data]);
+  const pages = useLoadMore(data, (cursor) => api<Page<Merchant>>('GET', `/merchants${query({ q, limit: 25, cursor })}`));
 
   // Search as the operator types, once they pause.
   useEffect(() => {
@@ -30,22 +22,7 @@ export function Merchants() {
     return () => clearTimeout(timer);
   }, [term, q]);
 
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api<Page<Merchant>>('GET', `/merchants${query({ q, limit: 25, cursor })}`);
-      setExtra((items) => [...items, ...page.items]);
-      setCursor(page.next_cursor);
-      setMoreError(undefined);
-    } catch (e) {
-      setMoreError(messageOf(e));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-
-  const merchants = [...(data?.items ?? []), ...extra];
+  const merchants = pages.items;
   return (
     <>
       <PageHeader
@@ -102,14 +79,7 @@ export function Merchants() {
           </table>
         </div>
       )}
-      <Notice>{moreError}</Notice>
-      {cursor && (
-        <div className="pager">
-          <Button onClick={() => void loadMore()} busy={loadingMore}>
-            Load more
-          </Button>
-        </div>
-      )}
+      <LoadMore pages={pages} />
       {creating && <CreateMerchant onClose={() => setCreating(false)} />}
     </>
   );

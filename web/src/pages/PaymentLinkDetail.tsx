@@ -4,7 +4,7 @@ import { formatDate, formatMoney } from '../format';
 import { RecordUnloaded } from '../record';
 import { Link, navigate } from '../router';
 import type { Merchant, Page, Payment, PaymentLink } from '../types';
-import { Badge, Button, Card, Confirm, Empty, Notice, PageHeader, Spinner, messageOf, useLoad } from '../ui';
+import { Badge, Button, Card, Confirm, Empty, LoadMore, Notice, PageHeader, Spinner, useLoad, useLoadMore } from '../ui';
 import { PublicLink } from './checkout-link';
 import { closedReason, linkAmount, PAYMENT_LINK_STATE_LABELS } from './payment-link-form';
 import { TestBadge } from './test-mode';
@@ -135,32 +135,10 @@ export function PaymentLinkDetail({ id }: { id: string }) {
 /** The payments payers opened from the link, newest first, a page at a time (`GET /payments?payment_link_id=`). */
 function LinkPayments({ linkId, merchantId, count }: { linkId: string; merchantId: string; count: number }) {
   const first = useLoad(() => api<Page<Payment>>('GET', `/payments${query({ payment_link_id: linkId, merchant_id: merchantId, limit: PAYMENTS_PAGE })}`), [linkId, count]);
-  const [more, setMore] = useState<Payment[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreError, setMoreError] = useState<string>();
-
-  useEffect(() => {
-    setMore([]);
-    setCursor(first.data?.next_cursor ?? null);
-  }, [first.data]);
-
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api<Page<Payment>>('GET', `/payments${query({ payment_link_id: linkId, merchant_id: merchantId, limit: PAYMENTS_PAGE, cursor })}`);
-      setMore((items) => [...items, ...page.items]);
-      setCursor(page.next_cursor);
-      setMoreError(undefined);
-    } catch (e) {
-      setMoreError(messageOf(e));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-
-  const payments = [...(first.data?.items ?? []), ...more];
+  const pages = useLoadMore(first.data, (cursor) =>
+    api<Page<Payment>>('GET', `/payments${query({ payment_link_id: linkId, merchant_id: merchantId, limit: PAYMENTS_PAGE, cursor })}`),
+  );
+  const payments = pages.items;
   return (
     <Card title="Payments">
       <Notice>{first.error}</Notice>
@@ -203,14 +181,7 @@ function LinkPayments({ linkId, merchantId, count }: { linkId: string; merchantI
           </tbody>
         </table>
       )}
-      <Notice>{moreError}</Notice>
-      {cursor && (
-        <div className="pager">
-          <Button onClick={() => void loadMore()} busy={loadingMore}>
-            Load more
-          </Button>
-        </div>
-      )}
+      <LoadMore pages={pages} />
     </Card>
   );
 }
