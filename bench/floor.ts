@@ -52,36 +52,34 @@ async function merchantOf(req: FastifyRequest, reply: FastifyReply): Promise<Mer
   return rows[0];
 }
 
-function postJson(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const text = JSON.stringify(body);
+/** One JSON POST over the keep-alive agent: the status and the whole body. */
+function postOnce(url: URL, headers: Record<string, string>, text: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         agent,
-        host: upstream.hostname,
-        port: upstream.port,
-        path,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-          authorization: `Bearer ${process.env.UPSTREAM_TOKEN}`,
-          'idempotency-key': (body as { txid: string }).txid,
-        },
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
         timeout: 10_000,
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          if ((res.statusCode ?? 500) >= 300) return reject(new Error(`upstream answered ${res.statusCode}`));
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 500, body: Buffer.concat(chunks) }));
       },
     );
     req.on('error', reject);
     req.end(text);
   });
+}
+
+async function postJson(path: string, body: { txid: string } & Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await postOnce(new URL(path, upstream), { authorization: `Bearer ${process.env.UPSTREAM_TOKEN}`, 'idempotency-key': body.txid }, JSON.stringify(body));
+  if (answer.status >= 300) throw new Error(`upstream answered ${answer.status}`);
+  return JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
 }
 
 const view = (row: Record<string, unknown>) => ({
@@ -337,34 +335,17 @@ function pump(): void {
   }
 }
 
-function post(outgoing: Outgoing): Promise<boolean> {
-  const url = new URL(outgoing.url);
+async function post(outgoing: Outgoing): Promise<boolean> {
   const now = new Date();
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(outgoing.body),
-          'webhook-id': outgoing.id,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signer.sign(outgoing.id, now, outgoing.body),
-        },
-        timeout: 10_000,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve((res.statusCode ?? 500) < 300));
-      },
-    );
-    req.on('error', () => resolve(false));
-    req.end(outgoing.body);
-  });
+  const headers = {
+    'webhook-id': outgoing.id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signer.sign(outgoing.id, now, outgoing.body),
+  };
+  return postOnce(new URL(outgoing.url), headers, outgoing.body).then(
+    (answer) => answer.status < 300,
+    () => false,
+  );
 }
 
 /** Group commit: what was delivered while the last statement ran is marked by the next. */
