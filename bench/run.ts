@@ -232,7 +232,16 @@ function report(name: string, kind: Kind, f: Figures, extra: { floor?: Figures; 
     extra.floor ? (f.rps / extra.floor.rps).toFixed(2) : undefined,
     cpuColumn(f, extra.floor),
     extra.memory,
-    [extra.notes, vsPostgres, problems(f), extra.floor && problems(extra.floor) ? `floor: ${problems(extra.floor)}` : ''].filter(Boolean).join('; '),
+    [
+      extra.notes,
+      vsPostgres,
+      problems(f),
+      extra.floor && problems(extra.floor) ? `floor: ${problems(extra.floor)}` : '',
+      // What the floor held beside it: the part of the gateway's memory its stack alone accounts for (BENCH_FLOOR=stack).
+      extra.floor?.rssMb !== undefined ? `floor RSS ${extra.floor.rssMb.toFixed(0)} MB` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
   ]);
 }
 

@@ -20,6 +20,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CreatePaymentDto } from '../src/payments/dto/create-payment.dto';
+import { HttpTransport } from '../src/providers/transport/http-transport';
 import { FloorCallbacks, SANDBOX_SIGNATURE_HEADER } from './floor-callback';
 import { floorCreate, type FloorIo, merchantByKey, view } from './floor-create';
 
@@ -32,7 +33,22 @@ class StackFloorService {
   readonly callbacks: FloorCallbacks;
 
   constructor(dataSource: DataSource, http: HttpService) {
+    // STACK_FLOOR_TRANSPORT=gateway sends through the gateway's own transport (its axios adapter over
+    // node:http, src/providers/transport) instead of axios's http adapter: the stack as the gateway uses it.
+    const transport = process.env.STACK_FLOOR_TRANSPORT === 'gateway' ? new HttpTransport({ axios: http.axiosRef, maxSockets: 256 }) : undefined;
     const post = async (url: string, headers: Record<string, string>, text: string) => {
+      if (transport) {
+        const sent = await transport.send({
+          label: 'floor',
+          method: 'POST',
+          url: new URL(url),
+          headers: { 'content-type': 'application/json', ...headers },
+          body: text,
+          channel: { key: 'floor' },
+          timeoutMs: 10_000,
+        });
+        return { status: sent.status, text: sent.text };
+      }
       const answer = await http.axiosRef.post<string>(url, text, {
         headers: { 'content-type': 'application/json', ...headers },
         httpAgent: agent,
