@@ -7,13 +7,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from '../src/common/sandbox-wire/sandbox-signature';
-import { base62 } from './floor-create';
+import { base62, type FloorIo } from './floor-create';
 
 export type FloorQuery = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
 
-/** How the callback floor reaches the database and the merchant. */
-export interface FloorCallbackIo {
-  query: FloorQuery;
+/** How the callback floor reaches the database and the merchant: `query` is the create's (FloorIo). */
+export interface FloorCallbackIo extends Pick<FloorIo, 'query'> {
   /** `work` inside BEGIN … COMMIT on one connection (ROLLBACK when it throws). */
   transaction<T>(work: (query: FloorQuery) => Promise<T>): Promise<T>;
   /** One JSON POST to `url`: the status. */

@@ -1,7 +1,7 @@
 /**
- * The floor's create (bench/floor.ts), written once for both floors: the bare one (Fastify, `pg`,
- * `node:http`) and the stack floor (bench/stack-floor.ts: the same statements and call through Nest,
- * class-validator, TypeORM and axios). Each passes how it queries and how it posts.
+ * The floor's create and read (bench/floor.ts), written once for both floors: the bare one (Fastify,
+ * `pg`, `node:http`) and the stack floor (bench/stack-floor.ts: the same statements and call through
+ * Nest, class-validator, TypeORM and axios). Each passes how it queries and how it posts.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { renderQrPngDataUrl } from '../src/payments/qr-png';
@@ -13,9 +13,9 @@ export interface Merchant {
 
 /** How a floor reaches the database and the upstream. */
 export interface FloorIo {
-  query(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query: (text: string, values: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
   /** One JSON POST to the upstream's `path`: the status and the body's text. */
-  post(path: string, headers: Record<string, string>, text: string): Promise<{ status: number; text: string }>;
+  post: (path: string, headers: Record<string, string>, text: string) => Promise<{ status: number; text: string }>;
 }
 
 /** The body the benchmark posts to `/v1/payments/create`. */
@@ -148,4 +148,12 @@ export async function floorCreate(io: FloorIo, merchant: Merchant, key: string, 
     ],
   );
   return { status: 201, text };
+}
+
+/** The read: the merchant's payment in the envelope, or 404. */
+export async function floorRead(io: FloorIo, merchant: Merchant, id: string): Promise<{ status: number; text: string }> {
+  const { rows } = await io.query(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [id, merchant.id]);
+  const row = rows[0] as Record<string, unknown> | undefined;
+  if (!row) return { status: 404, text: JSON.stringify({ success: false, error: { code: 'NOT_FOUND' } }) };
+  return { status: 200, text: JSON.stringify({ success: true, data: view(row), request_id: randomUUID(), provider: row.provider }) };
 }

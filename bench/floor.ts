@@ -17,12 +17,11 @@
  * Env: PORT, DATABASE_URL, UPSTREAM_URL, UPSTREAM_TOKEN, DATABASE_POOL_SIZE (default 20, as the
  * gateway), CALLBACK_SECRET (the sandbox's signing secret), DELIVERY_CONCURRENCY (default 32, as the gateway).
  */
-import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { FloorCallbacks, SANDBOX_SIGNATURE_HEADER } from './floor-callback';
-import { floorCreate, type FloorCreateBody, type FloorIo, type Merchant, merchantByKey, view } from './floor-create';
+import { floorCreate, type FloorCreateBody, type FloorIo, floorRead, type Merchant, merchantByKey } from './floor-create';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
 const upstream = new URL(process.env.UPSTREAM_URL!);
@@ -92,16 +91,13 @@ app.post('/v1/payments/create', async (req, reply) => {
 app.get('/v1/payments/:id', async (req, reply) => {
   const merchant = await merchantOf(req, reply);
   if (!merchant) return reply;
-  const { rows } = await pool.query<Record<string, unknown>>(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [(req.params as { id: string }).id, merchant.id]);
-  if (!rows[0]) return reply.code(404).send({ success: false, error: { code: 'NOT_FOUND' } });
-  return reply
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ success: true, data: view(rows[0]), request_id: randomUUID(), provider: rows[0].provider }));
+  const answer = await floorRead(io, merchant, (req.params as { id: string }).id);
+  return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.text);
 });
 
 const callbacks = new FloorCallbacks(
   {
-    query: (text, values) => pool.query(text, values),
+    query: io.query,
     transaction: async (work) => {
       const client = await pool.connect();
       try {

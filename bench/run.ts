@@ -9,8 +9,9 @@
  * Options (env): BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (default 32),
  * BENCH_CALLBACKS (burst size, default 5000), BENCH_EVENT_RATE (the steady callbacks' rate; default
  * 60% of the floor's burst rate, else 500/s), BENCH_SCALE_ROWS (default 1000000),
- * BENCH_FLOOR_NODE_FLAGS, BENCH_FLOOR=stack (create and read against the stack's own floor,
- * bench/stack-floor.ts, instead of the bare one). Figures are printed, never asserted.
+ * BENCH_FLOOR_NODE_FLAGS, BENCH_FLOOR=stack (against the stack's own floor, bench/stack-floor.ts,
+ * instead of the bare one; STACK_FLOOR_TRANSPORT=gateway sends its calls through the gateway's
+ * transport). Figures are printed, never asserted.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -64,8 +65,9 @@ const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
 const GATEWAY_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? startScriptNodeFlags()).split(' ').filter(Boolean);
 /** Node's flags for the floor (BENCH_FLOOR_NODE_FLAGS, none by default): to profile it as the gateway is. */
 const FLOOR_NODE_FLAGS = (process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-/** Which floor: the bare one (bench/floor.ts), or with BENCH_FLOOR=stack the same work through Nest, class-validator, TypeORM and axios (bench/stack-floor.ts; create and read only). */
-const FLOOR_SCRIPT = process.env.BENCH_FLOOR === 'stack' ? 'dist/bench/stack-floor.js' : 'dist/bench/floor.js';
+/** Which floor: the bare one (bench/floor.ts), or with BENCH_FLOOR=stack the same work through Nest, class-validator, TypeORM and axios (bench/stack-floor.ts). */
+const STACK_FLOOR = process.env.BENCH_FLOOR === 'stack';
+const FLOOR_SCRIPT = STACK_FLOOR ? 'dist/bench/stack-floor.js' : 'dist/bench/floor.js';
 const SCALE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 
 const table = new Table([
@@ -456,7 +458,7 @@ async function bootstrap(gw: Omit<Gateway, 'apiKey' | 'merchantId'>): Promise<Ga
   return { ...gw, apiKey: key.key, merchantId: merchant.id };
 }
 
-/** The floor (bench/floor.ts) on the gateway's PostgreSQL database, with the same upstream and callback secret. */
+/** The floor (FLOOR_SCRIPT) on the gateway's PostgreSQL database, with the same upstream and callback secret. */
 async function startFloor(databaseUrl: string, sandboxUrl: string): Promise<{ process: ChildProcess; url: string; pid: number | undefined }> {
   const port = await freePort();
   const child = startProcess(
@@ -575,7 +577,7 @@ async function main(): Promise<void> {
   try {
     await waitFor(`${sandboxUrl}/health`);
     console.log(
-      `bench: ${[...chosen].join(', ')}; ${DURATION} s per run, ${CONNECTIONS} connections, node ${process.version} ${GATEWAY_NODE_FLAGS.join(' ') || '(no flags)'}, ${availableParallelism()} cores${FLOOR_SCRIPT === 'dist/bench/floor.js' ? '' : `; floor: ${FLOOR_SCRIPT}`}`,
+      `bench: ${[...chosen].join(', ')}; ${DURATION} s per run, ${CONNECTIONS} connections, node ${process.version} ${GATEWAY_NODE_FLAGS.join(' ') || '(no flags)'}, ${availableParallelism()} cores${STACK_FLOOR ? `; floor: ${FLOOR_SCRIPT}` : ''}`,
     );
     for (const kind of kinds) {
       if (kind === 'postgres') {
@@ -592,9 +594,9 @@ async function main(): Promise<void> {
     if (!databaseUrl) console.log('(set BENCH_DATABASE_URL=postgres://… to measure PostgreSQL and the floor too)');
     if (goals.length) {
       console.log(
-        FLOOR_SCRIPT === 'dist/bench/floor.js'
-          ? '\ngoals (docs/performance.md):'
-          : '\ngoals (docs/performance.md), with "the floor" read as the stack floor (BENCH_FLOOR=stack): the goals themselves are against the bare one:',
+        STACK_FLOOR
+          ? '\ngoals (docs/performance.md), with "the floor" read as the stack floor (BENCH_FLOOR=stack): the goals themselves are against the bare one:'
+          : '\ngoals (docs/performance.md):',
       );
       for (const g of goals) console.log(`  ${g.met ? 'met    ' : 'not met'}  ${g.goal.padEnd(58)} ${g.shown}`);
     }

@@ -22,7 +22,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CreatePaymentDto } from '../src/payments/dto/create-payment.dto';
 import { HttpTransport } from '../src/providers/transport/http-transport';
 import { FloorCallbacks, SANDBOX_SIGNATURE_HEADER } from './floor-callback';
-import { floorCreate, type FloorIo, merchantByKey, view } from './floor-create';
+import { floorCreate, type FloorIo, floorRead, type Merchant, merchantByKey } from './floor-create';
 
 const upstream = new URL(process.env.UPSTREAM_URL!);
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -62,7 +62,7 @@ class StackFloorService {
     this.io = { query: (text, values) => queryOf(dataSource.manager, text, values), post: (path, headers, text) => post(new URL(path, upstream).href, headers, text) };
     this.callbacks = new FloorCallbacks(
       {
-        query: (text, values) => queryOf(dataSource.manager, text, values),
+        query: this.io.query,
         transaction: (work) => dataSource.transaction((manager) => work((text, values) => queryOf(manager, text, values))),
         postTo: async (url, headers, text) => (await post(url, headers, text)).status,
       },
@@ -72,20 +72,21 @@ class StackFloorService {
   }
 
   async create(merchantKey: string | undefined, key: string, dto: CreatePaymentDto): Promise<{ status: number; text: string }> {
-    const merchant = merchantKey ? await merchantByKey(this.io, merchantKey) : undefined;
-    if (!merchant) return { status: 401, text: JSON.stringify({ success: false, error: { code: 'INVALID_MERCHANT_KEY' } }) };
-    return floorCreate(this.io, merchant, key, dto);
+    const merchant = await this.merchantOf(merchantKey);
+    return merchant ? floorCreate(this.io, merchant, key, dto) : UNAUTHORIZED;
   }
 
   async read(merchantKey: string | undefined, id: string): Promise<{ status: number; text: string }> {
-    const merchant = merchantKey ? await merchantByKey(this.io, merchantKey) : undefined;
-    if (!merchant) return { status: 401, text: JSON.stringify({ success: false, error: { code: 'INVALID_MERCHANT_KEY' } }) };
-    const { rows } = await this.io.query(`SELECT * FROM payments WHERE id = $1 AND merchant_id = $2`, [id, merchant.id]);
-    const row = rows[0] as Record<string, unknown> | undefined;
-    if (!row) return { status: 404, text: JSON.stringify({ success: false, error: { code: 'NOT_FOUND' } }) };
-    return { status: 200, text: JSON.stringify({ success: true, data: view(row), request_id: crypto.randomUUID(), provider: row.provider }) };
+    const merchant = await this.merchantOf(merchantKey);
+    return merchant ? floorRead(this.io, merchant, id) : UNAUTHORIZED;
+  }
+
+  private async merchantOf(merchantKey: string | undefined): Promise<Merchant | undefined> {
+    return merchantKey ? merchantByKey(this.io, merchantKey) : undefined;
   }
 }
+
+const UNAUTHORIZED = { status: 401, text: JSON.stringify({ success: false, error: { code: 'INVALID_MERCHANT_KEY' } }) };
 
 /** A statement through TypeORM, answered as `pg` answers: TypeORM gives a SELECT or INSERT its rows, an UPDATE or DELETE [rows, count]. */
 async function queryOf(manager: EntityManager, text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> {
