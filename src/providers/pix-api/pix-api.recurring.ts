@@ -46,7 +46,7 @@ import {
   retryRecurringChargeCall,
   toProviderRecurringCharge,
 } from './flows/recurring-charge';
-import type { CobR, Rec } from './wire';
+import type { CobR, Rec } from './wire-recurrences';
 import type { KeyedLimiter } from '../support/limits';
 import type { CallOptions } from './client';
 import type { PixApiProfile } from './profile';

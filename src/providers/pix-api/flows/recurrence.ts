@@ -7,7 +7,7 @@ import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';
 import { type ApiCall, clip, labelOf, pixApiFailure, settle } from './api-call';
-import { lastChange, type LocRec, type Rec, type RecStatus, readLocRec, readRec, readRecList, type Solicitante, unknownStatus } from '../wire';
+import { lastChange, type LocRec, type Rec, type RecStatus, readLocRec, readRec, readRecList, type Solicitante, unknownStatus } from '../wire-recurrences';
 
 /*
  * Recurrences (`/locrec`, `/rec`, `/solicrec`): one builder per request, one parser per answer, and

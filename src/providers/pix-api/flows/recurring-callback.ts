@@ -5,7 +5,7 @@ import type { ApiCall } from './api-call';
 import { MAX_CALLBACK_ENTRIES } from './callback';
 import { toProviderRecurrence } from './recurrence';
 import { toProviderRecurringCharge } from './recurring-charge';
-import { type CobR, lastChange, type Rec } from '../wire';
+import { type CobR, lastChange, type Rec } from '../wire-recurrences';
 
 /** What one entry of a recurring callback claims; none of it is believed until the PSP says so. */
 export type RecurringCallbackEntry = { kind: 'recurrence'; idRec: string } | { kind: 'charge'; txid: string; idRec?: string };

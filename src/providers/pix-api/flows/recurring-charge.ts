@@ -7,7 +7,7 @@ import type { OutboundAnswer } from '../../transport/transport';
 import type { PixApiOperation, PixApiProfile } from '../profile';
 import { PIX_TXID } from '../txid';
 import { type ApiCall, clip, labelOf, pixApiFailure, settle } from './api-call';
-import { changedTo, type CobR, lastChange, readCobR, type Tentativa, type TentativaStatus, unknownStatus } from '../wire';
+import { changedTo, type CobR, lastChange, readCobR, type Tentativa, type TentativaStatus, unknownStatus } from '../wire-recurrences';
 
 /*
  * Recurring charges (`/cobr`): one cycle's debit of an authorized recurrence, with its settlement

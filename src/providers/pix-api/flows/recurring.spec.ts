@@ -37,7 +37,7 @@ import {
   retryRecurringChargeCall,
   toProviderRecurringCharge,
 } from './recurring-charge';
-import { readCobR, readRec } from '../wire';
+import { readCobR, readRec } from '../wire-recurrences';
 import { scopesOf } from './token';
 
 /* The Pix Automático flows as pure pairs, request built and answer parsed, without a socket. */
