@@ -37,7 +37,7 @@ import type { DueTerms } from '../domain/due-charge';
 import { brasiliaDate } from '../domain/recurrence';
 import { supports } from '../providers/capabilities';
 import type { PayerAddress } from '../providers/provider-adapter';
-import { dueTermsOf, payerAddressOf } from './due/due-terms';
+import { dueChargeOf } from './due/due-terms';
 import { PaymentViews } from './payment-views';
 
 /** The merchant's accounts in its order, and the first of them that can be acted through. */
@@ -124,7 +124,7 @@ export class PaymentsService {
     const provider = route.first.provider;
     const make = async (claim: IdempotencyClaim) => {
       // After the key: a completed create replays whatever today's date says of its due date now.
-      return { completed: await this.chargeAlongRoute(claim, route.steps, { ...ask, ...this.dueOf(dto, amountCents) }) };
+      return { completed: await this.chargeAlongRoute(claim, route.steps, { ...ask, ...dueChargeOf(dto, amountCents, brasiliaDate(this.clock.now())) }) };
     };
     return namingProvider(provider, () =>
       this.idempotency.run(call, make, {
@@ -191,16 +191,6 @@ export class PaymentsService {
       }),
       provider,
     );
-  }
-
-  /** A create's due-date terms and payer's address, checked against today in Brasília; a 400 naming the fields otherwise. */
-  private dueOf(dto: CreatePaymentDto, amountCents: number): Pick<ChargeAsk, 'due' | 'payerAddress'> {
-    if (!dto.due) {
-      if (dto.recipientAddress) throw AppError.validation([{ field: 'recipientAddress', message: 'recipientAddress is only for a due-date charge (with due)' }]);
-      return { due: null, payerAddress: null };
-    }
-    const due = dueTermsOf(dto.due, amountCents, brasiliaDate(this.clock.now()));
-    return { due, payerAddress: dto.recipientAddress ? payerAddressOf(dto.recipientAddress) : null };
   }
 
   /** The answer to a create no account can be found or acted through for, naming the provider that could not be used. */

@@ -21,6 +21,22 @@ import type { DueDiscountDto, DueDto, RecipientAddressDto } from './due.dto';
 /** Hundredths of a value the DTO already checked (> 0, at most 2 decimal places). */
 const hundredths = (value: number): number => reaisToCents(value)!;
 
+/**
+ * A create's due-date terms and payer's address, checked against `today` (Brasília's); a 400
+ * naming the fields otherwise. A payer's address goes only with a due-date charge.
+ */
+export function dueChargeOf(
+  dto: { due?: DueDto; recipientAddress?: RecipientAddressDto },
+  amountCents: number,
+  today: string,
+): { due: DueTerms | null; payerAddress: PayerAddress | null } {
+  if (!dto.due) {
+    if (dto.recipientAddress) throw AppError.validation([{ field: 'recipientAddress', message: 'recipientAddress is only for a due-date charge (with due)' }]);
+    return { due: null, payerAddress: null };
+  }
+  return { due: dueTermsOf(dto.due, amountCents, today), payerAddress: dto.recipientAddress ? payerAddressOf(dto.recipientAddress) : null };
+}
+
 /** The terms of a create's `due`, or a 400 naming every field that is wrong. `today` is Brasília's. */
 export function dueTermsOf(due: DueDto, amountCents: number, today: string, prefix = ''): DueTerms {
   const problems: FieldError[] = [];
